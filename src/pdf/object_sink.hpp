@@ -1,0 +1,19 @@
+#pragma once
+#include <podofo/podofo.h>
+#include <string>
+
+namespace pith::pdf {
+
+// Receives the new indirect objects of an update and numbers them.
+// The PDF writer implements it; the badge and XMP code only describe objects.
+class ObjectSink {
+public:
+    virtual ~ObjectSink() = default;
+    // A plain indirect object (dictionary, array, ...).
+    virtual PoDoFo::PdfReference add(const PoDoFo::PdfObject& value) = 0;
+    // A stream object: `data` is written exactly as given (encode it yourself and
+    // put /Filter in `dict`); the writer sets /Length.
+    virtual PoDoFo::PdfReference add_stream(const PoDoFo::PdfDictionary& dict, const std::string& data) = 0;
+};
+
+}  // namespace pith::pdf

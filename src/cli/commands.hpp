@@ -1,0 +1,17 @@
+#pragma once
+#include <CLI/CLI.hpp>
+
+namespace pith::cli {
+
+// Exit codes shared by every command (documented in README.md and `pith --help`).
+constexpr int kExitOk = 0;        // trusted / consistent / done
+constexpr int kExitInvalid = 1;   // something does not hold
+constexpr int kExitUsage = 2;     // bad usage, unreadable or malformed input
+constexpr int kExitAbsent = 3;    // no pith data in the PDF
+constexpr int kExitUnverified = 4;
+
+// Each adds its subcommands; the callback stores the process exit status in `status`.
+void register_record_commands(CLI::App& app, int& status);  // record, keygen, sign, tex
+void register_pdf_commands(CLI::App& app, int& status);     // stamp, verify, extract
+
+}  // namespace pith::cli

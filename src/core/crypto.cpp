@@ -1,0 +1,115 @@
+#include "core/crypto.hpp"
+
+#include "core/error.hpp"
+
+#include <sodium.h>
+
+#include <cstring>
+
+namespace pith {
+namespace {
+
+void ensure_sodium() {
+    static const bool ready = sodium_init() >= 0;
+    if (!ready) throw Error("libsodium failed to initialise");
+}
+
+}  // namespace
+
+Sha256 sha256(std::string_view bytes) {
+    ensure_sodium();
+    Sha256 out;
+    crypto_hash_sha256(out.data(), reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
+    return out;
+}
+
+std::string to_hex(const unsigned char* data, std::size_t size) {
+    std::string out(size * 2 + 1, '\0');
+    sodium_bin2hex(out.data(), out.size(), data, size);
+    out.pop_back();
+    return out;
+}
+
+std::optional<Sha256> sha256_from_hex(std::string_view hex) {
+    Sha256 out;
+    std::size_t len = 0;
+    const char* end = nullptr;
+    if (hex.size() != 64 ||
+        sodium_hex2bin(out.data(), out.size(), hex.data(), hex.size(), nullptr, &len, &end) != 0 ||
+        len != out.size() || end != hex.data() + hex.size())
+        return std::nullopt;
+    return out;
+}
+
+std::string base32(const unsigned char* data, std::size_t size) {
+    static const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+    std::string out;
+    unsigned buffer = 0;
+    int bits = 0;
+    for (std::size_t i = 0; i < size; ++i) {
+        buffer = (buffer << 8) | data[i];
+        bits += 8;
+        while (bits >= 5) {
+            out += alphabet[(buffer >> (bits - 5)) & 31];
+            bits -= 5;
+        }
+    }
+    if (bits > 0) out += alphabet[(buffer << (5 - bits)) & 31];
+    return out;
+}
+
+std::string base64(const unsigned char* data, std::size_t size) {
+    ensure_sodium();
+    std::string out(sodium_base64_encoded_len(size, sodium_base64_VARIANT_ORIGINAL), '\0');
+    sodium_bin2base64(out.data(), out.size(), data, size, sodium_base64_VARIANT_ORIGINAL);
+    out.pop_back();  // the terminating NUL
+    return out;
+}
+
+std::optional<std::string> base64_decode(std::string_view text, std::size_t size) {
+    ensure_sodium();
+    std::string out(size + 3, '\0');
+    std::size_t len = 0;
+    const char* end = nullptr;
+    if (sodium_base642bin(reinterpret_cast<unsigned char*>(out.data()), out.size(), text.data(), text.size(),
+                          nullptr, &len, &end, sodium_base64_VARIANT_ORIGINAL) != 0 ||
+        end != text.data() + text.size() || len != size)
+        return std::nullopt;
+    out.resize(len);
+    return out;
+}
+
+std::string key_fingerprint(const PublicKey& key) {
+    Sha256 digest = sha256(std::string_view(reinterpret_cast<const char*>(key.data()), key.size()));
+    return to_hex(digest.data(), 16);
+}
+
+KeyPair generate_keypair() {
+    ensure_sodium();
+    KeyPair pair;
+    crypto_sign_keypair(pair.public_key.data(), pair.secret_key.data());
+    return pair;
+}
+
+PublicKey public_key_of(const SecretKey& secret) {
+    ensure_sodium();
+    PublicKey pk;
+    crypto_sign_ed25519_sk_to_pk(pk.data(), secret.data());
+    return pk;
+}
+
+Signature sign_detached(std::string_view message, const SecretKey& secret) {
+    ensure_sodium();
+    Signature sig;
+    crypto_sign_detached(sig.data(), nullptr, reinterpret_cast<const unsigned char*>(message.data()), message.size(),
+                         secret.data());
+    return sig;
+}
+
+bool verify_detached(const Signature& signature, std::string_view message, const PublicKey& key) {
+    ensure_sodium();
+    return crypto_sign_verify_detached(signature.data(), reinterpret_cast<const unsigned char*>(message.data()),
+                                       message.size(), key.data()) == 0;
+}
+
+}  // namespace pith

@@ -1,0 +1,43 @@
+#pragma once
+// Thin wrappers over libsodium: every cryptographic operation pith performs.
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace pith {
+
+using Sha256 = std::array<unsigned char, 32>;
+using PublicKey = std::array<unsigned char, 32>;
+using SecretKey = std::array<unsigned char, 64>;
+using Signature = std::array<unsigned char, 64>;
+
+Sha256 sha256(std::string_view bytes);
+std::string to_hex(const unsigned char* data, std::size_t size);
+template <std::size_t N>
+std::string to_hex(const std::array<unsigned char, N>& bytes) { return to_hex(bytes.data(), N); }
+// Lower- or upper-case hex of exactly N bytes; nullopt otherwise.
+std::optional<Sha256> sha256_from_hex(std::string_view hex);
+
+// RFC 4648 base32, upper case, no padding.
+std::string base32(const unsigned char* data, std::size_t size);
+
+// Standard base64 with padding. Decoding is strict (libsodium): no whitespace,
+// no junk, no non-zero leftover bits, and the decoded length must be exactly `size`.
+std::string base64(const unsigned char* data, std::size_t size);
+std::optional<std::string> base64_decode(std::string_view text, std::size_t size);
+
+// The key fingerprint pith assumes the registry uses (not proven by the seed
+// records): lower-case hex of the first 16 bytes of SHA-256 of the raw 32-byte key.
+std::string key_fingerprint(const PublicKey& key);
+
+struct KeyPair {
+    PublicKey public_key;
+    SecretKey secret_key;
+};
+KeyPair generate_keypair();
+PublicKey public_key_of(const SecretKey& secret);
+Signature sign_detached(std::string_view message, const SecretKey& secret);
+bool verify_detached(const Signature& signature, std::string_view message, const PublicKey& key);
+
+}  // namespace pith

@@ -1,0 +1,65 @@
+#include "core/findings.hpp"
+
+#include "core/text.hpp"
+
+namespace pith {
+
+void Findings::append(const Findings& other) {
+    success.insert(success.end(), other.success.begin(), other.success.end());
+    informational.insert(informational.end(), other.informational.begin(), other.informational.end());
+    failure.insert(failure.end(), other.failure.begin(), other.failure.end());
+}
+
+Json Findings::to_json() const {
+    auto list = [](const std::vector<Finding>& items) {
+        Json out = Json::array();
+        for (const auto& f : items) out.push_back({{"code", f.code}, {"explanation", f.explanation}});
+        return out;
+    };
+    return {{"success", list(success)}, {"informational", list(informational)}, {"failure", list(failure)}};
+}
+
+Findings check_record(const Record& r, const Keyring& keyring, ReceiptStatus* receipt_status) {
+    Findings f;
+    const std::string hash = to_hex(r.canonical_hash);
+    if (!r.stated_hash)
+        f.info("record.hash.not_stated", "the record states no canonical_sha256; recomputed " + hash);
+    else if (r.hash_matches())
+        f.ok("record.hash.match", "canonical_sha256 " + hash + " recomputes from the canonical record");
+    else
+        f.fail("record.hash.mismatch", "stated canonical_sha256 " + *r.stated_hash + " differs from the recomputed " + hash);
+
+    if (!r.stated_number)
+        f.info("record.number.not_stated", "the record states no Pith number; derived " + r.number.full());
+    else if (r.number_matches())
+        f.ok("record.number.match", "Pith number " + r.number.full() + " derives from the canonical hash and year");
+    else
+        f.fail("record.number.mismatch", "stated Pith number " + *r.stated_number + " differs from the derived " + r.number.full());
+
+    if (r.stated_state_sha256) {
+        if (r.state_matches())
+            f.ok("record.state.match", "state_sha256 " + *r.stated_state_sha256 + " recomputes from the bundle state");
+        else
+            f.fail("record.state.mismatch", "stated state_sha256 " + *r.stated_state_sha256 + " differs from the recomputed " + *r.recomputed_state_sha256);
+    }
+
+    if (r.title && r.title_hash) {
+        if (r.title_matches())
+            f.ok("record.title.match", "the paper title hashes to metadata.title_canon_sha256");
+        else
+            f.fail("record.title.mismatch", "the paper title \"" + *r.title + "\" does not hash to metadata.title_canon_sha256 " + *r.title_hash);
+    }
+
+    ReceiptCheck receipt = check_receipt(r.receipt, r.canonical_hash, keyring);
+    if (receipt_status) *receipt_status = receipt.status;
+    std::string code = std::string("receipt.") + to_string(receipt.status);
+    switch (receipt.status) {
+        case ReceiptStatus::Valid: f.ok(code, receipt.explanation); break;
+        case ReceiptStatus::KeyUnknown:
+        case ReceiptStatus::Absent: f.info(code, receipt.explanation); break;
+        default: f.fail(code, receipt.explanation);
+    }
+    return f;
+}
+
+}  // namespace pith

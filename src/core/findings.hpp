@@ -1,0 +1,30 @@
+#pragma once
+// Results of checks as data (c2patool's model): success, informational and
+// failure lists of {code, explanation}. Human output renders this, nothing else.
+#include "core/json.hpp"
+#include "core/keys.hpp"
+#include "core/record.hpp"
+
+#include <string>
+#include <vector>
+
+namespace pith {
+
+struct Finding {
+    std::string code;         // stable, dotted: "record.hash.match"
+    std::string explanation;  // one plain sentence
+};
+
+struct Findings {
+    std::vector<Finding> success, informational, failure;
+    void ok(std::string code, std::string why) { success.push_back({std::move(code), std::move(why)}); }
+    void info(std::string code, std::string why) { informational.push_back({std::move(code), std::move(why)}); }
+    void fail(std::string code, std::string why) { failure.push_back({std::move(code), std::move(why)}); }
+    void append(const Findings& other);
+    Json to_json() const;  // {"success":[...],"informational":[...],"failure":[...]}
+};
+
+// Compares what a record states with what pith recomputes, and checks its receipt.
+Findings check_record(const Record& record, const Keyring& keyring, ReceiptStatus* receipt_status = nullptr);
+
+}  // namespace pith

@@ -1,0 +1,289 @@
+#include "core/json.hpp"
+
+#include "core/error.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+namespace pith {
+namespace {
+
+std::string quote_key(const std::string& key) {
+    for (char c : key) {
+        auto u = static_cast<unsigned char>(c);
+        if (!(std::isalnum(u) || c == '_')) return "[" + Json(key).dump() + "]";
+    }
+    return "." + key;
+}
+
+// Builds the DOM like nlohmann's own SAX DOM parser, but refuses what a
+// canonical record must not hold and remembers where it is for error messages.
+class StrictBuilder : public nlohmann::json_sax<Json> {
+public:
+    explicit StrictBuilder(std::string source) : source_(std::move(source)) {}
+
+    Json result;
+    std::string error;
+
+    bool null() override { return put(Json(nullptr)); }
+    bool boolean(bool v) override { return put(Json(v)); }
+    bool number_integer(number_integer_t v) override { return put(Json(v)); }
+    bool number_unsigned(number_unsigned_t v) override { return put(Json(v)); }
+    bool number_float(number_float_t v, const string_t& lexeme) override {
+        if (lexeme.find_first_of(".eE") == std::string::npos) {
+            // An integer too large for 64 bits: keep its exact digits as Python does.
+            std::string digits = lexeme;
+            if (digits.size() > 4300 + (digits[0] == '-'))
+                return fail("integer with more than 4300 digits (Python refuses it too)");
+            return put(Json::binary(std::vector<std::uint8_t>(digits.begin(), digits.end())));
+        }
+        if (!std::isfinite(v)) return fail("number " + lexeme + " is outside the range of a double");
+        return put(Json(v));
+    }
+    bool string(string_t& v) override { return put(Json(std::move(v))); }
+    bool binary(binary_t&) override { return fail("unexpected binary value"); }
+
+    bool start_object(std::size_t) override { return open(Json::object()); }
+    bool key(string_t& k) override {
+        Json& object = *stack_.back();
+        if (object.contains(k)) return fail("duplicate key \"" + k + "\"", path() + quote_key(k));
+        keys_.back() = k;
+        has_key_.back() = true;
+        return true;
+    }
+    bool end_object() override { return close(); }
+    bool start_array(std::size_t) override { return open(Json::array()); }
+    bool end_array() override { return close(); }
+
+    bool parse_error(std::size_t position, const std::string& last_token,
+                     const nlohmann::detail::exception& ex) override {
+        std::string what;
+        if (last_token == "N" || last_token == "Na" || last_token == "NaN" || last_token.rfind("I", 0) == 0 ||
+            last_token.rfind("-I", 0) == 0)
+            what = "NaN and Infinity are not JSON";
+        else {
+            what = ex.what();
+            // nlohmann's messages start with "[json.exception.parse_error.101] parse error at line 1, column 2: ".
+            auto colon = what.find(": ");
+            if (colon != std::string::npos) what = what.substr(colon + 2);
+        }
+        return fail(what + " (byte " + std::to_string(position) + ")");
+    }
+
+private:
+    std::string source_;
+    std::vector<Json*> stack_;
+    std::vector<std::string> keys_;
+    std::vector<bool> has_key_;
+
+    // Where the parser is: each open container contributes the step to the child
+    // being read (an array its next index, an object the key just read).
+    std::string path() const {
+        std::string p = "$";
+        for (std::size_t i = 0; i < stack_.size(); ++i) {
+            const Json& container = *stack_[i];
+            bool innermost = i + 1 == stack_.size();
+            if (container.is_array()) {
+                p += "[" + std::to_string(container.size() - (innermost ? 0 : 1)) + "]";
+            } else if (has_key_[i]) {
+                p += quote_key(keys_[i]);
+            } else {
+                break;
+            }
+        }
+        return p;
+    }
+
+    bool fail(const std::string& what, const std::string& where = {}) {
+        if (error.empty()) error = source_ + ": " + what + " at " + (where.empty() ? path() : where);
+        return false;
+    }
+
+    bool put(Json&& value) {
+        if (stack_.empty()) {
+            result = std::move(value);
+            return true;
+        }
+        Json& parent = *stack_.back();
+        if (parent.is_array()) {
+            parent.push_back(std::move(value));
+        } else {
+            parent[keys_.back()] = std::move(value);
+            has_key_.back() = false;
+        }
+        return true;
+    }
+
+    bool open(Json&& container) {
+        if (static_cast<int>(stack_.size()) >= kMaxJsonDepth)
+            return fail("nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+        Json* slot;
+        if (stack_.empty()) {
+            result = std::move(container);
+            slot = &result;
+        } else if (stack_.back()->is_array()) {
+            stack_.back()->push_back(std::move(container));
+            slot = &stack_.back()->back();
+        } else {
+            slot = &(*stack_.back())[keys_.back()];
+            *slot = std::move(container);
+        }
+        stack_.push_back(slot);
+        keys_.emplace_back();
+        has_key_.push_back(false);
+        return true;
+    }
+
+    bool close() {
+        stack_.pop_back();
+        keys_.pop_back();
+        has_key_.pop_back();
+        if (!has_key_.empty()) has_key_.back() = false;
+        return true;
+    }
+};
+
+void append_string(std::string& out, const std::string& s) {
+    static const char* hex = "0123456789abcdef";
+    out += '"';
+    for (char c : s) {
+        auto u = static_cast<unsigned char>(c);
+        switch (c) {
+            case '"': out += "\\\""; break;
+            case '\\': out += "\\\\"; break;
+            case '\n': out += "\\n"; break;
+            case '\r': out += "\\r"; break;
+            case '\t': out += "\\t"; break;
+            case '\b': out += "\\b"; break;
+            case '\f': out += "\\f"; break;
+            default:
+                if (u < 0x20) {
+                    out += "\\u00";
+                    out += hex[u >> 4];
+                    out += hex[u & 15];
+                } else {
+                    out += c;
+                }
+        }
+    }
+    out += '"';
+}
+
+void append_value(std::string& out, const Json& v, int indent, int level) {
+    auto newline = [&](int lvl) {
+        if (indent < 0) return;
+        out += '\n';
+        out.append(static_cast<std::size_t>(indent * lvl), ' ');
+    };
+    const char* key_sep = indent < 0 ? ":" : ": ";
+    switch (v.type()) {
+        case Json::value_t::null: out += "null"; break;
+        case Json::value_t::boolean: out += v.get<bool>() ? "true" : "false"; break;
+        case Json::value_t::number_integer: out += std::to_string(v.get<std::int64_t>()); break;
+        case Json::value_t::number_unsigned: out += std::to_string(v.get<std::uint64_t>()); break;
+        case Json::value_t::number_float: out += python_float_repr(v.get<double>()); break;
+        case Json::value_t::binary: {
+            const auto& digits = v.get_binary();
+            std::string text(digits.begin(), digits.end());
+            out += text;
+            break;
+        }
+        case Json::value_t::string: append_string(out, v.get_ref<const std::string&>()); break;
+        case Json::value_t::array: {
+            out += '[';
+            bool first = true;
+            for (const auto& item : v) {
+                if (!first) out += ',';
+                first = false;
+                newline(level + 1);
+                append_value(out, item, indent, level + 1);
+            }
+            if (!v.empty()) newline(level);
+            out += ']';
+            break;
+        }
+        case Json::value_t::object: {
+            // nlohmann's object is a std::map<std::string, ...>: byte order, which
+            // for UTF-8 is code point order, which is Python's sort order for str.
+            out += '{';
+            bool first = true;
+            for (const auto& [key, item] : v.items()) {
+                if (!first) out += ',';
+                first = false;
+                newline(level + 1);
+                append_string(out, key);
+                out += key_sep;
+                append_value(out, item, indent, level + 1);
+            }
+            if (!v.empty()) newline(level);
+            out += '}';
+            break;
+        }
+        case Json::value_t::discarded: throw Error("cannot serialise a discarded JSON value");
+    }
+}
+
+}  // namespace
+
+Json parse_json(std::string_view text, const std::string& source_name) {
+    StrictBuilder builder(source_name);
+    bool ok = Json::sax_parse(text.begin(), text.end(), &builder, nlohmann::detail::input_format_t::json, true, false);
+    if (!ok || !builder.error.empty())
+        throw Error(builder.error.empty() ? source_name + ": not valid JSON" : builder.error);
+    return std::move(builder.result);
+}
+
+std::string python_float_repr(double value) {
+    if (!std::isfinite(value)) throw Error("NaN and Infinity have no canonical JSON form");
+    if (value == 0) return std::signbit(value) ? "-0.0" : "0.0";
+    char buf[64];
+    auto res = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::scientific);
+    std::string sci(buf, res.ptr);  // "-d.ddde+XX": shortest round-trip digits
+    std::string sign;
+    if (sci[0] == '-') {
+        sign = "-";
+        sci.erase(0, 1);
+    }
+    auto e = sci.find('e');
+    std::string digits = sci.substr(0, e);
+    digits.erase(std::remove(digits.begin(), digits.end(), '.'), digits.end());
+    int exponent = std::stoi(sci.substr(e + 1));
+    int decpt = exponent + 1;  // position of the decimal point relative to the digits
+    int ndigits = static_cast<int>(digits.size());
+
+    std::string out = sign;
+    if (decpt > -4 && decpt <= 16) {  // CPython's float_repr_style 'r': positional
+        if (decpt <= 0) {
+            out += "0." + std::string(static_cast<std::size_t>(-decpt), '0') + digits;
+        } else if (decpt >= ndigits) {
+            out += digits + std::string(static_cast<std::size_t>(decpt - ndigits), '0') + ".0";
+        } else {
+            out += digits.substr(0, static_cast<std::size_t>(decpt)) + "." + digits.substr(static_cast<std::size_t>(decpt));
+        }
+    } else {
+        out += digits.substr(0, 1);
+        if (ndigits > 1) out += "." + digits.substr(1);
+        char exp[16];
+        std::snprintf(exp, sizeof exp, "e%c%02d", exponent < 0 ? '-' : '+', std::abs(exponent));
+        out += exp;
+    }
+    return out;
+}
+
+std::string canonical_json(const Json& value) {
+    std::string out;
+    append_value(out, value, -1, 0);
+    return out;
+}
+
+std::string pretty_json(const Json& value, int indent) {
+    std::string out;
+    append_value(out, value, indent, 0);
+    return out;
+}
+
+}  // namespace pith

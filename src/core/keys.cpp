@@ -1,0 +1,247 @@
+#include "core/keys.hpp"
+
+#include "core/error.hpp"
+#include "core/files.hpp"
+
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+
+namespace pith {
+namespace {
+
+std::string string_field(const Json& entry, const char* name) {
+    if (!entry.contains(name) || entry[name].is_null()) return {};
+    if (!entry[name].is_string()) throw Error(std::string("\"") + name + "\" is not a string");
+    return entry[name].get<std::string>();
+}
+
+}  // namespace
+
+void Keyring::add_file(const std::string& path) {
+    Json doc = parse_json(read_file_or_stdin(path, 16u << 20), path);
+    if (!doc.is_object() || !doc.contains("keys") || !doc["keys"].is_array())
+        throw Error(path + ": not a pith keyring: expected an object with a \"keys\" array");
+    files.push_back(path);
+    for (std::size_t i = 0; i < doc["keys"].size(); ++i) {
+        const Json& entry = doc["keys"][i];
+        std::string where = path + ": keys[" + std::to_string(i) + "]";
+        try {
+            if (!entry.is_object()) throw Error("not an object");
+            TrustedKey key;
+            key.key_id = string_field(entry, "key_id");
+            if (key.key_id.empty()) throw Error("no key_id");
+            where += " (" + key.key_id + ")";
+            std::string algorithm = string_field(entry, "algorithm");
+            if (algorithm != "ed25519") throw Error("algorithm \"" + algorithm + "\" is not ed25519");
+            auto raw = base64_decode(string_field(entry, "public_key"), key.public_key.size());
+            if (!raw) throw Error("public_key is not the base64 of 32 bytes");
+            std::memcpy(key.public_key.data(), raw->data(), raw->size());
+            key.fingerprint = key_fingerprint(key.public_key);
+            std::string stated = string_field(entry, "fingerprint");
+            if (!stated.empty() && stated != key.fingerprint)
+                throw Error("fingerprint " + stated + " does not match the public key (" + key.fingerprint + ")");
+            key.not_before = string_field(entry, "not_before");
+            key.not_after = string_field(entry, "not_after");
+            for (const auto* bound : {&key.not_before, &key.not_after})
+                if (!bound->empty() && !parse_rfc3339(*bound)) throw Error("\"" + *bound + "\" is not an RFC 3339 time");
+            if (entry.contains("revoked")) {
+                const Json& revoked = entry["revoked"];
+                if (revoked.is_boolean())
+                    key.revoked = revoked.get<bool>() ? "true" : "";
+                else if (revoked.is_string() && parse_rfc3339(revoked.get<std::string>()))
+                    key.revoked = revoked.get<std::string>();
+                else if (!revoked.is_null())
+                    throw Error("\"revoked\" must be true, false or an RFC 3339 time");
+            }
+            key.source = path;
+            keys.push_back(std::move(key));
+        } catch (const Error& e) {
+            warnings.push_back(where + ": refused: " + e.what());
+        }
+    }
+}
+
+Keyring Keyring::load(const std::vector<std::string>& explicit_files) {
+    Keyring ring;
+    if (!explicit_files.empty()) {
+        for (const auto& f : explicit_files) ring.add_file(f);
+        return ring;
+    }
+    if (const char* env = std::getenv("PITH_KEYRING"); env && *env) {
+        std::string list = env;
+        std::size_t start = 0;
+        while (start <= list.size()) {
+            auto end = list.find(':', start);
+            if (end == std::string::npos) end = list.size();
+            if (end > start) ring.add_file(list.substr(start, end - start));
+            start = end + 1;
+        }
+        return ring;
+    }
+    std::vector<std::string> defaults;
+    if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg)
+        defaults.push_back(std::string(xdg) + "/pith/keyring.json");
+    else if (const char* home = std::getenv("HOME"); home && *home)
+        defaults.push_back(std::string(home) + "/.config/pith/keyring.json");
+    defaults.push_back("/etc/pith/keyring.json");
+    for (const auto& f : defaults)
+        if (file_exists(f)) ring.add_file(f);
+    return ring;
+}
+
+void add_key_to_keyring_file(const std::string& path, const std::string& key_id, const PublicKey& key) {
+    Json doc = {{"pith_keyring", 1}, {"keys", Json::array()}};
+    if (file_exists(path)) {
+        doc = parse_json(read_file_or_stdin(path, 16u << 20), path);
+        if (!doc.is_object() || !doc.contains("keys") || !doc["keys"].is_array())
+            throw Error(path + ": not a pith keyring: expected an object with a \"keys\" array");
+        for (const auto& entry : doc["keys"])
+            if (entry.is_object() && entry.value("key_id", "") == key_id)
+                throw Error(path + ": already holds a key with id \"" + key_id + "\"");
+    }
+    doc["keys"].push_back({{"key_id", key_id},
+                           {"algorithm", "ed25519"},
+                           {"public_key", base64(key.data(), key.size())},
+                           {"fingerprint", key_fingerprint(key)},
+                           {"not_before", now_rfc3339()}});
+    write_file_atomically(path, pretty_json(doc) + "\n", 0644);
+}
+
+void write_secret_key_file(const std::string& path, const SecretKeyFile& key) {
+    Json doc = {{"pith_secret_key", 1},
+                {"key_id", key.key_id},
+                {"algorithm", "ed25519"},
+                {"secret_key", base64(key.secret_key.data(), key.secret_key.size())}};
+    write_file_atomically(path, pretty_json(doc) + "\n", 0600, true);
+}
+
+SecretKeyFile read_secret_key_file(const std::string& path) {
+    Json doc = parse_json(read_file_or_stdin(path, 1u << 20), path);
+    if (!doc.is_object() || doc.value("algorithm", "") != "ed25519" || !doc.contains("secret_key") || !doc["secret_key"].is_string())
+        throw Error(path + ": not a pith secret key file (made by `pith keygen`)");
+    SecretKeyFile key;
+    key.key_id = doc.value("key_id", "");
+    auto raw = base64_decode(doc["secret_key"].get<std::string>(), key.secret_key.size());
+    if (!raw) throw Error(path + ": secret_key is not the base64 of 64 bytes");
+    std::memcpy(key.secret_key.data(), raw->data(), raw->size());
+    return key;
+}
+
+const char* to_string(ReceiptStatus status) {
+    switch (status) {
+        case ReceiptStatus::Valid: return "valid";
+        case ReceiptStatus::Invalid: return "invalid";
+        case ReceiptStatus::KeyUnknown: return "key_unknown";
+        case ReceiptStatus::KeyRevoked: return "key_revoked";
+        case ReceiptStatus::KeyOutsideValidity: return "key_outside_validity";
+        case ReceiptStatus::Malformed: return "malformed";
+        case ReceiptStatus::Absent: return "absent";
+    }
+    return "?";
+}
+
+ReceiptCheck check_receipt(const std::optional<Receipt>& receipt, const Sha256& canonical_hash, const Keyring& keyring) {
+    if (!receipt) return {ReceiptStatus::Absent, "", "no receipt"};
+    const Receipt& r = *receipt;
+    auto result = [&](ReceiptStatus s, std::string why) { return ReceiptCheck{s, r.key_id, std::move(why)}; };
+    if (r.algorithm != "ed25519") return result(ReceiptStatus::Malformed, "receipt algorithm \"" + r.algorithm + "\" is not ed25519");
+    if (!r.signed_message.empty() && r.signed_message != "canonical_sha256_bytes")
+        return result(ReceiptStatus::Malformed, "receipt signs \"" + r.signed_message + "\", not canonical_sha256_bytes");
+    auto raw = base64_decode(r.signature_b64, 64);
+    if (!raw) return result(ReceiptStatus::Malformed, "receipt signature is not the base64 of 64 bytes");
+    if (!r.canonical_sha256.empty() && r.canonical_sha256 != to_hex(canonical_hash))
+        return result(ReceiptStatus::Invalid, "receipt is for canonical hash " + r.canonical_sha256 + ", not this record's " + to_hex(canonical_hash));
+    Signature signature;
+    std::memcpy(signature.data(), raw->data(), signature.size());
+    std::string_view message(reinterpret_cast<const char*>(canonical_hash.data()), canonical_hash.size());
+
+    // The key id is only a hint: a key is a candidate when its id or its recomputed fingerprint matches.
+    const TrustedKey* signer = nullptr;
+    bool had_candidate = false;
+    for (const auto& key : keyring.keys) {
+        bool named = key.key_id == r.key_id || (!r.fingerprint.empty() && key.fingerprint == r.fingerprint);
+        if (!named) continue;
+        if (!r.fingerprint.empty() && key.fingerprint != r.fingerprint) continue;  // same id, other key
+        had_candidate = true;
+        if (verify_detached(signature, message, key.public_key)) {
+            signer = &key;
+            break;
+        }
+    }
+    if (!signer) {
+        if (had_candidate)
+            return result(ReceiptStatus::Invalid, "signature does not verify under trusted key " + r.key_id);
+        return result(ReceiptStatus::KeyUnknown, "not checked: key unknown: " + r.key_id);
+    }
+    std::string who = "key " + signer->key_id + " (" + signer->fingerprint + ") from " + signer->source;
+    if (!signer->revoked.empty())
+        return result(ReceiptStatus::KeyRevoked, "signature verifies, but " + who + " is revoked" +
+                                                     (signer->revoked == "true" ? "" : " since " + signer->revoked));
+    if (!signer->not_before.empty() || !signer->not_after.empty()) {
+        auto when = parse_rfc3339(r.signed_at);
+        if (!when) return result(ReceiptStatus::KeyOutsideValidity, "signature verifies, but the receipt has no valid signed_at to check against the validity of " + who);
+        if (!signer->not_before.empty() && *when < *parse_rfc3339(signer->not_before))
+            return result(ReceiptStatus::KeyOutsideValidity, "signature verifies, but it was made at " + r.signed_at + ", before " + who + " became valid (" + signer->not_before + ")");
+        if (!signer->not_after.empty() && *when > *parse_rfc3339(signer->not_after))
+            return result(ReceiptStatus::KeyOutsideValidity, "signature verifies, but it was made at " + r.signed_at + ", after " + who + " expired (" + signer->not_after + ")");
+    }
+    return result(ReceiptStatus::Valid, "signature valid under trusted " + who);
+}
+
+Json make_receipt(const Sha256& canonical_hash, const SecretKeyFile& key, const std::string& signed_at) {
+    std::string_view message(reinterpret_cast<const char*>(canonical_hash.data()), canonical_hash.size());
+    Signature sig = sign_detached(message, key.secret_key);
+    return {{"kind", "pith_receipt"},
+            {"algorithm", "ed25519"},
+            {"key_id", key.key_id},
+            {"signed_message", "canonical_sha256_bytes"},
+            {"canonical_sha256", to_hex(canonical_hash)},
+            {"signature_b64", base64(sig.data(), sig.size())},
+            {"public_key_fingerprint", key_fingerprint(public_key_of(key.secret_key))},
+            {"signed_at", signed_at}};
+}
+
+std::optional<long long> parse_rfc3339(const std::string& text) {
+    int y, mo, d, h, mi, s, consumed = 0;
+    if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &s, &consumed) != 6 || consumed != 19)
+        return std::nullopt;
+    std::size_t i = 19;
+    if (i < text.size() && text[i] == '.') {
+        ++i;
+        while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+    }
+    long long offset = 0;
+    if (i < text.size() && (text[i] == 'Z' || text[i] == 'z')) {
+        ++i;
+    } else if (i + 6 == text.size() && (text[i] == '+' || text[i] == '-') && text[i + 3] == ':') {
+        int oh = std::atoi(text.substr(i + 1, 2).c_str()), om = std::atoi(text.substr(i + 4, 2).c_str());
+        offset = (text[i] == '+' ? 1 : -1) * (oh * 3600LL + om * 60LL);
+        i += 6;
+    } else {
+        return std::nullopt;
+    }
+    if (i != text.size() || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60) return std::nullopt;
+    std::tm tm{};
+    tm.tm_year = y - 1900;
+    tm.tm_mon = mo - 1;
+    tm.tm_mday = d;
+    tm.tm_hour = h;
+    tm.tm_min = mi;
+    tm.tm_sec = s;
+    return static_cast<long long>(::timegm(&tm)) - offset;
+}
+
+// SOURCE_DATE_EPOCH, where set, makes output reproducible (reproducible-builds.org).
+std::string now_rfc3339() {
+    const char* fixed = std::getenv("SOURCE_DATE_EPOCH");
+    std::time_t t = fixed && *fixed ? static_cast<std::time_t>(std::atoll(fixed)) : std::time(nullptr);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+    return buf;
+}
+
+}  // namespace pith

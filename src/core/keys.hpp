@@ -1,0 +1,66 @@
+#pragma once
+// Trusted registry keys (keyring files), secret key files, and receipt checking.
+#include "core/crypto.hpp"
+#include "core/json.hpp"
+#include "core/record.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pith {
+
+struct TrustedKey {
+    std::string key_id;
+    PublicKey public_key{};
+    std::string fingerprint;  // always equal to key_fingerprint(public_key): entries that disagree are refused
+    std::string not_before;   // RFC 3339, empty when unbounded
+    std::string not_after;
+    std::string revoked;      // empty: not revoked; "true" or the RFC 3339 time of revocation
+    std::string source;       // the keyring file it came from
+};
+
+struct Keyring {
+    std::vector<TrustedKey> keys;
+    std::vector<std::string> files;     // keyring files read
+    std::vector<std::string> warnings;  // entries refused, with the reason
+
+    // Reads one keyring file and adds its keys (a missing file is an error).
+    void add_file(const std::string& path);
+    // The keyring a command uses: the --keyring files when given; otherwise the
+    // files in $PITH_KEYRING (separated by ':'); otherwise those of
+    // ~/.config/pith/keyring.json and /etc/pith/keyring.json that exist.
+    static Keyring load(const std::vector<std::string>& explicit_files);
+};
+
+// Adds a key to a keyring file, creating it; refuses a second key with the same id.
+void add_key_to_keyring_file(const std::string& path, const std::string& key_id, const PublicKey& key);
+
+// Secret key files: JSON {"pith_secret_key":1,"key_id":..,"algorithm":"ed25519","secret_key":base64(64 bytes)}.
+struct SecretKeyFile {
+    std::string key_id;
+    SecretKey secret_key{};
+};
+void write_secret_key_file(const std::string& path, const SecretKeyFile& key);  // mode 0600, never overwrites
+SecretKeyFile read_secret_key_file(const std::string& path);
+
+enum class ReceiptStatus { Valid, Invalid, KeyUnknown, KeyRevoked, KeyOutsideValidity, Malformed, Absent };
+const char* to_string(ReceiptStatus status);  // "valid", "invalid", "key_unknown", ...
+
+struct ReceiptCheck {
+    ReceiptStatus status;
+    std::string key_id;
+    std::string explanation;  // one plain sentence
+};
+
+// Checks an Ed25519 receipt over the 32 raw bytes of `canonical_hash`.
+ReceiptCheck check_receipt(const std::optional<Receipt>& receipt, const Sha256& canonical_hash, const Keyring& keyring);
+
+// Issues a receipt as the registry does.
+Json make_receipt(const Sha256& canonical_hash, const SecretKeyFile& key, const std::string& signed_at);
+
+// Seconds since the epoch of an RFC 3339 timestamp; nullopt when it is not one.
+std::optional<long long> parse_rfc3339(const std::string& text);
+std::string now_rfc3339();
+
+}  // namespace pith

@@ -1,0 +1,14 @@
+#pragma once
+// Unicode text rules shared by records and verification.
+#include <string>
+#include <string_view>
+
+namespace pith {
+
+// Python's str.lower(): full Unicode case mapping (ICU root locale), UTF-8 in and out.
+std::string unicode_lower(std::string_view utf8);
+
+// SHA-256 hex of the lower-cased title: the registry's title_canon_sha256.
+std::string title_hash(std::string_view title);
+
+}  // namespace pith

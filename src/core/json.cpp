@@ -12,6 +12,10 @@
 namespace pith {
 namespace {
 
+std::string abbreviate(const std::string& token) {
+    return token.size() <= 40 ? token : token.substr(0, 20) + "..." + token.substr(token.size() - 10) + " (" + std::to_string(token.size()) + " characters)";
+}
+
 std::string quote_key(const std::string& key) {
     for (char c : key) {
         auto u = static_cast<unsigned char>(c);
@@ -34,13 +38,8 @@ public:
     bool number_integer(number_integer_t v) override { return put(Json(v)); }
     bool number_unsigned(number_unsigned_t v) override { return put(Json(v)); }
     bool number_float(number_float_t v, const string_t& lexeme) override {
-        if (lexeme.find_first_of(".eE") == std::string::npos) {
-            // An integer too large for 64 bits: keep its exact digits as Python does.
-            std::string digits = lexeme;
-            if (digits.size() > 4300 + (digits[0] == '-'))
-                return fail("integer with more than 4300 digits (Python refuses it too)");
-            return put(Json::binary(std::vector<std::uint8_t>(digits.begin(), digits.end())));
-        }
+        if (lexeme.find_first_of(".eE") == std::string::npos)  // beyond 64 bits: keep the exact digits, as Python does
+            return put(Json::binary(std::vector<std::uint8_t>(lexeme.begin(), lexeme.end())));
         if (!std::isfinite(v)) return fail("number " + lexeme + " is outside the range of a double");
         return put(Json(v));
     }
@@ -62,9 +61,17 @@ public:
     bool parse_error(std::size_t position, const std::string& last_token,
                      const nlohmann::detail::exception& ex) override {
         std::string what;
-        if (last_token == "N" || last_token == "Na" || last_token == "NaN" || last_token.rfind("I", 0) == 0 ||
-            last_token.rfind("-I", 0) == 0)
-            what = "NaN and Infinity are not JSON";
+        if (ex.id == 406) {  // nlohmann converts every number without 64-bit integer form to a double first
+            bool integer = last_token.find_first_of(".eE") == std::string::npos;
+            return fail(integer ? "integer " + abbreviate(last_token) + " is beyond 10^308, the largest pith keeps exactly"
+                                : "number " + abbreviate(last_token) + " is outside the range of a double");
+        }
+        // last_token holds what was read of the bad literal, after earlier context: '"a":-Inf'.
+        auto start = last_token.find_last_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-");
+        std::string literal = last_token.substr(start == std::string::npos ? 0 : start + 1);
+        if (!literal.empty() && literal[0] == '-') literal.erase(0, 1);
+        if (!literal.empty() && (literal[0] == 'N' || literal[0] == 'I'))
+            what = "NaN and Infinity are not allowed in a Pith record";
         else {
             what = ex.what();
             // nlohmann's messages start with "[json.exception.parse_error.101] parse error at line 1, column 2: ".

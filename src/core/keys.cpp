@@ -106,8 +106,7 @@ void add_key_to_keyring_file(const std::string& path, const std::string& key_id,
     doc["keys"].push_back({{"key_id", key_id},
                            {"algorithm", "ed25519"},
                            {"public_key", base64(key.data(), key.size())},
-                           {"fingerprint", key_fingerprint(key)},
-                           {"not_before", now_rfc3339()}});
+                           {"fingerprint", key_fingerprint(key)}});
     write_file_atomically(path, pretty_json(doc) + "\n", 0644);
 }
 

@@ -1,0 +1,399 @@
+#include "stamp/badge.hpp"
+
+#include <qrencode.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <vector>
+
+#include "core/error.hpp"
+#include "stamp/badge_font.hpp"
+
+namespace pith::badge {
+namespace {
+
+using PoDoFo::PdfArray;
+using PoDoFo::PdfDictionary;
+using PoDoFo::PdfName;
+using PoDoFo::PdfObject;
+using PoDoFo::PdfReference;
+using PoDoFo::pdf_int64;
+
+// ---- small helpers -------------------------------------------------------
+
+// Locale-independent number for content streams: at most 4 decimals, no
+// trailing zeros, no exponent.
+std::string num(double v) {
+    long long n = std::llround(v * 10000.0);
+    if (n == 0) return "0";
+    std::string s = n < 0 ? "-" : "";
+    unsigned long long a = n < 0 ? 0ULL - static_cast<unsigned long long>(n) : static_cast<unsigned long long>(n);
+    s += std::to_string(a / 10000);
+    unsigned frac = static_cast<unsigned>(a % 10000);
+    if (frac != 0) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, ".%04u", frac);
+        std::string f(buf);
+        while (f.back() == '0') f.pop_back();
+        s += f;
+    }
+    return s;
+}
+
+double round4(double v) { return std::llround(v * 10000.0) / 10000.0; }
+
+PdfObject real(double v) { return PdfObject(round4(v)); }
+PdfObject integer(long long v) { return PdfObject(static_cast<pdf_int64>(v)); }
+
+std::string flate(const std::string& in) {
+    uLongf cap = compressBound(static_cast<uLong>(in.size()));
+    std::string out(cap, '\0');
+    int rc = compress2(reinterpret_cast<Bytef*>(&out[0]), &cap,
+                       reinterpret_cast<const Bytef*>(in.data()), static_cast<uLong>(in.size()), 9);
+    if (rc != Z_OK) throw pith::Error("badge: zlib compression failed");
+    out.resize(cap);
+    return out;
+}
+
+PdfReference add_flate_stream(pith::pdf::ObjectSink& sink, PdfDictionary dict, const std::string& data) {
+    dict.AddKey(PdfName("Filter"), PdfName("FlateDecode"));
+    return sink.add_stream(dict, flate(data));
+}
+
+// Literal PDF string with ( ) \ escaped.
+std::string pdf_literal(const std::string& s) {
+    std::string out = "(";
+    for (char c : s) {
+        if (c == '(' || c == ')' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out + ")";
+}
+
+std::string hex4(unsigned v) {
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "%04X", v & 0xFFFFu);
+    return buf;
+}
+std::string hex2(unsigned v) {
+    char buf[4];
+    std::snprintf(buf, sizeof buf, "%02X", v & 0xFFu);
+    return buf;
+}
+
+const font::Glyph* glyph_for(unsigned char c) {
+    if (c < 0x20 || c > 0x7E) return nullptr;
+    const font::Glyph& g = font::kGlyphs[c - 0x20];
+    return g.code == c ? &g : nullptr;
+}
+
+// Font-level vertical metrics (1000 units): ascender of 'h'/'l', descender of 'p'.
+constexpr int kAscent = 760;
+constexpr int kDescent = -208;
+
+// ---- QR code --------------------------------------------------------------
+
+struct Module { int x, y, w, h; };  // in modules, y downwards from the top row
+
+struct QrMatrix {
+    int width = 0;
+    std::vector<unsigned char> dark;  // width*width, row-major, 1 = dark
+};
+
+QrMatrix encode_qr(const std::string& url) {
+    if (url.empty()) throw pith::Error("badge: a QR code was requested but the URL is empty");
+    errno = 0;
+    QRcode* code = QRcode_encodeString(url.c_str(), 0, QR_ECLEVEL_M, QR_MODE_8, 1);
+    if (code == nullptr) {
+        int e = errno;
+        throw pith::Error("badge: cannot encode the URL as a QR code (" +
+                          std::string(e == ERANGE ? "URL too long" : std::strerror(e)) + "): " + url);
+    }
+    QrMatrix m;
+    m.width = code->width;
+    m.dark.resize(static_cast<size_t>(m.width) * m.width);
+    for (size_t i = 0; i < m.dark.size(); ++i) m.dark[i] = code->data[i] & 1;
+    QRcode_free(code);
+    return m;
+}
+
+// Merge dark modules into rectangles: horizontal runs per row, then runs with
+// the same x range in consecutive rows into one taller rectangle.
+std::vector<Module> merge_modules(const QrMatrix& m) {
+    std::vector<Module> rects;
+    std::map<std::pair<int, int>, size_t> open;  // (x, w) -> index of rect ending at previous row
+    for (int y = 0; y < m.width; ++y) {
+        std::map<std::pair<int, int>, size_t> next;
+        int x = 0;
+        while (x < m.width) {
+            if (!m.dark[static_cast<size_t>(y) * m.width + x]) { ++x; continue; }
+            int x0 = x;
+            while (x < m.width && m.dark[static_cast<size_t>(y) * m.width + x]) ++x;
+            std::pair<int, int> key{x0, x - x0};
+            auto it = open.find(key);
+            if (it != open.end()) {
+                rects[it->second].h += 1;
+                next[key] = it->second;
+            } else {
+                rects.push_back({x0, y, x - x0, 1});
+                next[key] = rects.size() - 1;
+            }
+        }
+        open.swap(next);
+    }
+    return rects;
+}
+
+// ---- Type 3 font ------------------------------------------------------------
+
+struct FontRefs {
+    PdfReference font;
+    int ink_ymin = 0, ink_ymax = 0;  // 1000-unit extent of the used glyph boxes
+};
+
+std::string to_unicode_cmap(const std::vector<const font::Glyph*>& glyphs) {
+    std::string s =
+        "/CIDInit /ProcSet findresource begin\n"
+        "12 dict begin\n"
+        "begincmap\n"
+        "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n"
+        "/CMapName /Adobe-Identity-UCS def\n"
+        "/CMapType 2 def\n"
+        "1 begincodespacerange\n<00> <FF>\nendcodespacerange\n";
+    for (size_t i = 0; i < glyphs.size(); i += 100) {
+        size_t n = std::min<size_t>(100, glyphs.size() - i);
+        s += std::to_string(n) + " beginbfchar\n";
+        for (size_t j = i; j < i + n; ++j)
+            s += "<" + hex2(glyphs[j]->code) + "> <" + hex4(glyphs[j]->code) + ">\n";
+        s += "endbfchar\n";
+    }
+    s += "endcmap\n"
+         "CMapName currentdict /CMap defineresource pop\n"
+         "end\n"
+         "end\n";
+    return s;
+}
+
+FontRefs add_font(pith::pdf::ObjectSink& sink, const std::vector<const font::Glyph*>& glyphs) {
+    FontRefs out;
+    PdfDictionary procs;
+    int bx0 = 0, by0 = 0, bx1 = 0, by1 = 0;
+    bool any_ink = false;
+    for (const font::Glyph* g : glyphs) {
+        // "wx 0 llx lly urx ury d1": the glyph is a shape painted in the current colour.
+        std::string proc = std::to_string(g->advance) + " 0 " + std::to_string(g->bbox[0]) + " " +
+                           std::to_string(g->bbox[1]) + " " + std::to_string(g->bbox[2]) + " " +
+                           std::to_string(g->bbox[3]) + " d1\n";
+        if (g->path[0] != '\0') {
+            proc += g->path;
+            proc += " f\n";
+            if (!any_ink) {
+                bx0 = g->bbox[0]; by0 = g->bbox[1]; bx1 = g->bbox[2]; by1 = g->bbox[3];
+                any_ink = true;
+            } else {
+                bx0 = std::min(bx0, g->bbox[0]); by0 = std::min(by0, g->bbox[1]);
+                bx1 = std::max(bx1, g->bbox[2]); by1 = std::max(by1, g->bbox[3]);
+            }
+        }
+        procs.AddKey(PdfName(g->name), add_flate_stream(sink, PdfDictionary(), proc));
+    }
+    PdfReference tounicode = add_flate_stream(sink, PdfDictionary(), to_unicode_cmap(glyphs));
+
+    int first = glyphs.front()->code, last = glyphs.back()->code;
+    PdfArray widths;
+    PdfArray differences;
+    size_t gi = 0;
+    for (int c = first; c <= last; ++c) {
+        if (gi < glyphs.size() && glyphs[gi]->code == c) {
+            widths.push_back(integer(glyphs[gi]->advance));
+            differences.push_back(integer(c));
+            differences.push_back(PdfName(glyphs[gi]->name));
+            ++gi;
+        } else {
+            widths.push_back(integer(0));
+        }
+    }
+    PdfDictionary encoding;
+    encoding.AddKey(PdfName("Type"), PdfName("Encoding"));
+    encoding.AddKey(PdfName("Differences"), differences);
+
+    PdfArray matrix;
+    for (double v : {0.001, 0.0, 0.0, 0.001, 0.0, 0.0}) matrix.push_back(PdfObject(v));
+    PdfArray fbbox;
+    for (int v : {bx0, by0, bx1, by1}) fbbox.push_back(integer(v));
+
+    PdfDictionary f;
+    f.AddKey(PdfName("Type"), PdfName("Font"));
+    f.AddKey(PdfName("Subtype"), PdfName("Type3"));
+    f.AddKey(PdfName("FontBBox"), fbbox);
+    f.AddKey(PdfName("FontMatrix"), matrix);
+    f.AddKey(PdfName("CharProcs"), procs);
+    f.AddKey(PdfName("Encoding"), encoding);
+    f.AddKey(PdfName("FirstChar"), integer(first));
+    f.AddKey(PdfName("LastChar"), integer(last));
+    f.AddKey(PdfName("Widths"), widths);
+    f.AddKey(PdfName("ToUnicode"), tounicode);
+    f.AddKey(PdfName("Resources"), PdfDictionary());
+    out.font = sink.add(PdfObject(f));
+    out.ink_ymin = by0;
+    out.ink_ymax = by1;
+    return out;
+}
+
+// CalRGB with sRGB primaries, D65 white and gamma 2.2: device-independent, so
+// PDF/A accepts it whatever the output intent (or none).
+PdfArray calrgb() {
+    PdfDictionary d;
+    PdfArray white, gamma, matrix;
+    for (double v : {0.9505, 1.0, 1.089}) white.push_back(PdfObject(v));
+    for (int i = 0; i < 3; ++i) gamma.push_back(PdfObject(2.2));
+    for (double v : {0.4124, 0.2126, 0.0193, 0.3576, 0.7152, 0.1192, 0.1805, 0.0722, 0.9505})
+        matrix.push_back(PdfObject(v));
+    d.AddKey(PdfName("WhitePoint"), white);
+    d.AddKey(PdfName("Gamma"), gamma);
+    d.AddKey(PdfName("Matrix"), matrix);
+    PdfArray cs;
+    cs.push_back(PdfName("CalRGB"));
+    cs.push_back(d);
+    return cs;
+}
+
+// Closed rounded rectangle path.
+std::string rounded_rect(double x, double y, double w, double h, double r) {
+    const double k = 0.5523 * r;  // Bezier circle approximation
+    double x1 = x + w, y1 = y + h;
+    std::string s;
+    s += num(x + r) + " " + num(y) + " m\n";
+    s += num(x1 - r) + " " + num(y) + " l\n";
+    s += num(x1 - r + k) + " " + num(y) + " " + num(x1) + " " + num(y + r - k) + " " + num(x1) + " " + num(y + r) + " c\n";
+    s += num(x1) + " " + num(y1 - r) + " l\n";
+    s += num(x1) + " " + num(y1 - r + k) + " " + num(x1 - r + k) + " " + num(y1) + " " + num(x1 - r) + " " + num(y1) + " c\n";
+    s += num(x + r) + " " + num(y1) + " l\n";
+    s += num(x + r - k) + " " + num(y1) + " " + num(x) + " " + num(y1 - r + k) + " " + num(x) + " " + num(y1 - r) + " c\n";
+    s += num(x) + " " + num(y + r) + " l\n";
+    s += num(x) + " " + num(y + r - k) + " " + num(x + r - k) + " " + num(y) + " " + num(x + r) + " " + num(y) + " c\nh\n";
+    return s;
+}
+
+}  // namespace
+
+Badge draw(pith::pdf::ObjectSink& sink, const std::string& label, const std::string& url,
+           const Options& opt) {
+    // ---- validate
+    if (label.empty()) throw pith::Error("badge: the label is empty");
+    std::vector<const font::Glyph*> glyphs;  // used glyphs, sorted by code, unique
+    double text_w_units = 0;
+    for (unsigned char c : label) {
+        const font::Glyph* g = glyph_for(c);
+        if (g == nullptr)
+            throw pith::Error("badge: the label may only contain printable ASCII characters: " + label);
+        text_w_units += g->advance;
+        if (std::find(glyphs.begin(), glyphs.end(), g) == glyphs.end()) glyphs.push_back(g);
+    }
+    std::sort(glyphs.begin(), glyphs.end(),
+              [](const font::Glyph* a, const font::Glyph* b) { return a->code < b->code; });
+    const bool boxed = opt.style == "boxed";
+    if (!boxed && opt.style != "plain")
+        throw pith::Error("badge: unknown style '" + opt.style + "' (use plain or boxed)");
+    if (!(opt.text_size_pt >= 2 && opt.text_size_pt <= 200))
+        throw pith::Error("badge: text size must be between 2 and 200 pt");
+    if (opt.qr && !(opt.qr_module_pt >= 0.1 && opt.qr_module_pt <= 20))
+        throw pith::Error("badge: QR module size must be between 0.1 and 20 pt");
+    for (double c : opt.color)
+        if (!(c >= 0 && c <= 1)) throw pith::Error("badge: colour components must be between 0 and 1");
+
+    QrMatrix qr;
+    if (opt.qr) qr = encode_qr(url);
+
+    // ---- geometry (pt)
+    const double s = opt.text_size_pt;
+    const double em = s / 1000.0;
+    const int asc_u = std::max(kAscent, 0);
+    const double text_w = text_w_units * em;
+    FontRefs fr = add_font(sink, glyphs);
+    const double asc = std::max(asc_u, fr.ink_ymax) * em;
+    const double desc = std::min(kDescent, fr.ink_ymin) * em;  // negative
+    const double text_h = asc - desc;
+
+    const double lw = boxed ? std::max(0.4, s / 16.0) : 0;    // frame line width
+    const double inset = boxed ? lw : 0;                       // keep the stroke inside the BBox
+    const double pad_x = boxed ? 0.6 * s : 0.15 * s;
+    const double pad_y = boxed ? 0.4 * s : 0.15 * s;
+    const double quiet = 4;                                     // QR quiet zone, modules
+    const double qr_side = opt.qr ? (qr.width + 2 * quiet) * opt.qr_module_pt : 0;
+
+    double width = 0, height = 0, text_x = 0, qr_x = 0;
+    if (opt.qr) {
+        qr_x = inset;
+        text_x = inset + qr_side;  // the quiet zone separates QR and label
+        height = std::max(qr_side + 2 * inset, text_h + 2 * pad_y);
+    } else {
+        text_x = pad_x;
+        height = text_h + 2 * pad_y;
+    }
+    width = text_x + text_w + pad_x;
+    width = round4(width);
+    height = round4(height);
+    const double baseline = (height - text_h) / 2 - desc;
+
+    // ---- content stream
+    const auto& col = opt.color;
+    const std::string rgb = num(col[0]) + " " + num(col[1]) + " " + num(col[2]);
+    std::string cs = "/CS0 cs /CS0 CS\n";
+    if (boxed) {
+        double r = std::min(0.35 * s, (height - lw) / 2);
+        cs += "1 1 1 sc " + rgb + " SC " + num(lw) + " w\n";
+        cs += rounded_rect(lw / 2, lw / 2, width - lw, height - lw, r);
+        cs += "B\n";
+    }
+    if (opt.qr) {
+        const double m = opt.qr_module_pt;
+        const double qy = (height - qr_side) / 2;
+        if (!boxed) cs += "1 1 1 sc " + num(qr_x) + " " + num(qy) + " " + num(qr_side) + " " + num(qr_side) + " re f\n";
+        cs += rgb + " sc\nq " + num(m) + " 0 0 " + num(-m) + " " + num(qr_x + quiet * m) + " " +
+              num(qy + qr_side - quiet * m) + " cm\n";
+        for (const Module& r : merge_modules(qr))
+            cs += std::to_string(r.x) + " " + std::to_string(r.y) + " " + std::to_string(r.w) + " " +
+                  std::to_string(r.h) + " re\n";
+        cs += "f Q\n";
+    } else {
+        cs += rgb + " sc\n";
+    }
+    cs += "BT /F1 " + num(s) + " Tf " + num(text_x) + " " + num(baseline) + " Td " + pdf_literal(label) +
+          " Tj ET\n";
+
+    // ---- the Form XObject
+    PdfDictionary fonts;
+    fonts.AddKey(PdfName("F1"), fr.font);
+    PdfDictionary colorspaces;
+    colorspaces.AddKey(PdfName("CS0"), calrgb());
+    PdfDictionary resources;
+    resources.AddKey(PdfName("Font"), fonts);
+    resources.AddKey(PdfName("ColorSpace"), colorspaces);
+
+    PdfArray bbox;
+    bbox.push_back(integer(0));
+    bbox.push_back(integer(0));
+    bbox.push_back(real(width));
+    bbox.push_back(real(height));
+
+    PdfDictionary x;
+    x.AddKey(PdfName("Type"), PdfName("XObject"));
+    x.AddKey(PdfName("Subtype"), PdfName("Form"));
+    x.AddKey(PdfName("FormType"), integer(1));
+    x.AddKey(PdfName("BBox"), bbox);
+    x.AddKey(PdfName("Resources"), resources);
+
+    Badge b;
+    b.xobject = add_flate_stream(sink, x, cs);
+    b.width_pt = width;
+    b.height_pt = height;
+    return b;
+}
+
+}  // namespace pith::badge

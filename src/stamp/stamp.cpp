@@ -1,0 +1,327 @@
+#include "stamp/stamp.hpp"
+
+#include "core/error.hpp"
+#include "core/files.hpp"
+#include "core/keys.hpp"
+#include "pdf/file.hpp"
+#include "pdf/update.hpp"
+#include "xmp/xmp.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+
+namespace pith::stamp {
+namespace {
+
+using PoDoFo::PdfArray;
+using PoDoFo::PdfDictionary;
+using PoDoFo::PdfName;
+using PoDoFo::PdfObject;
+using PoDoFo::PdfReference;
+using PoDoFo::PdfString;
+
+const std::string kBadgeStreamMarker = "%PithBadge";
+const std::string kBadgeAnnotationName = "pith-badge";
+
+std::string fmt(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4f", v);
+    std::string s = buf;
+    s.erase(s.find_last_not_of('0') + 1);
+    if (s.back() == '.') s.pop_back();
+    return s == "-0" ? "0" : s;
+}
+
+pdf::File open_input(const std::string& input, const Options& options) {
+    pdf::OpenOptions open{options.password, !options.password.empty()};
+    if (input == "-") return pdf::File::from_bytes(read_file_or_stdin("-", 4096u << 20), "standard input", open);
+    return pdf::File::open(input, open);
+}
+
+// When the newest revision is pith's own, the bytes before it (a re-stamp replaces it).
+std::optional<std::uint64_t> own_update_start(pdf::File& file) {
+    auto revisions = file.revisions();
+    if (revisions.size() < 2) return std::nullopt;
+    std::string_view bytes = file.bytes();
+    std::uint64_t start = revisions[revisions.size() - 2].eof_end;
+    std::string_view rest = bytes.substr(start, 64 + kUpdateMarker.size());
+    auto at = rest.find(kUpdateMarker + " prior=");
+    if (at == std::string_view::npos || rest.substr(0, at).find_first_not_of("\r\n") != std::string_view::npos)
+        return std::nullopt;
+    std::uint64_t prior = std::strtoull(std::string(rest.substr(at + kUpdateMarker.size() + 7, 20)).c_str(), nullptr, 10);
+    if (prior < start || prior > start + at) return std::nullopt;
+    return prior;
+}
+
+void refuse_certified(pdf::File& file, const std::string& name, bool force) {
+    const PdfObject* perms = file.get_key(file.catalog().GetDictionary(), "Perms");
+    if (!perms || !perms->IsDictionary()) return;
+    const PdfObject* docmdp = file.get_key(perms->GetDictionary(), "DocMDP");
+    if (!docmdp || !docmdp->IsDictionary()) return;
+    long long p = 2;  // the default when TransformParams give none
+    if (const PdfObject* refs = file.get_key(docmdp->GetDictionary(), "Reference"); refs && refs->IsArray())
+        for (const auto& item : refs->GetArray()) {
+            const PdfObject& r = file.resolve(item);
+            if (!r.IsDictionary()) continue;
+            if (const PdfObject* params = file.get_key(r.GetDictionary(), "TransformParams"); params && params->IsDictionary())
+                if (const PdfObject* pv = file.get_key(params->GetDictionary(), "P"); pv && pv->IsNumber()) p = pv->GetNumber();
+        }
+    if (force) return;
+    const char* allowed = p == 1 ? "no changes at all" : p == 2 ? "only form filling and signing" : "only form filling, signing and comments";
+    throw Error(name + ": certified PDF (DocMDP permissions P=" + std::to_string(p) + ": " + allowed +
+                "); a badge and new metadata would break the certification. Use --force to stamp anyway.");
+}
+
+bool has_forbidden_xml_chars(const std::string& s) {
+    return std::any_of(s.begin(), s.end(), [](char c) {
+        auto u = static_cast<unsigned char>(c);
+        return u < 0x20 && c != '\t' && c != '\n' && c != '\r';
+    });
+}
+
+xmp::Properties properties_for(const Record& record, const Options& options, std::string_view prior, Summary& summary) {
+    xmp::Properties p;
+    p["number"] = record.number.full();
+    p["shortNumber"] = record.number.short_form();
+    p["canonicalSha256"] = to_hex(record.canonical_hash);
+    p["canonicalRecord"] = record.canonical_bytes;
+    if (record.title) {
+        if (!record.title_matches())
+            summary.warnings.push_back("the record's paper.title does not hash to title_canon_sha256; not embedded");
+        else if (has_forbidden_xml_chars(*record.title))
+            summary.warnings.push_back("the record's paper.title holds control characters XMP cannot carry; not embedded");
+        else
+            p["title"] = *record.title;
+    }
+    if (record.receipt) {
+        p["receiptKeyId"] = record.receipt->key_id;
+        p["receiptAlgorithm"] = record.receipt->algorithm;
+        p["receiptSignature"] = record.receipt->signature_b64;
+        if (!record.receipt->fingerprint.empty()) p["receiptFingerprint"] = record.receipt->fingerprint;
+        if (!record.receipt->signed_at.empty()) p["receiptSignedAt"] = record.receipt->signed_at;
+    }
+    for (const auto& [key, value] : p)
+        if (has_forbidden_xml_chars(value)) throw Error("record field for pith:" + key + " holds control characters XMP cannot carry");
+    p["resolverUrl"] = options.resolver + record.number.body;
+    if (!record.consistent()) p["unverified"] = "True";
+    p["stampTool"] = "pith stamp";
+    p["stampToolVersion"] = PITH_VERSION;
+    p["stampedAt"] = now_rfc3339();
+    p["priorLength"] = std::to_string(prior.size());
+    p["priorSha256"] = to_hex(sha256(prior));
+    return p;
+}
+
+void write_metadata(pdf::File& file, pdf::Update& update, const xmp::Properties& properties) {
+    const PdfObject& catalog = file.catalog();
+    const PdfObject* current = catalog.GetDictionary().GetKey("Metadata");
+    PdfDictionary dict;
+    std::string existing;
+    if (current && current->IsReference() && file.is_stream(current->GetReference())) {
+        existing = file.stream_decoded(current->GetReference());
+        dict = file.get(current->GetReference()).GetDictionary();
+        for (const char* key : {"Filter", "DecodeParms", "Length", "DL"}) dict.RemoveKey(key);
+    }
+    std::string packet;
+    try {
+        packet = xmp::merge(existing, properties);
+    } catch (const Error& e) {
+        throw Error(file.name() + ": the document's XMP metadata cannot be merged: " + e.what());
+    }
+    dict.AddKey("Type", PdfName("Metadata"));
+    dict.AddKey("Subtype", PdfName("XML"));
+    if (!existing.empty()) {
+        update.replace_stream(current->GetReference(), dict, packet);
+        return;
+    }
+    PdfReference ref = update.add_stream(dict, packet);
+    PdfObject new_catalog = catalog;
+    new_catalog.GetDictionary().AddKey("Metadata", ref);
+    update.replace(file.root_ref(), new_catalog);
+}
+
+void write_info(pdf::File& file, pdf::Update& update, const std::string& number) {
+    PdfDictionary info;
+    if (const PdfObject* existing = file.info()) info = existing->GetDictionary();
+    info.AddKey("PithNumber", PdfString(number));
+    if (file.info_ref().ObjectNumber() != 0)
+        update.replace(file.info_ref(), PdfObject(info));
+    else
+        update.set_info(update.add(PdfObject(info)));
+}
+
+bool is_badge_stream(pdf::File& file, const PdfObject& item) {
+    if (!item.IsReference() || !file.is_stream(item.GetReference())) return false;
+    try {
+        return file.stream_decoded(item.GetReference()).rfind(kBadgeStreamMarker, 0) == 0;
+    } catch (const Error&) {
+        return false;
+    }
+}
+
+bool is_badge_annotation(pdf::File& file, const PdfObject& item) {
+    const PdfObject& annot = file.resolve(item);
+    if (!annot.IsDictionary()) return false;
+    const PdfObject* name = file.get_key(annot.GetDictionary(), "NM");
+    return name && name->IsString() && name->GetString().GetStringUtf8() == kBadgeAnnotationName;
+}
+
+struct Matrix {
+    double a, b, c, d, e, f;
+    std::pair<double, double> apply(double u, double v) const { return {a * u + c * v + e, b * u + d * v + f}; }
+};
+
+// Places a w x h box upright for the reader, in the corner asked for, on a page
+// whose visible area is `crop` and which viewers turn clockwise by `rotate`.
+Matrix placement_matrix(const pdf::Rect& crop, int rotate, double w, double h, const Placement& place) {
+    bool sideways = rotate == 90 || rotate == 270;
+    double view_w = sideways ? crop.height() : crop.width();
+    double view_h = sideways ? crop.width() : crop.height();
+    bool left = place.corner == Corner::TopLeft || place.corner == Corner::BottomLeft;
+    bool top = place.corner == Corner::TopLeft || place.corner == Corner::TopRight;
+    double x0 = left ? place.margin_x : view_w - place.margin_x - w;
+    double y0 = top ? view_h - place.margin_y - h : place.margin_y;
+    switch (rotate) {
+        case 90: return {0, 1, -1, 0, crop.urx - y0, crop.lly + x0};
+        case 180: return {-1, 0, 0, -1, crop.urx - x0, crop.ury - y0};
+        case 270: return {0, -1, 1, 0, crop.llx + y0, crop.ury - x0};
+        default: return {1, 0, 0, 1, crop.llx + x0, crop.lly + y0};
+    }
+}
+
+void draw_badge(pdf::File& file, pdf::Update& update, const Record& record, const Options& options, Summary& summary) {
+    int count = file.page_count();
+    int index = options.placement.page > 0 ? options.placement.page - 1 : count + options.placement.page;
+    if (index < 0 || index >= count)
+        throw Error(file.name() + ": has " + std::to_string(count) + " pages; there is no page " + std::to_string(options.placement.page));
+    pdf::Page page = file.page(index);
+    const std::string url = options.resolver + record.number.body;
+    badge::Badge badge = badge::draw(update, record.number.short_form(), url, options.badge);
+
+    const pdf::Rect& crop = page.crop_box;
+    bool sideways = page.rotate == 90 || page.rotate == 270;
+    if (badge.width_pt + 2 * options.placement.margin_x > (sideways ? crop.height() : crop.width()) ||
+        badge.height_pt + 2 * options.placement.margin_y > (sideways ? crop.width() : crop.height()))
+        throw Error(file.name() + ": page " + std::to_string(index + 1) + " is too small for the badge and its margins");
+    Matrix m = placement_matrix(crop, page.rotate, badge.width_pt, badge.height_pt, options.placement);
+
+    PdfDictionary plain;
+    PdfReference open_ref = update.add_stream(plain, kBadgeStreamMarker + "\nq\n");
+    PdfReference close_ref = update.add_stream(
+        plain, kBadgeStreamMarker + "\nQ\nq " + fmt(m.a) + " " + fmt(m.b) + " " + fmt(m.c) + " " + fmt(m.d) + " " +
+                   fmt(m.e) + " " + fmt(m.f) + " cm /PithBadge Do Q\n");
+
+    PdfObject page_object = file.get(page.ref);
+    PdfDictionary& dict = page_object.GetDictionary();
+
+    PdfArray contents;
+    contents.push_back(open_ref);
+    if (const PdfObject* existing = dict.GetKey("Contents")) {
+        const PdfObject& resolved = file.resolve(*existing);
+        if (resolved.IsArray()) {
+            for (const auto& item : resolved.GetArray())
+                if (!is_badge_stream(file, item)) contents.push_back(item);
+        } else if (existing->IsReference()) {
+            contents.push_back(*existing);
+        }
+    }
+    contents.push_back(close_ref);
+    dict.AddKey("Contents", contents);
+
+    PdfDictionary resources;
+    if (page.resources.IsDictionary()) resources = page.resources.GetDictionary();
+    PdfDictionary xobjects;
+    if (const PdfObject* x = file.get_key(resources, "XObject"); x && x->IsDictionary()) xobjects = x->GetDictionary();
+    xobjects.AddKey("PithBadge", badge.xobject);
+    resources.AddKey("XObject", xobjects);
+    dict.AddKey("Resources", resources);
+
+    double xs[4], ys[4];
+    std::tie(xs[0], ys[0]) = m.apply(0, 0);
+    std::tie(xs[1], ys[1]) = m.apply(badge.width_pt, 0);
+    std::tie(xs[2], ys[2]) = m.apply(0, badge.height_pt);
+    std::tie(xs[3], ys[3]) = m.apply(badge.width_pt, badge.height_pt);
+    summary.rect[0] = *std::min_element(xs, xs + 4);
+    summary.rect[1] = *std::min_element(ys, ys + 4);
+    summary.rect[2] = *std::max_element(xs, xs + 4);
+    summary.rect[3] = *std::max_element(ys, ys + 4);
+
+    PdfDictionary link;
+    link.AddKey("Type", PdfName("Annot"));
+    link.AddKey("Subtype", PdfName("Link"));
+    PdfArray rect;
+    for (double v : summary.rect) rect.push_back(PdfObject(v));
+    link.AddKey("Rect", rect);
+    PdfArray border;
+    for (int i = 0; i < 3; ++i) border.push_back(PdfObject(static_cast<PoDoFo::pdf_int64>(0)));
+    link.AddKey("Border", border);
+    link.AddKey("F", PdfObject(static_cast<PoDoFo::pdf_int64>(4)));  // Print
+    link.AddKey("NM", PdfString(kBadgeAnnotationName));
+    link.AddKey("P", page.ref);
+    link.AddKey("Contents", PdfString("Pith number " + record.number.full() + ": open its registry record"));
+    PdfDictionary action;
+    action.AddKey("S", PdfName("URI"));
+    action.AddKey("URI", PdfString(url));
+    link.AddKey("A", action);
+
+    PdfArray annots;
+    if (const PdfObject* existing = file.get_key(dict, "Annots"); existing && existing->IsArray())
+        for (const auto& item : existing->GetArray())
+            if (!is_badge_annotation(file, item)) annots.push_back(item);
+    annots.push_back(update.add(PdfObject(link)));
+    dict.AddKey("Annots", annots);
+
+    update.replace(page.ref, page_object);
+    summary.page = index + 1;
+}
+
+}  // namespace
+
+Corner parse_corner(const std::string& text) {
+    if (text == "top-right" || text == "tr") return Corner::TopRight;
+    if (text == "top-left" || text == "tl") return Corner::TopLeft;
+    if (text == "bottom-right" || text == "br") return Corner::BottomRight;
+    if (text == "bottom-left" || text == "bl") return Corner::BottomLeft;
+    throw Error("unknown corner \"" + text + "\": use top-right, top-left, bottom-right or bottom-left");
+}
+
+Summary stamp_file(const std::string& input, const std::string& output, const Record& record, const Options& options) {
+    Summary summary;
+    summary.number = record.number.full();
+    if (!record.consistent() && !options.allow_unverified)
+        throw Error(record.source + ": the record's stated hash or number does not recompute (run `pith record " + record.source +
+                    "`); refusing to stamp. --allow-unverified stamps anyway and marks the metadata unverified.");
+    if (!record.consistent()) summary.warnings.push_back("stamping a record that does not recompute; marked pith:unverified");
+
+    pdf::File file = open_input(input, options);
+    if (auto prior = own_update_start(file)) {  // replace our own previous update rather than stacking another
+        file = pdf::File::from_bytes(std::string(file.bytes().substr(0, *prior)), file.name(),
+                                     {options.password, !options.password.empty()});
+        summary.replaced_previous = true;
+    }
+    refuse_certified(file, file.name(), options.force);
+
+    std::string_view prior = file.bytes();
+    pdf::Update update(file);
+    update.set_comment(kUpdateMarker + " prior=" + std::to_string(prior.size()));
+    write_metadata(file, update, properties_for(record, options, prior, summary));
+    write_info(file, update, record.number.full());
+    if (options.draw_badge) draw_badge(file, update, record, options, summary);
+
+    summary.prior_length = prior.size();
+    if (output == "-") {
+        update.write(std::cout);
+        std::cout.flush();
+        if (!std::cout) throw Error("standard output: write error");
+    } else {
+        update.write_file(output);
+        struct stat st;
+        if (::stat(output.c_str(), &st) == 0) summary.added = static_cast<std::uint64_t>(st.st_size) - prior.size();
+    }
+    return summary;
+}
+
+}  // namespace pith::stamp

@@ -1,0 +1,49 @@
+#pragma once
+// pith stamp: embed a record's number, hash and receipt in a PDF's XMP and Info,
+// and draw a linked badge, as one incremental update that keeps every input byte.
+#include "core/record.hpp"
+#include "stamp/badge.hpp"
+
+#include <optional>
+#include <string>
+
+namespace pith::stamp {
+
+enum class Corner { TopLeft, TopRight, BottomLeft, BottomRight };
+Corner parse_corner(const std::string& text);  // "top-right", "tr", ...
+
+struct Placement {
+    int page = 1;                  // 1-based; negative counts from the end (-1 = last page)
+    Corner corner = Corner::TopRight;
+    double margin_x = 18;          // pt from the corner's vertical edge, as the reader sees the page
+    double margin_y = 18;          // pt from the corner's horizontal edge
+};
+
+struct Options {
+    Placement placement;
+    badge::Options badge;
+    bool draw_badge = true;
+    std::string resolver = kDefaultResolver;  // the badge links to resolver + BODY
+    bool allow_unverified = false;  // stamp a record whose stated hash or number does not recompute
+    bool force = false;             // stamp a certified PDF whose DocMDP permissions forbid changes
+    std::string password;           // for encrypted PDFs that need a user password
+};
+
+struct Summary {
+    std::string number;
+    int page = 0;                       // 1-based page the badge is on (0 without badge)
+    double rect[4] = {0, 0, 0, 0};      // the link rectangle in default user space
+    std::uint64_t prior_length = 0;     // bytes kept from the input
+    std::uint64_t added = 0;            // bytes pith appended
+    bool replaced_previous = false;     // an earlier pith stamp was replaced
+    std::vector<std::string> warnings;
+};
+
+// Stamps the PDF in `input` ("-" reads standard input) and writes the result to
+// `output` ("-" is standard output) atomically; `output` may equal `input`.
+Summary stamp_file(const std::string& input, const std::string& output, const Record& record, const Options& options);
+
+// The marker comment that opens pith's update (lets a re-stamp drop it).
+inline const std::string kUpdateMarker = "%PithUpdate";
+
+}  // namespace pith::stamp

@@ -1,0 +1,252 @@
+#include "xmp/xmp.hpp"
+
+#include "core/error.hpp"
+#include "core/json.hpp"
+
+#include <pugixml.hpp>
+
+#include <cstring>
+#include <sstream>
+
+namespace pith {
+extern const char* const kXmpSchemaJson;
+}
+
+namespace pith::xmp {
+namespace {
+
+constexpr const char* kRdfNs = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";
+constexpr const char* kDcNs = "http://purl.org/dc/elements/1.1/";
+constexpr const char* kPdfaIdNs = "http://www.aiim.org/pdfa/ns/id/";
+constexpr const char* kPdfaExtensionNs = "http://www.aiim.org/pdfa/ns/extension/";
+constexpr const char* kPdfaSchemaNs = "http://www.aiim.org/pdfa/ns/schema#";
+constexpr const char* kPdfaPropertyNs = "http://www.aiim.org/pdfa/ns/property#";
+constexpr const char* kXNs = "adobe:ns:meta/";
+
+std::string local_name(const char* qname) {
+    const char* colon = std::strchr(qname, ':');
+    return colon ? colon + 1 : qname;
+}
+
+std::string prefix_of(const char* qname) {
+    const char* colon = std::strchr(qname, ':');
+    return colon ? std::string(qname, colon) : std::string();
+}
+
+// The namespace URI a prefix is bound to at `node` (XML namespaces are lexically scoped).
+std::string namespace_of(pugi::xml_node node, const std::string& prefix) {
+    std::string attr = prefix.empty() ? "xmlns" : "xmlns:" + prefix;
+    for (; node; node = node.parent())
+        if (auto a = node.attribute(attr.c_str())) return a.value();
+    return {};
+}
+
+bool in_namespace(pugi::xml_node scope, const char* qname, const char* ns) {
+    return namespace_of(scope, prefix_of(qname)) == ns;
+}
+
+// Next node in document order, without recursion (hostile packets may nest deeply).
+pugi::xml_node next_node(pugi::xml_node node, pugi::xml_node root) {
+    if (node.first_child()) return node.first_child();
+    while (node && node != root) {
+        if (node.next_sibling()) return node.next_sibling();
+        node = node.parent();
+    }
+    return {};
+}
+
+template <typename Visit>
+void for_each_element(pugi::xml_node root, Visit visit) {
+    for (pugi::xml_node n = root.first_child(); n; n = next_node(n, root))
+        if (n.type() == pugi::node_element) visit(n);
+}
+
+pugi::xml_node find_rdf(pugi::xml_document& doc) {
+    pugi::xml_node found;
+    for_each_element(doc, [&](pugi::xml_node n) {
+        if (!found && local_name(n.name()) == "RDF" && in_namespace(n, n.name(), kRdfNs)) found = n;
+    });
+    return found;
+}
+
+void load(pugi::xml_document& doc, std::string_view packet) {
+    if (packet.size() > kMaxPacketSize) throw Error("XMP packet larger than 32 MiB");
+    // Default parsing: no DTD processing, only XML's predefined entities and character references.
+    auto result = doc.load_buffer(packet.data(), packet.size(), pugi::parse_default, pugi::encoding_auto);
+    if (!result) throw Error(std::string("XMP packet is not well-formed XML: ") + result.description() + " at byte " + std::to_string(result.offset));
+}
+
+std::string text_of(pugi::xml_node n) {
+    // Simple property, or the first rdf:li of an rdf:Alt/Seq/Bag (x-default preferred).
+    for (pugi::xml_node child : n.children()) {
+        if (child.type() != pugi::node_element) continue;
+        std::string first;
+        for (pugi::xml_node li : child.children()) {
+            if (li.type() != pugi::node_element) continue;
+            if (std::strcmp(li.attribute("xml:lang").value(), "x-default") == 0) return li.text().get();
+            if (first.empty()) first = li.text().get();
+        }
+        return first;
+    }
+    return n.text().get();
+}
+
+}  // namespace
+
+const Schema& Schema::pith() {
+    static const Schema schema = [] {
+        Json j = parse_json(kXmpSchemaJson, "templates/pith-xmp.json");
+        Schema s;
+        s.namespace_uri = j.at("namespace").get<std::string>();
+        s.prefix = j.at("prefix").get<std::string>();
+        s.description = j.at("schema").get<std::string>();
+        for (const auto& p : j.at("properties"))
+            s.properties.push_back({p.at("name").get<std::string>(), p.at("valueType").get<std::string>(),
+                                    p.at("description").get<std::string>()});
+        return s;
+    }();
+    return schema;
+}
+
+bool Schema::defines(const std::string& name) const {
+    for (const auto& p : properties)
+        if (p.name == name) return true;
+    return false;
+}
+
+Packet read(std::string_view packet) {
+    pugi::xml_document doc;
+    load(doc, packet);
+    const Schema& schema = Schema::pith();
+    Packet out;
+    for_each_element(doc, [&](pugi::xml_node n) {
+        std::string name = local_name(n.name());
+        std::string ns = namespace_of(n, prefix_of(n.name()));
+        if (ns == schema.namespace_uri) out.pith[name] = text_of(n);
+        else if (ns == kDcNs && name == "title" && out.title.empty()) out.title = text_of(n);
+        else if (ns == kPdfaIdNs && name == "part") out.pdfa_part = n.text().get();
+        else if (ns == kPdfaIdNs && name == "conformance") out.pdfa_conformance = n.text().get();
+        else if (ns == kPdfaSchemaNs && name == "namespaceURI" && schema.namespace_uri == n.text().get())
+            out.pith_declared_for_pdfa = true;
+        for (pugi::xml_attribute a : n.attributes()) {  // rdf:Description shorthand: properties as attributes
+            std::string aname = a.name();
+            if (aname.rfind("xmlns", 0) == 0) continue;
+            std::string ans = namespace_of(n, prefix_of(a.name()));
+            std::string alocal = local_name(a.name());
+            if (ans == schema.namespace_uri) out.pith[alocal] = a.value();
+            else if (ans == kPdfaIdNs && alocal == "part") out.pdfa_part = a.value();
+            else if (ans == kPdfaIdNs && alocal == "conformance") out.pdfa_conformance = a.value();
+            else if (ans == kPdfaSchemaNs && alocal == "namespaceURI" && schema.namespace_uri == a.value())
+                out.pith_declared_for_pdfa = true;
+        }
+    });
+    return out;
+}
+
+std::string merge(std::string_view existing, const Properties& properties) {
+    const Schema& schema = Schema::pith();
+    pugi::xml_document doc;
+    if (!existing.empty()) load(doc, existing);
+    pugi::xml_node rdf = find_rdf(doc);
+    if (!rdf) {
+        doc.reset();
+        pugi::xml_node meta = doc.append_child("x:xmpmeta");
+        meta.append_attribute("xmlns:x") = kXNs;
+        rdf = meta.append_child("rdf:RDF");
+        rdf.append_attribute("xmlns:rdf") = kRdfNs;
+    }
+    const std::string rdf_prefix = prefix_of(rdf.name());
+    auto rdf_name = [&](const char* local) { return (rdf_prefix.empty() ? "" : rdf_prefix + ":") + local; };
+    const bool claims_pdfa = !existing.empty() && !read(existing).pdfa_part.empty();
+
+    // Remove every previous pith property and pith's PDF/A schema declaration.
+    std::vector<pugi::xml_node> doomed;
+    std::vector<std::pair<pugi::xml_node, pugi::xml_attribute>> doomed_attributes;
+    std::string about;
+    bool about_seen = false;
+    for_each_element(rdf, [&](pugi::xml_node n) {
+        if (local_name(n.name()) == "Description" && in_namespace(n, n.name(), kRdfNs) && !about_seen) {
+            about = n.attribute(rdf_name("about").c_str()).value();
+            about_seen = true;
+        }
+        if (namespace_of(n, prefix_of(n.name())) == schema.namespace_uri) doomed.push_back(n);
+        if (local_name(n.name()) == "namespaceURI" && in_namespace(n, n.name(), kPdfaSchemaNs) &&
+            schema.namespace_uri == n.text().get())
+            doomed.push_back(n.parent());  // the rdf:li describing the pith schema
+        for (pugi::xml_attribute a : n.attributes()) {
+            std::string aname = a.name();
+            if (aname.rfind("xmlns", 0) == 0) continue;
+            std::string ans = namespace_of(n, prefix_of(a.name()));
+            if (ans == schema.namespace_uri) doomed_attributes.emplace_back(n, a);
+            if (ans == kPdfaSchemaNs && local_name(a.name()) == "namespaceURI" && schema.namespace_uri == a.value())
+                doomed.push_back(n);
+        }
+    });
+    for (auto& [node, attr] : doomed_attributes) node.remove_attribute(attr);
+    for (auto it = doomed.rbegin(); it != doomed.rend(); ++it)
+        if (it->parent()) it->parent().remove_child(*it);
+    // Descriptions that only held pith properties are now empty: drop them.
+    for (pugi::xml_node d = rdf.first_child(); d;) {
+        pugi::xml_node next = d.next_sibling();
+        if (local_name(d.name()) == "Description" && !d.first_child()) {
+            bool only_bookkeeping = true;
+            for (pugi::xml_attribute a : d.attributes()) {
+                std::string aname = a.name();
+                if (aname.rfind("xmlns", 0) != 0 && aname != rdf_name("about")) only_bookkeeping = false;
+            }
+            if (only_bookkeeping) rdf.remove_child(d);
+        }
+        d = next;
+    }
+
+    pugi::xml_node desc = rdf.append_child(rdf_name("Description").c_str());
+    desc.append_attribute(rdf_name("about").c_str()) = about.c_str();
+    desc.append_attribute(("xmlns:" + schema.prefix).c_str()) = schema.namespace_uri.c_str();
+    for (const auto& definition : schema.properties) {  // schema order, so packets read the same everywhere
+        auto value = properties.find(definition.name);
+        if (value == properties.end()) continue;
+        desc.append_child((schema.prefix + ":" + definition.name).c_str()).text() = value->second.c_str();
+    }
+    for (const auto& [name, value] : properties)
+        if (!schema.defines(name)) throw Error("internal: XMP property pith:" + name + " is not in templates/pith-xmp.json");
+
+    if (claims_pdfa) {
+        // PDF/A: pdfaExtension:schemas is one property, so add to its Bag when there is one.
+        pugi::xml_node bag;
+        for_each_element(rdf, [&](pugi::xml_node n) {
+            if (!bag && local_name(n.name()) == "schemas" && in_namespace(n, n.name(), kPdfaExtensionNs))
+                for (pugi::xml_node c : n.children())
+                    if (local_name(c.name()) == "Bag") bag = c;
+        });
+        if (!bag) {
+            pugi::xml_node ext = rdf.append_child(rdf_name("Description").c_str());
+            ext.append_attribute(rdf_name("about").c_str()) = about.c_str();
+            ext.append_attribute("xmlns:pdfaExtension") = kPdfaExtensionNs;
+            bag = ext.append_child("pdfaExtension:schemas").append_child(rdf_name("Bag").c_str());
+        }
+        pugi::xml_node li = bag.append_child(rdf_name("li").c_str());
+        li.append_attribute(rdf_name("parseType").c_str()) = "Resource";
+        li.append_attribute("xmlns:pdfaSchema") = kPdfaSchemaNs;
+        li.append_attribute("xmlns:pdfaProperty") = kPdfaPropertyNs;
+        li.append_child("pdfaSchema:schema").text() = schema.description.c_str();
+        li.append_child("pdfaSchema:namespaceURI").text() = schema.namespace_uri.c_str();
+        li.append_child("pdfaSchema:prefix").text() = schema.prefix.c_str();
+        pugi::xml_node seq = li.append_child("pdfaSchema:property").append_child(rdf_name("Seq").c_str());
+        for (const auto& definition : schema.properties) {
+            pugi::xml_node p = seq.append_child(rdf_name("li").c_str());
+            p.append_attribute(rdf_name("parseType").c_str()) = "Resource";
+            p.append_child("pdfaProperty:name").text() = definition.name.c_str();
+            p.append_child("pdfaProperty:valueType").text() = definition.value_type.c_str();
+            p.append_child("pdfaProperty:category").text() = "external";
+            p.append_child("pdfaProperty:description").text() = definition.description.c_str();
+        }
+    }
+
+    std::ostringstream out;
+    out << "<?xpacket begin=\"\xEF\xBB\xBF\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n";
+    doc.save(out, " ", pugi::format_indent | pugi::format_no_declaration, pugi::encoding_utf8);
+    out << "<?xpacket end=\"w\"?>";
+    return out.str();
+}
+
+}  // namespace pith::xmp

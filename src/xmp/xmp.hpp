@@ -1,0 +1,49 @@
+#pragma once
+// pith's XMP properties: the schema (templates/pith-xmp.json), reading them from a
+// metadata packet, and merging them into one without losing anything it holds.
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pith::xmp {
+
+struct PropertyDefinition {
+    std::string name;        // "number"
+    std::string value_type;  // XMP value type: Text, URI, Boolean, Integer, Date
+    std::string description;
+};
+
+struct Schema {
+    std::string namespace_uri;
+    std::string prefix;
+    std::string description;
+    std::vector<PropertyDefinition> properties;
+
+    static const Schema& pith();  // parsed once from the compiled-in templates/pith-xmp.json
+    bool defines(const std::string& name) const;
+};
+
+// pith property name (without prefix) -> value.
+using Properties = std::map<std::string, std::string>;
+
+// What pith reads from a packet.
+struct Packet {
+    Properties pith;                // pith properties, whatever prefix the packet binds to the namespace
+    std::string title;              // dc:title (x-default, else the first alternative)
+    std::string pdfa_part;          // pdfaid:part, empty when the file does not claim PDF/A
+    std::string pdfa_conformance;
+    bool pith_declared_for_pdfa = false;  // a pdfaExtension schema declares the pith namespace
+};
+
+// Throws pith::Error for a packet that is not well-formed XML (DTDs and entities are never expanded).
+Packet read(std::string_view packet);
+
+// Returns `existing` (may be empty: a new packet is made) with every pith property
+// replaced by `properties`; everything else is kept. When the packet claims PDF/A,
+// the pith namespace is declared in its pdfaExtension schemas.
+std::string merge(std::string_view existing, const Properties& properties);
+
+constexpr std::size_t kMaxPacketSize = 32u << 20;
+
+}  // namespace pith::xmp

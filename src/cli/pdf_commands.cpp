@@ -4,6 +4,7 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "stamp/stamp.hpp"
+#include "verify/verify.hpp"
 
 namespace pith::cli {
 namespace {
@@ -46,6 +47,97 @@ int run_stamp(StampCommand& c) {
     return kExitOk;
 }
 
+struct VerifyCommand {
+    std::vector<std::string> files;
+    std::vector<std::string> keyrings;
+    std::string record, password;
+    bool json = false;
+};
+
+// Worst first: the exit status of several files is that of the worst one.
+int severity(int exit_code) {
+    switch (exit_code) {
+        case kExitInvalid: return 4;
+        case kExitUsage: return 3;
+        case kExitAbsent: return 2;
+        case kExitUnverified: return 1;
+        default: return 0;
+    }
+}
+
+int exit_code_of(verify::State state) {
+    switch (state) {
+        case verify::State::Trusted: return kExitOk;
+        case verify::State::Invalid: return kExitInvalid;
+        case verify::State::Absent: return kExitAbsent;
+        case verify::State::Unverified: return kExitUnverified;
+    }
+    return kExitInvalid;
+}
+
+int run_verify(const VerifyCommand& c) {
+    Keyring keyring = Keyring::load(c.keyrings);
+    verify::Options options;
+    options.password = c.password;
+    if (!c.record.empty()) options.expected = load_record(c.record);
+    bool colour = use_colour(stdout);
+    int worst = kExitOk;
+    Json all = Json::array();
+    for (const auto& file : c.files) {
+        int code;
+        Json result;
+        try {
+            verify::Report report = verify::verify(file, keyring, options);
+            code = exit_code_of(report.state);
+            result = report.to_json();
+            if (!c.json) {
+                const char* state = verify::to_string(report.state);
+                const char* ansi = report.state == verify::State::Trusted ? "\033[32;1m"
+                                   : report.state == verify::State::Invalid ? "\033[31;1m" : "\033[33;1m";
+                std::printf("%s: %s%s%s%s%s\n", file.c_str(), colour ? ansi : "",
+                            report.state == verify::State::Invalid ? "INVALID" : state, colour ? "\033[0m" : "",
+                            report.number.empty() ? "" : "  ", report.number.c_str());
+                print_findings(report.findings, stdout);
+            }
+        } catch (const Error& e) {
+            code = kExitUsage;
+            result = {{"file", file}, {"state", "unreadable"}, {"number", nullptr}, {"error", e.what()},
+                      {"success", Json::array()}, {"informational", Json::array()}, {"failure", Json::array()}};
+            std::fprintf(stderr, "pith: %s\n", e.what());
+        }
+        all.push_back(result);
+        if (severity(code) > severity(worst)) worst = code;
+    }
+    if (c.json) std::printf("%s\n", pretty_json(all.size() == 1 ? all[0] : all).c_str());
+    return worst;
+}
+
+struct ExtractCommand {
+    std::string file, password;
+    bool json = false;
+};
+
+int run_extract(const ExtractCommand& c) {
+    verify::Embedded e = verify::extract(c.file, c.password);
+    Json j = e.to_json();
+    if (c.json) {
+        std::printf("%s\n", pretty_json(j).c_str());
+    } else {
+        print_field("file", c.file, stdout);
+        print_field("number", j["number"].is_null() ? "(none)" : j["number"].get<std::string>(), stdout);
+        for (const auto& [name, value] : e.xmp.pith) print_field("xmp " + name, value, stdout);
+        for (const auto& [name, value] : e.info) print_field("info " + name, value, stdout);
+        for (const auto& link : e.links) {
+            char rect[96];
+            std::snprintf(rect, sizeof rect, "[%.1f %.1f %.1f %.1f]", link.rect[0], link.rect[1], link.rect[2], link.rect[3]);
+            print_field("link", "page " + std::to_string(link.page) + " " + rect + " " + link.uri + (link.pith_badge ? " (pith badge)" : ""), stdout);
+        }
+        print_field("revisions", std::to_string(e.revisions.size()) +
+                                     (e.pith_revision ? ", pith's update is number " + std::to_string(*e.pith_revision + 1) : ", none by pith stamp"), stdout);
+    }
+    return e.any_pith_data() ? kExitOk : kExitAbsent;
+}
+
 }  // namespace
 
 void register_pdf_commands(CLI::App& app, int& status) {
@@ -79,6 +171,35 @@ void register_pdf_commands(CLI::App& app, int& status) {
     stamp->add_option("--password", c->options.password, "User password of an encrypted PDF");
     stamp->add_flag("--json", c->json, "Print the summary as JSON");
     stamp->callback([c, &status] { status = run_stamp(*c); });
+
+    auto v = std::make_shared<VerifyCommand>();
+    auto* verify = app.add_subcommand("verify", "Check the Pith data of received PDFs and say what holds");
+    verify->footer(
+        "Offline: reads only the PDF and the keys you trust. Each check prints one line with a stable code;\n"
+        "the state is trusted (every check holds and the receipt is valid under a trusted key), unverified\n"
+        "(consistent, but no receipt or the key is unknown), invalid (a check fails) or absent (no Pith data).\n\n"
+        "Exit status: 0 trusted, 1 invalid, 2 usage or unreadable file, 3 absent, 4 unverified; with several\n"
+        "files, the worst one decides.\n\n"
+        "Keys: --keyring FILE (repeatable); otherwise $PITH_KEYRING (FILE:FILE...); otherwise\n"
+        "~/.config/pith/keyring.json and /etc/pith/keyring.json.\n\n"
+        "Examples:\n"
+        "  pith verify paper.pdf\n"
+        "  pith verify paper.pdf --keyring registry-keys.json --record fetched.json --json");
+    verify->add_option("files", v->files, "PDF files")->required();
+    verify->add_option("--keyring", v->keyrings, "Keyring file with trusted registry keys (repeatable)");
+    verify->add_option("--record", v->record, "A record fetched from the registry: the embedded one must equal it");
+    verify->add_option("--password", v->password, "User password of encrypted PDFs");
+    verify->add_flag("--json", v->json, "Print {file, state, number, success[], informational[], failure[]} (an array for several files)");
+    verify->callback([v, &status] { status = run_verify(*v); });
+
+    auto x = std::make_shared<ExtractCommand>();
+    auto* extract = app.add_subcommand("extract", "Print the Pith data embedded in a PDF, without judging it");
+    extract->footer("Shows the pith XMP properties, Info entries, links to the resolver (page 1 and the pages\n"
+                    "pith's update touched) and the file's revisions. Exit status 0, or 3 when there is no Pith data.");
+    extract->add_option("file", x->file, "PDF file")->required();
+    extract->add_option("--password", x->password, "User password of an encrypted PDF");
+    extract->add_flag("--json", x->json, "Print as JSON");
+    extract->callback([x, &status] { status = run_extract(*x); });
 }
 
 }  // namespace pith::cli

@@ -1,0 +1,401 @@
+#include "verify/verify.hpp"
+
+#include "core/error.hpp"
+#include "core/number.hpp"
+#include "core/text.hpp"
+#include "pdf/file.hpp"
+#include "stamp/stamp.hpp"
+#include "verify/title.hpp"
+
+#include <algorithm>
+#include <regex>
+#include <set>
+
+namespace pith::verify {
+namespace {
+
+using PoDoFo::PdfObject;
+using PoDoFo::PdfReference;
+
+std::string text_of(const PdfObject* o) {
+    if (!o) return {};
+    if (o->IsString() || o->IsHexString()) return o->GetString().GetStringUtf8();
+    if (o->IsName()) return o->GetName().GetName();
+    return {};
+}
+
+// The body a resolver link names: https://host/pith/BODY[.json|/...]
+std::string body_of_link(const std::string& uri) {
+    static const std::regex pattern("/pith/([A-Za-z2-7]{8,26})(?:[./?#]|$)");
+    std::smatch m;
+    if (!std::regex_search(uri, m, pattern)) return {};
+    std::string body = m[1];
+    std::transform(body.begin(), body.end(), body.begin(), [](unsigned char c) { return std::toupper(c); });
+    return body;
+}
+
+void collect_links(pdf::File& file, int index, std::vector<Link>& links) {
+    const PdfObject& page = file.get(file.page(index).ref);
+    if (!page.IsDictionary()) return;
+    const PdfObject* annots = file.get_key(page.GetDictionary(), "Annots");
+    if (!annots || !annots->IsArray()) return;
+    for (const auto& item : annots->GetArray()) {
+        const PdfObject& annot = file.resolve(item);
+        if (!annot.IsDictionary()) continue;
+        const auto& d = annot.GetDictionary();
+        std::string uri;
+        if (const PdfObject* action = file.get_key(d, "A"); action && action->IsDictionary())
+            uri = text_of(file.get_key(action->GetDictionary(), "URI"));
+        bool badge = text_of(file.get_key(d, "NM")) == "pith-badge";
+        if (!badge && body_of_link(uri).empty()) continue;
+        Link link;
+        link.page = index + 1;
+        link.uri = uri;
+        link.pith_badge = badge;
+        if (const PdfObject* rect = file.get_key(d, "Rect"); rect && rect->IsArray() && rect->GetArray().size() == 4)
+            for (int i = 0; i < 4; ++i) link.rect[i] = pdf::number_value(file.resolve(rect->GetArray()[i]));
+        links.push_back(link);
+    }
+}
+
+// The revision pith stamp appended: it opens with the update marker.
+std::optional<std::size_t> find_pith_revision(std::string_view bytes, const std::vector<pdf::Revision>& revisions) {
+    for (std::size_t i = revisions.size(); i-- > 1;) {
+        std::string_view rest = bytes.substr(revisions[i - 1].eof_end, 64);
+        auto at = rest.find(stamp::kUpdateMarker);
+        if (at != std::string_view::npos && rest.substr(0, at).find_first_not_of("\r\n") == std::string_view::npos) return i;
+    }
+    return std::nullopt;
+}
+
+Embedded extract_from(pdf::File& file, const std::string& password) {
+    Embedded e;
+    e.file = file.name();
+    const PdfObject& catalog = file.catalog();
+    if (const PdfObject* md = catalog.GetDictionary().GetKey("Metadata"); md && md->IsReference() && file.is_stream(md->GetReference())) {
+        e.has_xmp = true;
+        try {
+            e.xmp = xmp::read(file.stream_decoded(md->GetReference()));
+        } catch (const Error& err) {
+            e.xmp_error = err.what();
+        }
+    }
+    if (const PdfObject* info = file.info())
+        for (const char* key : {"PithNumber", "Title"})
+            if (std::string v = text_of(file.get_key(info->GetDictionary(), key)); !v.empty()) e.info[key] = v;
+
+    auto revisions = file.revisions();
+    e.pith_revision = find_pith_revision(file.bytes(), revisions);
+    for (std::size_t i = 0; i < revisions.size(); ++i)
+        e.revisions.push_back({revisions[i].end, revisions[i].objects.size(), e.pith_revision == i});
+
+    // Links: page 1, and the pages pith's own update rewrote (where `pith stamp` put the badge).
+    std::set<int> pages = {0};
+    if (e.pith_revision) {
+        const auto& touched = revisions[*e.pith_revision].objects;
+        std::set<std::uint32_t> wanted;
+        for (std::uint32_t num : touched) {
+            const PdfObject& o = file.get(PdfReference(num, 0));
+            if (o.IsDictionary() && text_of(o.GetDictionary().GetKey("Type")) == "Page") wanted.insert(num);
+        }
+        int count = file.page_count();
+        for (int i = 0; i < count && !wanted.empty(); ++i)
+            if (wanted.erase(file.page(i).ref.ObjectNumber())) pages.insert(i);
+    }
+    for (int index : pages) collect_links(file, index, e.links);
+    for (const auto& link : e.links)
+        if (link.pith_badge) e.badge_page = link.page;
+
+    e.page1_text = title::page_text(file.bytes(), 0, password);
+    if (e.badge_page == 1)
+        e.badge_page_text = e.page1_text.value_or("");
+    else
+        e.badge_page_text = title::page_text(file.bytes(), e.badge_page - 1, password).value_or("");
+    return e;
+}
+
+pdf::File open_pdf(const std::string& path, const std::string& password) {
+    return pdf::File::open(path, pdf::OpenOptions{password, !password.empty()});
+}
+
+std::optional<PithNumber> try_number(const std::string& text) {
+    if (text.empty()) return std::nullopt;
+    try {
+        return parse_number(text);
+    } catch (const Error&) {
+        return std::nullopt;
+    }
+}
+
+// Revisions appended after pith's: what they change.
+void check_later_revisions(pdf::File& file, const Embedded& e, Findings& f) {
+    auto revisions = file.revisions();
+    std::size_t pith = *e.pith_revision;
+    if (pith + 1 == revisions.size()) {
+        f.ok("pith.revisions.none_after", "nothing was appended after pith's update");
+        return;
+    }
+    std::set<std::uint32_t> later;
+    for (std::size_t i = pith + 1; i < revisions.size(); ++i) later.insert(revisions[i].objects.begin(), revisions[i].objects.end());
+
+    pdf::File stamped = pdf::File::from_bytes(std::string(file.bytes().substr(0, revisions[pith].end)), file.name() + " (as stamped)");
+    std::vector<std::string> problems;
+    int stamped_pages = stamped.page_count(), pages = file.page_count();
+    if (stamped_pages != pages)
+        problems.push_back("the page count changed from " + std::to_string(stamped_pages) + " to " + std::to_string(pages));
+
+    std::set<std::uint32_t> protected_objects;  // pith's metadata, the badge link, page content streams
+    if (const PdfObject* md = stamped.catalog().GetDictionary().GetKey("Metadata"); md && md->IsReference())
+        protected_objects.insert(md->GetReference().ObjectNumber());
+    for (int i = 0; i < std::min(stamped_pages, pages); ++i) {
+        pdf::Page before = stamped.page(i);
+        const PdfObject& old_page = stamped.get(before.ref);
+        if (const PdfObject* contents = old_page.GetDictionary().GetKey("Contents")) {
+            const PdfObject& c = stamped.resolve(*contents);
+            if (contents->IsReference()) protected_objects.insert(contents->GetReference().ObjectNumber());
+            if (c.IsArray())
+                for (const auto& item : c.GetArray())
+                    if (item.IsReference()) protected_objects.insert(item.GetReference().ObjectNumber());
+        }
+        if (!later.count(before.ref.ObjectNumber())) continue;
+        const PdfObject& new_page = file.get(file.page(i).ref);
+        auto contents_of = [](pdf::File& in, const PdfObject& page) {
+            const PdfObject* c = page.GetDictionary().GetKey("Contents");
+            return c ? pdf::to_pdf_string(in.resolve(*c)) + pdf::to_pdf_string(*c) : std::string();
+        };
+        if (file.page(i).ref != before.ref || contents_of(stamped, old_page) != contents_of(file, new_page))
+            problems.push_back("the content of page " + std::to_string(i + 1) + " was replaced");
+    }
+    for (std::uint32_t num : later)
+        if (protected_objects.count(num)) {
+            const PdfObject& o = stamped.get(PdfReference(num, 0));
+            bool metadata = o.IsDictionary() && text_of(o.GetDictionary().GetKey("Type")) == "Metadata";
+            problems.push_back(metadata ? "the XMP metadata was rewritten" : "content stream " + std::to_string(num) + " was replaced");
+        }
+    std::size_t count = revisions.size() - pith - 1;
+    std::string what = std::to_string(count) + " revision" + (count == 1 ? "" : "s") + " appended after pith's update (" +
+                       std::to_string(later.size()) + " objects)";
+    if (problems.empty()) {
+        f.info("pith.revisions.after", what + " leave the page content and pith's data unchanged (comments, form data or signatures)");
+    } else {
+        std::string list;
+        for (const auto& p : problems) list += (list.empty() ? "" : "; ") + p;
+        f.fail("pith.revisions.modified", what + ": " + list);
+    }
+}
+
+}  // namespace
+
+const char* to_string(State state) {
+    switch (state) {
+        case State::Trusted: return "trusted";
+        case State::Unverified: return "unverified";
+        case State::Invalid: return "invalid";
+        case State::Absent: return "absent";
+    }
+    return "?";
+}
+
+Json Embedded::to_json() const {
+    Json links_json = Json::array();
+    for (const auto& l : links)
+        links_json.push_back({{"page", l.page}, {"rect", {l.rect[0], l.rect[1], l.rect[2], l.rect[3]}}, {"uri", l.uri}, {"pith_badge", l.pith_badge}});
+    Json revisions_json = Json::array();
+    for (const auto& r : revisions) revisions_json.push_back({{"end", r.end}, {"objects", r.objects}, {"pith", r.pith}});
+    Json xmp_json = Json::object();
+    for (const auto& [k, v] : xmp.pith) xmp_json[k] = v;
+    std::string number = xmp.pith.count("number") ? xmp.pith.at("number") : info.count("PithNumber") ? info.at("PithNumber") : "";
+    return {{"file", file},
+            {"number", number.empty() ? Json(nullptr) : Json(number)},
+            {"xmp", {{"present", has_xmp}, {"error", xmp_error.empty() ? Json(nullptr) : Json(xmp_error)}, {"pith", xmp_json},
+                     {"dc_title", xmp.title}, {"pdfa", xmp.pdfa_part.empty() ? Json(nullptr) : Json(xmp.pdfa_part + xmp.pdfa_conformance)},
+                     {"pith_declared_for_pdfa", xmp.pith_declared_for_pdfa}}},
+            {"info", info},
+            {"links", links_json},
+            {"revisions", revisions_json},
+            {"pith_revision", pith_revision ? Json(*pith_revision) : Json(nullptr)}};
+}
+
+Json Report::to_json() const {
+    Json j = {{"file", file}, {"state", to_string(state)}, {"number", number.empty() ? Json(nullptr) : Json(number)}};
+    j.update(findings.to_json());
+    return j;
+}
+
+Embedded extract(const std::string& path, const std::string& password) {
+    pdf::File file = open_pdf(path, password);
+    return extract_from(file, password);
+}
+
+Report verify(const std::string& path, const Keyring& keyring, const Options& options) {
+    pdf::File file = open_pdf(path, options.password);
+    Embedded e = extract_from(file, options.password);
+    Report report;
+    report.file = path;
+    Findings& f = report.findings;
+    const auto& p = e.xmp.pith;
+    auto prop = [&](const char* name) { auto it = p.find(name); return it == p.end() ? std::string() : it->second; };
+
+    bool badge_links = !e.links.empty();
+    if (!e.xmp_error.empty()) f.fail("pith.metadata.malformed", "the XMP metadata is not well-formed: " + e.xmp_error);
+    if (!e.any_pith_data()) {
+        if (badge_links) {
+            f.fail("pith.metadata.absent", "a Pith badge links to " + e.links.front().uri + " but the PDF carries no pith metadata");
+            report.state = State::Invalid;
+        } else {
+            f.info("pith.metadata.absent", "no pith metadata (XMP or Info) and no Pith badge link");
+            report.state = f.failure.empty() ? State::Absent : State::Invalid;
+        }
+        return report;
+    }
+
+    // 1. The number as embedded.
+    std::optional<PithNumber> xmp_number = try_number(prop("number"));
+    std::optional<PithNumber> info_number = try_number(e.info.count("PithNumber") ? e.info.at("PithNumber") : "");
+    if (!prop("number").empty() && !xmp_number) f.fail("pith.metadata.malformed", "XMP pith:number \"" + prop("number") + "\" is not a Pith number");
+    std::optional<PithNumber> number = xmp_number ? xmp_number : info_number;
+    if (!number) {
+        f.fail("pith.metadata.malformed", "the pith metadata holds no readable Pith number");
+        report.state = State::Invalid;
+        return report;
+    }
+    report.number = number->is_full() ? number->full() : number->short_form(number->body.size());
+    f.ok("pith.metadata.present", std::string("pith metadata found (") + (xmp_number ? "XMP" : "") +
+                                      (xmp_number && info_number ? " and " : "") + (info_number ? "Info" : "") + ")");
+
+    // 2-3. The record, its hash and the number derived from them.
+    std::optional<Record> record;
+    std::optional<Sha256> hash;
+    if (!prop("canonicalRecord").empty()) {
+        try {
+            record = read_record(prop("canonicalRecord"), "embedded canonical record");
+        } catch (const Error& err) {
+            f.fail("pith.record.malformed", err.what());
+        }
+    }
+    if (record) {
+        hash = record->canonical_hash;
+        std::string stated = prop("canonicalSha256");
+        if (stated.empty())
+            f.info("pith.hash.not_stated", "no pith:canonicalSha256 embedded; recomputed " + to_hex(*hash));
+        else if (stated == to_hex(*hash))
+            f.ok("pith.hash.match", "canonical hash " + stated + " recomputes from the embedded canonical record");
+        else
+            f.fail("pith.hash.mismatch", "embedded canonical hash " + stated + " differs from the recomputed " + to_hex(*hash));
+        if (record->number.body == number->body && (number->year == 0 || number->year == record->number.year))
+            f.ok("pith.number.match", "Pith number " + record->number.full() + " derives from the embedded record");
+        else
+            f.fail("pith.number.mismatch", "embedded number " + report.number + " differs from " + record->number.full() + ", derived from the embedded record");
+    } else if (auto stated = sha256_from_hex(prop("canonicalSha256"))) {
+        hash = *stated;
+        f.info("pith.record.absent", "no canonical record embedded: the hash cannot be recomputed");
+        if (number_from_hash(*stated, number->year).body.substr(0, number->body.size()) == number->body)
+            f.ok("pith.number.match", "Pith number " + report.number + " derives from the embedded canonical hash");
+        else
+            f.fail("pith.number.mismatch", "embedded number " + report.number + " does not derive from the embedded canonical hash");
+    } else {
+        f.info("pith.record.absent", "only the number is embedded: no canonical record or hash to recompute");
+    }
+
+    // 4. Receipt.
+    bool receipt_valid = false;
+    if (!prop("receiptSignature").empty() && hash) {
+        Receipt receipt{prop("receiptKeyId"), prop("receiptAlgorithm"), prop("receiptSignature"), prop("receiptFingerprint"),
+                        prop("receiptSignedAt"), "", "canonical_sha256_bytes"};
+        ReceiptCheck check = check_receipt(receipt, *hash, keyring);
+        std::string code = std::string("receipt.") + pith::to_string(check.status);
+        if (check.status == ReceiptStatus::Valid) {
+            receipt_valid = true;
+            f.ok(code, check.explanation);
+        } else if (check.status == ReceiptStatus::KeyUnknown) {
+            f.info(code, check.explanation);
+        } else {
+            f.fail(code, check.explanation);
+        }
+    } else {
+        f.info("receipt.absent", prop("receiptSignature").empty() ? "no receipt embedded" : "a receipt is embedded but no hash to check it against");
+    }
+    for (const auto& w : keyring.warnings) f.info("keyring.entry_refused", w);
+
+    // 5. Info, XMP and links agree.
+    std::vector<std::string> disagreements;
+    if (xmp_number && info_number && info_number->body != xmp_number->body)
+        disagreements.push_back("Info /PithNumber is " + e.info.at("PithNumber"));
+    int pith_links = 0;
+    for (const auto& link : e.links) {
+        std::string body = body_of_link(link.uri);
+        ++pith_links;
+        if (body.empty() || number->body.compare(0, body.size(), body) != 0 || body.size() > number->body.size())
+            disagreements.push_back("the link on page " + std::to_string(link.page) + " points to " + (link.uri.empty() ? "nothing" : link.uri));
+    }
+    if (!disagreements.empty()) {
+        std::string list;
+        for (const auto& d : disagreements) list += (list.empty() ? "" : "; ") + d;
+        f.fail("pith.links.mismatch", "not everything names " + report.number + ": " + list);
+    } else if (pith_links) {
+        f.ok("pith.links.match", std::string(xmp_number && info_number ? "XMP, Info" : xmp_number ? "XMP" : "Info") + " and " +
+                                     std::to_string(pith_links) + " badge link" + (pith_links == 1 ? "" : "s") + " name the same number");
+    } else {
+        f.info("pith.links.absent", "no link to the Pith resolver found on page 1 or the stamped page");
+    }
+
+    // 6. The visible badge text.
+    static const std::regex shown("pith:\\s*([A-Z2-7]{8})");
+    std::smatch m;
+    std::string expected_short = number->body.substr(0, 8);
+    bool seen = false, other = false;
+    for (auto it = std::sregex_iterator(e.badge_page_text.begin(), e.badge_page_text.end(), shown); it != std::sregex_iterator(); ++it) {
+        if ((*it)[1] == expected_short) seen = true;
+        else other = true;
+    }
+    if (seen)
+        f.ok("pith.badge.text.match", "page " + std::to_string(e.badge_page) + " shows pith:" + expected_short);
+    else if (other)
+        f.fail("pith.badge.text.mismatch", "page " + std::to_string(e.badge_page) + " shows a different Pith number than pith:" + expected_short);
+    else
+        f.info("pith.badge.text.absent", "no visible badge text pith:" + expected_short + " found on page " + std::to_string(e.badge_page));
+
+    // 7. Title binding.
+    std::vector<std::string> declared;
+    if (!e.xmp.title.empty()) declared.push_back(e.xmp.title);
+    if (e.info.count("Title")) declared.push_back(e.info.at("Title"));
+    std::string title_hash = record && record->title_hash ? *record->title_hash : "";
+    title::Result t = title::compare(prop("title"), title_hash, declared, e.page1_text);
+    if (t.outcome == title::Outcome::Matches) f.ok("pith.title.match", t.explanation);
+    else if (t.outcome == title::Outcome::Differs) f.fail("pith.title.differs", t.explanation);
+    else f.info("pith.title.none", t.explanation);
+
+    // 8. Changes after stamping.
+    if (!prop("priorLength").empty()) {
+        std::uint64_t length = std::strtoull(prop("priorLength").c_str(), nullptr, 10);
+        std::string_view bytes = file.bytes();
+        if (length > bytes.size() || to_hex(sha256(bytes.substr(0, length))) != prop("priorSha256"))
+            f.fail("pith.prior.mismatch", "the " + prop("priorLength") + " bytes pith stamped onto are no longer the start of the file");
+        else
+            f.ok("pith.prior.match", "the " + prop("priorLength") + " bytes pith stamped onto are unchanged");
+        if (e.pith_revision)
+            check_later_revisions(file, e, f);
+        else
+            f.fail("pith.revisions.rewritten", "pith's update is no longer a revision of the file: it was rewritten after stamping");
+    } else {
+        f.info("pith.revisions.unrecorded", "no record of the file before the pith data was added (made by " +
+                                                (prop("stampTool").empty() ? std::string("an unknown tool") : prop("stampTool")) + ")");
+    }
+
+    // 9. The record the reader fetched.
+    if (options.expected) {
+        if (record ? record->canonical_bytes == options.expected->canonical_bytes : options.expected->number.body == number->body)
+            f.ok("pith.record.expected.match", "the embedded " + std::string(record ? "record" : "number") + " equals " + options.expected->source);
+        else
+            f.fail("pith.record.expected.mismatch", "the embedded " + std::string(record ? "record" : "number") + " differs from " + options.expected->source);
+    }
+    if (prop("unverified") == "True")
+        f.info("pith.record.unverified", "the record was stamped with --allow-unverified: its stated hash or number did not recompute");
+
+    if (!f.failure.empty()) report.state = State::Invalid;
+    else if (receipt_valid && prop("unverified") != "True") report.state = State::Trusted;
+    else report.state = State::Unverified;
+    return report;
+}
+
+}  // namespace pith::verify

@@ -1,0 +1,67 @@
+#pragma once
+// pith extract and pith verify: what a PDF carries, and whether to believe it.
+#include "core/findings.hpp"
+#include "core/keys.hpp"
+#include "core/record.hpp"
+#include "xmp/xmp.hpp"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pith::verify {
+
+struct Link {
+    int page = 0;  // 1-based
+    double rect[4] = {0, 0, 0, 0};
+    std::string uri;
+    bool pith_badge = false;  // the link `pith stamp` drew (/NM pith-badge)
+};
+
+struct RevisionInfo {
+    std::uint64_t end = 0;   // byte offset just past its %%EOF
+    std::size_t objects = 0; // objects it defines or replaces
+    bool pith = false;       // the update pith stamp wrote
+};
+
+// Everything pith-related that a PDF carries, without judging it.
+struct Embedded {
+    std::string file;
+    bool has_xmp = false;
+    std::string xmp_error;          // the packet exists but is not well-formed
+    xmp::Packet xmp;
+    std::map<std::string, std::string> info;  // Info entries pith reads: PithNumber, Title
+    std::vector<Link> links;        // links to a Pith resolver (/pith/BODY), on page 1 and the pages pith's update touched
+    std::vector<RevisionInfo> revisions;
+    std::optional<std::size_t> pith_revision;  // index into revisions
+    std::string badge_page_text;    // text of the page carrying the badge (page 1 when unknown)
+    int badge_page = 1;
+    std::optional<std::string> page1_text;
+
+    bool any_pith_data() const { return !xmp.pith.empty() || info.count("PithNumber"); }
+    Json to_json() const;
+};
+
+struct Options {
+    std::string password;
+    std::optional<Record> expected;  // --record: the embedded record must equal this one
+};
+
+enum class State { Trusted, Unverified, Invalid, Absent };
+const char* to_string(State state);
+
+struct Report {
+    std::string file;
+    State state = State::Absent;
+    std::string number;
+    Findings findings;
+    Json to_json() const;  // {file, state, number, success[], informational[], failure[]}
+};
+
+// Throws pith::Error when the file cannot be read as a PDF at all.
+Embedded extract(const std::string& path, const std::string& password = "");
+Report verify(const std::string& path, const Keyring& keyring, const Options& options);
+
+}  // namespace pith::verify

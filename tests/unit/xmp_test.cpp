@@ -1,0 +1,107 @@
+// XMP: merging keeps what a packet had, escapes any record content, declares pith for PDF/A.
+#include "core/error.hpp"
+#include "xmp/xmp.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <pugixml.hpp>
+
+using namespace pith;
+
+namespace {
+
+const char* kPdfaPacket = R"(<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?>
+<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+<rdf:Description rdf:about="" xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/" pdfaid:part="1" pdfaid:conformance="B"/>
+<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title><rdf:Alt><rdf:li xml:lang="x-default">A Paper</rdf:li></rdf:Alt></dc:title>
+<dc:creator><rdf:Seq><rdf:li>Ada</rdf:li></rdf:Seq></dc:creator></rdf:Description>
+<rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/"><xmp:CreatorTool>LaTeX</xmp:CreatorTool></rdf:Description>
+</rdf:RDF></x:xmpmeta>
+<?xpacket end="w"?>)";
+
+int count(const std::string& haystack, const std::string& needle) {
+    int n = 0;
+    for (auto at = haystack.find(needle); at != std::string::npos; at = haystack.find(needle, at + 1)) ++n;
+    return n;
+}
+
+}  // namespace
+
+TEST_CASE("the schema comes from templates/pith-xmp.json", "[xmp]") {
+    const auto& s = xmp::Schema::pith();
+    CHECK(s.namespace_uri == "https://pith.science/ns/xmp/1.0/");
+    CHECK(s.prefix == "pith");
+    CHECK(s.defines("number"));
+    CHECK(s.defines("canonicalRecord"));
+    CHECK_FALSE(s.defines("nonsense"));
+    CHECK_THROWS_WITH(xmp::merge("", {{"nonsense", "x"}}), Catch::Contains("not in templates/pith-xmp.json"));
+}
+
+TEST_CASE("merging keeps every property, replaces pith's and reads back", "[xmp]") {
+    std::string record = R"({"a":"<b>&amp; ]]> \u00e9 😀","n":1})";
+    std::string merged = xmp::merge(kPdfaPacket, {{"number", "pith:2024:YRUNQITD2RKQXO2YH7SDTYYAQ3"}, {"canonicalRecord", record}});
+    pugi::xml_document doc;
+    REQUIRE(doc.load_string(merged.c_str()));  // well-formed
+    xmp::Packet p = xmp::read(merged);
+    CHECK(p.pith.at("number") == "pith:2024:YRUNQITD2RKQXO2YH7SDTYYAQ3");
+    CHECK(p.pith.at("canonicalRecord") == record);
+    CHECK(p.title == "A Paper");
+    CHECK(p.pdfa_part == "1");
+    CHECK(p.pdfa_conformance == "B");
+    CHECK(p.pith_declared_for_pdfa);
+    CHECK(merged.find("<xmp:CreatorTool>LaTeX</xmp:CreatorTool>") != std::string::npos);
+    CHECK(merged.find("<rdf:li>Ada</rdf:li>") != std::string::npos);
+    CHECK(merged.find("]]>") == std::string::npos);
+
+    // Every pith property is declared once in the PDF/A extension schema.
+    for (const auto& def : xmp::Schema::pith().properties)
+        CHECK(count(merged, "<pdfaProperty:name>" + def.name + "</pdfaProperty:name>") == 1);
+
+    // Merging again replaces: one value, one declaration, nothing stale.
+    std::string again = xmp::merge(merged, {{"number", "pith:2023:GZ3OEI4JYPZPS66UULEGJKFYJU"}});
+    xmp::Packet q = xmp::read(again);
+    CHECK(q.pith.size() == 1);
+    CHECK(q.pith.at("number") == "pith:2023:GZ3OEI4JYPZPS66UULEGJKFYJU");
+    CHECK(count(again, "pith:number") == 2);  // open and close tag
+    CHECK(count(again, "<pdfaSchema:namespaceURI>https://pith.science/ns/xmp/1.0/</pdfaSchema:namespaceURI>") == 1);
+    CHECK(again.find("pdfaid:part=\"1\"") != std::string::npos);
+}
+
+TEST_CASE("a packet without PDF/A gets no extension schema; an empty one is created", "[xmp]") {
+    std::string fresh = xmp::merge("", {{"number", "pith:2024:YRUNQITD2RKQXO2YH7SDTYYAQ3"}});
+    CHECK(fresh.find("pdfaExtension") == std::string::npos);
+    CHECK(fresh.rfind("<?xpacket begin=", 0) == 0);
+    CHECK(xmp::read(fresh).pith.at("number") == "pith:2024:YRUNQITD2RKQXO2YH7SDTYYAQ3");
+}
+
+TEST_CASE("pith properties written by other tools in any prefix or as attributes are read and replaced", "[xmp]") {
+    std::string other = R"(<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+<rdf:Description rdf:about="" xmlns:p="https://pith.science/ns/xmp/1.0/" p:number="pith:2023:GZ3OEI4JYPZPS66UULEGJKFYJU"><p:title>T</p:title></rdf:Description>
+</rdf:RDF></x:xmpmeta>)";
+    CHECK(xmp::read(other).pith.at("number") == "pith:2023:GZ3OEI4JYPZPS66UULEGJKFYJU");
+    CHECK(xmp::read(other).pith.at("title") == "T");
+    xmp::Packet p = xmp::read(xmp::merge(other, {{"number", "pith:2024:YRUNQITD2RKQXO2YH7SDTYYAQ3"}}));
+    CHECK(p.pith.size() == 1);
+    CHECK(p.pith.at("number") == "pith:2024:YRUNQITD2RKQXO2YH7SDTYYAQ3");
+}
+
+TEST_CASE("hostile packets: no entity expansion, no recursion, clear errors", "[xmp]") {
+    std::string laughs = R"(<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+<!ENTITY ext SYSTEM "file:///etc/passwd">]><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+<rdf:Description xmlns:pith="https://pith.science/ns/xmp/1.0/"><pith:number>&lol2;&ext;</pith:number></rdf:Description></rdf:RDF></x:xmpmeta>)";
+    std::string value;
+    try {
+        value = xmp::read(laughs).pith["number"];
+    } catch (const Error&) {
+        value = "refused";
+    }
+    CHECK(value.find("lollol") == std::string::npos);
+    CHECK(value.find("root:") == std::string::npos);
+
+    std::string deep;
+    for (int i = 0; i < 200000; ++i) deep += "<a>";
+    for (int i = 0; i < 200000; ++i) deep += "</a>";
+    CHECK(xmp::read(deep).pith.empty());
+    CHECK_THROWS_WITH(xmp::read("<a><b></a>"), Catch::Contains("not well-formed"));
+    CHECK_THROWS_WITH(xmp::read(std::string(xmp::kMaxPacketSize + 1, ' ')), Catch::Contains("larger than"));
+}

@@ -1,0 +1,963 @@
+#include "pdf/file.hpp"
+
+#include "core/error.hpp"
+#include "pdf/file_impl.hpp"
+#include "pdf/filters.hpp"
+#include "pdf/syntax.hpp"
+
+#include <openssl/provider.h>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cerrno>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <set>
+
+namespace pith::pdf {
+
+using namespace PoDoFo;
+
+namespace {
+
+constexpr std::uint32_t kMaxObjNum = 8388607;            // PDF implementation limit (2^23 - 1)
+constexpr std::size_t kMaxXrefSections = 20000;
+constexpr std::size_t kMaxXrefStreamDecoded = std::size_t(256) << 20;
+constexpr int kMaxLoadDepth = 32;
+
+void quiet_podofo() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        PdfError::EnableLogging(false);
+        PdfError::EnableDebug(false);
+    });
+}
+
+std::int64_t as_int(const PdfObject* o, std::int64_t def) {
+    if (!o) return def;
+    if (o->IsNumber()) return o->GetNumber();
+    if (o->IsReal()) return static_cast<std::int64_t>(o->GetReal());
+    return def;
+}
+
+}  // namespace
+
+bool ensure_legacy_crypto() {
+    static std::once_flag once;
+    static bool ok = false;
+    std::call_once(once, [] {
+        static OSSL_PROVIDER* legacy = OSSL_PROVIDER_load(nullptr, "legacy");
+        static OSSL_PROVIDER* def = OSSL_PROVIDER_load(nullptr, "default");
+        ok = legacy != nullptr && def != nullptr;
+        std::atexit([] {  // process-lifetime providers; unloaded so leak checkers stay quiet
+            if (legacy) OSSL_PROVIDER_unload(legacy);
+            if (def) OSSL_PROVIDER_unload(def);
+        });
+    });
+    return ok;
+}
+
+double number_value(const PdfObject& obj, double fallback) {
+    if (obj.IsNumber()) return static_cast<double>(obj.GetNumber());
+    if (obj.IsReal()) return obj.GetReal();
+    return fallback;
+}
+
+std::string to_pdf_string(const PdfObject& obj) {
+    PdfRefCountedBuffer buf;
+    PdfOutputDevice dev(&buf);
+    obj.PdfVariant::Write(&dev, ePdfWriteMode_Clean, nullptr);
+    return std::string(buf.GetBuffer(), dev.GetLength());
+}
+
+// ---------------------------------------------------------------- Impl basics
+
+File::Impl::~Impl() {
+    if (map) munmap(map, map_len);
+}
+
+void File::Impl::fail(const std::string& what) const { throw Error(name + ": " + what); }
+
+void File::Impl::warn(const std::string& what) {
+    if (warnings.size() < 100) warnings.push_back(what);
+}
+
+// ---------------------------------------------------------------- parsing helpers
+
+namespace {
+
+struct Parsed {
+    PdfObject value;
+    std::uint64_t end = 0;  // absolute offset after the value
+};
+
+// Parses "num gen obj" at abs; returns position after "obj" or npos.
+std::uint64_t object_header(const char* d, std::uint64_t n, std::uint64_t abs, std::uint32_t* num,
+                            std::uint32_t* gen) {
+    std::uint64_t p = abs;
+    std::uint64_t a = 0, b = 0;
+    if (!read_uint(d, n, p, a)) return npos64;
+    if (p >= n || !is_ws(d[p])) return npos64;
+    skip_ws(d, n, p);
+    if (!read_uint(d, n, p, b)) return npos64;
+    skip_ws(d, n, p);
+    if (!starts_with(d, n, p, "obj")) return npos64;
+    p += 3;
+    if (a > kMaxObjNum || b > 65535) return npos64;
+    *num = static_cast<std::uint32_t>(a);
+    *gen = static_cast<std::uint32_t>(b);
+    return p;
+}
+
+}  // namespace
+
+// Locates the stream data following a dictionary that ends at `after`.
+// Returns false if no "stream" keyword follows.
+static bool locate_stream(File::Impl& f, std::uint64_t after, std::int64_t declared, std::uint64_t& data,
+                          std::uint64_t& len) {
+    const char* d = f.d;
+    std::uint64_t n = f.n;
+    std::uint64_t p = after;
+    skip_ws_comments(d, n, p);
+    if (!starts_with(d, n, p, "stream")) return false;
+    p += 6;
+    if (p < n && d[p] == '\r') ++p;
+    if (p < n && d[p] == '\n') ++p;
+    data = p;
+    if (declared >= 0 && static_cast<std::uint64_t>(declared) <= n - p) {
+        std::uint64_t q = p + static_cast<std::uint64_t>(declared);
+        skip_ws(d, n, q);
+        if (starts_with(d, n, q, "endstream")) {
+            len = static_cast<std::uint64_t>(declared);
+            return true;
+        }
+    }
+    const char* hit = static_cast<const char*>(memmem(d + p, n - p, "endstream", 9));
+    if (!hit) f.fail("stream at offset " + std::to_string(after) + " has no endstream");
+    std::uint64_t e = static_cast<std::uint64_t>(hit - d);
+    if (e > p && d[e - 1] == '\n') --e;
+    if (e > p && d[e - 1] == '\r') --e;
+    len = e - p;
+    if (declared >= 0) f.warn("stream /Length " + std::to_string(declared) + " at offset " + std::to_string(after) +
+                              " is wrong; using " + std::to_string(len));
+    return true;
+}
+
+static Parsed parse_value(File::Impl& f, const char* base, std::uint64_t size, std::uint64_t pos, PdfEncrypt* enc) {
+    Parsed r;
+    Lexer lx(base + pos, static_cast<std::size_t>(size - pos));
+    PdfVariant v;
+    lx.read(v, enc);
+    r.value = PdfObject(v);
+    r.end = pos + lx.tell();
+    (void)f;
+    return r;
+}
+
+// ---------------------------------------------------------------- xref
+
+static void add_entry(File::Impl& f, std::uint32_t num, const XrefEntry& e, XrefSection& sec) {
+    if (num == 0 || num > kMaxObjNum) return;
+    if (f.xref.size() > 10u * 1000u * 1000u) f.fail("too many cross-reference entries");
+    if (e.type != 0) sec.objects.push_back(num);
+    f.xref.emplace(num, e);  // newer sections were read first: keep the first value
+}
+
+static std::uint64_t resolve_abs(File::Impl& f, std::uint64_t rel, bool want_xref) {
+    // Offsets are relative to the header; some writers use absolute ones: accept both.
+    auto looks_right = [&](std::uint64_t abs) {
+        if (abs >= f.n) return false;
+        std::uint64_t p = abs;
+        skip_ws(f.d, f.n, p);
+        if (want_xref && starts_with(f.d, f.n, p, "xref")) return true;
+        std::uint32_t a, b;
+        return object_header(f.d, f.n, p, &a, &b) != npos64;
+    };
+    if (f.hdr + rel < f.n && looks_right(f.hdr + rel)) return f.hdr + rel;
+    if (f.hdr > 0 && looks_right(rel)) return rel;
+    return npos64;
+}
+
+static void parse_xref_stream(File::Impl& f, std::uint64_t abs, XrefSection& sec, PdfDictionary* trailer_out) {
+    std::uint32_t num, gen;
+    std::uint64_t p = object_header(f.d, f.n, abs, &num, &gen);
+    if (p == npos64) f.fail("no cross-reference stream at offset " + std::to_string(abs));
+    Parsed dict = parse_value(f, f.d, f.n, p, nullptr);
+    if (!dict.value.IsDictionary()) f.fail("cross-reference stream is not a dictionary");
+    const PdfDictionary& dd = dict.value.GetDictionary();
+    const PdfObject* type = dd.GetKey("Type");
+    if (!type || !type->IsName() || type->GetName() != PdfName("XRef"))
+        f.fail("object at startxref " + std::to_string(abs) + " is not a cross-reference stream");
+    std::uint64_t data = 0, len = 0;
+    const PdfObject* lenobj = dd.GetKey("Length");
+    std::int64_t declared = (lenobj && lenobj->IsNumber()) ? lenobj->GetNumber() : -1;
+    if (!locate_stream(f, dict.end, declared, data, len)) f.fail("cross-reference stream has no data");
+    std::string decoded = decode_filters(std::string_view(f.d + data, len), dd.GetKey("Filter"),
+                                         dd.GetKey("DecodeParms"), kMaxXrefStreamDecoded);
+    const PdfObject* w = dd.GetKey("W");
+    if (!w || !w->IsArray() || w->GetArray().size() < 3) f.fail("cross-reference stream without valid /W");
+    int wv[3];
+    for (int i = 0; i < 3; ++i) {
+        std::int64_t x = as_int(&w->GetArray()[i], -1);
+        if (x < 0 || x > 8) f.fail("cross-reference stream /W out of range");
+        wv[i] = static_cast<int>(x);
+    }
+    const std::size_t rec = static_cast<std::size_t>(wv[0] + wv[1] + wv[2]);
+    if (rec == 0) f.fail("cross-reference stream /W is all zero");
+    std::int64_t size = as_int(dd.GetKey("Size"), 0);
+    std::vector<std::pair<std::int64_t, std::int64_t>> index;
+    const PdfObject* idx = dd.GetKey("Index");
+    if (idx && idx->IsArray()) {
+        const PdfArray& a = idx->GetArray();
+        for (std::size_t i = 0; i + 1 < a.size(); i += 2) index.emplace_back(as_int(&a[i], -1), as_int(&a[i + 1], -1));
+    } else {
+        index.emplace_back(0, size);
+    }
+    std::size_t pos = 0;
+    auto field = [&](int width, std::uint64_t def) {
+        if (width == 0) return def;
+        std::uint64_t v = 0;
+        for (int i = 0; i < width; ++i) v = (v << 8) | static_cast<unsigned char>(decoded[pos + i]);
+        pos += width;
+        return v;
+    };
+    std::vector<std::pair<std::uint32_t, XrefEntry>> entries;
+    for (auto [start, count] : index) {
+        if (start < 0 || count < 0 || start > kMaxObjNum || count > kMaxObjNum + 1 - start)
+            f.fail("cross-reference stream /Index out of range");
+        for (std::int64_t i = 0; i < count; ++i) {
+            if (pos + rec > decoded.size()) {
+                f.warn("cross-reference stream is shorter than its /Index says");
+                break;
+            }
+            XrefEntry e;
+            std::uint64_t t = field(wv[0], 1), b = field(wv[1], 0), c = field(wv[2], 0);
+            if (t == 1) {
+                e.type = 1;
+                e.value = b;
+                e.gen = static_cast<std::uint16_t>(c);
+            } else if (t == 2) {
+                e.type = 2;
+                e.value = b;
+                e.index = static_cast<std::uint32_t>(c);
+            } else if (t == 0) {
+                e.type = 0;
+            } else {
+                continue;  // unknown types are ignored (spec: treat as null)
+            }
+            entries.emplace_back(static_cast<std::uint32_t>(start + i), e);
+        }
+    }
+    for (auto& [num2, e] : entries) add_entry(f, num2, e, sec);
+    sec.tail = data + len;
+    if (trailer_out) {
+        *trailer_out = dd;
+        for (const char* k : {"Length", "Filter", "DecodeParms", "W", "Index", "Type", "XRefStm"})
+            trailer_out->RemoveKey(k);
+    }
+}
+
+static XrefSection parse_section(File::Impl& f, std::uint64_t rel, PdfDictionary& trailer) {
+    XrefSection sec;
+    sec.rel = rel;
+    std::uint64_t abs = resolve_abs(f, rel, true);
+    if (abs == npos64) f.fail("startxref/Prev offset " + std::to_string(rel) + " does not point to a cross-reference section");
+    std::uint64_t p = abs;
+    skip_ws(f.d, f.n, p);
+    if (!starts_with(f.d, f.n, p, "xref")) {
+        sec.kind = XrefKind::Stream;
+        parse_xref_stream(f, p, sec, &trailer);
+        return sec;
+    }
+    sec.kind = XrefKind::Table;
+    p += 4;
+    std::vector<std::pair<std::uint32_t, XrefEntry>> entries;
+    const char* d = f.d;
+    const std::uint64_t n = f.n;
+    while (true) {
+        skip_ws_comments(d, n, p);
+        if (p >= n) f.fail("cross-reference table is truncated");
+        if (starts_with(d, n, p, "trailer")) break;
+        std::uint64_t start = 0, count = 0;
+        if (!read_uint(d, n, p, start)) f.fail("bad cross-reference subsection header at offset " + std::to_string(p));
+        skip_spaces(d, n, p);
+        if (!read_uint(d, n, p, count)) f.fail("bad cross-reference subsection header at offset " + std::to_string(p));
+        if (start > kMaxObjNum || count > kMaxObjNum + 1 - start || count > (n - p) / 5 + 1)
+            f.fail("cross-reference subsection out of range");
+        for (std::uint64_t i = 0; i < count; ++i) {
+            skip_ws(d, n, p);
+            std::uint64_t off = 0, g = 0;
+            if (!read_uint(d, n, p, off)) f.fail("bad cross-reference entry at offset " + std::to_string(p));
+            skip_spaces(d, n, p);
+            if (!read_uint(d, n, p, g)) f.fail("bad cross-reference entry at offset " + std::to_string(p));
+            skip_spaces(d, n, p);
+            if (p >= n || (d[p] != 'n' && d[p] != 'f')) f.fail("bad cross-reference entry at offset " + std::to_string(p));
+            XrefEntry e;
+            e.type = d[p] == 'n' ? 1 : 0;
+            e.value = off;
+            e.gen = static_cast<std::uint16_t>(std::min<std::uint64_t>(g, 65535));
+            ++p;
+            if (e.type == 1 && off == 0) e.type = 0;  // "in use at offset 0": treat as missing
+            entries.emplace_back(static_cast<std::uint32_t>(start + i), e);
+        }
+    }
+    p += 7;
+    Parsed t = parse_value(f, d, n, p, nullptr);
+    if (!t.value.IsDictionary()) f.fail("trailer is not a dictionary");
+    trailer = t.value.GetDictionary();
+    sec.tail = t.end;
+    // Hybrid file: the /XRefStm entries take precedence over this table's.
+    if (const PdfObject* xs = trailer.GetKey("XRefStm"); xs && xs->IsNumber() && xs->GetNumber() >= 0) {
+        std::uint64_t xabs = resolve_abs(f, static_cast<std::uint64_t>(xs->GetNumber()), false);
+        if (xabs == npos64) {
+            f.warn("/XRefStm offset is invalid; ignored");
+        } else {
+            std::uint64_t tail = sec.tail;
+            try {
+                parse_xref_stream(f, xabs, sec, nullptr);
+            } catch (const Error& e) {
+                f.warn(std::string("ignoring broken /XRefStm: ") + e.what());
+            }
+            sec.tail = tail;
+        }
+    }
+    for (auto& [num, e] : entries) add_entry(f, num, e, sec);
+    return sec;
+}
+
+// ---------------------------------------------------------------- reconstruction
+
+static std::unordered_map<std::uint32_t, XrefEntry> scan_objects(File::Impl& f) {
+    std::unordered_map<std::uint32_t, XrefEntry> t;
+    const char* d = f.d;
+    const std::uint64_t n = f.n;
+    std::uint64_t p = f.hdr;
+    while (p + 3 <= n) {
+        const char* hit = static_cast<const char*>(memmem(d + p, n - p, "obj", 3));
+        if (!hit) break;
+        std::uint64_t k = static_cast<std::uint64_t>(hit - d);
+        p = k + 3;
+        if (k + 3 < n && !is_ws(d[k + 3]) && !is_delim(d[k + 3])) continue;
+        // walk back: ws gen ws num
+        std::uint64_t q = k;
+        if (q == 0 || !is_ws(d[q - 1])) continue;
+        while (q > 0 && is_ws(d[q - 1])) --q;
+        std::uint64_t ge = q;
+        while (q > 0 && is_digit(d[q - 1]) && ge - q < 6) --q;
+        if (q == ge || q == 0 || !is_ws(d[q - 1])) continue;
+        while (q > 0 && is_ws(d[q - 1])) --q;
+        std::uint64_t ne = q;
+        while (q > 0 && is_digit(d[q - 1]) && ne - q < 8) --q;
+        if (q == ne) continue;
+        if (q > 0 && !is_ws(d[q - 1]) && !is_delim(d[q - 1])) continue;
+        std::uint32_t num, gen;
+        if (object_header(d, n, q, &num, &gen) == npos64 || num == 0) continue;
+        if (q < f.hdr) continue;
+        XrefEntry e;
+        e.type = 1;
+        e.gen = static_cast<std::uint16_t>(gen);
+        e.value = q - f.hdr;
+        t[num] = e;
+        if (t.size() > 10u * 1000u * 1000u) break;
+    }
+    return t;
+}
+
+static bool head_contains(File::Impl& f, std::uint64_t rel, const char* needle) {
+    std::uint64_t abs = f.hdr + rel;
+    if (abs >= f.n) return false;
+    std::uint64_t len = std::min<std::uint64_t>(f.n - abs, 1024);
+    return memmem(f.d + abs, len, needle, std::strlen(needle)) != nullptr;
+}
+
+static std::shared_ptr<ObjStm> get_objstm(File::Impl& f, std::uint32_t snum);
+
+
+static void reconstruct(File::Impl& f) {
+    f.reconstructed = true;
+    if (!f.scanned) f.scanned = scan_objects(f);
+    if (f.scanned->empty()) f.fail("not a readable PDF (no cross-reference table and no objects found)");
+    f.xref = *f.scanned;
+    f.cache.clear();
+    f.objstms.clear();
+    f.sections.clear();
+    f.trailer = PdfDictionary();
+    bool found = false;
+    // Trailer: the last "trailer" dictionary with /Root ...
+    std::uint64_t end = f.n;
+    for (int tries = 0; tries < 200 && !found; ++tries) {
+        std::string_view hay(f.d + f.hdr, end - f.hdr);
+        std::size_t k = hay.rfind("trailer");
+        if (k == std::string_view::npos) break;
+        end = f.hdr + k;
+        try {
+            Parsed t = parse_value(f, f.d, f.n, f.hdr + k + 7, nullptr);
+            if (t.value.IsDictionary() && t.value.GetDictionary().GetKey("Root")) {
+                f.trailer = t.value.GetDictionary();
+                found = true;
+            }
+        } catch (const std::exception&) {
+        } catch (const PdfError&) {
+        }
+    }
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> by_offset;
+    for (auto& [num, e] : f.xref) by_offset.emplace_back(e.value, num);
+    std::sort(by_offset.begin(), by_offset.end());
+    // ... else the newest cross-reference stream dictionary with /Root.
+    for (auto it = by_offset.rbegin(); it != by_offset.rend() && !found; ++it) {
+        if (!head_contains(f, it->first, "/XRef")) continue;
+        try {
+            std::uint32_t num, gen;
+            std::uint64_t p = object_header(f.d, f.n, f.hdr + it->first, &num, &gen);
+            if (p == npos64) continue;
+            Parsed t = parse_value(f, f.d, f.n, p, nullptr);
+            if (t.value.IsDictionary() && t.value.GetDictionary().GetKey("Root")) {
+                f.trailer = t.value.GetDictionary();
+                for (const char* k : {"Length", "Filter", "DecodeParms", "W", "Index", "Type"}) f.trailer.RemoveKey(k);
+                found = true;
+            }
+        } catch (const std::exception&) {
+        } catch (const PdfError&) {
+        }
+    }
+    f.trailer.RemoveKey("Prev");
+    f.trailer.RemoveKey("XRefStm");
+    // Objects stored in object streams.
+    std::size_t budget = 5000;
+    for (auto& [off, num] : by_offset) {
+        if (!head_contains(f, off, "/ObjStm")) continue;
+        if (budget-- == 0) break;
+        try {
+            auto os = get_objstm(f, num);
+            for (std::size_t i = 0; i < os->entries.size(); ++i) {
+                XrefEntry e;
+                e.type = 2;
+                e.value = num;
+                e.index = static_cast<std::uint32_t>(i);
+                f.xref.emplace(os->entries[i].first, e);
+            }
+        } catch (const std::exception&) {
+        } catch (const PdfError&) {
+        }
+    }
+    // No /Root: look for the catalog.
+    if (!f.trailer.GetKey("Root")) {
+        for (auto it = by_offset.rbegin(); it != by_offset.rend(); ++it) {
+            if (!head_contains(f, it->first, "/Catalog")) continue;
+            try {
+                const PdfObject& o = f.load(PdfReference(it->second, f.xref[it->second].gen)).value;
+                const PdfObject* t = o.IsDictionary() ? o.GetDictionary().GetKey("Type") : nullptr;
+                if (t && t->IsName() && t->GetName() == PdfName("Catalog")) {
+                    f.trailer.AddKey("Root", PdfReference(it->second, f.xref[it->second].gen));
+                    break;
+                }
+            } catch (const std::exception&) {
+            } catch (const PdfError&) {
+            }
+        }
+    }
+    f.max_num = 0;
+    for (auto& [num, e] : f.xref) f.max_num = std::max(f.max_num, num);
+    f.warn("cross-reference table was reconstructed by scanning the file");
+}
+
+// ---------------------------------------------------------------- objects
+
+static std::shared_ptr<ObjStm> get_objstm(File::Impl& f, std::uint32_t snum) {
+    auto it = f.objstms.find(snum);
+    if (it != f.objstms.end()) return it->second;
+    auto xe = f.xref.find(snum);
+    if (xe == f.xref.end() || xe->second.type != 1) f.fail("object stream " + std::to_string(snum) + " is missing");
+    PdfReference sref(snum, xe->second.gen);
+    const CachedObject& so = f.load(sref);
+    if (!so.stream || !so.value.IsDictionary()) f.fail("object stream " + std::to_string(snum) + " is not a stream");
+    const PdfDictionary& sd = so.value.GetDictionary();
+    std::int64_t count = as_int(sd.GetKey("N"), -1), first = as_int(sd.GetKey("First"), -1);
+    auto os = std::make_shared<ObjStm>();
+    os->data = stream_bytes(f, sref, true);
+    if (count < 0 || first < 0 || static_cast<std::uint64_t>(first) > os->data.size() || count > 1000000)
+        f.fail("object stream " + std::to_string(snum) + " has an invalid /N or /First");
+    std::uint64_t p = 0;
+    const char* d = os->data.data();
+    std::uint64_t hn = static_cast<std::uint64_t>(first);
+    for (std::int64_t i = 0; i < count; ++i) {
+        std::uint64_t num = 0, off = 0;
+        skip_ws_comments(d, hn, p);
+        if (!read_uint(d, hn, p, num)) break;
+        skip_ws_comments(d, hn, p);
+        if (!read_uint(d, hn, p, off)) break;
+        if (num == 0 || num > kMaxObjNum || static_cast<std::uint64_t>(first) + off > os->data.size()) continue;
+        os->entries.emplace_back(static_cast<std::uint32_t>(num), static_cast<std::uint64_t>(first) + off);
+    }
+    if (os->entries.size() != static_cast<std::size_t>(count))
+        f.warn("object stream " + std::to_string(snum) + " header lists fewer objects than /N");
+    f.objstms[snum] = os;
+    return os;
+}
+
+static bool stream_is_encrypted(File::Impl& f, const PdfDictionary& dict) {
+    if (!f.enc) return false;
+    const PdfObject* type = dict.GetKey("Type");
+    if (type && type->IsName()) {
+        if (type->GetName() == PdfName("XRef")) return false;
+        if (type->GetName() == PdfName("Metadata") && !f.enc->IsMetadataEncrypted()) return false;
+    }
+    const PdfObject* filter = dict.GetKey("Filter");
+    bool crypt = false;
+    if (filter && filter->IsName() && filter->GetName() == PdfName("Crypt")) crypt = true;
+    if (filter && filter->IsArray() && !filter->GetArray().empty() && filter->GetArray()[0].IsName() &&
+        filter->GetArray()[0].GetName() == PdfName("Crypt"))
+        crypt = true;
+    if (crypt) {
+        // Only the Identity crypt filter is distinguished here; named filters use the default (StdCF).
+        const PdfObject* parms = dict.GetKey("DecodeParms");
+        if (parms && parms->IsArray() && !parms->GetArray().empty()) parms = &parms->GetArray()[0];
+        const PdfObject* name = (parms && parms->IsDictionary()) ? parms->GetDictionary().GetKey("Name") : nullptr;
+        if (!name || (name->IsName() && name->GetName() == PdfName("Identity"))) return false;
+    }
+    return true;
+}
+
+std::string stream_bytes(File::Impl& f, const PdfReference& ref, bool decode) {
+    const CachedObject& c = f.load(ref);
+    if (!c.stream) f.fail("object " + std::to_string(ref.ObjectNumber()) + " is not a stream");
+    std::string data(f.d + c.data_abs, static_cast<std::size_t>(c.data_len));
+    const PdfDictionary& dict = c.value.GetDictionary();
+    if (stream_is_encrypted(f, dict)) {
+        try {
+            data = f.crypt->decrypt(ref, data);
+        } catch (const Error& e) {
+            f.fail("cannot decrypt stream " + std::to_string(ref.ObjectNumber()) + ": " + e.what());
+        }
+    }
+    if (!decode) return data;
+    auto resolve_direct = [&](const PdfObject* o) -> const PdfObject* {
+        for (int i = 0; o && o->IsReference() && i < 8; ++i) o = &f.load(o->GetReference()).value;
+        return o;
+    };
+    const PdfObject* filter = resolve_direct(dict.GetKey("Filter"));
+    const PdfObject* parms = resolve_direct(dict.GetKey("DecodeParms"));
+    try {
+        return decode_filters(data, filter, parms);
+    } catch (const Error& e) {
+        f.fail("stream " + std::to_string(ref.ObjectNumber()) + ": " + e.what());
+    }
+}
+
+static CachedObject parse_top_object(File::Impl& f, std::uint64_t abs, std::uint32_t num, std::uint32_t gen,
+                                     bool* ok) {
+    CachedObject c;
+    std::uint32_t n2, g2;
+    std::uint64_t p = object_header(f.d, f.n, abs, &n2, &g2);
+    if (p == npos64 || n2 != num) {
+        *ok = false;
+        return c;
+    }
+    *ok = true;
+    Parsed v = parse_value(f, f.d, f.n, p, nullptr);
+    if (f.crypt && f.enc_ref.ObjectNumber() != num) {
+        const PdfObject* t = v.value.IsDictionary() ? v.value.GetDictionary().GetKey("Type") : nullptr;
+        if (!(t && t->IsName() && t->GetName() == PdfName("XRef")))
+            f.crypt->decrypt_strings(v.value, PdfReference(num, static_cast<pdf_gennum>(gen)));
+    }
+    c.value = v.value;
+    if (c.value.IsDictionary()) {
+        const PdfObject* len = c.value.GetDictionary().GetKey("Length");
+        std::int64_t declared = -1;
+        if (len && len->IsNumber()) {
+            declared = len->GetNumber();
+        } else if (len && len->IsReference() && len->GetReference().ObjectNumber() != num) {
+            try {
+                const PdfObject& lv = f.load(len->GetReference()).value;
+                if (lv.IsNumber()) declared = lv.GetNumber();
+            } catch (const Error&) {
+            }
+        }
+        std::uint64_t data = 0, dlen = 0;
+        if (locate_stream(f, v.end, declared, data, dlen)) {
+            c.stream = true;
+            c.data_abs = data;
+            c.data_len = dlen;
+        }
+    }
+    return c;
+}
+
+const CachedObject& File::Impl::load(const PdfReference& ref) {
+    const std::uint32_t num = ref.ObjectNumber();
+    auto hit = cache.find(num);
+    if (hit != cache.end()) return hit->second;
+    static const CachedObject null_cached;
+    auto xe = xref.find(num);
+    if (xe == xref.end() || xe->second.type == 0) return null_cached;
+    if (xe->second.type == 1 && xe->second.gen != ref.GenerationNumber()) return null_cached;
+    if (depth >= kMaxLoadDepth) fail("objects nest too deeply (object " + std::to_string(num) + ")");
+    struct DepthGuard {
+        int& d;
+        explicit DepthGuard(int& x) : d(x) { ++d; }
+        ~DepthGuard() { --d; }
+    } guard(depth);
+    const XrefEntry e = xe->second;
+    CachedObject c;
+    try {
+        if (e.type == 1) {
+            bool ok = false;
+            if (hdr + e.value < n) c = parse_top_object(*this, hdr + e.value, num, e.gen, &ok);
+            if (!ok && hdr > 0 && e.value < n) c = parse_top_object(*this, e.value, num, e.gen, &ok);
+            if (!ok) {
+                if (!scanned) scanned = scan_objects(*this);
+                auto s = scanned->find(num);
+                if (s != scanned->end() && s->second.value != e.value)
+                    c = parse_top_object(*this, hdr + s->second.value, num, s->second.gen, &ok);
+                if (!ok) {
+                    warn("object " + std::to_string(num) + " not found at its cross-reference offset");
+                    return cache.emplace(num, CachedObject()).first->second;
+                }
+                warn("object " + std::to_string(num) + " found by scanning (cross-reference offset is wrong)");
+            }
+        } else {
+            if (e.value == num) fail("object stream " + std::to_string(num) + " contains itself");
+            auto os = get_objstm(*this, static_cast<std::uint32_t>(e.value));
+            std::size_t i = e.index;
+            if (i >= os->entries.size() || os->entries[i].first != num) {
+                i = os->entries.size();
+                for (std::size_t k = 0; k < os->entries.size(); ++k)
+                    if (os->entries[k].first == num) i = k;
+                if (i == os->entries.size())
+                    fail("object " + std::to_string(num) + " is missing from object stream " + std::to_string(e.value));
+            }
+            std::uint64_t start = os->entries[i].second;
+            Parsed v = parse_value(*this, os->data.data(), os->data.size(), start, nullptr);
+            c.value = v.value;
+        }
+    } catch (const PdfError& err) {
+        fail("cannot parse object " + std::to_string(num) + " (" + PdfError::ErrorName(err.GetError()) + ")");
+    }
+    return cache.emplace(num, std::move(c)).first->second;
+}
+
+// ---------------------------------------------------------------- init
+
+static void setup_encryption(File::Impl& f, const OpenOptions& opt) {
+    const PdfObject* e = f.trailer.GetKey("Encrypt");
+    if (!e || e->IsNull()) return;
+    f.has_encrypt = true;
+    PdfObject encdict;
+    if (e->IsReference()) {
+        f.enc_ref = e->GetReference();
+        encdict = f.load(e->GetReference()).value;  // enc is not set yet: nothing is decrypted
+    } else {
+        encdict = *e;
+    }
+    if (!encdict.IsDictionary()) f.fail("/Encrypt is not a dictionary");
+    const PdfObject* filter = encdict.GetDictionary().GetKey("Filter");
+    if (!filter || !filter->IsName() || filter->GetName() != PdfName("Standard")) {
+        std::string nm = filter && filter->IsName() ? filter->GetName().GetName() : std::string("?");
+        f.fail("encrypted with the /" + nm + " security handler (public-key or custom encryption is not supported)");
+    }
+    ensure_legacy_crypto();
+    PdfString id0;
+    const PdfObject* id = f.trailer.GetKey("ID");
+    if (id && id->IsArray() && !id->GetArray().empty() &&
+        (id->GetArray()[0].IsString() || id->GetArray()[0].IsHexString()))
+        id0 = id->GetArray()[0].GetString();
+    std::unique_ptr<PdfEncrypt> enc;
+    try {
+        enc.reset(PdfEncrypt::CreatePdfEncrypt(&encdict));
+    } catch (const PdfError& err) {
+        f.fail(std::string("unsupported encryption (") + PdfError::ErrorName(err.GetError()) + ")");
+    }
+    if (!enc) f.fail("unsupported encryption");
+    std::vector<std::string> tries;
+    if (opt.password_given || !opt.password.empty()) tries.push_back(opt.password);
+    tries.push_back("");
+    bool ok = false;
+    std::string crypto_error;
+    for (const auto& pw : tries) {
+        try {
+            if (enc->Authenticate(pw, id0)) {
+                ok = true;
+                break;
+            }
+        } catch (const PdfError& err) {
+            crypto_error = PdfError::ErrorName(err.GetError());
+        }
+    }
+    if (!ok) {
+        if (!crypto_error.empty())
+            f.fail("cannot decrypt (" + crypto_error + "; RC4 needs the OpenSSL legacy provider)");
+        if (opt.password_given || !opt.password.empty()) f.fail("wrong password for encrypted PDF (check --password)");
+        f.fail("encrypted PDF needs a password (use --password)");
+    }
+    f.crypt = std::make_unique<Crypt>(*enc);
+    f.enc = std::move(enc);
+}
+
+static bool catalog_ok(File::Impl& f) {
+    try {
+        const PdfObject* r = f.trailer.GetKey("Root");
+        if (!r || !r->IsReference()) return r && r->IsDictionary();
+        return f.load(r->GetReference()).value.IsDictionary();
+    } catch (const Error&) {
+        return false;
+    }
+}
+
+void File::Impl::init(const OpenOptions& opt) {
+    quiet_podofo();
+    // Header
+    std::uint64_t lim = std::min<std::uint64_t>(n, 1024);
+    const char* h = static_cast<const char*>(memmem(d, lim, "%PDF-", 5));
+    if (!h) fail("not a PDF file (no %PDF- header)");
+    hdr = static_cast<std::uint64_t>(h - d);
+    {
+        std::uint64_t p = hdr + 5;
+        while (p < n && p < hdr + 12 && (is_digit(d[p]) || d[p] == '.')) version.push_back(d[p++]);
+    }
+    if (hdr > 0) warn("%PDF- header at offset " + std::to_string(hdr));
+    // startxref
+    bool chain_ok = false;
+    try {
+        std::uint64_t tail = std::min<std::uint64_t>(n, 4096);
+        std::string_view last(d + n - tail, tail);
+        std::size_t k = last.rfind("startxref");
+        std::uint64_t sx = npos64;
+        if (k == std::string_view::npos) {
+            std::string_view all(d, n);
+            k = all.rfind("startxref");
+            if (k != std::string_view::npos) sx = k;
+        } else {
+            sx = n - tail + k;
+        }
+        if (sx == npos64) fail("no startxref");
+        std::uint64_t p = sx + 9, v = 0;
+        skip_ws(d, n, p);
+        if (!read_uint(d, n, p, v)) fail("startxref without an offset");
+        startxref = v;
+        std::set<std::uint64_t> seen;
+        std::uint64_t off = v;
+        bool first = true;
+        while (true) {
+            if (!seen.insert(off).second) {
+                warn("loop in the /Prev chain at offset " + std::to_string(off));
+                break;
+            }
+            if (seen.size() > kMaxXrefSections) fail("too many cross-reference sections");
+            PdfDictionary t;
+            XrefSection sec = parse_section(*this, off, t);
+            if (first) {
+                trailer = t;
+                kind = sec.kind;
+                first = false;
+            } else {
+                for (const auto& [key, val] : t.GetKeys())
+                    if (!trailer.GetKey(key)) trailer.AddKey(key, *val);  // fill gaps (e.g. /Root in an older trailer)
+            }
+            sections.push_back(std::move(sec));
+            const PdfObject* prev = t.GetKey("Prev");
+            if (!prev || !(prev->IsNumber() || prev->IsReal())) break;
+            std::int64_t pv = as_int(prev, -1);
+            if (pv < 0) break;
+            off = static_cast<std::uint64_t>(pv);
+        }
+        trailer.RemoveKey("Prev");
+        trailer.RemoveKey("XRefStm");
+        chain_ok = true;
+    } catch (const Error& e) {
+        warn(e.what());
+    } catch (const PdfError& e) {
+        warn(std::string("cross-reference syntax error (") + PdfError::ErrorName(e.GetError()) + ")");
+    }
+    if (!chain_ok || !trailer.GetKey("Root")) reconstruct(*this);
+    if (!reconstructed) {
+        for (auto& [num, e] : xref) max_num = std::max(max_num, num);
+        std::int64_t size = as_int(trailer.GetKey("Size"), 0);
+        if (size > 0 && size - 1 <= kMaxObjNum) max_num = std::max(max_num, static_cast<std::uint32_t>(size - 1));
+    }
+    setup_encryption(*this, opt);
+    if (!catalog_ok(*this)) {
+        if (!reconstructed) {
+            reconstruct(*this);
+            if (has_encrypt && !enc) setup_encryption(*this, opt);
+        }
+        if (!catalog_ok(*this)) fail("document catalog (/Root) is missing or not a dictionary");
+    }
+}
+
+// ---------------------------------------------------------------- File
+
+File::File(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+File::File(File&&) noexcept = default;
+File& File::operator=(File&&) noexcept = default;
+File::~File() = default;
+
+
+}  // namespace pith::pdf
+
+namespace pith::pdf {
+
+File File::open(const std::string& path, const OpenOptions& options) {
+    auto impl = std::make_unique<Impl>();
+    impl->name = path;
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw Error(path + ": cannot open (" + std::strerror(errno) + ")");
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        throw Error(path + ": not a regular file");
+    }
+    if (st.st_size > 0) {
+        void* m = mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+        if (m == MAP_FAILED) {
+            ::close(fd);
+            throw Error(path + ": cannot map file (" + std::strerror(errno) + ")");
+        }
+        impl->map = m;
+        impl->map_len = static_cast<std::size_t>(st.st_size);
+        impl->d = static_cast<const char*>(m);
+        impl->n = static_cast<std::uint64_t>(st.st_size);
+    } else {
+        impl->d = impl->owned.data();
+        impl->n = 0;
+    }
+    ::close(fd);
+    impl->init(options);
+    return File(std::move(impl));
+}
+
+File File::from_bytes(std::string bytes, const std::string& name, const OpenOptions& options) {
+    auto impl = std::make_unique<Impl>();
+    impl->name = name;
+    impl->owned = std::move(bytes);
+    impl->d = impl->owned.data();
+    impl->n = impl->owned.size();
+    impl->init(options);
+    return File(std::move(impl));
+}
+
+const std::string& File::name() const { return impl_->name; }
+std::string_view File::bytes() const { return std::string_view(impl_->d, impl_->n); }
+std::uint64_t File::header_offset() const { return impl_->hdr; }
+std::string File::version() const { return impl_->version; }
+XrefKind File::xref_kind() const { return impl_->kind; }
+std::uint64_t File::startxref() const { return impl_->startxref; }
+std::uint32_t File::max_object_number() const { return impl_->max_num; }
+bool File::reconstructed() const { return impl_->reconstructed; }
+const std::vector<std::string>& File::warnings() const { return impl_->warnings; }
+const PdfDictionary& File::trailer() const { return impl_->trailer; }
+
+PdfReference File::root_ref() const {
+    const PdfObject* r = impl_->trailer.GetKey("Root");
+    return r && r->IsReference() ? r->GetReference() : PdfReference();
+}
+
+const PdfObject& File::catalog() {
+    const PdfObject* r = impl_->trailer.GetKey("Root");
+    if (!r) impl_->fail("no document catalog (/Root)");
+    const PdfObject& c = resolve(*r);
+    if (!c.IsDictionary()) impl_->fail("document catalog is not a dictionary");
+    return c;
+}
+
+const PdfObject* File::info() {
+    const PdfObject* i = impl_->trailer.GetKey("Info");
+    if (!i) return nullptr;
+    try {
+        const PdfObject& v = resolve(*i);
+        return v.IsDictionary() ? &v : nullptr;
+    } catch (const Error& e) {
+        impl_->warn(std::string("unreadable /Info: ") + e.what());
+        return nullptr;
+    }
+}
+
+PdfReference File::info_ref() const {
+    const PdfObject* i = impl_->trailer.GetKey("Info");
+    return i && i->IsReference() ? i->GetReference() : PdfReference();
+}
+
+bool File::exists(const PdfReference& ref) {
+    auto it = impl_->xref.find(ref.ObjectNumber());
+    return it != impl_->xref.end() && it->second.type != 0;
+}
+
+const PdfObject& File::get(const PdfReference& ref) { return impl_->load(ref).value; }
+
+const PdfObject& File::resolve(const PdfObject& obj) {
+    const PdfObject* o = &obj;
+    for (int i = 0; o->IsReference(); ++i) {
+        if (i >= 16) impl_->fail("chain of indirect references is too long");
+        o = &impl_->load(o->GetReference()).value;
+    }
+    return *o;
+}
+
+const PdfObject* File::get_key(const PdfDictionary& dict, const char* key) {
+    const PdfObject* o = dict.GetKey(PdfName(key));
+    if (!o) return nullptr;
+    const PdfObject& r = resolve(*o);
+    return r.IsNull() ? nullptr : &r;
+}
+
+bool File::is_stream(const PdfReference& ref) { return impl_->load(ref).stream; }
+std::string File::stream_encoded(const PdfReference& ref) { return stream_bytes(*impl_, ref, false); }
+std::string File::stream_decoded(const PdfReference& ref) { return stream_bytes(*impl_, ref, true); }
+
+bool File::encrypted() const { return impl_->enc != nullptr; }
+PdfEncrypt* File::encryption() const { return impl_->enc.get(); }
+PdfReference File::encrypt_ref() const { return impl_->enc_ref; }
+
+std::vector<Revision> File::revisions() {
+    const Impl& f = *impl_;
+    std::map<std::uint64_t, Revision> by_end;
+    auto eof_after = [&](std::uint64_t from, std::uint64_t& eof_end, std::uint64_t& end) {
+        const char* hit = from < f.n ? static_cast<const char*>(memmem(f.d + from, f.n - from, "%%EOF", 5)) : nullptr;
+        if (!hit) {
+            eof_end = end = f.n;
+            return;
+        }
+        eof_end = static_cast<std::uint64_t>(hit - f.d) + 5;
+        end = eof_end;
+        if (end < f.n && f.d[end] == '\r') ++end;
+        if (end < f.n && f.d[end] == '\n') ++end;
+    };
+    if (f.sections.empty()) {
+        Revision r;
+        std::string_view all(f.d, f.n);
+        std::size_t k = all.rfind("%%EOF");
+        eof_after(k == std::string_view::npos ? f.n : k, r.eof_end, r.end);
+        r.startxref = f.startxref;
+        r.kind = f.kind;
+        for (auto& [num, e] : f.xref)
+            if (e.type != 0) r.objects.push_back(num);
+        std::sort(r.objects.begin(), r.objects.end());
+        return {r};
+    }
+    for (const auto& sec : f.sections) {
+        std::uint64_t eof_end, end;
+        eof_after(sec.tail, eof_end, end);
+        Revision& r = by_end[end];
+        if (r.objects.empty() && r.end == 0) {
+            r.end = end;
+            r.eof_end = eof_end;
+            r.startxref = sec.rel;
+            r.kind = sec.kind;
+        }
+        r.objects.insert(r.objects.end(), sec.objects.begin(), sec.objects.end());
+    }
+    std::vector<Revision> out;
+    for (auto& [end, r] : by_end) {
+        std::sort(r.objects.begin(), r.objects.end());
+        r.objects.erase(std::unique(r.objects.begin(), r.objects.end()), r.objects.end());
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+}  // namespace pith::pdf

@@ -1,0 +1,129 @@
+#pragma once
+// pith::pdf::File - a lazy, read-only view of a PDF file.
+//
+// Opening reads only the header, the cross-reference sections (the /Prev
+// chain) and the /Encrypt dictionary. Objects are parsed when asked for and
+// cached; object streams are decoded on first use. Every failure is a
+// pith::Error naming the file and the problem.
+//
+// Offsets: PDF offsets (xref entries, startxref, /Prev) are relative to the
+// "%PDF-" header; when the header sits at a non-zero position the reader
+// adds header_offset() itself. Offsets this API hands out are *absolute*
+// positions in bytes() unless documented otherwise.
+#include <podofo/podofo.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pith::pdf {
+
+enum class XrefKind { Table, Stream };
+
+// One revision of the file: the original document, then one per incremental update.
+struct Revision {
+    std::uint64_t end = 0;        // absolute offset just past this revision's "%%EOF" and its EOL
+    std::uint64_t eof_end = 0;    // absolute offset just past "%%EOF" (no EOL)
+    std::uint64_t startxref = 0;  // the startxref value (relative to the header) of this revision
+    XrefKind kind = XrefKind::Table;
+    std::vector<std::uint32_t> objects;  // object numbers it defines or replaces (in-use entries), sorted
+};
+
+struct Rect {
+    double llx = 0, lly = 0, urx = 0, ury = 0;
+    double width() const { return urx - llx; }
+    double height() const { return ury - lly; }
+};
+
+enum class ResourcesFrom { Own, Inherited, Absent };
+
+struct Page {
+    int index = 0;                       // 0-based
+    PoDoFo::PdfReference ref;            // the page object
+    Rect media_box;                      // effective (inherited), normalised; US Letter if absent
+    Rect crop_box;                       // effective, clipped to media_box; = media_box if absent
+    int rotate = 0;                      // 0, 90, 180 or 270
+    ResourcesFrom resources_from = ResourcesFrom::Absent;
+    PoDoFo::PdfReference resources_owner;  // node holding /Resources (page or ancestor); (0,0) if absent
+    PoDoFo::PdfObject resources{PoDoFo::PdfVariant()};  // the effective /Resources, resolved (Null if absent)
+};
+
+struct OpenOptions {
+    std::string password;            // tried after the empty password
+    bool password_given = false;     // true when the user passed --password
+};
+
+class File {
+public:
+    static File open(const std::string& path, const OpenOptions& options = {});
+    static File from_bytes(std::string bytes, const std::string& name = "<memory>",
+                           const OpenOptions& options = {});
+    File(File&&) noexcept;
+    File& operator=(File&&) noexcept;
+    ~File();
+
+    const std::string& name() const;
+    std::string_view bytes() const;          // the whole original file
+    std::uint64_t header_offset() const;     // position of "%PDF-" in bytes()
+    std::string version() const;             // from the header, e.g. "1.7"
+
+    // Cross-reference facts.
+    XrefKind xref_kind() const;              // flavour of the last (newest) xref section
+    std::uint64_t startxref() const;         // last startxref value (relative to header)
+    std::uint32_t max_object_number() const; // highest object number known (xref + /Size - 1)
+    bool reconstructed() const;              // xref was rebuilt by scanning the file
+    const std::vector<std::string>& warnings() const;
+
+    // The newest trailer (for xref streams: the stream dictionary), without stream keys.
+    const PoDoFo::PdfDictionary& trailer() const;
+    PoDoFo::PdfReference root_ref() const;
+    const PoDoFo::PdfObject& catalog();           // throws if /Root is not a dictionary
+    const PoDoFo::PdfObject* info();              // nullptr if no usable /Info dictionary
+    PoDoFo::PdfReference info_ref() const;        // (0,0) if /Info is absent or direct
+
+    // Objects. get() returns a Null object for free / nonexistent objects (as the spec says).
+    bool exists(const PoDoFo::PdfReference& ref);
+    const PoDoFo::PdfObject& get(const PoDoFo::PdfReference& ref);
+    // Follows indirect references (bounded chain); returns `obj` itself if direct.
+    const PoDoFo::PdfObject& resolve(const PoDoFo::PdfObject& obj);
+    // Looks up `key` in `dict` and resolves it; nullptr if absent or null.
+    const PoDoFo::PdfObject* get_key(const PoDoFo::PdfDictionary& dict, const char* key);
+
+    bool is_stream(const PoDoFo::PdfReference& ref);
+    // Stream data as stored (still filtered) but decrypted.
+    std::string stream_encoded(const PoDoFo::PdfReference& ref);
+    // Stream data with all filters removed (Flate/LZW/ASCIIHex/ASCII85/RunLength + predictors).
+    std::string stream_decoded(const PoDoFo::PdfReference& ref);
+
+    // Encryption (nullptr when the file is not encrypted).
+    bool encrypted() const;
+    PoDoFo::PdfEncrypt* encryption() const;
+    PoDoFo::PdfReference encrypt_ref() const;  // (0,0) if /Encrypt is direct or absent
+
+    // Revisions, oldest first.
+    std::vector<Revision> revisions();
+
+    // Pages.
+    int page_count();
+    Page page(int index);  // 0-based; throws pith::Error if out of range
+
+    struct Impl;
+private:
+    explicit File(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> impl_;
+    friend class Update;
+};
+
+// Number helpers that accept integers and reals (PDF allows either).
+double number_value(const PoDoFo::PdfObject& obj, double fallback = 0);
+
+// Serialise an object the way the writer does (for tests and debugging).
+std::string to_pdf_string(const PoDoFo::PdfObject& obj);
+
+// Load OpenSSL's legacy + default providers once (needed for RC4 under OpenSSL 3).
+// Returns true if the legacy provider is available.
+bool ensure_legacy_crypto();
+
+}  // namespace pith::pdf

@@ -1,0 +1,84 @@
+#pragma once
+// Internal state of pith::pdf::File, shared by file.cpp, pages.cpp and update.cpp.
+#include "pdf/crypt.hpp"
+#include "pdf/file.hpp"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace pith::pdf {
+
+struct XrefEntry {
+    std::uint8_t type = 0;    // 0 free, 1 at offset, 2 inside object stream
+    std::uint16_t gen = 0;    // generation (type 1); 0 for type 2
+    std::uint32_t index = 0;  // index inside the object stream (type 2)
+    std::uint64_t value = 0;  // offset relative to the header (type 1) or object stream number (type 2)
+};
+
+struct XrefSection {
+    std::uint64_t rel = 0;   // startxref / Prev value that led here
+    std::uint64_t tail = 0;  // absolute offset where the section (trailer / stream) ends
+    XrefKind kind = XrefKind::Table;
+    std::vector<std::uint32_t> objects;  // in-use entries it lists
+};
+
+struct CachedObject {
+    PoDoFo::PdfObject value{PoDoFo::PdfVariant()};  // PdfObject() would be an empty dictionary
+    bool stream = false;
+    std::uint64_t data_abs = 0;  // absolute offset of the stream data
+    std::uint64_t data_len = 0;
+};
+
+struct ObjStm {
+    std::string data;
+    std::vector<std::pair<std::uint32_t, std::uint64_t>> entries;  // objnum, offset in data
+};
+
+struct File::Impl {
+    std::string name;
+    std::string owned;          // bytes when not mmapped
+    void* map = nullptr;
+    std::size_t map_len = 0;
+    const char* d = nullptr;    // file bytes
+    std::uint64_t n = 0;        // file length
+    std::uint64_t hdr = 0;      // header offset
+    std::string version;
+
+    std::unordered_map<std::uint32_t, XrefEntry> xref;
+    std::vector<XrefSection> sections;  // newest first
+    PoDoFo::PdfDictionary trailer;
+    std::uint64_t startxref = 0;
+    XrefKind kind = XrefKind::Table;
+    bool reconstructed = false;
+    std::vector<std::string> warnings;
+    std::uint32_t max_num = 0;
+
+    std::unordered_map<std::uint32_t, CachedObject> cache;
+    std::unordered_map<std::uint32_t, std::shared_ptr<ObjStm>> objstms;
+    std::optional<std::unordered_map<std::uint32_t, XrefEntry>> scanned;  // built on demand
+    int depth = 0;
+    int page_calls = 0;
+    std::optional<std::vector<Page>> all_pages;  // filled once a caller walks many pages
+
+    std::unique_ptr<PoDoFo::PdfEncrypt> enc;
+    std::unique_ptr<Crypt> crypt;  // our own cipher with the key PoDoFo derived
+    PoDoFo::PdfReference enc_ref;
+    bool has_encrypt = false;
+
+
+    ~Impl();
+    [[noreturn]] void fail(const std::string& what) const;
+    void warn(const std::string& what);
+
+    void init(const OpenOptions& opt);
+    const CachedObject& load(const PoDoFo::PdfReference& ref);
+};
+
+// Stream bytes (decrypted; decoded if `decode`).
+std::string stream_bytes(File::Impl& f, const PoDoFo::PdfReference& ref, bool decode);
+}  // namespace pith::pdf

@@ -1,0 +1,254 @@
+// Page-tree access for pith::pdf::File: walks only the nodes on the way to the
+// requested page, using /Count to skip whole subtrees.
+#include "core/error.hpp"
+#include "pdf/file.hpp"
+#include "pdf/file_impl.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace pith::pdf {
+
+using namespace PoDoFo;
+
+namespace {
+
+constexpr int kMaxTreeDepth = 256;
+
+bool is_name(const PdfObject* o, const char* n) { return o && o->IsName() && o->GetName() == PdfName(n); }
+
+bool read_rect(File& f, const PdfObject* o, Rect& r) {
+    if (!o || !o->IsArray() || o->GetArray().size() != 4) return false;
+    double v[4];
+    for (int i = 0; i < 4; ++i) {
+        const PdfObject& e = f.resolve(o->GetArray()[i]);
+        if (!e.IsNumber() && !e.IsReal()) return false;
+        v[i] = number_value(e);
+        if (!std::isfinite(v[i])) return false;
+    }
+    r.llx = std::min(v[0], v[2]);
+    r.urx = std::max(v[0], v[2]);
+    r.lly = std::min(v[1], v[3]);
+    r.ury = std::max(v[1], v[3]);
+    return true;
+}
+
+struct Inherited {
+    const PdfObject* resources = nullptr;
+    PdfReference resources_owner;
+    bool resources_own = false;
+    const PdfObject* media = nullptr;
+    const PdfObject* crop = nullptr;
+    const PdfObject* rotate = nullptr;
+};
+
+// Records the inheritable attributes of `node` (a Pages node or the page).
+void collect(File& f, const PdfObject& node, const PdfReference& ref, Inherited& in, bool is_page) {
+    const PdfDictionary& d = node.GetDictionary();
+    if (const PdfObject* r = f.get_key(d, "Resources")) {
+        in.resources = r;
+        in.resources_owner = ref;
+        in.resources_own = is_page;
+    }
+    if (const PdfObject* m = f.get_key(d, "MediaBox")) in.media = m;
+    if (const PdfObject* c = f.get_key(d, "CropBox")) in.crop = c;
+    if (const PdfObject* r = f.get_key(d, "Rotate")) in.rotate = r;
+}
+
+Page make_page(File& f, int index, const PdfReference& ref, const Inherited& in) {
+    Page p;
+    p.index = index;
+    p.ref = ref;
+    if (!read_rect(f, in.media, p.media_box)) p.media_box = Rect{0, 0, 612, 792};
+    Rect crop;
+    if (read_rect(f, in.crop, crop)) {
+        crop.llx = std::max(crop.llx, p.media_box.llx);
+        crop.lly = std::max(crop.lly, p.media_box.lly);
+        crop.urx = std::min(crop.urx, p.media_box.urx);
+        crop.ury = std::min(crop.ury, p.media_box.ury);
+        p.crop_box = (crop.urx > crop.llx && crop.ury > crop.lly) ? crop : p.media_box;
+    } else {
+        p.crop_box = p.media_box;
+    }
+    long long rot = 0;
+    if (in.rotate && (in.rotate->IsNumber() || in.rotate->IsReal()))
+        rot = static_cast<long long>(std::llround(number_value(*in.rotate)));
+    rot = ((rot % 360) + 360) % 360;
+    p.rotate = static_cast<int>(rot - rot % 90);
+    if (in.resources && in.resources->IsDictionary()) {
+        p.resources = *in.resources;
+        p.resources_owner = in.resources_owner;
+        p.resources_from = in.resources_own ? ResourcesFrom::Own : ResourcesFrom::Inherited;
+    }
+    return p;
+}
+
+bool is_pages_node(const PdfObject& o) {
+    if (!o.IsDictionary()) return false;
+    const PdfObject* t = o.GetDictionary().GetKey("Type");
+    if (is_name(t, "Pages")) return true;
+    if (is_name(t, "Page")) return false;
+    return o.GetDictionary().GetKey("Kids") != nullptr;
+}
+
+std::int64_t node_count(File& f, const PdfObject& node) {
+    const PdfObject* c = f.get_key(node.GetDictionary(), "Count");
+    if (!c || !c->IsNumber()) return -1;
+    return c->GetNumber();
+}
+
+PdfReference pages_root(File& f, const PdfObject** root) {
+    const PdfObject* p = f.catalog().GetDictionary().GetKey("Pages");
+    if (!p) throw Error(f.name() + ": document has no page tree (/Pages)");
+    PdfReference ref = p->IsReference() ? p->GetReference() : PdfReference();
+    const PdfObject& r = f.resolve(*p);
+    if (!r.IsDictionary()) throw Error(f.name() + ": /Pages is not a dictionary");
+    *root = &r;
+    return ref;
+}
+
+// Full depth-first traversal (used when /Count cannot be trusted). Calls
+// visit(index, ref, inherited) for each leaf; stops when visit returns true.
+template <typename Visit>
+bool traverse(File& f, const PdfObject& node, const PdfReference& ref, Inherited in, int depth,
+              std::set<std::uint32_t>& seen, int& index, Visit&& visit) {
+    if (depth > kMaxTreeDepth) throw Error(f.name() + ": page tree is too deep");
+    if (!is_pages_node(node)) {
+        collect(f, node, ref, in, true);
+        return visit(index++, ref, in);
+    }
+    collect(f, node, ref, in, false);
+    const PdfObject* kids = f.get_key(node.GetDictionary(), "Kids");
+    if (!kids || !kids->IsArray()) return false;
+    for (const PdfObject& k : kids->GetArray()) {
+        if (!k.IsReference()) continue;
+        if (!seen.insert(k.GetReference().ObjectNumber()).second) continue;  // loop or shared node
+        const PdfObject& kid = f.resolve(k);
+        if (!kid.IsDictionary()) continue;
+        if (traverse(f, kid, k.GetReference(), in, depth + 1, seen, index, visit)) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+int File::page_count() {
+    if (impl_->all_pages) return static_cast<int>(impl_->all_pages->size());
+    const PdfObject* root;
+    const PdfObject* pages = catalog().GetDictionary().GetKey("Pages");
+    if (!pages || !resolve(*pages).IsDictionary()) {
+        impl_->warn("document has no usable page tree (/Pages): 0 pages");
+        return 0;
+    }
+    PdfReference rref = pages_root(*this, &root);
+    std::int64_t c = node_count(*this, *root);
+    if (c >= 0 && c <= 10000000) {
+        // Trust /Count if the first page can be reached through it.
+        if (c == 0) return 0;
+        try {
+            page(0);
+            page(static_cast<int>(c - 1));
+            return static_cast<int>(c);
+        } catch (const Error&) {
+        }
+    }
+    std::set<std::uint32_t> seen;
+    if (rref.ObjectNumber()) seen.insert(rref.ObjectNumber());
+    int index = 0;
+    traverse(*this, *root, rref, Inherited{}, 0, seen, index, [](int, const PdfReference&, const Inherited&) { return false; });
+    return index;
+}
+
+Page File::page(int index) {
+    if (index < 0) throw Error(name() + ": page index out of range");
+    if (impl_->all_pages) {
+        if (static_cast<std::size_t>(index) >= impl_->all_pages->size())
+            throw Error(name() + ": page " + std::to_string(index + 1) + " does not exist");
+        return (*impl_->all_pages)[static_cast<std::size_t>(index)];
+    }
+    const PdfObject* root;
+    PdfReference rref = pages_root(*this, &root);
+    // A caller walking many pages: one full traversal instead of a descent per page.
+    if (++impl_->page_calls > 8) {
+        std::vector<Page> pages;
+        std::set<std::uint32_t> seen;
+        if (rref.ObjectNumber()) seen.insert(rref.ObjectNumber());
+        int i = 0;
+        traverse(*this, *root, rref, Inherited{}, 0, seen, i, [&](int idx, const PdfReference& ref, const Inherited& in) {
+            if (pages.size() >= 10000000) throw Error(name() + ": too many pages");
+            pages.push_back(make_page(*this, idx, ref, in));
+            return false;
+        });
+        impl_->all_pages = std::move(pages);
+        return page(index);
+    }
+    // Fast path: descend with /Count.
+    {
+        Inherited in;
+        std::set<std::uint32_t> path;
+        if (rref.ObjectNumber()) path.insert(rref.ObjectNumber());
+        const PdfObject* node = root;
+        PdfReference ref = rref;
+        std::int64_t left = index;
+        bool ok = true;
+        for (int depth = 0; ok; ++depth) {
+            if (depth > kMaxTreeDepth) {
+                ok = false;
+                break;
+            }
+            if (!is_pages_node(*node)) {
+                if (left != 0) ok = false;
+                else {
+                    collect(*this, *node, ref, in, true);
+                    return make_page(*this, index, ref, in);
+                }
+                break;
+            }
+            collect(*this, *node, ref, in, false);
+            const PdfObject* kids = get_key(node->GetDictionary(), "Kids");
+            if (!kids || !kids->IsArray()) {
+                ok = false;
+                break;
+            }
+            bool descended = false;
+            for (const PdfObject& k : kids->GetArray()) {
+                if (!k.IsReference()) continue;
+                const PdfObject& kid = resolve(k);
+                if (!kid.IsDictionary()) continue;
+                std::int64_t cnt = is_pages_node(kid) ? node_count(*this, kid) : 1;
+                if (cnt < 0) {
+                    ok = false;
+                    break;
+                }
+                if (left < cnt) {
+                    if (!path.insert(k.GetReference().ObjectNumber()).second) {
+                        ok = false;  // loop
+                        break;
+                    }
+                    node = &kid;
+                    ref = k.GetReference();
+                    descended = true;
+                    break;
+                }
+                left -= cnt;
+            }
+            if (!descended) ok = false;
+        }
+    }
+    // Slow path: full traversal with loop protection.
+    std::set<std::uint32_t> seen;
+    if (rref.ObjectNumber()) seen.insert(rref.ObjectNumber());
+    int i = 0;
+    Page result;
+    bool found = traverse(*this, *root, rref, Inherited{}, 0, seen, i,
+                          [&](int idx, const PdfReference& ref, const Inherited& in) {
+                              if (idx != index) return false;
+                              result = make_page(*this, index, ref, in);
+                              return true;
+                          });
+    if (!found) throw Error(name() + ": page " + std::to_string(index + 1) + " does not exist");
+    return result;
+}
+
+}  // namespace pith::pdf

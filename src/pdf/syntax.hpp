@@ -1,0 +1,93 @@
+#pragma once
+// Low-level PDF lexical helpers over a byte range (internal to src/pdf).
+#include <podofo/podofo.h>
+
+#include <cstdint>
+#include <istream>
+#include <streambuf>
+
+namespace pith::pdf {
+
+constexpr std::uint64_t npos64 = ~std::uint64_t(0);
+
+inline bool is_ws(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f' || c == '\0'; }
+inline bool is_delim(char c) {
+    return c == '(' || c == ')' || c == '<' || c == '>' || c == '[' || c == ']' || c == '{' || c == '}' ||
+           c == '/' || c == '%';
+}
+inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+inline void skip_ws(const char* d, std::uint64_t n, std::uint64_t& p) {
+    while (p < n && is_ws(d[p])) ++p;
+}
+inline void skip_spaces(const char* d, std::uint64_t n, std::uint64_t& p) {
+    while (p < n && (d[p] == ' ' || d[p] == '\t')) ++p;
+}
+inline void skip_ws_comments(const char* d, std::uint64_t n, std::uint64_t& p) {
+    while (p < n) {
+        if (is_ws(d[p])) {
+            ++p;
+        } else if (d[p] == '%') {
+            while (p < n && d[p] != '\n' && d[p] != '\r') ++p;
+        } else {
+            break;
+        }
+    }
+}
+inline bool starts_with(const char* d, std::uint64_t n, std::uint64_t p, const char* s) {
+    for (std::uint64_t i = 0; s[i]; ++i)
+        if (p + i >= n || d[p + i] != s[i]) return false;
+    return true;
+}
+// Reads up to 19 decimal digits.
+inline bool read_uint(const char* d, std::uint64_t n, std::uint64_t& p, std::uint64_t& v) {
+    std::uint64_t q = p;
+    v = 0;
+    while (q < n && is_digit(d[q]) && q - p < 19) v = v * 10 + static_cast<std::uint64_t>(d[q++] - '0');
+    if (q == p) return false;
+    p = q;
+    return true;
+}
+
+// A read-only streambuf over memory (no copy), seekable so PoDoFo can tell().
+class MemBuf : public std::streambuf {
+public:
+    MemBuf(const char* b, std::size_t n) {
+        char* p = const_cast<char*>(b);
+        setg(p, p, p + n);
+    }
+
+protected:
+    pos_type seekoff(off_type off, std::ios_base::seekdir dir, std::ios_base::openmode) override {
+        char* base = dir == std::ios_base::beg ? eback() : dir == std::ios_base::cur ? gptr() : egptr();
+        char* t = base + off;
+        if (t < eback() || t > egptr()) return pos_type(off_type(-1));
+        setg(eback(), t, egptr());
+        return pos_type(t - eback());
+    }
+    pos_type seekpos(pos_type pos, std::ios_base::openmode m) override {
+        return seekoff(off_type(pos), std::ios_base::beg, m);
+    }
+};
+
+struct LexerStorage {
+    MemBuf buf;
+    std::istream is;
+    LexerStorage(const char* b, std::size_t n) : buf(b, n), is(&buf) {}
+};
+
+// PoDoFo's tokenizer reading directly from memory.
+class Lexer : private LexerStorage, public PoDoFo::PdfTokenizer {
+public:
+    Lexer(const char* b, std::size_t n)
+        : LexerStorage(b, n),
+          PoDoFo::PdfTokenizer(PoDoFo::PdfRefCountedInputDevice(new PoDoFo::PdfInputDevice(&is)),
+                               PoDoFo::PdfRefCountedBuffer(4096)) {}
+    void read(PoDoFo::PdfVariant& v, PoDoFo::PdfEncrypt* enc) { GetNextVariant(v, enc); }
+    std::uint64_t tell() {
+        std::streamoff t = m_device.Device()->Tell();
+        return t < 0 ? 0 : static_cast<std::uint64_t>(t);
+    }
+};
+
+}  // namespace pith::pdf

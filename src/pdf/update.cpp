@@ -1,0 +1,341 @@
+#include "pdf/update.hpp"
+
+#include "core/error.hpp"
+#include "pdf/file_impl.hpp"
+#include "pdf/filters.hpp"
+
+#include <sodium.h>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+namespace pith::pdf {
+
+using namespace PoDoFo;
+
+namespace {
+
+std::string serialise(const PdfObject& obj, const PdfEncrypt* enc) {
+    PdfRefCountedBuffer buf;
+    PdfOutputDevice dev(&buf);
+    obj.PdfVariant::Write(&dev, ePdfWriteMode_Clean, enc);
+    return std::string(buf.GetBuffer(), dev.GetLength());
+}
+
+bool stream_gets_encrypted(const PdfEncrypt* enc, const PdfDictionary& dict) {
+    if (!enc) return false;
+    const PdfObject* type = dict.GetKey("Type");
+    if (type && type->IsName()) {
+        if (type->GetName() == PdfName("XRef")) return false;
+        if (type->GetName() == PdfName("Metadata") && !enc->IsMetadataEncrypted()) return false;
+    }
+    return true;
+}
+
+std::string hash16(const std::string& a, const std::string& b) {
+    unsigned char out[16];
+    crypto_generichash_state st;
+    crypto_generichash_init(&st, nullptr, 0, sizeof out);
+    crypto_generichash_update(&st, reinterpret_cast<const unsigned char*>(a.data()), a.size());
+    crypto_generichash_update(&st, reinterpret_cast<const unsigned char*>(b.data()), b.size());
+    crypto_generichash_final(&st, out, sizeof out);
+    return std::string(reinterpret_cast<const char*>(out), sizeof out);
+}
+
+void put_be(std::string& s, std::uint64_t v, int width) {
+    for (int i = width - 1; i >= 0; --i) s.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+
+}  // namespace
+
+Update::Update(File& file) : file_(file), next_num_(file.max_object_number() + 1) {
+    if (next_num_ > 8388607) throw Error(file.name() + ": no free object numbers left");
+}
+
+PdfReference Update::next_ref() {
+    if (next_num_ > 8388607) throw Error(file_.name() + ": too many objects");
+    PdfReference r(next_num_++, 0);
+    gens_[r.ObjectNumber()] = 0;
+    return r;
+}
+
+PdfReference Update::reserve() {
+    PdfReference r = next_ref();
+    objects_[r.ObjectNumber()] = Obj{};
+    return r;
+}
+
+PdfReference Update::add(const PdfObject& value) {
+    PdfReference r = next_ref();
+    replace(r, value);
+    return r;
+}
+
+PdfReference Update::add_stream(const PdfDictionary& dict, const std::string& data) {
+    PdfReference r = next_ref();
+    replace_stream(r, dict, data);
+    return r;
+}
+
+void Update::replace(const PdfReference& ref, const PdfObject& value) {
+    if (ref.ObjectNumber() == 0 || ref.ObjectNumber() >= next_num_)
+        throw Error("internal: replace() of unknown object " + std::to_string(ref.ObjectNumber()));
+    Obj o;
+    o.value = value;
+    o.defined = true;
+    objects_[ref.ObjectNumber()] = std::move(o);
+    gens_[ref.ObjectNumber()] = static_cast<std::uint16_t>(ref.GenerationNumber());
+}
+
+void Update::replace_stream(const PdfReference& ref, const PdfDictionary& dict, const std::string& data) {
+    replace(ref, PdfObject(dict));
+    Obj& o = objects_[ref.ObjectNumber()];
+    o.stream = true;
+    o.data = data;
+}
+
+void Update::set_info(const PdfReference& ref) { info_ = ref; }
+
+void Update::set_comment(const std::string& line) {
+    if (!line.empty() && (line[0] != '%' || line.find_first_of("\r\n") != std::string::npos))
+        throw Error("internal: update comment must be one line starting with %");
+    comment_ = line;
+}
+
+std::string Update::appended() const {
+    const File::Impl& f = *file_.impl_;
+    PdfEncrypt* enc = f.enc.get();
+    const std::uint64_t base = f.n;  // absolute offset where the update starts
+    std::string out;
+    if (f.n > 0 && f.d[f.n - 1] != '\n' && f.d[f.n - 1] != '\r') out += '\n';
+    if (!comment_.empty()) out += comment_ + "\n";
+
+    struct Loc {
+        std::uint8_t type;
+        std::uint64_t value;
+        std::uint32_t gen;
+    };
+    std::map<std::uint32_t, Loc> entries;
+    for (const auto& [num, o] : objects_) {
+        if (!o.defined) throw Error("internal: object " + std::to_string(num) + " was reserved but never defined");
+        std::uint16_t gen = gens_.count(num) ? gens_.at(num) : 0;
+        PdfReference ref(num, gen);
+        entries[num] = Loc{1, base + out.size() - f.hdr, gen};
+        out += std::to_string(num) + " " + std::to_string(gen) + " obj\n";
+        const Crypt* crypt = f.crypt.get();
+        if (!o.stream) {
+            PdfObject v = o.value;
+            if (crypt) crypt->encrypt_strings(v, ref);
+            out += serialise(v, nullptr);
+            out += "\nendobj\n";
+            continue;
+        }
+        std::string data = o.data;
+        PdfObject dict = o.value;
+        if (crypt) {
+            if (stream_gets_encrypted(enc, dict.GetDictionary())) data = crypt->encrypt(ref, data);
+            crypt->encrypt_strings(dict, ref);
+        }
+        dict.GetDictionary().AddKey("Length", PdfObject(static_cast<pdf_int64>(data.size())));
+        out += serialise(dict, nullptr);
+        out += "\nstream\n";
+        out += data;
+        out += "\nendstream\nendobj\n";
+    }
+
+    // Full table when the reader had to reconstruct (the old sections are unusable).
+    const bool full = f.reconstructed;
+    bool needs_stream = f.kind == XrefKind::Stream;
+    if (full) {
+        for (const auto& [num, e] : f.xref) {
+            if (e.type == 0 || entries.count(num)) continue;
+            entries[num] = Loc{e.type, e.value, e.type == 1 ? e.gen : e.index};
+            if (e.type == 2) needs_stream = true;
+        }
+    }
+    std::uint32_t max_num = std::max<std::uint32_t>(file_.max_object_number(), next_num_ - 1);
+    if (!entries.empty()) max_num = std::max(max_num, entries.rbegin()->first);
+
+    // Trailer
+    PdfDictionary tr = f.trailer;
+    for (const char* k : {"Prev", "XRefStm", "Length", "Filter", "DecodeParms", "W", "Index", "Type", "DL"})
+        tr.RemoveKey(k);
+    if (!full) tr.AddKey("Prev", PdfObject(static_cast<pdf_int64>(f.startxref)));
+    if (info_.ObjectNumber()) tr.AddKey("Info", info_);
+    // /ID: keep ID[0]; new ID[1] derived from the old ID and this update.
+    std::string id0;
+    const PdfObject* id = f.trailer.GetKey("ID");
+    if (id && id->IsArray() && !id->GetArray().empty() &&
+        (id->GetArray()[0].IsString() || id->GetArray()[0].IsHexString())) {
+        const PdfString& s = id->GetArray()[0].GetString();
+        id0.assign(s.GetString(), s.GetLength());
+    }
+    if (!(f.has_encrypt && id0.empty())) {  // an encrypted file without /ID must keep deriving its key without one
+        if (id0.empty()) {
+            std::string head(f.d, static_cast<std::size_t>(std::min<std::uint64_t>(f.n, 65536)));
+            id0 = hash16(head, std::to_string(f.n));
+        }
+        std::string id1 = hash16(id0 + std::to_string(f.n), out);
+        PdfArray ids;
+        ids.push_back(PdfObject(PdfString(id0.data(), static_cast<pdf_long>(id0.size()), true)));
+        ids.push_back(PdfObject(PdfString(id1.data(), static_cast<pdf_long>(id1.size()), true)));
+        tr.AddKey("ID", ids);
+    }
+
+    // Cross-reference subsections (runs of consecutive numbers).
+    auto runs_of = [](const std::map<std::uint32_t, Loc>& m, bool with_zero) {
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> runs;  // start, count
+        std::vector<std::uint32_t> nums;
+        if (with_zero) nums.push_back(0);
+        for (const auto& [num, l] : m) nums.push_back(num);
+        for (std::uint32_t n : nums) {
+            if (!runs.empty() && runs.back().first + runs.back().second == n) ++runs.back().second;
+            else runs.emplace_back(n, 1);
+        }
+        return runs;
+    };
+
+    const std::uint64_t xref_rel = base + out.size() - f.hdr;
+    if (!needs_stream) {
+        tr.AddKey("Size", PdfObject(static_cast<pdf_int64>(max_num) + 1));
+        out += "xref\n";
+        char line[64];
+        for (auto [start, count] : runs_of(entries, full)) {
+            out += std::to_string(start) + " " + std::to_string(count) + "\n";
+            for (std::uint32_t n = start; n < start + count; ++n) {
+                if (n == 0) {
+                    out += "0000000000 65535 f\r\n";
+                    continue;
+                }
+                const Loc& l = entries.at(n);
+                std::snprintf(line, sizeof line, "%010llu %05u n\r\n", static_cast<unsigned long long>(l.value),
+                              static_cast<unsigned>(l.gen));
+                out += line;
+            }
+        }
+        out += "trailer\n" + serialise(PdfObject(tr), nullptr) + "\n";
+    } else {
+        const std::uint32_t xnum = max_num + 1;
+        entries[xnum] = Loc{1, xref_rel, 0};
+        std::uint64_t maxv = 0;
+        std::uint32_t maxg = 0;
+        for (const auto& [num, l] : entries) {
+            maxv = std::max(maxv, l.value);
+            maxg = std::max(maxg, l.gen);
+        }
+        int w1 = 1;
+        while (w1 < 8 && (maxv >> (8 * w1)) != 0) ++w1;
+        int w2 = maxg > 0xffff ? 4 : 2;
+        std::string data;
+        PdfArray index;
+        for (auto [start, count] : runs_of(entries, full)) {
+            index.push_back(PdfObject(static_cast<pdf_int64>(start)));
+            index.push_back(PdfObject(static_cast<pdf_int64>(count)));
+            for (std::uint32_t n = start; n < start + count; ++n) {
+                if (n == 0) {
+                    put_be(data, 0, 1);
+                    put_be(data, 0, w1);
+                    put_be(data, 65535, w2);
+                    continue;
+                }
+                const Loc& l = entries.at(n);
+                put_be(data, l.type, 1);
+                put_be(data, l.value, w1);
+                put_be(data, l.gen, w2);
+            }
+        }
+        std::string packed = flate_encode(data);
+        tr.AddKey("Type", PdfName("XRef"));
+        tr.AddKey("Size", PdfObject(static_cast<pdf_int64>(xnum) + 1));
+        PdfArray w;
+        w.push_back(PdfObject(static_cast<pdf_int64>(1)));
+        w.push_back(PdfObject(static_cast<pdf_int64>(w1)));
+        w.push_back(PdfObject(static_cast<pdf_int64>(w2)));
+        tr.AddKey("W", w);
+        tr.AddKey("Index", index);
+        tr.AddKey("Filter", PdfName("FlateDecode"));
+        tr.AddKey("Length", PdfObject(static_cast<pdf_int64>(packed.size())));
+        out += std::to_string(xnum) + " 0 obj\n" + serialise(PdfObject(tr), nullptr) + "\nstream\n" + packed +
+               "\nendstream\nendobj\n";
+    }
+    out += "startxref\n" + std::to_string(xref_rel) + "\n%%EOF\n";
+    return out;
+}
+
+void Update::write(std::ostream& os) const {
+    std::string tail = appended();
+    std::string_view orig = file_.bytes();
+    os.write(orig.data(), static_cast<std::streamsize>(orig.size()));
+    os.write(tail.data(), static_cast<std::streamsize>(tail.size()));
+    os.flush();
+    if (!os) throw Error("cannot write output");
+}
+
+static bool write_all(int fd, const char* p, std::size_t n) {
+    while (n > 0) {
+        ssize_t w = ::write(fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            return false;
+        }
+        p += w;
+        n -= static_cast<std::size_t>(w);
+    }
+    return true;
+}
+
+void Update::write_file(const std::string& path) const {
+    std::string tail = appended();
+    std::string_view orig = file_.bytes();
+    std::string dir = ".", base = path;
+    if (auto slash = path.find_last_of('/'); slash != std::string::npos) {
+        dir = slash == 0 ? "/" : path.substr(0, slash);
+        base = path.substr(slash + 1);
+    }
+    if (base.empty()) throw Error(path + ": not a file name");
+    std::string tmpl = (dir == "/" ? "" : dir) + "/." + base + ".pith-XXXXXX";
+    std::vector<char> tmp(tmpl.begin(), tmpl.end());
+    tmp.push_back('\0');
+    int fd = mkstemp(tmp.data());
+    if (fd < 0) throw Error(path + ": cannot create a temporary file in " + dir + " (" + std::strerror(errno) + ")");
+    auto fail = [&](const char* what) {
+        int err = errno;
+        ::close(fd);
+        ::unlink(tmp.data());
+        throw Error(path + ": " + what + " (" + std::strerror(err) + ")");
+    };
+    mode_t mode;
+    struct stat st;
+    if (::stat(path.c_str(), &st) == 0) {
+        mode = st.st_mode & 07777;
+    } else {
+        mode_t um = ::umask(0);
+        ::umask(um);
+        mode = 0666 & ~um;
+    }
+    if (::fchmod(fd, mode) != 0) fail("cannot set permissions");
+    if (!write_all(fd, orig.data(), orig.size()) || !write_all(fd, tail.data(), tail.size())) fail("cannot write");
+    if (::fsync(fd) != 0) fail("cannot sync");
+    if (::close(fd) != 0) {
+        int err = errno;
+        ::unlink(tmp.data());
+        throw Error(path + ": cannot write (" + std::strerror(err) + ")");
+    }
+    if (::rename(tmp.data(), path.c_str()) != 0) {
+        int err = errno;
+        ::unlink(tmp.data());
+        throw Error(path + ": cannot replace (" + std::strerror(err) + ")");
+    }
+    int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        ::fsync(dfd);
+        ::close(dfd);
+    }
+}
+
+}  // namespace pith::pdf

@@ -1,0 +1,443 @@
+#include "verify/title.hpp"
+
+#include "core/text.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <mutex>
+#include <set>
+
+#include <poppler/cpp/poppler-document.h>
+#include <poppler/cpp/poppler-global.h>
+#include <poppler/cpp/poppler-page.h>
+
+#include <unicode/normalizer2.h>
+#include <unicode/uchar.h>
+#include <unicode/unistr.h>
+
+namespace pith::title {
+
+namespace {
+
+// ---------------------------------------------------------------- UTF-8 helpers
+
+// Longest prefix of `s` of at most `max` bytes that does not cut a UTF-8 sequence.
+std::string_view utf8_prefix(std::string_view s, std::size_t max) {
+    if (s.size() <= max) return s;
+    std::size_t n = max;
+    while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+    return s.substr(0, n);
+}
+
+icu::UnicodeString from_utf8(std::string_view s) {
+    return icu::UnicodeString::fromUTF8(icu::StringPiece(s.data(), static_cast<int32_t>(s.size())));
+}
+
+std::string to_utf8(const icu::UnicodeString& u) {
+    std::string out;
+    u.toUTF8String(out);
+    return out;
+}
+
+std::vector<UChar32> code_points(const icu::UnicodeString& u) {
+    std::vector<UChar32> cps;
+    cps.reserve(static_cast<std::size_t>(u.length()));
+    for (int32_t i = 0; i < u.length();) {
+        UChar32 c = u.char32At(i);
+        cps.push_back(c);
+        i += U16_LENGTH(c);
+    }
+    return cps;
+}
+
+icu::UnicodeString from_code_points(const std::vector<UChar32>& cps) {
+    icu::UnicodeString u;
+    for (UChar32 c : cps) u.append(c);
+    return u;
+}
+
+icu::UnicodeString apply(const icu::Normalizer2* n, const icu::UnicodeString& u) {
+    if (!n) return u;
+    UErrorCode status = U_ZERO_ERROR;
+    icu::UnicodeString out = n->normalize(u, status);
+    return U_SUCCESS(status) ? out : u;
+}
+
+const icu::Normalizer2* nfkd() {
+    UErrorCode status = U_ZERO_ERROR;
+    const icu::Normalizer2* n = icu::Normalizer2::getNFKDInstance(status);
+    return U_SUCCESS(status) ? n : nullptr;
+}
+const icu::Normalizer2* nfc() {
+    UErrorCode status = U_ZERO_ERROR;
+    const icu::Normalizer2* n = icu::Normalizer2::getNFCInstance(status);
+    return U_SUCCESS(status) ? n : nullptr;
+}
+const icu::Normalizer2* nfkc() {
+    UErrorCode status = U_ZERO_ERROR;
+    const icu::Normalizer2* n = icu::Normalizer2::getNFKCInstance(status);
+    return U_SUCCESS(status) ? n : nullptr;
+}
+
+// ---------------------------------------------------------------- character classes
+
+bool is_line_break(UChar32 c) {
+    return c == '\n' || c == '\r' || c == 0x0B || c == 0x0C || c == 0x85 || c == 0x2028 || c == 0x2029;
+}
+bool is_space(UChar32 c) {
+    return is_line_break(c) || u_isUWhiteSpace(c) || u_charType(c) == U_CONTROL_CHAR;
+}
+bool is_horizontal_space(UChar32 c) { return is_space(c) && !is_line_break(c); }
+constexpr UChar32 kSoftHyphen = 0x00AD;
+// Hyphens that may end a line inside a word.
+bool is_line_end_hyphen(UChar32 c) { return c == '-' || c == 0x2010 || c == kSoftHyphen; }
+bool is_dash(UChar32 c) { return u_charType(c) == U_DASH_PUNCTUATION || c == 0x2212 || c == 0x2043; }
+UChar32 unify_quote(UChar32 c) {
+    switch (c) {
+        case 0x2018: case 0x2019: case 0x201A: case 0x201B: case 0x2032: case 0x2035:
+        case 0x2039: case 0x203A: case 0xFF07:
+            return '\'';
+        case 0x201C: case 0x201D: case 0x201E: case 0x201F: case 0x2033: case 0x2036:
+        case 0x00AB: case 0x00BB: case 0x301D: case 0x301E: case 0x301F: case 0xFF02:
+            return '"';
+        default:
+            return c;
+    }
+}
+
+// Step 1 (on the text as extracted): join words hyphenated across line breaks, drop soft
+// hyphens and format characters.
+std::vector<UChar32> dehyphenate(const std::vector<UChar32>& in) {
+    std::vector<UChar32> out;
+    out.reserve(in.size());
+    const std::size_t n = in.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        const UChar32 c = in[i];
+        if (is_line_end_hyphen(c) && !out.empty() && u_isalpha(out.back())) {
+            std::size_t j = i + 1;
+            while (j < n && is_horizontal_space(in[j])) ++j;
+            if (j < n && is_line_break(in[j])) {
+                while (j < n && is_space(in[j])) ++j;
+                if (j < n && u_isalpha(in[j])) {
+                    const bool upper = u_isupper(in[j]) || u_istitle(in[j]);
+                    if (upper && c != kSoftHyphen) out.push_back('-');
+                    i = j - 1;  // continue with the next word's first letter
+                    continue;
+                }
+            }
+        }
+        if (c == kSoftHyphen || u_charType(c) == U_FORMAT_CHAR) continue;
+        out.push_back(c);
+    }
+    return out;
+}
+
+// Step 3 (after case folding and NFKD): drop marks, unify dashes/quotes/white space.
+std::string finish(const std::vector<UChar32>& in) {
+    icu::UnicodeString u;
+    bool pending_space = false;
+    for (UChar32 c : in) {
+        const int8_t type = u_charType(c);
+        if (type == U_NON_SPACING_MARK || type == U_ENCLOSING_MARK || type == U_FORMAT_CHAR) continue;
+        if (is_space(c)) {
+            pending_space = !u.isEmpty();
+            continue;
+        }
+        if (is_dash(c)) c = '-';
+        c = unify_quote(c);
+        if (pending_space) u.append(static_cast<UChar>(' '));
+        pending_space = false;
+        u.append(c);
+    }
+    return to_utf8(u);
+}
+
+// ---------------------------------------------------------------- word-aligned matching
+
+// Letters, digits and symbols with everything else (white space, punctuation incl. dashes
+// and quotes) as word separators; the words concatenated, with where each word starts/ends.
+struct Words {
+    std::string joined;
+    std::vector<bool> starts, ends;  // indexed by byte offset into joined (size + 1)
+};
+
+bool is_separator(UChar32 c) {
+    if (c == ' ') return true;
+    switch (u_charType(c)) {
+        case U_DASH_PUNCTUATION: case U_START_PUNCTUATION: case U_END_PUNCTUATION:
+        case U_CONNECTOR_PUNCTUATION: case U_OTHER_PUNCTUATION: case U_INITIAL_PUNCTUATION:
+        case U_FINAL_PUNCTUATION:
+            return true;
+        default:
+            return is_space(c);
+    }
+}
+
+Words words(const std::string& normalised) {
+    Words w;
+    const icu::UnicodeString u = from_utf8(normalised);
+    std::vector<std::pair<std::size_t, std::size_t>> spans;  // [start, end) in joined
+    bool in_word = false;
+    std::size_t start = 0;
+    for (int32_t i = 0; i < u.length();) {
+        const UChar32 c = u.char32At(i);
+        i += U16_LENGTH(c);
+        if (is_separator(c)) {
+            if (in_word) spans.emplace_back(start, w.joined.size());
+            in_word = false;
+            continue;
+        }
+        if (!in_word) start = w.joined.size();
+        in_word = true;
+        icu::UnicodeString one;
+        one.append(c);
+        one.toUTF8String(w.joined);
+    }
+    if (in_word) spans.emplace_back(start, w.joined.size());
+    w.starts.assign(w.joined.size() + 1, false);
+    w.ends.assign(w.joined.size() + 1, false);
+    for (const auto& [s, e] : spans) {
+        w.starts[s] = true;
+        w.ends[e] = true;
+    }
+    return w;
+}
+
+// `needle`'s words, concatenated, occur in `hay` beginning at a word start and ending at a
+// word end (word boundaries inside may differ: "KOMA - Script" ~ "KOMA-Script").
+bool word_aligned_in(const Words& needle, const Words& hay) {
+    if (needle.joined.empty()) return false;
+    for (std::size_t pos = hay.joined.find(needle.joined); pos != std::string::npos;
+         pos = hay.joined.find(needle.joined, pos + 1)) {
+        if (hay.starts[pos] && hay.ends[pos + needle.joined.size()]) return true;
+    }
+    return false;
+}
+
+// ---------------------------------------------------------------- hash-only candidates
+
+std::string trim(std::string_view s) {
+    const char* ws = " \t\r\n\f\v";
+    const auto b = s.find_first_not_of(ws);
+    if (b == std::string_view::npos) return {};
+    const auto e = s.find_last_not_of(ws);
+    return std::string(s.substr(b, e - b + 1));
+}
+
+// Runs of Unicode white space to one ASCII space, trimmed.
+std::string collapse_space(const std::string& s) {
+    const icu::UnicodeString u = from_utf8(s);
+    icu::UnicodeString out;
+    bool pending = false;
+    for (int32_t i = 0; i < u.length();) {
+        const UChar32 c = u.char32At(i);
+        i += U16_LENGTH(c);
+        if (is_space(c)) {
+            pending = !out.isEmpty();
+            continue;
+        }
+        if (pending) out.append(static_cast<UChar>(' '));
+        pending = false;
+        out.append(c);
+    }
+    return to_utf8(out);
+}
+
+std::string straight_quotes(const std::string& s) {
+    const icu::UnicodeString u = from_utf8(s);
+    icu::UnicodeString out;
+    for (int32_t i = 0; i < u.length();) {
+        const UChar32 c = u.char32At(i);
+        i += U16_LENGTH(c);
+        out.append(unify_quote(c));
+    }
+    return to_utf8(out);
+}
+
+// Spellings of one candidate title the registry may have hashed.
+void add_spellings(std::set<std::string>& out, const std::string& raw) {
+    if (trim(raw).empty()) return;
+    out.insert(raw);
+    const std::string t = trim(raw);
+    out.insert(t);
+    const std::string c = collapse_space(t);
+    out.insert(c);
+    for (const std::string& base : {c, straight_quotes(c)}) {
+        out.insert(base);
+        out.insert(to_utf8(apply(nfc(), from_utf8(base))));
+        out.insert(to_utf8(apply(nfkc(), from_utf8(base))));
+    }
+}
+
+std::vector<std::string> page_lines(std::string_view page, std::size_t max_lines) {
+    std::vector<std::string> lines;
+    std::size_t pos = 0;
+    while (pos <= page.size() && lines.size() < max_lines) {
+        std::size_t nl = page.find_first_of("\n\r\f", pos);
+        if (nl == std::string_view::npos) nl = page.size();
+        std::string line = trim(page.substr(pos, nl - pos));
+        if (!line.empty()) lines.push_back(std::move(line));
+        pos = nl + 1;
+    }
+    return lines;
+}
+
+bool ends_with_hyphen(const std::string& s) { return !s.empty() && s.back() == '-'; }
+
+// Does a line of page 1, or a run of 2-4 consecutive non-empty lines, hash to `hash`?
+bool page_hash_match(std::string_view page, const std::string& hash) {
+    constexpr std::size_t kMaxLines = 2000;
+    const std::vector<std::string> lines = page_lines(page, kMaxLines);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        std::set<std::string> cands;
+        std::string spaced = lines[i], glued_keep = lines[i], glued_drop = lines[i];
+        bool hyphenated = false;
+        for (std::size_t k = 0; k < 4 && i + k < lines.size(); ++k) {
+            if (k > 0) {
+                const std::string& prev = lines[i + k - 1];
+                const std::string& next = lines[i + k];
+                spaced += " " + next;
+                if (ends_with_hyphen(prev)) {
+                    hyphenated = true;
+                    glued_keep += next;
+                    glued_drop.pop_back();
+                    glued_drop += next;
+                } else {
+                    glued_keep += " " + next;
+                    glued_drop += " " + next;
+                }
+            }
+            add_spellings(cands, spaced);
+            if (hyphenated) {
+                add_spellings(cands, glued_keep);
+                add_spellings(cands, glued_drop);
+            }
+        }
+        for (const std::string& c : cands)
+            if (pith::title_hash(c) == hash) return true;
+    }
+    return false;
+}
+
+bool declared_hash_match(const std::vector<std::string>& declared, const std::string& hash) {
+    for (const std::string& d : declared) {
+        std::set<std::string> cands;
+        add_spellings(cands, d);
+        for (const std::string& c : cands)
+            if (pith::title_hash(c) == hash) return true;
+    }
+    return false;
+}
+
+std::string lower_hex(std::string s) {
+    for (char& ch : s)
+        if (ch >= 'A' && ch <= 'F') ch = static_cast<char>(ch - 'A' + 'a');
+    return trim(s);
+}
+
+std::string quoted(const std::string& s) {
+    constexpr std::size_t kMax = 120;
+    if (s.size() <= kMax) return "\"" + s + "\"";
+    return "\"" + std::string(utf8_prefix(s, kMax)) + "...\"";
+}
+
+void silence(const std::string&, void*) {}
+
+}  // namespace
+
+// ================================================================ page_text
+
+std::optional<std::string> page_text(std::string_view pdf_bytes, int index, const std::string& password) {
+    static std::once_flag quiet;
+    std::call_once(quiet, [] { poppler::set_debug_error_function(&silence, nullptr); });
+    if (index < 0 || pdf_bytes.empty() || pdf_bytes.size() > static_cast<std::size_t>(INT32_MAX)) return std::nullopt;
+    try {
+        std::unique_ptr<poppler::document> doc(poppler::document::load_from_raw_data(
+            pdf_bytes.data(), static_cast<int>(pdf_bytes.size()), password, password));
+        if (!doc || doc->is_locked()) return std::nullopt;
+        if (index >= doc->pages()) return std::nullopt;
+        std::unique_ptr<poppler::page> page(doc->create_page(index));
+        if (!page) return std::nullopt;
+        const poppler::ustring u = page->text(poppler::rectf(), poppler::page::non_raw_non_physical_layout);
+        const poppler::byte_array bytes = u.to_utf8();
+        std::string_view text(bytes.data(), bytes.size());
+        text = utf8_prefix(text, kMaxTextBytes);
+        if (trim(text).empty()) return std::nullopt;
+        return std::string(text);
+    } catch (...) {
+        return std::nullopt;
+    }
+}
+
+// ================================================================ normalise
+
+std::string normalise(std::string_view text) {
+    icu::UnicodeString u = from_code_points(dehyphenate(code_points(from_utf8(text))));
+    u.foldCase(U_FOLD_CASE_DEFAULT);
+    u = apply(nfkd(), u);
+    return finish(code_points(u));
+}
+
+// ================================================================ compare
+
+Result compare(const std::string& title, const std::string& title_hash,
+               const std::vector<std::string>& declared, const std::optional<std::string>& page1) {
+    const std::string hash = lower_hex(title_hash);
+    std::string plain = trim(title);
+    std::string note;
+    if (!plain.empty() && !hash.empty() && pith::title_hash(plain) != hash && pith::title_hash(title) != hash) {
+        note = "the record's embedded title " + quoted(plain) +
+               " does not hash to its title_canon_sha256, so only the hash is used; ";
+        plain.clear();
+    }
+    if (plain.empty() && hash.empty())
+        return {Outcome::NothingToCompare, note + "the record names no title", ""};
+
+    const std::string_view page = page1 ? utf8_prefix(*page1, kMaxTextBytes) : std::string_view{};
+    const std::string page_norm = normalise(page);
+    const bool page_has_text = !page_norm.empty();
+    const std::string what = plain.empty() ? "the title with title_canon_sha256 " + hash.substr(0, 16) + "..."
+                                           : "the record's title " + quoted(plain);
+
+    bool declared_seen = false;
+    for (const std::string& d : declared) declared_seen = declared_seen || !trim(d).empty();
+
+    if (!plain.empty()) {
+        const std::string t = normalise(plain);
+        const Words tw = words(t);
+        if (page_has_text && !t.empty() &&
+            (page_norm.find(t) != std::string::npos || word_aligned_in(tw, words(page_norm))))
+            return {Outcome::Matches, note + "title matches the record: " + what + " is on page 1", "page 1"};
+        for (const std::string& d : declared) {
+            const std::string dn = normalise(d);
+            if (dn.empty()) continue;
+            if (dn == t || (!tw.joined.empty() && words(dn).joined == tw.joined))
+                return {Outcome::Matches, note + "title matches the record: " + what + " is the declared title",
+                        "declared title"};
+        }
+    } else {
+        if (page_has_text && page_hash_match(page, hash))
+            return {Outcome::Matches, note + "title matches the record: " + what + " is on page 1", "page 1"};
+        if (declared_hash_match(declared, hash))
+            return {Outcome::Matches, note + "title matches the record: " + what + " is the declared title",
+                    "declared title"};
+    }
+
+    std::string first_declared, declared_part;
+    for (const std::string& d : declared)
+        if (!trim(d).empty()) { first_declared = trim(d); break; }
+    if (declared_seen) declared_part = ", nor is it the declared title " + quoted(first_declared);
+    if (page_has_text)
+        return {Outcome::Differs,
+                note + "title differs: " + what + " is not on page 1" + declared_part +
+                    " -- the badge may have been moved onto another paper",
+                ""};
+    return {Outcome::NothingToCompare,
+            note + "no title to compare: page 1 has no extractable text" +
+                (declared_seen ? " and the declared title " + quoted(first_declared) + " is not " + what +
+                                     " (a declared title alone is not reliable enough to fail on)"
+                               : " and the PDF declares no title"),
+            ""};
+}
+
+}  // namespace pith::title

@@ -1,0 +1,64 @@
+#pragma once
+// Does this PDF show the paper title the record names?
+//
+// `pith verify` uses this to notice a badge moved onto another paper: the record's title
+// (the plain title embedded at stamping, or only its title_canon_sha256) is compared with
+// what a reader sees -- the text of page 1 and the declared title (XMP dc:title, Info /Title).
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pith::title {
+
+// page_text() returns at most this many bytes (cut at a UTF-8 boundary); compare() looks
+// at no more of page 1 than this either. A title is near the top of page 1.
+inline constexpr std::size_t kMaxTextBytes = 200 * 1024;
+
+// Text of page `index` (0-based) extracted by poppler-cpp (fonts, ToUnicode maps, reading
+// order) from the PDF bytes in memory; `password` is tried as user and owner password.
+// nullopt when poppler cannot open or unlock the file, the page does not exist, or the page
+// has no text (only white space). Only that page is rendered, not the whole document.
+// Never throws for bad PDFs; poppler's error messages are silenced.
+std::optional<std::string> page_text(std::string_view pdf_bytes, int index, const std::string& password = "");
+
+// Normalised for comparison (UTF-8 in and out; invalid UTF-8 becomes U+FFFD):
+//  - words hyphenated across a line break joined: "Distri-\nbuted" -> "distributed"
+//    (hyphen dropped before a lower-case letter, kept before an upper-case one:
+//    "Self-\nSupervised" -> "self-supervised"); a soft hyphen at a line end always joins;
+//    other soft hyphens and format characters (zero-width space/joiners, BOM) removed;
+//  - case folded (Unicode full case folding: "Straße" -> "strasse");
+//  - NFKD, then combining marks dropped: accents ("Café" -> "cafe"), ligatures ("ﬁ" -> "fi"),
+//    full-width and other compatibility forms;
+//  - every dash (Unicode Pd, minus sign) becomes "-", curly/angle quotes become ' or ";
+//  - every run of white space / control characters becomes one space; trimmed.
+std::string normalise(std::string_view text);
+
+enum class Outcome { Matches, Differs, NothingToCompare };
+
+struct Result {
+    Outcome outcome;
+    std::string explanation;  // one sentence for the user
+    std::string matched_on;   // "page 1" or "declared title" when Matches, else empty
+};
+
+// `title`: the record's plain title, empty if not known; `title_hash`: title_canon_sha256
+// (SHA-256 hex of pith::unicode_lower(title)), may be empty; `declared`: XMP dc:title and
+// Info /Title values (junk like "Microsoft Word - x.docx" is fine: a declared title never
+// causes a failure on its own); `page1`: page_text() of page 1 (nullopt if none).
+//
+// With a plain title: Matches when its normalised form occurs in normalised page-1 text
+// (plain substring, or the same words with white space/punctuation differences at word
+// boundaries: "KOMA - Script" shows "KOMA-Script"), or equals a normalised declared title.
+// With only the hash: Matches when a declared title, or a line of page 1, or 2-4 consecutive
+// non-empty lines joined with a space (raw and with white space collapsed, and a few more
+// spellings: NFC, NFKC, straight quotes, hyphenated line ends joined) hash to it.
+// If both are given and the plain title does not hash to title_hash, the hash wins (the
+// plain title is ignored and the explanation says so).
+// Otherwise Differs when page 1 has text, else NothingToCompare. No title and no hash:
+// NothingToCompare.
+Result compare(const std::string& title, const std::string& title_hash,
+               const std::vector<std::string>& declared, const std::optional<std::string>& page1);
+
+}  // namespace pith::title

@@ -6,6 +6,7 @@
 #include "core/findings.hpp"
 #include "core/keys.hpp"
 #include "core/record.hpp"
+#include "core/tex.hpp"
 
 namespace pith::cli {
 namespace {
@@ -85,6 +86,14 @@ int run_sign(const SignOptions& o) {
     return kExitOk;
 }
 
+int run_tex(const std::string& path) {
+    Record record = load_record(path);
+    if (!record.consistent())
+        throw Error(path + ": the record does not recompute (run `pith record " + path + "`); refusing to print it for LaTeX");
+    std::fputs(tex_snippet(record).c_str(), stdout);
+    return kExitOk;
+}
+
 }  // namespace
 
 void register_record_commands(CLI::App& app, int& status) {
@@ -119,6 +128,14 @@ void register_record_commands(CLI::App& app, int& status) {
     sign->add_option("--key-id", sign_opts->key_id, "Key id to cite (default: the one in the secret key file)");
     sign->add_option("-o,--output", sign_opts->output, "Output file, or - for standard output")->required();
     sign->callback([sign_opts, &status] { status = run_sign(*sign_opts); });
+
+    auto tex_record = std::make_shared<std::string>();
+    auto* tex = app.add_subcommand("tex", "Print the \\pithnumber line for latex/pith.sty, with receipt, title and record");
+    tex->footer("Checks the record first. The title and canonical record are printed as hex of their UTF-8\n"
+                "bytes, so nothing in them can upset TeX; pith.sty decodes them into the PDF's XMP.\n\n"
+                "Example:\n  pith tex record.json > pith-number.tex   # then \\input{pith-number} after \\usepackage{pith}");
+    tex->add_option("record", *tex_record, "Record file, or - for standard input")->required();
+    tex->callback([tex_record, &status] { status = run_tex(*tex_record); });
 }
 
 }  // namespace pith::cli

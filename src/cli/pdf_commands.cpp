@@ -186,7 +186,7 @@ void register_pdf_commands(CLI::App& app, int& status) {
         "  pith verify paper.pdf\n"
         "  pith verify paper.pdf --keyring registry-keys.json --record fetched.json --json");
     verify->add_option("files", v->files, "PDF files")->required();
-    verify->add_option("--keyring", v->keyrings, "Keyring file with trusted registry keys (repeatable)");
+    verify->add_option("--keyring", v->keyrings, "Keyring file with trusted registry keys (repeatable)")->allow_extra_args(false);
     verify->add_option("--record", v->record, "A record fetched from the registry: the embedded one must equal it");
     verify->add_option("--password", v->password, "User password of encrypted PDFs");
     verify->add_flag("--json", v->json, "Print {file, state, number, success[], informational[], failure[]} (an array for several files)");

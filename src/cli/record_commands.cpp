@@ -106,7 +106,7 @@ void register_record_commands(CLI::App& app, int& status) {
         "1 something stated does not recompute or the receipt is invalid, 2 unreadable or malformed input.\n\n"
         "Example:\n  pith record seed.json --keyring registry-keys.json");
     record->add_option("file", record_opts->file, "Record file, or - for standard input")->required();
-    record->add_option("--keyring", record_opts->keyrings, "Keyring file with trusted registry keys (repeatable)");
+    record->add_option("--keyring", record_opts->keyrings, "Keyring file with trusted registry keys (repeatable)")->allow_extra_args(false);
     record->add_flag("--json", record_opts->json, "Print the result as JSON (see README: `pith record --json`)");
     record->callback([record_opts, &status] { status = run_record(*record_opts); });
 

@@ -162,9 +162,10 @@ ReceiptCheck check_receipt(const std::optional<Receipt>& receipt, const Sha256& 
     const TrustedKey* signer = nullptr;
     bool had_candidate = false;
     for (const auto& key : keyring.keys) {
+        // A trusted key with the receipt's id but another fingerprint is still tried: if it does not
+        // verify, the receipt is invalid under the key the user trusts for that id (a swapped key).
         bool named = key.key_id == r.key_id || (!r.fingerprint.empty() && key.fingerprint == r.fingerprint);
         if (!named) continue;
-        if (!r.fingerprint.empty() && key.fingerprint != r.fingerprint) continue;  // same id, other key
         had_candidate = true;
         if (verify_detached(signature, message, key.public_key)) {
             signer = &key;

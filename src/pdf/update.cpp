@@ -149,7 +149,7 @@ std::string Update::appended() const {
     }
 
     // Full table when the reader had to reconstruct (the old sections are unusable).
-    const bool full = f.reconstructed;
+    const bool full = f.reconstructed && repair_;
     bool needs_stream = f.kind == XrefKind::Stream;
     if (full) {
         for (const auto& [num, e] : f.xref) {
@@ -165,7 +165,7 @@ std::string Update::appended() const {
     PdfDictionary tr = f.trailer;
     for (const char* k : {"Prev", "XRefStm", "Length", "Filter", "DecodeParms", "W", "Index", "Type", "DL"})
         tr.RemoveKey(k);
-    if (!full) tr.AddKey("Prev", PdfObject(static_cast<pdf_int64>(f.startxref)));
+    if (!full && !(f.reconstructed && f.startxref == 0)) tr.AddKey("Prev", PdfObject(static_cast<pdf_int64>(f.startxref)));
     if (info_.ObjectNumber()) tr.AddKey("Info", info_);
     // /ID: keep ID[0]; new ID[1] derived from the old ID and this update.
     std::string id0;

@@ -4,9 +4,11 @@
 // The output is the original file byte for byte, then (optionally) a comment
 // line, the new and replaced objects, one cross-reference section in the same
 // flavour as the file's newest one (table or stream) and a trailer whose /Prev
-// is the previous startxref. Nothing else is rewritten. If the reader had to
-// reconstruct the cross-reference table, the section lists every object
-// (no /Prev), which repairs the file.
+// is the previous startxref. Nothing else is rewritten. For a file whose
+// cross-reference data had to be reconstructed, set_repair(true) makes the
+// section list every object (no /Prev), which repairs the file for readers
+// without recovery; by default the update stays minimal and such readers
+// recover the file as they did before.
 #include "pdf/file.hpp"
 #include "pdf/object_sink.hpp"
 
@@ -38,6 +40,8 @@ public:
     void set_info(const PoDoFo::PdfReference& ref);
     // A comment line written first in the update, e.g. "%PithUpdate 1"; must start with '%'.
     void set_comment(const std::string& line);
+    // Only for reconstructed files (File::reconstructed()): write a complete cross-reference section.
+    void set_repair(bool repair) { repair_ = repair; }
 
     std::size_t object_count() const { return objects_.size(); }
 
@@ -64,6 +68,7 @@ private:
     std::map<std::uint32_t, std::uint16_t> gens_;
     PoDoFo::PdfReference info_;
     std::string comment_;
+    bool repair_ = false;
 };
 
 }  // namespace pith::pdf

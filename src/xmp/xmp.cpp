@@ -22,6 +22,7 @@ constexpr const char* kPdfaExtensionNs = "http://www.aiim.org/pdfa/ns/extension/
 constexpr const char* kPdfaSchemaNs = "http://www.aiim.org/pdfa/ns/schema#";
 constexpr const char* kPdfaPropertyNs = "http://www.aiim.org/pdfa/ns/property#";
 constexpr const char* kXNs = "adobe:ns:meta/";
+constexpr int kMaxDepth = 256;
 
 std::string local_name(const char* qname) {
     const char* colon = std::strchr(qname, ':');
@@ -74,6 +75,20 @@ void load(pugi::xml_document& doc, std::string_view packet) {
     // Default parsing: no DTD processing, only XML's predefined entities and character references.
     auto result = doc.load_buffer(packet.data(), packet.size(), pugi::parse_default, pugi::encoding_auto);
     if (!result) throw Error(std::string("XMP packet is not well-formed XML: ") + result.description() + " at byte " + std::to_string(result.offset));
+    // Real packets nest a dozen levels; bounding the depth keeps every lookup up the tree cheap.
+    int depth = 0;
+    for (pugi::xml_node n = doc.first_child(); n;) {
+        if (n.first_child()) {
+            n = n.first_child();
+            if (++depth > kMaxDepth) throw Error("XMP packet nested deeper than " + std::to_string(kMaxDepth) + " levels");
+            continue;
+        }
+        while (n && !n.next_sibling()) {
+            n = n.parent();
+            --depth;
+        }
+        if (n) n = n.next_sibling();
+    }
 }
 
 std::string text_of(pugi::xml_node n) {

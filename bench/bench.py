@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Side-by-side timings: pith stamp / pith verify against the tools pipelines use today.
+
+Stamping:  cp (the floor), pith stamp, exiftool (XMP only), qpdf --overlay (badge only),
+           pikepdf (XMP + overlay, full rewrite).
+Verifying: pith verify, pdfinfo -meta, exiftool -XMP:all.
+
+Each command runs --runs times; the best wall time and that run's peak RSS are shown,
+with the peer's time as a multiple of pith's. Usage:
+    bench/bench.py --pith build/pith [PDF ...]
+Without PDFs it uses a selection of ../shared/corpus plus one large file it builds from the
+corpus with qpdf (all of large/ concatenated).
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORD = ROOT / "examples" / "record.json"
+
+PIKEPDF_SCRIPT = r"""
+import sys, pikepdf
+src, stamp, out = sys.argv[1:4]
+with pikepdf.open(src) as pdf, pikepdf.open(stamp) as badge:
+    with pdf.open_metadata(set_pikepdf_as_editor=False) as meta:
+        meta["dc:description"] = "pith:2024:YRUNQITD2RKQXO2YH7SDTYYAQ3"
+    page = pdf.pages[0]
+    page.add_overlay(pdf.copy_foreign(badge.pages[0].as_form_xobject()), pikepdf.Rectangle(500, 800, 580, 830))
+    pdf.save(out)
+"""
+
+
+def run(cmd, runs):
+    """Best wall time (s) and the peak RSS (MB) of that run; None if the command failed."""
+    best = None
+    for _ in range(runs):
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(proc.pid, 0)
+        elapsed = time.perf_counter() - start
+        if os.waitstatus_to_exitcode(status) not in (0, 3, 4):  # pith verify: absent/unverified are results
+            return None
+        if best is None or elapsed < best[0]:
+            best = (elapsed, usage.ru_maxrss / 1024)
+    return best
+
+
+def cell(result, ref):
+    if result is None:
+        return f"{'failed':>20}"
+    t, mb = result
+    ratio = f"{t / ref[0]:5.1f}x" if ref and ref[0] > 0 else "     "
+    return f"{t:7.3f}s {mb:6.0f}MB {ratio}"
+
+
+def default_files(work):
+    corpus = Path(os.environ.get("PITH_SHARED", ROOT.parent / "shared")) / "corpus"
+    if not corpus.is_dir():
+        sys.exit(f"no PDFs given and no corpus at {corpus}")
+    picks = sorted((corpus / "valid").glob("*.pdf"))[:6] + sorted((corpus / "large").glob("*.pdf"))
+    big = work / "combined-large.pdf"
+    subprocess.run(["qpdf", "--empty", "--pages", *map(str, sorted((corpus / "large").glob("*.pdf"))), "--", str(big)],
+                   check=False, timeout=600)
+    return picks + ([big] if big.exists() else [])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--pith", default=str(ROOT / "build" / "pith"))
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("pdfs", nargs="*")
+    args = ap.parse_args()
+    have = {tool: shutil.which(tool) for tool in ("exiftool", "qpdf", "pdfinfo")}
+    # Debian's python3-pikepdf belongs to the system interpreter, which may not be the first python3.
+    system_python = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+    have["pikepdf"] = subprocess.run([system_python, "-c", "import pikepdf"], capture_output=True).returncode == 0
+    missing = [t for t, ok in have.items() if not ok]
+    if missing:
+        print(f"note: not installed, columns left out: {', '.join(missing)}")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        files = [Path(p) for p in args.pdfs] or default_files(work)
+        stamp_pdf = work / "badge.pdf"  # a one-page PDF for qpdf/pikepdf to overlay
+        subprocess.run([args.pith, "stamp", str(ROOT / "examples" / "article.pdf"), "--record", str(RECORD), "-o", str(stamp_pdf)],
+                       check=True, stdout=subprocess.DEVNULL)
+        script = work / "pikepdf_stamp.py"
+        script.write_text(PIKEPDF_SCRIPT)
+
+        print("\nSTAMP (best of %d; peer time as a multiple of pith's)" % args.runs)
+        print(f"{'file':34} {'MB':>6} | {'cp':>20} | {'pith stamp':>20} | {'exiftool (XMP)':>20} | {'qpdf --overlay':>20} | {'pikepdf':>20}")
+        for f in files:
+            out = work / "out.pdf"
+            pith = run([args.pith, "stamp", str(f), "--record", str(RECORD), "-o", str(out)], args.runs)
+            row = [run(["cp", str(f), str(out)], args.runs), pith]
+            row.append(run(["exiftool", "-q", "-XMP-dc:Description=pith:2024:YRUNQITD2RKQXO2YH7SDTYYAQ3",
+                            "-o", str(work / "exif.pdf"), str(f)], args.runs) if have["exiftool"] else None)
+            (work / "exif.pdf").unlink(missing_ok=True)
+            row.append(run(["qpdf", str(f), "--overlay", str(stamp_pdf), "--to=1", "--", str(out)], args.runs) if have["qpdf"] else None)
+            row.append(run([system_python, str(script), str(f), str(stamp_pdf), str(out)], args.runs) if have["pikepdf"] else None)
+            cells = [cell(row[0], None), cell(row[1], None)] + [cell(r, pith) for r in row[2:]]
+            print(f"{f.name[:34]:34} {f.stat().st_size / 1e6:6.2f} | " + " | ".join(cells))
+
+        print("\nVERIFY / READ METADATA (best of %d)" % args.runs)
+        print(f"{'file':34} {'MB':>6} | {'pith verify':>20} | {'pdfinfo -meta':>20} | {'exiftool -XMP:all':>20}")
+        for f in files:
+            stamped = work / "stamped.pdf"
+            if run([args.pith, "stamp", str(f), "--record", str(RECORD), "-o", str(stamped)], 1) is None:
+                stamped = f
+            pith = run([args.pith, "verify", str(stamped)], args.runs)
+            row = [cell(pith, None),
+                   cell(run(["pdfinfo", "-meta", str(stamped)], args.runs), pith) if have["pdfinfo"] else "",
+                   cell(run(["exiftool", "-XMP:all", str(stamped)], args.runs), pith) if have["exiftool"] else ""]
+            print(f"{f.name[:34]:34} {f.stat().st_size / 1e6:6.2f} | " + " | ".join(row))
+
+
+if __name__ == "__main__":
+    main()

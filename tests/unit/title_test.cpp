@@ -1,0 +1,408 @@
+// verify/title: page-1 text extraction (poppler-cpp), normalisation and the title comparison.
+#include <catch2/catch.hpp>
+
+#include <podofo/podofo.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/text.hpp"
+#include "verify/title.hpp"
+
+namespace fs = std::filesystem;
+using pith::title::compare;
+using pith::title::normalise;
+using pith::title::Outcome;
+using pith::title::page_text;
+
+namespace {
+
+// A PDF whose pages show `pages[i]` (one string per line, Helvetica 14 pt, from the top).
+std::string make_pdf(const std::vector<std::vector<std::string>>& pages, const std::string& info_title = "") {
+    PoDoFo::PdfMemDocument doc;
+    PoDoFo::PdfFont* font = doc.CreateFont("Helvetica", false, PoDoFo::PdfEncodingFactory::GlobalWinAnsiEncodingInstance(),
+                                           PoDoFo::PdfFontCache::eFontCreationFlags_AutoSelectBase14, false);
+    REQUIRE(font);
+    font->SetFontSize(14);
+    for (const auto& lines : pages) {
+        PoDoFo::PdfPage* page = doc.CreatePage(PoDoFo::PdfRect(0, 0, 595, 842));
+        PoDoFo::PdfPainter painter;
+        painter.SetPage(page);
+        painter.SetFont(font);
+        double y = 780;
+        for (const std::string& line : lines) {
+            painter.DrawText(72, y, PoDoFo::PdfString(reinterpret_cast<const PoDoFo::pdf_utf8*>(line.c_str())));
+            y -= 18;
+        }
+        painter.FinishPage();
+    }
+    if (!info_title.empty())
+        doc.GetInfo()->SetTitle(PoDoFo::PdfString(reinterpret_cast<const PoDoFo::pdf_utf8*>(info_title.c_str())));
+    PoDoFo::PdfRefCountedBuffer buffer;
+    PoDoFo::PdfOutputDevice device(&buffer);
+    doc.Write(&device);
+    return std::string(buffer.GetBuffer(), device.GetLength());
+}
+
+fs::path corpus_dir() {
+    const char* env = std::getenv("PITH_SHARED");
+    return fs::path(env && *env ? env : PITH_SHARED_DIR) / "corpus";
+}
+
+// Bytes of a corpus file, or empty (with a WARN) when the corpus is not there.
+std::string corpus_file(const std::string& rel) {
+    const fs::path p = corpus_dir() / rel;
+    std::ifstream in(p, std::ios::binary);
+    if (!in) {
+        WARN("corpus file not found, skipping: " << p.string() << " (set PITH_SHARED)");
+        return {};
+    }
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- normalise
+
+TEST_CASE("normalise: case, accents, ligatures", "[title]") {
+    CHECK(normalise("Café") == "cafe");
+    CHECK(normalise("Cafe\xCC\x81") == "cafe");  // decomposed é
+    CHECK(normalise("CAFÉ") == "cafe");
+    CHECK(normalise("Einführung in die Geometrie") == "einfuhrung in die geometrie");
+    CHECK(normalise("\xEF\xAC\x81rst e\xEF\xAC\x80\x65\x63t \xEF\xAC\x84ow") == "first effect fflow");  // ﬁ ﬀ ﬄ
+    CHECK(normalise("Straße") == "strasse");
+    CHECK(normalise("ΣΊΣΥΦΟΣ") == normalise("σίσυφος"));
+    CHECK(normalise("Ｆｕｌｌ") == "full");  // full-width
+}
+
+TEST_CASE("normalise: white space", "[title]") {
+    CHECK(normalise("  A\tTitle \n\n on\r\ntwo   lines  ") == "a title on two lines");
+    CHECK(normalise("no\xC2\xA0" "break\xE2\x80\x83" "em") == "no break em");  // NBSP, em space
+    CHECK(normalise("zero\xE2\x80\x8Bwidth") == "zerowidth");                  // ZWSP is a format char
+    CHECK(normalise("") == "");
+    CHECK(normalise(" \n\t ") == "");
+}
+
+TEST_CASE("normalise: hyphenation and soft hyphens", "[title]") {
+    CHECK(normalise("Distri-\nbuted Systems") == "distributed systems");
+    CHECK(normalise("Distri-  \r\n  buted") == "distributed");
+    CHECK(normalise("Distri\xE2\x80\x90\nbuted") == "distributed");  // U+2010 HYPHEN
+    CHECK(normalise("Self-\nSupervised Learning") == "self-supervised learning");
+    CHECK(normalise("Distri\xC2\xAD" "buted") == "distributed");    // soft hyphen inside a line
+    CHECK(normalise("Distri\xC2\xAD\nbuted") == "distributed");     // soft hyphen at the line end
+    CHECK(normalise("Self\xC2\xAD\nSupervised") == "selfsupervised");
+    CHECK(normalise("state-of-the-art") == "state-of-the-art");  // ordinary hyphens stay
+    CHECK(normalise("1990 -\n2000") == "1990 - 2000");            // not a word break
+    CHECK(normalise("x2-\n3") == "x2- 3");                        // digits are not joined
+}
+
+TEST_CASE("normalise: quotes and dashes", "[title]") {
+    CHECK(normalise("The Dvipdfmx User\xE2\x80\x99s Manual") == "the dvipdfmx user's manual");
+    CHECK(normalise("\xE2\x80\x9CQuoted\xE2\x80\x9D and \xE2\x80\x98single\xE2\x80\x99") == "\"quoted\" and 'single'");
+    CHECK(normalise("\xC2\xABGuillemets\xC2\xBB") == "\"guillemets\"");
+    CHECK(normalise("A \xE2\x80\x93 B \xE2\x80\x94 C \xE2\x88\x92 D \xE2\x80\x90 E") == "a - b - c - d - e");
+    CHECK(normalise("Pre\xE2\x80\x93training") == normalise("pre-training"));
+}
+
+// ---------------------------------------------------------------- compare
+
+TEST_CASE("compare: plain title on page 1", "[title]") {
+    const std::string page = "Journal of Things 12 (2024)\nDistri-\nbuted Ledgers for\nScience\xEF\xAC\x81\x63 Records\nA. Author\n";
+    auto r = compare("Distributed Ledgers for Sciencefic Records", "", {}, page);
+    CHECK(r.outcome == Outcome::Matches);
+    CHECK(r.matched_on == "page 1");
+    CHECK_THAT(r.explanation, Catch::Contains("title matches the record"));
+
+    // Case, accents, curly quotes.
+    r = compare("Die Welt's Café", "", {}, std::string("DIE WELT\xE2\x80\x99S CAF\xC3\x89\n"));
+    CHECK(r.outcome == Outcome::Matches);
+
+    // White space/punctuation differences at word boundaries: "KOMA - Script" vs "KOMA-Script".
+    r = compare("KOMA-Script", "", {}, std::string("KOMA - Script\na versatile LaTeX bundle\n"));
+    CHECK(r.outcome == Outcome::Matches);
+    CHECK(r.matched_on == "page 1");
+    // A compound hyphenated at a line end before a lower-case letter.
+    r = compare("Self-supervised Learning", "", {}, std::string("Self-\nsupervised Learning\n"));
+    CHECK(r.outcome == Outcome::Matches);
+}
+
+TEST_CASE("compare: plain title only in the declared title", "[title]") {
+    auto r = compare("Geometrie und Topologie", "", {"", "GEOMETRIE  UND TOPOLOGIE"}, std::nullopt);
+    CHECK(r.outcome == Outcome::Matches);
+    CHECK(r.matched_on == "declared title");
+    // Page 1 has text without the title, but the declared title is the record's.
+    r = compare("Geometrie und Topologie", "", {"Geometrie und Topologie"}, std::string("Chapter 3\nSome text."));
+    CHECK(r.outcome == Outcome::Matches);
+    CHECK(r.matched_on == "declared title");
+}
+
+TEST_CASE("compare: junk declared title does not fail a correct page 1", "[title]") {
+    auto r = compare("Attention Is All You Need", "", {"Microsoft Word - paper.docx", "untitled"},
+                     std::string("Attention Is All\nYou Need\nAshish Vaswani et al.\n"));
+    CHECK(r.outcome == Outcome::Matches);
+    CHECK(r.matched_on == "page 1");
+    // ...and with no page text, a junk declared title alone gives no failure.
+    r = compare("Attention Is All You Need", "", {"Microsoft Word - paper.docx"}, std::nullopt);
+    CHECK(r.outcome == Outcome::NothingToCompare);
+    CHECK_THAT(r.explanation, Catch::Contains("no title to compare"));
+    CHECK_THAT(r.explanation, Catch::Contains("Microsoft Word - paper.docx"));
+}
+
+TEST_CASE("compare: title differs", "[title]") {
+    auto r = compare("Attention Is All You Need", "", {"Microsoft Word - paper.docx"},
+                     std::string("Deep Residual Learning for Image Recognition\nKaiming He\n"));
+    CHECK(r.outcome == Outcome::Differs);
+    CHECK(r.matched_on.empty());
+    CHECK_THAT(r.explanation, Catch::Contains("title differs"));
+    CHECK_THAT(r.explanation, Catch::Contains("Attention Is All You Need"));
+    // A title that only occurs inside longer words elsewhere, and not at word boundaries,
+    // is still a plain substring match (the spec's rule) -- but different words are not.
+    r = compare("Graph Networks", "", {}, std::string("Graph Net works\n"));
+    CHECK(r.outcome == Outcome::Matches);  // word boundaries inside may differ
+    r = compare("Graph Networks", "", {}, std::string("Paragraph Networks\n"));
+    CHECK(r.outcome == Outcome::Matches);  // plain substring "graph networks"
+    r = compare("Graph Networks", "", {}, std::string("Graph Neural Networks\n"));
+    CHECK(r.outcome == Outcome::Differs);
+}
+
+TEST_CASE("compare: nothing to compare", "[title]") {
+    auto r = compare("A Title", "", {}, std::nullopt);
+    CHECK(r.outcome == Outcome::NothingToCompare);
+    CHECK_THAT(r.explanation, Catch::Contains("no title to compare"));
+    r = compare("A Title", "", {}, std::string(" \n\t\n"));  // white space only
+    CHECK(r.outcome == Outcome::NothingToCompare);
+    r = compare("", "", {"Declared"}, std::string("Declared"));  // the record names no title
+    CHECK(r.outcome == Outcome::NothingToCompare);
+}
+
+TEST_CASE("compare: hash only", "[title]") {
+    const std::string title = "The Dvipdfmx User’s Manual";
+    const std::string hash = pith::title_hash(title);
+
+    SECTION("single line of page 1") {
+        auto r = compare("", hash, {}, std::string("The Dvipdfmx User’s Manual\nThe Dvipdfmx Project Team\n"));
+        CHECK(r.outcome == Outcome::Matches);
+        CHECK(r.matched_on == "page 1");
+    }
+    SECTION("title wrapped over lines, odd spacing, blank lines between") {
+        auto r = compare("", hash, {}, std::string("Header\n  The Dvipdfmx\n\nUser’s   Manual \nJune 7, 2020\n"));
+        CHECK(r.outcome == Outcome::Matches);
+        CHECK(r.matched_on == "page 1");
+    }
+    SECTION("hash in upper case, title wrapped over 4 lines") {
+        std::string upper = hash;
+        for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        auto r = compare("", upper, {}, std::string("x\nThe\nDvipdfmx\nUser’s\nManual\ny\n"));
+        CHECK(r.outcome == Outcome::Matches);
+    }
+    SECTION("curly quote on the page, straight quote in the registry") {
+        auto r = compare("", pith::title_hash("The Dvipdfmx User's Manual"), {},
+                         std::string("THE DVIPDFMX USER’S MANUAL\n"));
+        CHECK(r.outcome == Outcome::Matches);
+    }
+    SECTION("hyphenated over a line break") {
+        auto r = compare("", pith::title_hash("Distributed Ledgers"), {}, std::string("Distri-\nbuted Ledgers\n"));
+        CHECK(r.outcome == Outcome::Matches);
+    }
+    SECTION("declared title") {
+        auto r = compare("", hash, {"Microsoft Word - x.docx", "the dvipdfmx user’s manual"},
+                         std::string("Something else entirely\n"));
+        CHECK(r.outcome == Outcome::Matches);
+        CHECK(r.matched_on == "declared title");
+    }
+    SECTION("differs") {
+        auto r = compare("", hash, {"Microsoft Word - x.docx"}, std::string("Another Paper\nSomeone\n"));
+        CHECK(r.outcome == Outcome::Differs);
+        CHECK_THAT(r.explanation, Catch::Contains("title differs"));
+    }
+    SECTION("nothing to compare") {
+        auto r = compare("", hash, {"Microsoft Word - x.docx"}, std::nullopt);
+        CHECK(r.outcome == Outcome::NothingToCompare);
+    }
+    SECTION("a plain title that does not hash to title_canon_sha256 is ignored") {
+        auto r = compare("Some Other Title", hash, {}, std::string("Some Other Title\n"));
+        CHECK(r.outcome == Outcome::Differs);
+        CHECK_THAT(r.explanation, Catch::Contains("does not hash to its title_canon_sha256"));
+        r = compare(title, hash, {}, std::string("THE DVIPDFMX\nUSER’S MANUAL\n"));
+        CHECK(r.outcome == Outcome::Matches);
+        CHECK_THAT(r.explanation, !Catch::Contains("does not hash"));
+    }
+}
+
+TEST_CASE("compare: huge page text is bounded", "[title]") {
+    std::string page = "A Title Near The Top\n";
+    std::string filler;
+    for (int i = 0; i < 200000; ++i) filler += "word" + std::to_string(i % 97) + (i % 12 ? " " : "\n");
+    page += filler;  // ~1.4 MB
+    const auto t0 = std::chrono::steady_clock::now();
+    CHECK(compare("A Title Near the Top", "", {}, page).outcome == Outcome::Matches);
+    CHECK(compare("", pith::title_hash("A Title Near The Top"), {}, page).outcome == Outcome::Matches);
+    CHECK(compare("Not There", "", {}, page).outcome == Outcome::Differs);
+    CHECK(compare("", pith::title_hash("Not There"), {}, page).outcome == Outcome::Differs);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    CHECK(s < 20.0);
+    // Beyond the first kMaxTextBytes of page 1 nothing is considered.
+    CHECK(compare("Far Down", "", {}, filler + "\nFar Down\n").outcome == Outcome::Differs);
+}
+
+// ---------------------------------------------------------------- page_text on PDFs
+
+TEST_CASE("page_text: generated PDFs", "[title]") {
+    const std::string pdf = make_pdf({{"Distributed Ledgers for", "Scientific Caf\xC3\xA9 Records", "A. N. Author"},
+                                      {"Second page text"}},
+                                     "Microsoft Word - paper.docx");
+    auto p1 = page_text(pdf, 0);
+    REQUIRE(p1);
+    INFO(*p1);
+    CHECK_THAT(*p1, Catch::Contains("Distributed Ledgers for"));
+    CHECK_THAT(*p1, Catch::Contains("Scientific Caf\xC3\xA9 Records"));
+    CHECK_THAT(*p1, !Catch::Contains("Second page"));
+    auto p2 = page_text(pdf, 1);
+    REQUIRE(p2);
+    CHECK_THAT(*p2, Catch::Contains("Second page text"));
+    CHECK_FALSE(page_text(pdf, 2));
+    CHECK_FALSE(page_text(pdf, -1));
+
+    auto r = compare("Distributed Ledgers for Scientific Café Records", "", {"Microsoft Word - paper.docx"}, p1);
+    CHECK(r.outcome == Outcome::Matches);
+    CHECK(r.matched_on == "page 1");
+    r = compare("", pith::title_hash("Distributed Ledgers for Scientific Café Records"), {}, p1);
+    CHECK(r.outcome == Outcome::Matches);
+    r = compare("Another Paper Entirely", "", {"Microsoft Word - paper.docx"}, p1);
+    CHECK(r.outcome == Outcome::Differs);
+
+    SECTION("hyphenated title") {
+        auto h = page_text(make_pdf({{"Distri-", "buted Ledgers"}}), 0);
+        REQUIRE(h);
+        INFO(*h);
+        CHECK(compare("Distributed Ledgers", "", {}, h).outcome == Outcome::Matches);
+    }
+    SECTION("compound hyphenated at a line end (poppler drops the hyphen)") {
+        auto h = page_text(make_pdf({{"Self-", "Supervised Learning"}}), 0);
+        REQUIRE(h);
+        INFO(*h);
+        CHECK(compare("Self-Supervised Learning", "", {}, h).outcome == Outcome::Matches);
+    }
+    SECTION("no text on the page") {
+        const std::string blank = make_pdf({{}});
+        CHECK_FALSE(page_text(blank, 0));
+        CHECK(compare("Distributed Ledgers", "", {"Microsoft Word - x"}, page_text(blank, 0)).outcome ==
+              Outcome::NothingToCompare);
+    }
+}
+
+TEST_CASE("page_text: bad input never throws", "[title]") {
+    CHECK_FALSE(page_text("", 0));
+    CHECK_FALSE(page_text("not a pdf at all", 0));
+    CHECK_FALSE(page_text("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n%%EOF", 0));
+    std::string pdf = make_pdf({{"Truncated Title"}});
+    CHECK_NOTHROW(page_text(std::string_view(pdf).substr(0, pdf.size() / 2), 0));
+    for (std::size_t cut = 0; cut < pdf.size(); cut += 97) CHECK_NOTHROW(page_text(pdf.substr(0, cut), 0));
+}
+
+// ---------------------------------------------------------------- page_text on the corpus
+
+TEST_CASE("page_text: corpus PDFs", "[title][corpus]") {
+    if (!fs::exists(corpus_dir())) {
+        WARN("corpus not found, skipping: " << corpus_dir().string() << " (set PITH_SHARED)");
+        return;
+    }
+    SECTION("pdfTeX minimal document") {
+        const std::string pdf = corpus_file("valid/minimal-document.pdf");
+        if (pdf.empty()) return;
+        auto t = page_text(pdf, 0);
+        REQUIRE(t);
+        CHECK_THAT(*t, Catch::StartsWith("Lorem ipsum dolor sit amet"));
+    }
+    SECTION("XeTeX manual: curly apostrophe on the page, straight in /Title") {
+        const std::string pdf = corpus_file("valid/dvipdfmx.pdf");
+        if (pdf.empty()) return;
+        auto t = page_text(pdf, 0);
+        REQUIRE(t);
+        CHECK_THAT(*t, Catch::Contains("The Dvipdfmx User\xE2\x80\x99s Manual"));
+        CHECK(compare("The Dvipdfmx User's Manual", "", {"The Dvipdfmx User's Manual"}, t).matched_on == "page 1");
+        CHECK(compare("", pith::title_hash("The Dvipdfmx User's Manual"), {}, t).outcome == Outcome::Matches);
+    }
+    SECTION("Distiller: ligature glyphs, junk /Title") {
+        const std::string pdf = corpus_file("valid/makeindex.pdf");
+        if (pdf.empty()) return;
+        auto t = page_text(pdf, 0);
+        REQUIRE(t);
+        CHECK_THAT(normalise(*t), Catch::Contains("the first step in producing the index"));
+        auto r = compare("MakeIndex: An Index Processor For LaTeX", "", {"makeindex.dvi"}, t);
+        CHECK(r.outcome == Outcome::Matches);
+        CHECK(r.matched_on == "page 1");
+        CHECK(compare("An Index Processor for ConTeXt", "", {"makeindex.dvi"}, t).outcome == Outcome::Differs);
+    }
+    SECTION("pdfTeX manual, 566 pages: KOMA - Script") {
+        const std::string pdf = corpus_file("large/scrguide-en.pdf");
+        if (pdf.empty()) return;
+        auto t = page_text(pdf, 0);
+        REQUIRE(t);
+        CHECK(compare("KOMA-Script", "", {"KOMA-Script"}, t).matched_on == "page 1");
+    }
+    SECTION("umlaut title over two lines") {
+        const std::string pdf = corpus_file("large/GeoTopo-komprimiert.pdf");
+        if (pdf.empty()) return;
+        auto t = page_text(pdf, 0);
+        REQUIRE(t);
+        CHECK(compare("Einführung in die Geometrie und Topologie", "", {}, t).matched_on == "page 1");
+        CHECK(compare("", pith::title_hash("Einführung in die Geometrie und Topologie"), {}, t).outcome ==
+              Outcome::Matches);
+    }
+    SECTION("encrypted with a user password") {
+        const std::string pdf = corpus_file("encrypted/r6-both-passwords.pdf");  // user foo, owner bar
+        if (pdf.empty()) return;
+        CHECK_FALSE(page_text(pdf, 0));
+        CHECK_FALSE(page_text(pdf, 0, "wrong"));
+        auto t = page_text(pdf, 0, "foo");
+        REQUIRE(t);
+        CHECK_THAT(*t, Catch::Contains("pdf encryption test"));
+        CHECK(page_text(pdf, 0, "bar"));  // the owner password opens it too
+        const std::string rc4 = corpus_file("encrypted/r4-aes-user-password.pdf");
+        CHECK_FALSE(page_text(rc4, 0));
+        CHECK(page_text(rc4, 0, "asdfzxcv"));
+    }
+    SECTION("malformed files do not throw") {
+        for (const char* f : {"malformed/bad16.pdf", "malformed/circular-page-tree.pdf", "malformed/pages-loop.pdf",
+                              "malformed/deep-pages.pdf", "malformed/content-stream-errors.pdf",
+                              "malformed/qpdf-bad1-5-bytes.pdf", "malformed/DERIVED-minimal-document-truncated-tail.pdf"}) {
+            const std::string pdf = corpus_file(f);
+            INFO(f);
+            CHECK_NOTHROW(page_text(pdf, 0));
+        }
+    }
+    SECTION("the largest corpus file: page 1 only, quickly") {
+        fs::path largest;
+        std::uintmax_t size = 0;
+        if (fs::exists(corpus_dir() / "large"))
+            for (const auto& e : fs::directory_iterator(corpus_dir() / "large"))
+                if (e.path().extension() == ".pdf" && e.file_size() > size) {
+                    size = e.file_size();
+                    largest = e.path();
+                }
+        if (largest.empty()) return;
+        const std::string pdf = corpus_file(fs::relative(largest, corpus_dir()).string());
+        const auto t0 = std::chrono::steady_clock::now();
+        auto t = page_text(pdf, 0);
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        WARN("page_text(page 1) of " << largest.filename().string() << " (" << size << " bytes): " << ms << " ms, "
+                                     << (t ? t->size() : 0) << " bytes of text");
+        CHECK(ms < 5000);
+        // The other large files (hundreds of pages, with text on page 1).
+        for (const auto& e : fs::directory_iterator(corpus_dir() / "large")) {
+            if (e.path().extension() != ".pdf" || e.path() == largest) continue;
+            const std::string bytes = corpus_file(fs::relative(e.path(), corpus_dir()).string());
+            const auto s0 = std::chrono::steady_clock::now();
+            auto text = page_text(bytes, 0);
+            const double each = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - s0).count();
+            INFO(e.path().filename().string() << ": " << each << " ms");
+            CHECK(each < 5000);
+        }
+    }
+}

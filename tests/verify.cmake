@@ -1,0 +1,58 @@
+# `pith verify` tamper suite and CLI contract (included by tests/CMakeLists.txt).
+# tests/verify/verify_suite.py holds every case; each runs as its own ctest. `verify_setup`
+# (a fixture) makes a test key, signs examples/record.json, stamps examples/article.pdf and
+# checks it is trusted; the other cases derive tampered files from that PDF.
+set(PITH_VERIFY_WORK ${CMAKE_CURRENT_BINARY_DIR}/verify-work)
+if(DEFINED ENV{PITH_SHARED})
+  set(PITH_VERIFY_CORPUS $ENV{PITH_SHARED}/corpus)
+else()
+  set(PITH_VERIFY_CORPUS ${CMAKE_SOURCE_DIR}/../shared/corpus)
+endif()
+
+function(pith_verify_test case)
+  add_test(NAME verify_${case}
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/verify/verify_suite.py
+            --pith $<TARGET_FILE:pith> --source ${CMAKE_SOURCE_DIR} --work ${PITH_VERIFY_WORK}
+            --corpus ${PITH_VERIFY_CORPUS} ${case})
+  set_tests_properties(verify_${case} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT ${ARGN} LABELS "verify")
+  if(case STREQUAL "setup")
+    set_tests_properties(verify_${case} PROPERTIES FIXTURES_SETUP pith_verify_trusted)
+  else()
+    set_tests_properties(verify_${case} PROPERTIES FIXTURES_REQUIRED pith_verify_trusted)
+  endif()
+endfunction()
+
+pith_verify_test(setup 120)
+pith_verify_test(trusted 120)
+# Tamper suite: each case its own code, state invalid, exit 1.
+pith_verify_test(record_edited 120)            # canonical record in XMP -> pith.hash.mismatch (+ number, receipt)
+pith_verify_test(record_broken 120)            # canonical record not JSON -> pith.record.malformed
+pith_verify_test(hash_edited 120)              # pith:canonicalSha256 -> pith.hash.mismatch only
+pith_verify_test(number_edited 120)            # pith:number -> pith.number.mismatch (+ links)
+pith_verify_test(number_edited_everywhere 120) # XMP, Info and link alike -> pith.number.mismatch only
+pith_verify_test(link_changed 120)             # badge /URI to another number -> pith.links.mismatch
+pith_verify_test(signature_flipped 120)        # one signature byte -> receipt.invalid
+pith_verify_test(key_swapped 120)              # keyring's test-key holds another key -> receipt.invalid
+pith_verify_test(key_revoked 120)              # -> receipt.key_revoked, not trusted
+pith_verify_test(prior_modified 120)           # a byte before pith's update -> pith.prior.mismatch
+pith_verify_test(title_differs 180)            # paper A's record stamped on paper B -> pith.title.differs
+pith_verify_test(page_appended 120)            # update adding a page -> pith.revisions.modified
+pith_verify_test(content_replaced 120)         # update replacing page content -> pith.revisions.modified
+pith_verify_test(metadata_stripped 120)        # catalog without /Metadata, Info without /PithNumber -> pith.metadata.absent
+pith_verify_test(later_revision_ok 120)        # a Text annotation added later -> trusted + pith.revisions.after
+# States, exit codes, options, output.
+pith_verify_test(absent 120)
+pith_verify_test(absent_corpus 600)
+pith_verify_test(seeds_unverified 300)
+pith_verify_test(record_option 120)
+pith_verify_test(several_files 300)
+pith_verify_test(options_before_files 120)
+pith_verify_test(no_color 180)
+# Hostile XMP: no expansion, no network, a clear result, no crash, bounded time.
+pith_verify_test(xmp_huge 600)
+pith_verify_test(xmp_nested 600)
+pith_verify_test(xmp_billion_laughs 300)
+pith_verify_test(xmp_external_entity 300)
+# Malformed corpus: never a crash or hang (any exit 0-4), and the issue's stricter rule (exit 2).
+pith_verify_test(malformed_no_crash 1800)
+pith_verify_test(malformed_exit2 1800)

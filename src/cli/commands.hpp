@@ -13,5 +13,6 @@ constexpr int kExitUnverified = 4;
 // Each adds its subcommands; the callback stores the process exit status in `status`.
 void register_record_commands(CLI::App& app, int& status);  // record, keygen, sign, tex
 void register_pdf_commands(CLI::App& app, int& status);     // stamp, verify, extract
+void register_batch_commands(CLI::App& app, int& status);   // batch
 
 }  // namespace pith::cli

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
     int status = 0;
     register_record_commands(app, status);
     register_pdf_commands(app, status);
+    register_batch_commands(app, status);
 
     try {
         app.parse(argc, argv);

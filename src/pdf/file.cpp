@@ -501,12 +501,12 @@ static std::shared_ptr<ObjStm> get_objstm(File::Impl& f, std::uint32_t snum) {
     return os;
 }
 
-static bool stream_is_encrypted(File::Impl& f, const PdfDictionary& dict) {
+bool stream_is_encrypted(const File::Impl& f, const PdfDictionary& dict) {
     if (!f.enc) return false;
     const PdfObject* type = dict.GetKey("Type");
     if (type && type->IsName()) {
         if (type->GetName() == PdfName("XRef")) return false;
-        if (type->GetName() == PdfName("Metadata") && !f.enc->IsMetadataEncrypted()) return false;
+        if (type->GetName() == PdfName("Metadata") && !f.metadata_encrypted) return false;
     }
     const PdfObject* filter = dict.GetKey("Filter");
     bool crypt = false;
@@ -656,6 +656,9 @@ static void setup_encryption(File::Impl& f, const OpenOptions& opt) {
         encdict = *e;
     }
     if (!encdict.IsDictionary()) f.fail("/Encrypt is not a dictionary");
+    // Read here: PoDoFo 0.9.8 ignores /EncryptMetadata for AES-256 (R5/R6).
+    if (const PdfObject* em = encdict.GetDictionary().GetKey("EncryptMetadata"); em && em->IsBool())
+        f.metadata_encrypted = em->GetBool();
     const PdfObject* filter = encdict.GetDictionary().GetKey("Filter");
     if (!filter || !filter->IsName() || filter->GetName() != PdfName("Standard")) {
         std::string nm = filter && filter->IsName() ? filter->GetName().GetName() : std::string("?");

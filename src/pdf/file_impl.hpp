@@ -69,6 +69,7 @@ struct File::Impl {
     std::unique_ptr<Crypt> crypt;  // our own cipher with the key PoDoFo derived
     PoDoFo::PdfReference enc_ref;
     bool has_encrypt = false;
+    bool metadata_encrypted = true;  // /EncryptMetadata
 
 
     ~Impl();
@@ -81,4 +82,6 @@ struct File::Impl {
 
 // Stream bytes (decrypted; decoded if `decode`).
 std::string stream_bytes(File::Impl& f, const PoDoFo::PdfReference& ref, bool decode);
+// Whether a stream with this dictionary is encrypted in this file (XRef never; Metadata per /EncryptMetadata; Identity crypt filters not).
+bool stream_is_encrypted(const File::Impl& f, const PoDoFo::PdfDictionary& dict);
 }  // namespace pith::pdf

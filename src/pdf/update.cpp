@@ -27,16 +27,6 @@ std::string serialise(const PdfObject& obj, const PdfEncrypt* enc) {
     return std::string(buf.GetBuffer(), dev.GetLength());
 }
 
-bool stream_gets_encrypted(const PdfEncrypt* enc, const PdfDictionary& dict) {
-    if (!enc) return false;
-    const PdfObject* type = dict.GetKey("Type");
-    if (type && type->IsName()) {
-        if (type->GetName() == PdfName("XRef")) return false;
-        if (type->GetName() == PdfName("Metadata") && !enc->IsMetadataEncrypted()) return false;
-    }
-    return true;
-}
-
 std::string hash16(const std::string& a, const std::string& b) {
     unsigned char out[16];
     crypto_generichash_state st;
@@ -138,7 +128,7 @@ std::string Update::appended() const {
         std::string data = o.data;
         PdfObject dict = o.value;
         if (crypt) {
-            if (stream_gets_encrypted(enc, dict.GetDictionary())) data = crypt->encrypt(ref, data);
+            if (stream_is_encrypted(f, dict.GetDictionary())) data = crypt->encrypt(ref, data);
             crypt->encrypt_strings(dict, ref);
         }
         dict.GetDictionary().AddKey("Length", PdfObject(static_cast<pdf_int64>(data.size())));

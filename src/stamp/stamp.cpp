@@ -41,21 +41,6 @@ pdf::File open_input(const std::string& input, const Options& options) {
     return pdf::File::open(input, open);
 }
 
-// When the newest revision is pith's own, the bytes before it (a re-stamp replaces it).
-std::optional<std::uint64_t> own_update_start(pdf::File& file) {
-    auto revisions = file.revisions();
-    if (revisions.size() < 2) return std::nullopt;
-    std::string_view bytes = file.bytes();
-    std::uint64_t start = revisions[revisions.size() - 2].eof_end;
-    std::string_view rest = bytes.substr(start, 64 + kUpdateMarker.size());
-    auto at = rest.find(kUpdateMarker + " prior=");
-    if (at == std::string_view::npos || rest.substr(0, at).find_first_not_of("\r\n") != std::string_view::npos)
-        return std::nullopt;
-    std::uint64_t prior = std::strtoull(std::string(rest.substr(at + kUpdateMarker.size() + 7, 20)).c_str(), nullptr, 10);
-    if (prior < start || prior > start + at) return std::nullopt;
-    return prior;
-}
-
 void refuse_certified(pdf::File& file, const std::string& name, bool force) {
     const PdfObject* perms = file.get_key(file.catalog().GetDictionary(), "Perms");
     if (!perms || !perms->IsDictionary()) return;
@@ -203,10 +188,19 @@ void draw_badge(pdf::File& file, pdf::Update& update, const Record& record, cons
 
     const pdf::Rect& crop = page.crop_box;
     bool sideways = page.rotate == 90 || page.rotate == 270;
-    if (badge.width_pt + 2 * options.placement.margin_x > (sideways ? crop.height() : crop.width()) ||
-        badge.height_pt + 2 * options.placement.margin_y > (sideways ? crop.width() : crop.height()))
-        throw Error(file.name() + ": page " + std::to_string(index + 1) + " is too small for the badge and its margins");
-    Matrix m = placement_matrix(crop, page.rotate, badge.width_pt, badge.height_pt, options.placement);
+    double view_w = sideways ? crop.height() : crop.width(), view_h = sideways ? crop.width() : crop.height();
+    // A page smaller than the badge and its margins (labels, icons) still gets it: margins
+    // shrink first, then the badge is scaled down to fit.
+    Placement place = options.placement;
+    double scale = std::min({1.0, 0.9 * view_w / badge.width_pt, 0.9 * view_h / badge.height_pt});
+    double w = badge.width_pt * scale, h = badge.height_pt * scale;
+    place.margin_x = std::min(place.margin_x, (view_w - w) / 2);
+    place.margin_y = std::min(place.margin_y, (view_h - h) / 2);
+    if (scale < 1 || place.margin_x < options.placement.margin_x || place.margin_y < options.placement.margin_y)
+        summary.warnings.push_back("page " + std::to_string(index + 1) + " is small (" + fmt(view_w) + " x " + fmt(view_h) +
+                                   " pt): badge margins reduced" + (scale < 1 ? ", badge scaled to " + fmt(scale * 100) + "%" : ""));
+    Matrix m = placement_matrix(crop, page.rotate, w, h, place);
+    m.a *= scale, m.b *= scale, m.c *= scale, m.d *= scale;
 
     PdfDictionary plain;
     PdfReference open_ref = update.add_stream(plain, kBadgeStreamMarker + "\nq\n");
@@ -241,7 +235,7 @@ void draw_badge(pdf::File& file, pdf::Update& update, const Record& record, cons
 
     double xs[4], ys[4];
     std::tie(xs[0], ys[0]) = m.apply(0, 0);
-    std::tie(xs[1], ys[1]) = m.apply(badge.width_pt, 0);
+    std::tie(xs[1], ys[1]) = m.apply(badge.width_pt, 0);  // form space: the matrix scales
     std::tie(xs[2], ys[2]) = m.apply(0, badge.height_pt);
     std::tie(xs[3], ys[3]) = m.apply(badge.width_pt, badge.height_pt);
     summary.rect[0] = *std::min_element(xs, xs + 4);
@@ -280,6 +274,24 @@ void draw_badge(pdf::File& file, pdf::Update& update, const Record& record, cons
 
 }  // namespace
 
+std::optional<PithUpdate> find_pith_update(pdf::File& file) {
+    const std::string_view bytes = file.bytes();
+    const std::string tag = kUpdateMarker + " prior=";
+    for (auto at = bytes.rfind(tag); at != std::string_view::npos; at = at ? bytes.rfind(tag, at - 1) : std::string_view::npos) {
+        std::uint64_t prior = std::strtoull(std::string(bytes.substr(at + tag.size(), 20)).c_str(), nullptr, 10);
+        if (prior > at || bytes.substr(prior, at - prior).find_first_not_of("\r\n") != std::string_view::npos) continue;
+        auto revisions = file.revisions();
+        std::size_t revision = revisions.size() - 1;
+        for (std::size_t i = 0; i < revisions.size(); ++i)
+            if (revisions[i].end > at) {
+                revision = i;
+                break;
+            }
+        return PithUpdate{prior, revision, revision + 1 == revisions.size()};
+    }
+    return std::nullopt;
+}
+
 Corner parse_corner(const std::string& text) {
     if (text == "top-right" || text == "tr") return Corner::TopRight;
     if (text == "top-left" || text == "tl") return Corner::TopLeft;
@@ -297,8 +309,8 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
     if (!record.consistent()) summary.warnings.push_back("stamping a record that does not recompute; marked pith:unverified");
 
     pdf::File file = open_input(input, options);
-    if (auto prior = own_update_start(file)) {  // replace our own previous update rather than stacking another
-        file = pdf::File::from_bytes(std::string(file.bytes().substr(0, *prior)), file.name(),
+    if (auto previous = find_pith_update(file); previous && previous->newest) {  // replace it rather than stack another
+        file = pdf::File::from_bytes(std::string(file.bytes().substr(0, previous->prior_length)), file.name(),
                                      {options.password, !options.password.empty()});
         summary.replaced_previous = true;
     }

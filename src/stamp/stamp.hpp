@@ -2,6 +2,7 @@
 // pith stamp: embed a record's number, hash and receipt in a PDF's XMP and Info,
 // and draw a linked badge, as one incremental update that keeps every input byte.
 #include "core/record.hpp"
+#include "pdf/file.hpp"
 #include "stamp/badge.hpp"
 
 #include <optional>
@@ -43,7 +44,15 @@ struct Summary {
 // `output` ("-" is standard output) atomically; `output` may equal `input`.
 Summary stamp_file(const std::string& input, const std::string& output, const Record& record, const Options& options);
 
-// The marker comment that opens pith's update (lets a re-stamp drop it).
+// The marker comment that opens pith's update: "%PithUpdate prior=N", N the input's length.
 inline const std::string kUpdateMarker = "%PithUpdate";
+
+struct PithUpdate {
+    std::uint64_t prior_length;  // bytes before pith's update
+    std::size_t revision;        // index into File::revisions() of the revision holding it
+    bool newest;                 // nothing was appended after it
+};
+// Finds pith's own update: the last marker that stands right after the N bytes it names.
+std::optional<PithUpdate> find_pith_update(pdf::File& file);
 
 }  // namespace pith::stamp

@@ -58,16 +58,6 @@ void collect_links(pdf::File& file, int index, std::vector<Link>& links) {
     }
 }
 
-// The revision pith stamp appended: it opens with the update marker.
-std::optional<std::size_t> find_pith_revision(std::string_view bytes, const std::vector<pdf::Revision>& revisions) {
-    for (std::size_t i = revisions.size(); i-- > 1;) {
-        std::string_view rest = bytes.substr(revisions[i - 1].eof_end, 64);
-        auto at = rest.find(stamp::kUpdateMarker);
-        if (at != std::string_view::npos && rest.substr(0, at).find_first_not_of("\r\n") == std::string_view::npos) return i;
-    }
-    return std::nullopt;
-}
-
 Embedded extract_from(pdf::File& file, const std::string& password) {
     Embedded e;
     e.file = file.name();
@@ -85,7 +75,7 @@ Embedded extract_from(pdf::File& file, const std::string& password) {
             if (std::string v = text_of(file.get_key(info->GetDictionary(), key)); !v.empty()) e.info[key] = v;
 
     auto revisions = file.revisions();
-    e.pith_revision = find_pith_revision(file.bytes(), revisions);
+    if (auto update = stamp::find_pith_update(file)) e.pith_revision = update->revision;
     for (std::size_t i = 0; i < revisions.size(); ++i)
         e.revisions.push_back({revisions[i].end, revisions[i].objects.size(), e.pith_revision == i});
 

@@ -1,0 +1,74 @@
+# LaTeX side of pith: latex/pith.sty, its manual and the example paper.
+# Included by tests/CMakeLists.txt.  The toolchain is listed in
+# .ci/packages-latex.txt.  Every test runs python3 (standard library only)
+# drivers from tests/latex/; nothing is skipped silently: a missing tool
+# makes the tests fail with a message saying what to install.
+
+set(PITH_LATEX_DIR ${CMAKE_SOURCE_DIR}/latex)
+set(PITH_LATEX_TESTS ${CMAKE_CURRENT_SOURCE_DIR}/latex)
+set(PITH_LATEX_WORK ${CMAKE_BINARY_DIR}/latex-tests)
+
+set(_pith_latex_tools pdflatex xelatex lualatex latex dvips ps2pdf qpdf
+    exiftool pdftotext)
+set(_pith_latex_missing "")
+foreach(tool ${_pith_latex_tools})
+  string(TOUPPER "PITH_TOOL_${tool}" _var)
+  find_program(${_var} ${tool})
+  if(NOT ${_var})
+    list(APPEND _pith_latex_missing ${tool})
+  endif()
+endforeach()
+
+if(_pith_latex_missing)
+  add_test(NAME latex_toolchain
+           COMMAND sh -c "echo 'missing: ${_pith_latex_missing}; install the packages listed in .ci/packages-latex.txt'; exit 1")
+  set_tests_properties(latex_toolchain PROPERTIES LABELS latex)
+  return()
+endif()
+
+set(_pith_bin $<TARGET_FILE:pith>)
+
+# pith.sty mirrors templates/pith-xmp.json
+add_test(NAME latex_schema_sync
+         COMMAND ${Python3_EXECUTABLE} ${PITH_LATEX_TESTS}/schema_sync.py
+                 ${CMAKE_SOURCE_DIR})
+set_tests_properties(latex_schema_sync PROPERTIES LABELS latex TIMEOUT 60)
+
+# The compile matrix: one test per engine x class (4 variants each).
+set(_pith_latex_engines pdflatex xelatex lualatex dvips)
+set(_pith_latex_classes article report amsart revtex-aps revtex-aip
+    ieeetran-journal ieeetran-conference acmart-sigconf acmart-acmsmall
+    acmart-manuscript llncs elsarticle scrartcl)
+foreach(engine ${_pith_latex_engines})
+  foreach(cls ${_pith_latex_classes})
+    set(_name latex_matrix_${engine}_${cls})
+    add_test(NAME ${_name}
+             COMMAND ${Python3_EXECUTABLE} ${PITH_LATEX_TESTS}/run_matrix.py
+                     --engine ${engine} --class ${cls}
+                     --pith ${_pith_bin}
+                     --sty-dir ${PITH_LATEX_DIR}
+                     --work ${PITH_LATEX_WORK}/matrix)
+    set_tests_properties(${_name} PROPERTIES LABELS "latex;latex_matrix"
+                         TIMEOUT 600)
+  endforeach()
+endforeach()
+
+# Single-document cases: errors, options, robustness, pdfx, reproducibility
+foreach(group errors options robust pdfx reproducible example)
+  add_test(NAME latex_cases_${group}
+           COMMAND ${Python3_EXECUTABLE} ${PITH_LATEX_TESTS}/run_cases.py
+                   ${group} --pith ${_pith_bin}
+                   --sty-dir ${PITH_LATEX_DIR}
+                   --work ${PITH_LATEX_WORK}/cases-${group})
+  set_tests_properties(latex_cases_${group} PROPERTIES LABELS latex
+                       TIMEOUT 900)
+endforeach()
+
+# The manual compiles (the same command as the pith-manual build target)
+add_test(NAME latex_manual
+         COMMAND ${CMAKE_COMMAND}
+                 -DSRC=${PITH_LATEX_DIR}/pith.tex
+                 -DOUT=${PITH_LATEX_WORK}/manual
+                 -DTEXINPUTS_DIR=${PITH_LATEX_DIR}
+                 -P ${PITH_LATEX_DIR}/build_manual.cmake)
+set_tests_properties(latex_manual PROPERTIES LABELS latex TIMEOUT 300)

@@ -1,0 +1,504 @@
+#!/usr/bin/env python3
+"""Compile matrix for latex/pith.sty.
+
+For each engine x class x variant this script writes a test paper from
+tests/latex/classes/<class>.tex, compiles it, and checks the PDF:
+
+  compile    no TeX error, a PDF is produced
+  extract    `pith extract FILE --json` reads the number (and properties)
+  verify     `pith verify FILE --json`: state `unverified` for a number-only
+             PDF; no failure and something in `success` with a full receipt
+  xmp        exiftool shows the pith XMP properties with the right values
+  qpdf       `qpdf --check` is clean (no warnings: catches duplicate keys)
+  metadata   the catalog has exactly one /Metadata (raw count, also inside
+             object streams), and that stream holds the pith properties
+  info       the Info dictionary has /PithNumber
+  badge      pdftotext finds pith:XXXXXXXX on page 1 below the title word;
+             in two-column classes it is centred (under the full-width
+             title, not at the top of column 1)
+  link       a /Link annotation on page 1 with the resolver URI covers it
+
+Combinations that cannot work are listed in EXPECTED with the documented
+behaviour; those checks then assert that behaviour instead.
+
+Python standard library only.  Exit status 0 when every check passes.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # keep the source tree clean
+sys.path.insert(0, HERE)
+import pithtex  # noqa: E402
+
+ENGINES = ["pdflatex", "xelatex", "lualatex", "dvips"]
+CLASSES = {
+    # name: (two-column?, title word pdftotext sees first)
+    "article": (True, "Performance"),
+    "report": (False, "Performance"),
+    "amsart": (False, "PERFORMANCE"),
+    "revtex-aps": (True, "Performance"),
+    "revtex-aip": (True, "Performance"),
+    "ieeetran-journal": (True, "Performance"),
+    "ieeetran-conference": (True, "Performance"),
+    "acmart-sigconf": (True, "Performance"),
+    "acmart-acmsmall": (False, "Performance"),
+    "acmart-manuscript": (False, "Performance"),
+    "llncs": (False, "Performance"),
+    "elsarticle": (False, "Performance"),
+    "scrartcl": (False, "Performance"),
+}
+VARIANTS = ["plain", "hyperref", "hyperxmp", "docmeta"]
+
+# What each variant puts in the preamble.  Load orders differ on purpose:
+# pith before hyperref, pith after hyperref+hyperxmp.
+RECEIPT = "%%RECEIPT%%"
+NUMBER_ONLY = "\\pithnumber{YRUNQITD2RKQXO2YH7SDTYYAQ3}\n"
+PREAMBLES = {
+    "plain": ("", "\\usepackage{pith}\n" + RECEIPT),
+    "hyperref": ("", "\\usepackage{pith}\n" + NUMBER_ONLY
+                 + "\\usepackage{hyperref}\n"),
+    "hyperxmp": ("", "\\usepackage{hyperref}\n\\usepackage{hyperxmp}\n"
+                 "\\usepackage{pith}\n" + RECEIPT),
+    "docmeta": ("\\DocumentMetadata{}\n",
+                "\\usepackage{pith}\n" + RECEIPT + "\\usepackage{hyperref}\n"),
+}
+
+# Documented exceptions: (engine, class, variant) -> dict of expectations.
+#   compile: False   -> the document is expected not to compile; the test
+#                       asserts that it fails (and why, via 'error')
+#   skip_checks: [...] checks that do not apply, with the documented reason
+EXPECTED = {
+    ("*", "elsarticle", "hyperxmp"): {
+        "compile": False, "error": "Argument of \\@author has an extra }",
+        "why": "hyperxmp (TL2022, v5.9) cannot read elsarticle's \\author; "
+               "the paper fails the same way without pith"},
+}
+
+
+def expected_for(engine, cls, variant):
+    exp = {}
+    for (e, c, v), val in EXPECTED.items():
+        if e in (engine, "*") and c in (cls, "*") and v in (variant, "*"):
+            exp.update(val)
+    return exp
+
+
+def run(cmd, cwd, timeout=300, env=None):
+    try:
+        p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, timeout=timeout,
+                           env=env, stdin=subprocess.DEVNULL)
+        return p.returncode, p.stdout.decode("utf-8", "replace")
+    except subprocess.TimeoutExpired:
+        return 124, "timeout: %s" % " ".join(cmd)
+    except FileNotFoundError as e:
+        return 127, str(e)
+
+
+def fixture():
+    with open(os.path.join(HERE, "fixture_002.json"), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def compile_doc(engine, workdir, name, sty_dir):
+    env = dict(os.environ)
+    env["TEXINPUTS"] = sty_dir + "//:" + env.get("TEXINPUTS", "")
+    env["SOURCE_DATE_EPOCH"] = "1721418545"
+    env["FORCE_SOURCE_DATE"] = "1"
+    log = []
+    tex = name + ".tex"
+    if engine == "dvips":
+        rc, out = run(["latex", "-interaction=nonstopmode", "-halt-on-error",
+                       tex], workdir, env=env)
+        log.append(out)
+        if rc == 0:
+            rc, out = run(["dvips", "-R2", "-q", "-o", name + ".ps",
+                           name + ".dvi"], workdir, env=env)
+            log.append(out)
+        if rc == 0:
+            rc, out = run(["ps2pdf", name + ".ps", name + ".pdf"], workdir,
+                          env=env)
+            log.append(out)
+    else:
+        rc, out = run([engine, "-interaction=nonstopmode", "-halt-on-error",
+                       tex], workdir, env=env)
+        log.append(out)
+    texlog = ""
+    lp = os.path.join(workdir, name + ".log")
+    if os.path.exists(lp):
+        with open(lp, encoding="latin-1") as f:
+            texlog = f.read()
+    return rc, "\n".join(log), texlog
+
+
+# ----------------------------------------------------------------------
+# PDF inspection helpers
+# ----------------------------------------------------------------------
+def qpdf_json(pdf):
+    rc, out = run(["qpdf", "--json=2", pdf], os.path.dirname(pdf))
+    if rc not in (0, 3):
+        raise RuntimeError("qpdf --json failed: " + out[:300])
+    return json.loads(out)
+
+
+def pdf_str(v):
+    if isinstance(v, str):
+        if v.startswith("u:"):
+            return v[2:]
+        if v.startswith("b:"):
+            try:
+                return bytes.fromhex(v[2:]).decode("latin-1")
+            except ValueError:
+                return v
+    return v
+
+
+def objects(qj):
+    for entry in qj["qpdf"][1:]:
+        return entry
+    return {}
+
+
+def deref(objs, v):
+    if isinstance(v, str) and v.endswith(" R"):
+        o = objs.get("obj:" + v, {})
+        return o.get("value", o.get("stream", {}).get("dict"))
+    return v
+
+
+def raw_metadata_keys(pdf):
+    """Count /Metadata keys with a reference value, in the raw file and in
+    decompressed streams (object streams), without any PDF parser."""
+    with open(pdf, "rb") as f:
+        data = f.read()
+    pat = re.compile(rb"/Metadata\s*\d+\s+\d+\s+R")
+    n = len(pat.findall(data))
+    for m in re.finditer(rb"stream\r?\n", data):
+        start = m.end()
+        try:
+            d = zlib.decompressobj().decompress(data[start:start + 2000000])
+        except zlib.error:
+            continue
+        n += len(pat.findall(d))
+    return n
+
+
+def words_page1(pdf):
+    rc, out = run(["pdftotext", "-f", "1", "-l", "1", "-bbox", pdf, "-"],
+                  os.path.dirname(pdf))
+    if rc != 0:
+        raise RuntimeError("pdftotext failed: " + out[:300])
+    m = re.search(r'<page width="([\d.]+)" height="([\d.]+)"', out)
+    w, h = float(m.group(1)), float(m.group(2))
+    words = []
+    for m in re.finditer(r'<word xMin="([\d.]+)" yMin="([\d.]+)" '
+                         r'xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>',
+                         out):
+        words.append((float(m.group(1)), float(m.group(2)),
+                      float(m.group(3)), float(m.group(4)), m.group(5)))
+    return w, h, words
+
+
+# ----------------------------------------------------------------------
+# The checks
+# ----------------------------------------------------------------------
+EXIF_NAMES = {  # XMP property -> exiftool tag name
+    p: p[0].upper() + p[1:] for p in [
+        "number", "shortNumber", "resolverUrl", "canonicalSha256",
+        "canonicalRecord", "title", "receiptKeyId", "receiptAlgorithm",
+        "receiptSignature", "receiptFingerprint", "receiptSignedAt",
+        "stampTool", "stampToolVersion"]}
+
+
+def sty_version(sty_dir):
+    with open(os.path.join(sty_dir, "pith.sty"), encoding="utf-8") as f:
+        m = re.search(r"\\ProvidesExplPackage\{pith\}\{[^}]*\}\{([^}]*)\}",
+                      f.read())
+    return m.group(1)
+
+
+def expected_props(fx, full, sty_dir):
+    body = "YRUNQITD2RKQXO2YH7SDTYYAQ3"
+    props = {
+        "number": "pith:2024:" + body if full else "pith:" + body,
+        "shortNumber": "pith:" + body[:8],
+        "resolverUrl": "https://pith.science/pith/" + body,
+        "stampTool": "pith.sty",
+        "stampToolVersion": sty_version(sty_dir),
+    }
+    if full:
+        r = fx["receipt"]
+        props.update({
+            "canonicalSha256": fx["canonical_sha256"],
+            "canonicalRecord": pithtex.canonical_json(fx["canonical_record"]),
+            "title": fx["title"],
+            "receiptKeyId": r["key_id"],
+            "receiptAlgorithm": r["algorithm"],
+            "receiptSignature": r["signature_b64"],
+            "receiptFingerprint": r["public_key_fingerprint"],
+            "receiptSignedAt": r["signed_at"],
+        })
+    return props
+
+
+PITH_NS = "https://pith.science/ns/xmp/1.0/"
+
+
+def catalog_packet(pdf):
+    """The XMP packet the catalog's /Metadata points to, as text."""
+    qj = qpdf_json(pdf)
+    objs = objects(qj)
+    trailer = objs.get("trailer", {}).get("value", {})
+    catalog = deref(objs, trailer.get("/Root")) or {}
+    mref = catalog.get("/Metadata")
+    if not isinstance(mref, str):
+        return ""
+    rc, out = run(["qpdf", pdf, "--show-object=" + mref.split()[0],
+                   "--filtered-stream-data"], os.path.dirname(pdf))
+    return out
+
+
+def xmp_values(pdf):
+    """pith:* simple properties of the catalog packet, parsed as XML."""
+    import xml.etree.ElementTree as ET
+    text = catalog_packet(pdf)
+    start = text.find("<x:xmpmeta")
+    end = text.rfind("</x:xmpmeta>")
+    root = ET.fromstring(text[start:end + len("</x:xmpmeta>")])
+    vals = {}
+    for el in root.iter():
+        if el.tag.startswith("{" + PITH_NS + "}"):
+            vals[el.tag[len(PITH_NS) + 2:]] = el.text or ""
+    return vals
+
+
+def check_pdf(pdf, cls, full, fx, pith, sty_dir, exp):
+    """Return a dict check -> (ok, detail)."""
+    res = {}
+    skip = exp.get("skip_checks", {})
+    props = expected_props(fx, full, sty_dir)
+    number = props["number"]
+    url = props["resolverUrl"]
+    short = props["shortNumber"]
+
+    # pith extract / verify
+    if "extract" not in skip:
+        if not pith or not os.path.exists(pith):
+            res["extract"] = (False, "pith binary not found: %r" % pith)
+        else:
+            rc, out = run([pith, "extract", pdf, "--json"], os.path.dirname(pdf))
+            try:
+                j = json.loads(out)
+                ok = rc == 0 and j.get("number") == number
+                res["extract"] = (ok, "number=%r rc=%d" % (j.get("number"), rc))
+            except ValueError:
+                res["extract"] = (False, "rc=%d, not JSON: %s" % (rc, out[:200]))
+    if "verify" not in skip:
+        if not pith or not os.path.exists(pith):
+            res["verify"] = (False, "pith binary not found: %r" % pith)
+        else:
+            rc, out = run([pith, "verify", pdf, "--json"], os.path.dirname(pdf))
+            try:
+                j = json.loads(out)
+                if full:
+                    ok = (j.get("number") == number and not j.get("failure")
+                          and bool(j.get("success")))
+                else:
+                    ok = (j.get("number") == number
+                          and j.get("state") == "unverified")
+                res["verify"] = (ok, "state=%r failure=%r" %
+                                 (j.get("state"), j.get("failure")))
+            except ValueError:
+                res["verify"] = (False, "rc=%d, not JSON: %s" % (rc, out[:200]))
+
+    # exiftool: pith XMP (tag names), raw packet values (ElementTree)
+    if "xmp" not in skip:
+        rc, out = run(["exiftool", "-j", "-n", "-XMP-pith:all", pdf],
+                      os.path.dirname(pdf))
+        try:
+            j = json.loads(out)[0]
+            tags = set(k for k in j if k != "SourceFile")
+            want = set(EXIF_NAMES[p] for p in props)
+            vals = xmp_values(pdf)
+            bad = [p for p, v in props.items() if vals.get(p) != v]
+            extra = sorted(set(vals) - set(props))
+            ok = (tags == want and j.get("Number") == number
+                  and not bad and not extra)
+            res["xmp"] = (ok, "exiftool tags %s; wrong/missing %s; extra %s"
+                          % (sorted(tags ^ want), bad, extra)
+                          if not ok else "%d properties" % len(props))
+        except (ValueError, IndexError) as e:
+            res["xmp"] = (False, "exiftool/XMP: %r %s" % (e, out[:200]))
+    elif skip.get("xmp") == "absent":
+        rc, out = run(["exiftool", "-j", "-XMP-pith:all", pdf],
+                      os.path.dirname(pdf))
+        j = json.loads(out)[0]
+        res["xmp-absent"] = (len(j) == 1, "documented: no pith XMP")
+
+    # qpdf --check
+    rc, out = run(["qpdf", "--check", pdf], os.path.dirname(pdf))
+    res["qpdf"] = (rc == 0 and "WARNING" not in out,
+                   "rc=%d %s" % (rc, " | ".join(
+                       l for l in out.splitlines() if "WARNING" in l)[:300]))
+
+    qj = qpdf_json(pdf)
+    objs = objects(qj)
+    trailer = objs.get("trailer", {}).get("value", {})
+    catalog = deref(objs, trailer.get("/Root")) or {}
+
+    # exactly one /Metadata, holding our properties
+    if "metadata" not in skip:
+        n = raw_metadata_keys(pdf)
+        mref = catalog.get("/Metadata")
+        holds = False
+        if isinstance(mref, str):
+            num = mref.split()[0]
+            rc, out = run(["qpdf", pdf, "--show-object=" + num,
+                           "--filtered-stream-data"], os.path.dirname(pdf))
+            holds = ("https://pith.science/ns/xmp/1.0/" in out
+                     and "<pith:number>" + number + "</pith:number>" in out)
+        res["metadata"] = (n == 1 and holds,
+                           "%d /Metadata keys; catalog packet has pith: %s"
+                           % (n, holds))
+
+    # Info /PithNumber
+    if "info" not in skip:
+        info = deref(objs, trailer.get("/Info")) or {}
+        got = pdf_str(info.get("/PithNumber"))
+        res["info"] = (got == number, "PithNumber=%r" % got)
+
+    # badge on page 1 below the title, centred in two-column layouts
+    w, h, words = words_page1(pdf)
+    twocol, tword = CLASSES[cls]
+    badge = [wd for wd in words if wd[4] == short]
+    title = [wd for wd in words if wd[4].lower() == tword.lower()]
+    if "badge" not in skip:
+        if not badge:
+            res["badge"] = (False, "no %s on page 1" % short)
+        elif not title:
+            res["badge"] = (False, "title word %r not on page 1" % tword)
+        else:
+            b, t = badge[0], min(title, key=lambda x: x[1])
+            below = b[1] > t[3]
+            centre = (b[0] + b[2]) / 2 / w
+            centred = (0.3 < centre < 0.7) if twocol else True
+            res["badge"] = (below and centred,
+                            "badge y=%.0f title y=%.0f centre=%.2f"
+                            % (b[1], t[3], centre))
+
+    # link annotation with the resolver URI over the badge
+    if "link" not in skip:
+        page1 = qj["pages"][0]["object"] if qj.get("pages") else None
+        annots = []
+        if page1:
+            pobj = deref(objs, page1) or {}
+            a = pobj.get("/Annots", [])
+            a = deref(objs, a) if isinstance(a, str) else a
+            for ref in a or []:
+                annots.append(deref(objs, ref) or {})
+        hit = None
+        for an in annots:
+            act = deref(objs, an.get("/A")) or {}
+            if an.get("/Subtype") == "/Link" and pdf_str(act.get("/URI")) == url:
+                hit = an
+                break
+        if hit is None:
+            res["link"] = (False, "no /Link with /URI %s on page 1" % url)
+        elif badge:
+            r = [float(x) for x in hit["/Rect"]]
+            x0, x1 = min(r[0], r[2]), max(r[0], r[2])
+            y0, y1 = h - max(r[1], r[3]), h - min(r[1], r[3])
+            b = badge[0]
+            tol = 4.0
+            covers = (x0 - tol <= b[0] and b[2] <= x1 + tol
+                      and y0 - tol <= b[1] and b[3] <= y1 + tol)
+            res["link"] = (covers, "rect %s vs badge %s" %
+                           ([round(v) for v in r],
+                            [round(v) for v in b[:4]]))
+        else:
+            res["link"] = (True, "link present (badge not located)")
+    return res
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--engine", action="append", choices=ENGINES)
+    ap.add_argument("--class", dest="classes", action="append",
+                    choices=sorted(CLASSES))
+    ap.add_argument("--variant", action="append", choices=VARIANTS)
+    ap.add_argument("--pith", default=os.environ.get("PITH_BIN", ""),
+                    help="path of the pith binary")
+    ap.add_argument("--sty-dir", default=os.path.join(HERE, "..", "..", "latex"))
+    ap.add_argument("--work", default="/tmp/latexwork/matrix")
+    ap.add_argument("--keep", action="store_true")
+    args = ap.parse_args()
+    sty_dir = os.path.abspath(args.sty_dir)
+    fx = fixture()
+    receipt = pithtex.pith_tex(fx["canonical_record"], fx["receipt"],
+                               fx["title"])
+    failures = 0
+    rows = []
+    for engine in args.engine or ENGINES:
+        for cls in args.classes or sorted(CLASSES):
+            with open(os.path.join(HERE, "classes", cls + ".tex"),
+                      encoding="utf-8") as f:
+                template = f.read()
+            for variant in args.variant or VARIANTS:
+                exp = expected_for(engine, cls, variant)
+                name = "p-%s-%s-%s" % (engine, cls, variant)
+                wd = os.path.join(args.work, name)
+                shutil.rmtree(wd, ignore_errors=True)
+                os.makedirs(wd)
+                docmeta, pre = PREAMBLES[variant]
+                full = RECEIPT in pre
+                pre = pre.replace(RECEIPT, receipt)
+                src = (template.replace("%%DOCMETA%%", docmeta)
+                       .replace("%%PREAMBLE%%", pre))
+                with open(os.path.join(wd, name + ".tex"), "w",
+                          encoding="utf-8") as f:
+                    f.write(src)
+                rc, out, texlog = compile_doc(engine, wd, name, sty_dir)
+                pdf = os.path.join(wd, name + ".pdf")
+                compiled = rc == 0 and os.path.exists(pdf)
+                res = {}
+                if exp.get("compile", True) is False:
+                    ok = not compiled and exp.get("error", "") in texlog
+                    res["compile-fails"] = (ok, "documented: %s" %
+                                            exp.get("why", ""))
+                else:
+                    errs = re.findall(r"^! .*", texlog, re.M)
+                    res["compile"] = (compiled, "rc=%d %s" % (rc, errs[:2]))
+                    if compiled:
+                        try:
+                            res.update(check_pdf(pdf, cls, full, fx,
+                                                 args.pith, sty_dir, exp))
+                        except Exception as e:  # report, do not crash
+                            res["inspect"] = (False, repr(e))
+                bad = {k: v for k, v in res.items() if not v[0]}
+                failures += bool(bad)
+                rows.append((engine, cls, variant, res))
+                status = "ok" if not bad else "FAIL"
+                print("%-4s %-8s %-20s %-8s %s" % (
+                    status, engine, cls, variant,
+                    " ".join(("%s" if v[0] else "%s!") % k
+                             for k, v in res.items())))
+                for k, v in bad.items():
+                    print("      %s: %s" % (k, v[1]))
+                if bad and not compiled:
+                    tail = "\n".join(texlog.splitlines()[-25:]) or out[-1500:]
+                    print("      --- log tail ---\n" + tail)
+                if not bad and not args.keep:
+                    shutil.rmtree(wd, ignore_errors=True)
+    print("%d of %d combinations failed" % (failures, len(rows)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -36,7 +36,7 @@ int run_record(const RecordOptions& o) {
                                  {"key_id", record.receipt ? Json(record.receipt->key_id) : Json(nullptr)}}},
                     {"consistent", consistent}};
         out.update(findings.to_json());
-        write_file_atomically("-", pretty_json(out) + "\n");
+        std::printf("%s\n", pretty_json(out).c_str());
     } else {
         print_field("record", o.file + " (" + to_string(record.kind) + ")", stdout);
         print_field("number", record.number.full(), stdout);
@@ -79,7 +79,7 @@ int run_sign(const SignOptions& o) {
     if (!o.key_id.empty()) key.key_id = o.key_id;
     if (key.key_id.empty()) throw Error(o.secret + ": has no key id; pass --key-id");
     Json signed_record = with_receipt(record, make_receipt(record.canonical_hash, key, now_rfc3339()));
-    write_file_atomically(o.output, pretty_json(signed_record) + "\n");
+    write_file_atomically(o.output, {pretty_json(signed_record) + "\n"});
     if (o.output != "-")
         std::fprintf(stderr, "signed %s as %s with key %s -> %s\n", o.record.c_str(), record.number.full().c_str(),
                      key.key_id.c_str(), o.output.c_str());

@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 
+#include <openssl/evp.h>
 #include <sodium.h>
 
 #include <cstring>
@@ -16,10 +17,13 @@ void ensure_sodium() {
 
 }  // namespace
 
+// OpenSSL's SHA-256 uses the CPU's SHA extensions: about 5x libsodium's portable code,
+// which matters when pith hashes the whole of a large PDF.
 Sha256 sha256(std::string_view bytes) {
-    ensure_sodium();
     Sha256 out;
-    crypto_hash_sha256(out.data(), reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
+    unsigned int size = 0;
+    if (EVP_Digest(bytes.data(), bytes.size(), out.data(), &size, EVP_sha256(), nullptr) != 1 || size != out.size())
+        throw Error("SHA-256 failed");
     return out;
 }
 

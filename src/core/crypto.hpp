@@ -1,5 +1,5 @@
 #pragma once
-// Thin wrappers over libsodium: every cryptographic operation pith performs.
+// Every cryptographic operation pith performs: Ed25519 and base64 from libsodium, SHA-256 from OpenSSL.
 #include <array>
 #include <optional>
 #include <string>

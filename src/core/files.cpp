@@ -13,11 +13,26 @@
 #include <iostream>
 
 namespace pith {
+namespace {
+
+bool write_all(int fd, std::string_view data) {
+    while (!data.empty()) {
+        ssize_t n = ::write(fd, data.data(), data.size());
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        data.remove_prefix(static_cast<std::size_t>(n));
+    }
+    return true;
+}
+
+}  // namespace
 
 std::string read_file_or_stdin(const std::string& path, std::size_t max_size) {
     const std::string name = path == "-" ? "standard input" : path;
     std::ifstream file;
     if (path != "-") {
+        struct stat st;
+        if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) throw Error(path + ": is a directory");
         file.open(path, std::ios::binary);
         if (!file) throw Error(path + ": cannot open: " + std::strerror(errno));
     }
@@ -32,21 +47,47 @@ std::string read_file_or_stdin(const std::string& path, std::size_t max_size) {
     return data;
 }
 
-void write_file_atomically(const std::string& path, const std::string& data, mode_t mode, bool no_overwrite) {
+void write_file_atomically(const std::string& path, std::initializer_list<std::string_view> pieces,
+                           std::optional<mode_t> mode, bool no_overwrite) {
     if (path == "-") {
-        if (std::fwrite(data.data(), 1, data.size(), stdout) != data.size() || std::fflush(stdout) != 0)
-            throw Error("standard output: write error");
+        for (std::string_view piece : pieces)
+            if (std::fwrite(piece.data(), 1, piece.size(), stdout) != piece.size()) throw Error("standard output: write error");
+        if (std::fflush(stdout) != 0) throw Error("standard output: write error");
         return;
     }
-    std::string tmp = path + ".pith-tmp-XXXXXX";
+    std::string dir = ".", base = path;
+    if (auto slash = path.find_last_of('/'); slash != std::string::npos) {
+        dir = slash == 0 ? "/" : path.substr(0, slash);
+        base = path.substr(slash + 1);
+    }
+    if (base.empty()) throw Error(path + ": not a file name");
+    std::string tmp = (dir == "/" ? "" : dir) + "/." + base + ".pith-XXXXXX";
     int fd = ::mkstemp(tmp.data());
-    if (fd < 0) throw Error(path + ": cannot create: " + std::strerror(errno));
-    bool ok = ::fchmod(fd, mode) == 0 &&
-              ::write(fd, data.data(), data.size()) == static_cast<ssize_t>(data.size()) && ::fsync(fd) == 0;
-    ok = ::close(fd) == 0 && ok;
-    if (ok) ok = no_overwrite ? ::link(tmp.c_str(), path.c_str()) == 0 : ::rename(tmp.c_str(), path.c_str()) == 0;
+    if (fd < 0) throw Error(path + ": cannot create a temporary file in " + dir + ": " + std::strerror(errno));
+
+    struct stat st;
+    mode_t final_mode;
+    if (::stat(path.c_str(), &st) == 0) {
+        final_mode = st.st_mode & 07777;
+    } else if (mode) {
+        final_mode = *mode;
+    } else {
+        mode_t mask = ::umask(0);
+        ::umask(mask);
+        final_mode = 0666 & ~mask;
+    }
+    bool ok = ::fchmod(fd, final_mode) == 0;
+    for (std::string_view piece : pieces) ok = ok && write_all(fd, piece);
     int saved = errno;
-    ::unlink(tmp.c_str());  // after rename it no longer exists; after link it is the spare name
+    if (::close(fd) != 0 && ok) {
+        ok = false;
+        saved = errno;
+    }
+    if (ok) {
+        ok = no_overwrite ? ::link(tmp.c_str(), path.c_str()) == 0 : ::rename(tmp.c_str(), path.c_str()) == 0;
+        saved = errno;
+    }
+    ::unlink(tmp.c_str());  // gone after a rename; the spare name after a link; the debris after a failure
     if (!ok)
         throw Error(path + (no_overwrite && saved == EEXIST ? ": already exists; pith will not overwrite it"
                                                             : ": cannot write: " + std::string(std::strerror(saved))));

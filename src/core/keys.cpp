@@ -107,7 +107,7 @@ void add_key_to_keyring_file(const std::string& path, const std::string& key_id,
                            {"algorithm", "ed25519"},
                            {"public_key", base64(key.data(), key.size())},
                            {"fingerprint", key_fingerprint(key)}});
-    write_file_atomically(path, pretty_json(doc) + "\n", 0644);
+    write_file_atomically(path, {pretty_json(doc) + "\n"}, 0644);
 }
 
 void write_secret_key_file(const std::string& path, const SecretKeyFile& key) {
@@ -115,7 +115,7 @@ void write_secret_key_file(const std::string& path, const SecretKeyFile& key) {
                 {"key_id", key.key_id},
                 {"algorithm", "ed25519"},
                 {"secret_key", base64(key.secret_key.data(), key.secret_key.size())}};
-    write_file_atomically(path, pretty_json(doc) + "\n", 0600, true);
+    write_file_atomically(path, {pretty_json(doc) + "\n"}, 0600, true);
 }
 
 SecretKeyFile read_secret_key_file(const std::string& path) {

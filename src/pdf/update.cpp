@@ -1,14 +1,11 @@
 #include "pdf/update.hpp"
 
 #include "core/error.hpp"
+#include "core/files.hpp"
 #include "pdf/file_impl.hpp"
 #include "pdf/filters.hpp"
 
 #include <sodium.h>
-
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -99,7 +96,6 @@ void Update::set_comment(const std::string& line) {
 
 std::string Update::appended() const {
     const File::Impl& f = *file_.impl_;
-    PdfEncrypt* enc = f.enc.get();
     const std::uint64_t base = f.n;  // absolute offset where the update starts
     std::string out;
     if (f.n > 0 && f.d[f.n - 1] != '\n' && f.d[f.n - 1] != '\r') out += '\n';
@@ -144,6 +140,11 @@ std::string Update::appended() const {
     if (full) {
         for (const auto& [num, e] : f.xref) {
             if (e.type == 0 || entries.count(num)) continue;
+            try {  // a scanned offset that does not parse would make the repaired file unreadable: leave it out
+                file_.get(PdfReference(num, static_cast<std::uint16_t>(e.type == 1 ? e.gen : 0)));
+            } catch (const Error&) {
+                continue;
+            }
             entries[num] = Loc{e.type, e.value, e.type == 1 ? e.gen : e.index};
             if (e.type == 2) needs_stream = true;
         }
@@ -266,66 +267,10 @@ void Update::write(std::ostream& os) const {
     if (!os) throw Error("cannot write output");
 }
 
-static bool write_all(int fd, const char* p, std::size_t n) {
-    while (n > 0) {
-        ssize_t w = ::write(fd, p, n);
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            return false;
-        }
-        p += w;
-        n -= static_cast<std::size_t>(w);
-    }
-    return true;
-}
 
 void Update::write_file(const std::string& path) const {
     std::string tail = appended();
-    std::string_view orig = file_.bytes();
-    std::string dir = ".", base = path;
-    if (auto slash = path.find_last_of('/'); slash != std::string::npos) {
-        dir = slash == 0 ? "/" : path.substr(0, slash);
-        base = path.substr(slash + 1);
-    }
-    if (base.empty()) throw Error(path + ": not a file name");
-    std::string tmpl = (dir == "/" ? "" : dir) + "/." + base + ".pith-XXXXXX";
-    std::vector<char> tmp(tmpl.begin(), tmpl.end());
-    tmp.push_back('\0');
-    int fd = mkstemp(tmp.data());
-    if (fd < 0) throw Error(path + ": cannot create a temporary file in " + dir + " (" + std::strerror(errno) + ")");
-    auto fail = [&](const char* what) {
-        int err = errno;
-        ::close(fd);
-        ::unlink(tmp.data());
-        throw Error(path + ": " + what + " (" + std::strerror(err) + ")");
-    };
-    mode_t mode;
-    struct stat st;
-    if (::stat(path.c_str(), &st) == 0) {
-        mode = st.st_mode & 07777;
-    } else {
-        mode_t um = ::umask(0);
-        ::umask(um);
-        mode = 0666 & ~um;
-    }
-    if (::fchmod(fd, mode) != 0) fail("cannot set permissions");
-    if (!write_all(fd, orig.data(), orig.size()) || !write_all(fd, tail.data(), tail.size())) fail("cannot write");
-    if (::fsync(fd) != 0) fail("cannot sync");
-    if (::close(fd) != 0) {
-        int err = errno;
-        ::unlink(tmp.data());
-        throw Error(path + ": cannot write (" + std::strerror(err) + ")");
-    }
-    if (::rename(tmp.data(), path.c_str()) != 0) {
-        int err = errno;
-        ::unlink(tmp.data());
-        throw Error(path + ": cannot replace (" + std::strerror(err) + ")");
-    }
-    int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd >= 0) {
-        ::fsync(dfd);
-        ::close(dfd);
-    }
+    write_file_atomically(path, {file_.bytes(), tail});
 }
 
 }  // namespace pith::pdf

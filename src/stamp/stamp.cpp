@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 
 namespace pith::stamp {
@@ -179,6 +180,10 @@ Matrix placement_matrix(const pdf::Rect& crop, int rotate, double w, double h, c
 
 void draw_badge(pdf::File& file, pdf::Update& update, const Record& record, const Options& options, Summary& summary) {
     int count = file.page_count();
+    if (count == 0) {  // qpdf and PoDoFo find no page either; some viewers guess pages by scanning
+        summary.warnings.push_back("the document has no usable page tree: metadata embedded, no badge drawn");
+        return;
+    }
     int index = options.placement.page > 0 ? options.placement.page - 1 : count + options.placement.page;
     if (index < 0 || index >= count)
         throw Error(file.name() + ": has " + std::to_string(count) + " pages; there is no page " + std::to_string(options.placement.page));
@@ -277,7 +282,13 @@ void draw_badge(pdf::File& file, pdf::Update& update, const Record& record, cons
 std::optional<PithUpdate> find_pith_update(pdf::File& file) {
     const std::string_view bytes = file.bytes();
     const std::string tag = kUpdateMarker + " prior=";
-    for (auto at = bytes.rfind(tag); at != std::string_view::npos; at = at ? bytes.rfind(tag, at - 1) : std::string_view::npos) {
+    std::vector<std::size_t> found;  // memmem is fast where string_view::rfind compares at every byte
+    for (const char* from = bytes.data(); const void* hit = ::memmem(from, bytes.data() + bytes.size() - from, tag.data(), tag.size());) {
+        found.push_back(static_cast<const char*>(hit) - bytes.data());
+        from = static_cast<const char*>(hit) + 1;
+    }
+    for (auto it = found.rbegin(); it != found.rend(); ++it) {
+        const std::size_t at = *it;
         std::uint64_t prior = std::strtoull(std::string(bytes.substr(at + tag.size(), 20)).c_str(), nullptr, 10);
         if (prior > at || bytes.substr(prior, at - prior).find_first_not_of("\r\n") != std::string_view::npos) continue;
         auto revisions = file.revisions();
@@ -319,6 +330,9 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
     std::string_view prior = file.bytes();
     pdf::Update update(file);
     update.set_comment(kUpdateMarker + " prior=" + std::to_string(prior.size()));
+    // A cross-reference table pith had to rebuild is written out in full, so every reader
+    // sees the objects pith saw instead of repairing the file its own way.
+    update.set_repair(file.reconstructed());
     write_metadata(file, update, properties_for(record, options, prior, summary));
     write_info(file, update, record.number.full());
     if (options.draw_badge) draw_badge(file, update, record, options, summary);

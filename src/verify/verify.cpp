@@ -58,7 +58,7 @@ void collect_links(pdf::File& file, int index, std::vector<Link>& links) {
     }
 }
 
-Embedded extract_from(pdf::File& file, const std::string& password) {
+Embedded extract_from(pdf::File& file) {
     Embedded e;
     e.file = file.name();
     const PdfObject& catalog = file.catalog();
@@ -80,27 +80,22 @@ Embedded extract_from(pdf::File& file, const std::string& password) {
         e.revisions.push_back({revisions[i].end, revisions[i].objects.size(), e.pith_revision == i});
 
     // Links: page 1, and the pages pith's own update rewrote (where `pith stamp` put the badge).
-    std::set<int> pages = {0};
-    if (e.pith_revision) {
+    const int count = file.page_count();
+    std::set<int> pages;
+    if (count > 0) pages.insert(0);
+    if (e.pith_revision && count > 0) {
         const auto& touched = revisions[*e.pith_revision].objects;
         std::set<std::uint32_t> wanted;
         for (std::uint32_t num : touched) {
             const PdfObject& o = file.get(PdfReference(num, 0));
             if (o.IsDictionary() && text_of(o.GetDictionary().GetKey("Type")) == "Page") wanted.insert(num);
         }
-        int count = file.page_count();
         for (int i = 0; i < count && !wanted.empty(); ++i)
             if (wanted.erase(file.page(i).ref.ObjectNumber())) pages.insert(i);
     }
     for (int index : pages) collect_links(file, index, e.links);
     for (const auto& link : e.links)
         if (link.pith_badge) e.badge_page = link.page;
-
-    e.page1_text = title::page_text(file.bytes(), 0, password);
-    if (e.badge_page == 1)
-        e.badge_page_text = e.page1_text.value_or("");
-    else
-        e.badge_page_text = title::page_text(file.bytes(), e.badge_page - 1, password).value_or("");
     return e;
 }
 
@@ -214,12 +209,12 @@ Json Report::to_json() const {
 
 Embedded extract(const std::string& path, const std::string& password) {
     pdf::File file = open_pdf(path, password);
-    return extract_from(file, password);
+    return extract_from(file);
 }
 
 Report verify(const std::string& path, const Keyring& keyring, const Options& options) {
     pdf::File file = open_pdf(path, options.password);
-    Embedded e = extract_from(file, options.password);
+    Embedded e = extract_from(file);
     Report report;
     report.file = path;
     Findings& f = report.findings;
@@ -329,12 +324,17 @@ Report verify(const std::string& path, const Keyring& keyring, const Options& op
         f.info("pith.links.absent", "no link to the Pith resolver found on page 1 or the stamped page");
     }
 
+    // Page text (poppler) only now that there is something to compare it with.
+    const std::optional<std::string> page1_text = title::page_text(file.bytes(), 0, options.password);
+    const std::string badge_page_text =
+        e.badge_page == 1 ? page1_text.value_or("") : title::page_text(file.bytes(), e.badge_page - 1, options.password).value_or("");
+
     // 6. The visible badge text.
     static const std::regex shown("pith:\\s*([A-Z2-7]{8})");
     std::smatch m;
     std::string expected_short = number->body.substr(0, 8);
     bool seen = false, other = false;
-    for (auto it = std::sregex_iterator(e.badge_page_text.begin(), e.badge_page_text.end(), shown); it != std::sregex_iterator(); ++it) {
+    for (auto it = std::sregex_iterator(badge_page_text.begin(), badge_page_text.end(), shown); it != std::sregex_iterator(); ++it) {
         if ((*it)[1] == expected_short) seen = true;
         else other = true;
     }
@@ -350,7 +350,7 @@ Report verify(const std::string& path, const Keyring& keyring, const Options& op
     if (!e.xmp.title.empty()) declared.push_back(e.xmp.title);
     if (e.info.count("Title")) declared.push_back(e.info.at("Title"));
     std::string title_hash = record && record->title_hash ? *record->title_hash : "";
-    title::Result t = title::compare(prop("title"), title_hash, declared, e.page1_text);
+    title::Result t = title::compare(prop("title"), title_hash, declared, page1_text);
     if (t.outcome == title::Outcome::Matches) f.ok("pith.title.match", t.explanation);
     else if (t.outcome == title::Outcome::Differs) f.fail("pith.title.differs", t.explanation);
     else f.info("pith.title.none", t.explanation);

@@ -36,9 +36,7 @@ struct Embedded {
     std::vector<Link> links;        // links to a Pith resolver (/pith/BODY), on page 1 and the pages pith's update touched
     std::vector<RevisionInfo> revisions;
     std::optional<std::size_t> pith_revision;  // index into revisions
-    std::string badge_page_text;    // text of the page carrying the badge (page 1 when unknown)
-    int badge_page = 1;
-    std::optional<std::string> page1_text;
+    int badge_page = 1;             // the page carrying pith stamp's badge (page 1 when unknown)
 
     bool any_pith_data() const { return !xmp.pith.empty() || info.count("PithNumber"); }
     Json to_json() const;

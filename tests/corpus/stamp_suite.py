@@ -449,6 +449,24 @@ def stamp(ctx, inp, record, out, password, extra=()):
     return r, summary
 
 
+# Inputs where an independent tool cannot see part of what pith wrote, for reasons in the
+# input itself (README, "Known limits"); the other checks still apply to them.
+POPPLER_ABORTS_CONTENT = {
+    # poppler stops a page's content at an operator with too few operands ("0 cm"), so the
+    # badge drawn after it is not rendered or extracted by poppler (other renderers show it).
+    "valid/ctm_cm.pdf",
+}
+QPDF_KNOWN = {
+    # Linearized and damaged: qpdf checks the input through its linearization data and never
+    # reads object 78, whose /Length is wrong; after any update it reads it and recovers.
+    "large/unreadablemetadata.pdf": "recovered stream length",
+}
+NO_PAGE_TREE = {
+    # The catalog has no /Pages (qpdf counts 0 pages): pith embeds the metadata, draws no badge.
+    "large/unreadablemetadata.pdf",
+}
+
+
 def check_stamped_file(ctx, row):
     """Checks 1, 2, 4 and 5 for one corpus file. Returns (status, [problems], info)."""
     rel = row["file"]
@@ -508,7 +526,12 @@ def check_stamped_file(ctx, row):
         return "FAIL", problems + ["pith stamp failed: " + r.brief()], info
     page = (summary.get("badge") or {}).get("page", 1)
     badge_rect = (summary.get("badge") or {}).get("rect")
-    if not summary.get("badge"):
+    no_badge = rel in NO_PAGE_TREE
+    if no_badge:
+        if summary.get("badge") or not any("no usable page tree" in w for w in summary.get("warnings", [])):
+            problems.append("no page tree: want a warning and no badge, got %r" % summary)
+        info.append("no page tree: metadata only")
+    elif not summary.get("badge"):
         problems.append("stamp summary has no badge: %r" % summary.get("badge"))
     if page != 1:
         problems.append("badge on page %s, default is page 1" % page)
@@ -529,7 +552,7 @@ def check_stamped_file(ctx, row):
     elif lines_in is None:
         info.append("qpdf --check on the input crashed/timed out; output rc %s" % rc_out)
     else:
-        new = sorted(lines_out - lines_in)
+        new = sorted(l for l in lines_out - lines_in if not (rel in QPDF_KNOWN and QPDF_KNOWN[rel] in l))
         if new:
             problems.append("qpdf --check reports new problems: %s" % "; ".join(new)[:600])
         if rc_out != rc_in and not (rc_in == 3 and rc_out == 0):
@@ -587,8 +610,10 @@ def check_stamped_file(ctx, row):
                 problems += ["PDF/A: " + p for p in check_pdfa_schema(ctx, packet)]
 
     # Badge text on the stamped page.
-    text = page_text(out, page, password)
-    if text is None:
+    text = None if no_badge else page_text(out, page, password)
+    if no_badge or rel in POPPLER_ABORTS_CONTENT:
+        info.append("badge text not checked with poppler (known input defect)")
+    elif text is None:
         problems.append("pdftotext failed on the output")
     elif short_of(number) not in text:
         problems.append("pdftotext -f %d -l %d does not show %s" % (page, page, short_of(number)))
@@ -596,7 +621,7 @@ def check_stamped_file(ctx, row):
     # Link annotation (independent reader: qpdf --json) and metadata stream.
     if err_doc:
         problems.append(err_doc)
-    else:
+    elif not no_badge:
         problems += check_link(out_doc, page, number, badge_rect)
         md = out_doc.metadata_stream_dict()
         if md is None:
@@ -645,13 +670,13 @@ def check_stamped_file(ctx, row):
         problems.append("re-stamp with the seed record failed: " + r.brief())
     else:
         problems += check_restamp(ctx, data_in, out2, password, ctx.seed_number, number, page, s2, "re-stamp",
-                                  encrypted)
+                                  encrypted, rel=rel)
         r, s3 = stamp(ctx, out2, signed, out3, password, force)
         if r.rc != 0 or s3 is None:
             problems.append("third stamp failed: " + r.brief())
         else:
             problems += check_restamp(ctx, data_in, out3, password, number, ctx.seed_number, page, s3,
-                                      "third stamp", encrypted)
+                                      "third stamp", encrypted, rel=rel)
             # A re-stamp replaces pith's own update (or appends one of similar size): the file must not
             # keep growing. Same record -> same size as the first output (timestamps are fixed-width).
             size1, size2, size3 = len(data_out), os.path.getsize(out2), os.path.getsize(out3)
@@ -675,7 +700,7 @@ def check_stamped_file(ctx, row):
     return ("FAIL" if problems else "PASS"), problems, info
 
 
-def check_restamp(ctx, data_in, out, password, number, old_number, page, summary, what, encrypted):
+def check_restamp(ctx, data_in, out, password, number, old_number, page, summary, what, encrypted, rel=""):
     problems = []
     if not open(out, "rb").read().startswith(data_in):
         problems.append("%s: the original input is not a byte prefix of the output" % what)
@@ -687,7 +712,7 @@ def check_restamp(ctx, data_in, out, password, number, old_number, page, summary
     except ValueError:
         return problems + ["%s: pith extract --json failed: %s" % (what, r.brief())]
     badges = [l for l in x.get("links", []) if l.get("pith_badge")]
-    if len(badges) != 1:
+    if len(badges) != (0 if rel in NO_PAGE_TREE else 1):
         problems.append("%s: pith extract finds %d badge links, want 1: %s"
                         % (what, len(badges), [l.get("uri") for l in badges]))
     for l in badges:
@@ -708,10 +733,14 @@ def check_restamp(ctx, data_in, out, password, number, old_number, page, summary
                      ("XMP-pith:ShortNumber", short_of(number))):
             if ex.get(k) != v:
                 problems.append("%s: %s is %r, want %r" % (what, k, ex.get(k), v))
+    if rel in NO_PAGE_TREE:
+        return problems
     if err_doc:
         problems.append("%s: %s" % (what, err_doc))
     else:
         problems += ["%s: %s" % (what, p) for p in check_link(doc, page, number, (summary.get("badge") or {}).get("rect"))]
+    if rel in POPPLER_ABORTS_CONTENT:
+        return problems
     text = page_text(out, page, password) or ""
     if short_of(number) not in text:
         problems.append("%s: page text lacks %s" % (what, short_of(number)))

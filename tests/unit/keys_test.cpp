@@ -31,7 +31,7 @@ Record seed() { return load_record(std::string(PITH_SOURCE_DIR) + "/tests/vector
 
 Keyring keyring_of(const Json& doc, const TempDir& dir) {
     std::string path = dir / "ring.json";
-    write_file_atomically(path, doc.dump());
+    write_file_atomically(path, {doc.dump()});
     Keyring ring;
     ring.add_file(path);
     return ring;
@@ -157,11 +157,11 @@ TEST_CASE("revoked keys, validity windows and malformed receipts have their own 
     CHECK(check_receipt(std::nullopt, record.canonical_hash, Keyring{}).status == ReceiptStatus::Absent);
 
     Keyring broken;
-    write_file_atomically(dir / "broken.json", "{\"keys\": [{\"key_id\": \"x\", \"algorithm\": \"ed25519\", \"public_key\": \"QQ==\"}]}");
+    write_file_atomically(dir / "broken.json", {"{\"keys\": [{\"key_id\": \"x\", \"algorithm\": \"ed25519\", \"public_key\": \"QQ==\"}]}"});
     broken.add_file(dir / "broken.json");
     CHECK(broken.keys.empty());
     CHECK_THAT(broken.warnings.at(0), Catch::Contains("base64 of 32 bytes"));
-    write_file_atomically(dir / "notring.json", "[]");
+    write_file_atomically(dir / "notring.json", {"[]"});
     CHECK_THROWS_WITH(broken.add_file(dir / "notring.json"), Catch::Contains("not a pith keyring"));
 }
 

@@ -1,0 +1,599 @@
+#!/usr/bin/env python3
+"""CLI tests for `pith batch` (python3 standard library only).
+
+Usage: batch_suite.py --pith PITH --source REPO --shared SHARED CASE
+
+Each case runs in a fresh temporary directory on PDFs it makes itself (copies of
+examples/article.pdf, tiny generated PDFs, junk), except `corpus`, which runs over every PDF
+of SHARED/corpus and exits 77 (skipped) without it. Test hooks of the batch workers
+(documented in doc/batch.md): PITH_BATCH_TEST_CRASH/SEGV/HANG/SPIN/MEMORY=<substring of the
+input path>, PITH_BATCH_TEST_SLEEP=<substring>=<seconds>.
+"""
+import argparse
+import csv
+import glob
+import hashlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+SKIP = 77
+ARGS = None
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def check(cond, msg):
+    if not cond:
+        fail(msg)
+
+
+def tiny_pdf(title="Tiny"):
+    """A valid one-page PDF with a correct xref table."""
+    content = b"BT /F1 18 Tf 72 720 Td (" + title.encode() + b") Tj ET"
+    objs = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for i, body in enumerate(objs, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % i + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
+    for off in offsets:
+        out += b"%010d 00000 n \n" % off
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
+    return bytes(out)
+
+
+def tiny_record(title, source_id):
+    """An inline pith_number_record (no receipt: verifies `unverified`) whose title is on page 1."""
+    meta = {"submitted_at": "2024-01-01T00:00:00Z"}
+    rec = {"record_type": "pith_number_record",
+           "canonical_record": {"metadata": meta, "schema_version": "1.0", "source": {"id": source_id, "kind": "test", "version": 1}}}
+    if title is not None:
+        meta["title_canon_sha256"] = hashlib.sha256(title.lower().encode("utf-8")).hexdigest()
+        rec["paper"] = {"title": title}
+    return rec
+
+
+def tiny_title(i):
+    return "A Tiny Test Paper Number %d" % i
+
+
+def record_path():
+    return os.path.join(ARGS.source, "examples", "record.json")
+
+
+def make_inputs(d, n_article=4, n_tiny=4, junk=True):
+    """Writes inputs to d/in and returns manifest entries {input, record, output} and the expected status."""
+    os.makedirs(os.path.join(d, "in"), exist_ok=True)
+    entries = []
+    for i in range(n_article):
+        p = os.path.join("in", "article-%02d.pdf" % i)
+        shutil.copy(os.path.join(ARGS.source, "examples", "article.pdf"), os.path.join(d, p))
+        entries.append(({"input": p, "record": record_path(), "output": "out/article-%02d.pdf" % i}, "stamped"))
+    for i in range(n_tiny):
+        p = os.path.join("in", "tiny-%02d.pdf" % i)
+        with open(os.path.join(d, p), "wb") as f:
+            f.write(tiny_pdf(tiny_title(i)))
+        entries.append(({"input": p, "record": tiny_record(tiny_title(i), "tiny-%d" % i), "output": "out/sub/tiny-%02d.pdf" % i}, "stamped"))
+    if junk:
+        with open(os.path.join(d, "in", "junk.pdf"), "wb") as f:
+            f.write(b"this is not a PDF\n" * 10)
+        entries.append(({"input": "in/junk.pdf", "record": record_path(), "output": "out/junk.pdf"}, "failed"))
+        with open(os.path.join(d, "in", "truncated.pdf"), "wb") as f:
+            f.write(tiny_pdf()[:60])
+        entries.append(({"input": "in/truncated.pdf", "record": record_path(), "output": "out/truncated.pdf"}, "failed"))
+        entries.append(({"input": "in/missing.pdf", "record": record_path(), "output": "out/missing.pdf"}, "failed"))
+        entries.append(({"input": "in/tiny-00.pdf", "record": "no-such-record.json", "output": "out/norecord.pdf"}, "failed"))
+    return entries
+
+
+def write_manifest(d, entries, name="manifest.jsonl"):
+    path = os.path.join(d, name)
+    with open(path, "w") as f:
+        for e in entries:
+            f.write(json.dumps(e[0] if isinstance(e, tuple) else e) + "\n")
+    return path
+
+
+def run(d, *args, env=None, check_rc=None, timeout=600, stdin=None):
+    e = dict(os.environ)
+    e.update(env or {})
+    p = subprocess.run([ARGS.pith] + list(args), cwd=d, env=e, capture_output=True, text=True, timeout=timeout, input=stdin)
+    if check_rc is not None and p.returncode not in (check_rc if isinstance(check_rc, (list, tuple)) else [check_rc]):
+        fail("pith %s exited %d (wanted %s)\nstdout: %s\nstderr: %s" % (" ".join(args), p.returncode, check_rc, p.stdout, p.stderr[-3000:]))
+    return p
+
+
+def read_report(path):
+    with open(path) as f:
+        lines = [json.loads(l) for l in f if l.strip()]
+    return lines, [l for l in lines if l.get("event") == "file"]
+
+
+def sha256_file(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def temporaries(d):
+    found = []
+    for root, _, files in os.walk(d):
+        found += [os.path.join(root, f) for f in files if ".pith-" in f]
+    return found
+
+
+def check_outputs_verify(d, results, passwords=None):
+    """Every stamped/skipped output exists, has the reported SHA-256, and `pith verify` accepts it."""
+    groups = {}
+    for r in results:
+        if r["status"] in ("stamped", "skipped"):
+            out = os.path.join(d, r["output"])
+            check(os.path.exists(out), "output missing: " + out)
+            check(sha256_file(out) == r["sha256"], "sha256 in report differs for " + out)
+            groups.setdefault((passwords or {}).get(r["output"], ""), []).append(out)
+    for password, files in groups.items():
+      for i in range(0, len(files), 50):
+        chunk = files[i:i + 50]
+        p = run(d, "verify", "--json", *(chunk + (["--password", password] if password else [])))
+        j = json.loads(p.stdout)
+        j = j if isinstance(j, list) else [j]
+        for rep in j:
+            check(rep["state"] in ("trusted", "unverified"), "pith verify does not accept %s: %s" % (rep["file"], rep["state"]))
+
+
+def by_line(results):
+    out = {}
+    for r in results:
+        check(r["line"] not in out, "two results for line %d" % r["line"])
+        out[r["line"]] = r
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+def case_manifest_errors(d):
+    ok = {"input": "a.pdf", "record": "r.json", "output": "o.pdf"}
+    cases = [
+        ('%s\n{"input": "b.pdf",\n' % json.dumps(ok), "manifest.jsonl:2"),
+        ('%s\n%s\n' % (json.dumps(ok), json.dumps(ok)), "also the output of line 1"),
+        ('%s\n{"input":"b","record":"r","output":"p","colour":"red"}\n' % json.dumps(ok), 'manifest.jsonl:2: unknown key "colour"'),
+        ('{"input":"b","record":"r"}\n', 'manifest.jsonl:1: "output"'),
+    ]
+    for text, want in cases:
+        with open(os.path.join(d, "manifest.jsonl"), "w") as f:
+            f.write(text)
+        p = run(d, "batch", "manifest.jsonl", check_rc=2)
+        check(want in p.stderr, "wanted %r in %r" % (want, p.stderr))
+    p = run(d, "batch", "manifest.jsonl", "--shard", "3/3", check_rc=2)
+    check("--shard" in p.stderr, p.stderr)
+    p = run(d, "batch", "nonexistent.jsonl", check_rc=2)
+    p = run(d, "batch", "--help", check_rc=0)
+    check("Examples:" in p.stdout and "--shard" in p.stdout, "help lacks examples")
+    # nothing was run: no report, no outputs
+    check(not os.path.exists(os.path.join(d, "o.pdf")), "an output was written despite a manifest error")
+
+
+def case_basic(d):
+    entries = make_inputs(d)
+    write_manifest(d, entries)
+    p = run(d, "batch", "manifest.jsonl", "-j", "2", "--report", "report.jsonl", "--json", "--progress", "lines", check_rc=1)
+    summary = json.loads(p.stdout)
+    lines, results = read_report(os.path.join(d, "report.jsonl"))
+    check(lines[0]["event"] == "start" and lines[-1]["event"] == "end", "report lacks start/end")
+    check(len(results) == len(entries), "%d results for %d entries" % (len(results), len(entries)))
+    res = by_line(results)
+    for i, (e, want) in enumerate(entries, 1):
+        r = res[i]
+        check(r["input"] == e["input"] and r["output"] == e["output"], "line %d: wrong input/output" % i)
+        check(r["status"] == want, "line %d (%s): %s, wanted %s (%s)" % (i, e["input"], r["status"], want, r.get("error")))
+        check(isinstance(r["seconds"], (int, float)), "no time spent")
+        if want == "failed":
+            check(r["error_code"] and r["error"], "failure without code/message: %r" % r)
+            check(not os.path.exists(os.path.join(d, e["output"])), "failed file has an output")
+    codes = {res[i]["input"]: res[i]["error_code"] for i in res if res[i]["status"] == "failed"}
+    check(codes["in/junk.pdf"] == "pdf.unreadable", repr(codes))
+    check(codes["in/missing.pdf"] == "input.unreadable", repr(codes))
+    check(res[len(entries)]["error_code"] == "record.unreadable", repr(res[len(entries)]))
+    check(summary["stamped"] == 8 and summary["failed"] == 4 and summary["done"] == len(entries), repr(summary))
+    check("files/s" in p.stderr, "no progress lines on stderr")
+    check_outputs_verify(d, results)
+    check(not temporaries(d), "temporary files left: %r" % temporaries(d))
+
+
+def case_rerun_no_work(d):
+    entries = make_inputs(d, junk=False)
+    write_manifest(d, entries)
+    run(d, "batch", "manifest.jsonl", "-j", "2", "--report", "r1.jsonl", "-q", check_rc=0)
+    stat1 = {e["output"]: os.stat(os.path.join(d, e["output"])) for e, _ in entries}
+    p = run(d, "batch", "manifest.jsonl", "-j", "2", "--report", "r2.jsonl", "-q", "--json", check_rc=0)
+    s = json.loads(p.stdout)
+    check(s["skipped"] == len(entries) and s["stamped"] == 0, repr(s))
+    _, r1 = read_report(os.path.join(d, "r1.jsonl"))
+    _, r2 = read_report(os.path.join(d, "r2.jsonl"))
+    check(all(r["status"] == "skipped" for r in r2), "rerun did work")
+    check({r["line"]: r["sha256"] for r in r1} == {r["line"]: r["sha256"] for r in r2}, "sha256 changed on rerun")
+    for out, st in stat1.items():
+        st2 = os.stat(os.path.join(d, out))
+        check((st.st_ino, st.st_mtime_ns) == (st2.st_ino, st2.st_mtime_ns), out + " was rewritten")
+    # an output that does not verify (here: replaced by its unstamped input) is redone
+    e0 = entries[0][0]
+    shutil.copy(os.path.join(d, e0["input"]), os.path.join(d, e0["output"]))
+    p = run(d, "batch", "manifest.jsonl", "--report", "r3.jsonl", "-q", "--json", check_rc=0)
+    s = json.loads(p.stdout)
+    check(s["stamped"] == 1 and s["skipped"] == len(entries) - 1, repr(s))
+    # --redo stamps everything again
+    p = run(d, "batch", "manifest.jsonl", "--redo", "-q", "--json", check_rc=0)
+    check(json.loads(p.stdout)["stamped"] == len(entries), p.stdout)
+
+
+def resume_after(d, sig):
+    entries = [({"input": "in/t-%02d.pdf" % i, "record": tiny_record(tiny_title(i), "t-%d" % i), "output": "out/t-%02d.pdf" % i}, "stamped")
+               for i in range(16)]
+    os.makedirs(os.path.join(d, "in"))
+    for i in range(16):
+        with open(os.path.join(d, "in", "t-%02d.pdf" % i), "wb") as f:
+            f.write(tiny_pdf(tiny_title(i)))
+    write_manifest(d, entries)
+    env = dict(os.environ, PITH_BATCH_TEST_SLEEP="in/t-=0.4")
+    proc = subprocess.Popen([ARGS.pith, "batch", "manifest.jsonl", "-j", "2", "--report", "r1.jsonl", "--worker-log", "workers.log",
+                             "--progress", "none"], cwd=d, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        time.sleep(0.1)
+        if os.path.exists(os.path.join(d, "r1.jsonl")) and len(read_report(os.path.join(d, "r1.jsonl"))[1]) >= 4:
+            break
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=60)
+    lines, r1 = read_report(os.path.join(d, "r1.jsonl"))
+    check(0 < len(r1) < 16, "the run was not stopped midway (%d results)" % len(r1))
+    if sig == signal.SIGINT:
+        check(proc.returncode == 130, "exit %d after SIGINT, wanted 130; %s" % (proc.returncode, err))
+        last = lines[-1]
+        check(last["event"] == "interrupted" and last["signal"] == "SIGINT", "no interrupted line: %r" % last)
+        check(last["done"] == len(r1) and last["remaining"] == 16 - len(r1), repr(last))
+        check(last["first_unfinished_line"] is not None, repr(last))
+    else:
+        check(proc.returncode == -signal.SIGKILL, "exit %d" % proc.returncode)
+    # no worker outlives the batch, no half-written output
+    time.sleep(0.5)
+    pids = [int(l.split("pid=")[1].split()[0]) for l in open(os.path.join(d, "workers.log")) if " start pid=" in l]
+    for pid in pids:
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                check(f.read().split(")")[-1].split()[0] == "Z", "worker %d still running after the batch ended" % pid)
+        except FileNotFoundError:
+            pass
+    done = {r["output"] for r in r1}
+    for e, _ in entries:
+        out = os.path.join(d, e["output"])
+        if os.path.exists(out) and e["output"] not in done:
+            # finished by a worker after the last report line: must be complete (rename is atomic)
+            p = run(d, "verify", out)
+            check(p.returncode in (0, 4), "half-written output " + out)
+    # a temporary left by a worker killed mid-write (simulated) is removed by the rerun
+    stale = os.path.join(d, "out", ".t-15.pdf.pith-AbC123")
+    if os.path.isdir(os.path.join(d, "out")):
+        open(stale, "w").write("partial")
+    check([t for t in temporaries(d) if t != stale] == [], "temporary files left: %r" % temporaries(d))
+    p = run(d, "batch", "manifest.jsonl", "-j", "2", "--report", "r2.jsonl", "-q", "--json", check_rc=0)
+    _, r2 = read_report(os.path.join(d, "r2.jsonl"))
+    check(len(r2) == 16 and all(r["ok"] for r in r2), "rerun did not finish every file")
+    for r in r2:
+        if r["output"] in done:
+            check(r["status"] == "skipped", "finished file redone: %r" % r)
+    check({r["input"] for r in r1} | {r["input"] for r in r2} == {e["input"] for e, _ in entries}, "union does not cover all inputs")
+    check(not temporaries(d), "temporary files left after the rerun: %r" % temporaries(d))
+    check_outputs_verify(d, r2)
+
+
+def case_interrupted_resumes(d):
+    resume_after(d, signal.SIGINT)
+
+
+def case_killed_resumes(d):
+    resume_after(d, signal.SIGKILL)
+
+
+def case_worker_crash(d):
+    entries = make_inputs(d, n_article=2, n_tiny=3, junk=False)
+    write_manifest(d, entries)
+    t = time.time()
+    p = run(d, "batch", "manifest.jsonl", "-j", "2", "--report", "r.jsonl", "-q", "--json", "--retries", "1",
+            env={"PITH_BATCH_TEST_CRASH": "tiny-01", "PITH_BATCH_TEST_SEGV": "tiny-02"}, check_rc=1)
+    _, rs = read_report(os.path.join(d, "r.jsonl"))
+    check(len(rs) == len(entries), "not one result per input")
+    for r in rs:
+        if "tiny-01" in r["input"] or "tiny-02" in r["input"]:
+            check(r["status"] == "failed" and r["error_code"] == "worker.crashed", repr(r))
+            check(r["attempts"] == 2, "a crashed worker was not retried once: %r" % r)
+            want = "SIGABRT" if "tiny-01" in r["input"] else "SIGSEGV"
+            check(want in r["error"] and r["signal"] == want, repr(r))
+        else:
+            check(r["status"] == "stamped", repr(r))
+    check(json.loads(p.stdout)["retried"] == 2, p.stdout)
+    check(not temporaries(d), "temporary files left")
+
+
+def case_worker_killed_retried(d):
+    """A worker killed from outside mid-file (PID from --worker-log) is retried and the file stamped."""
+    entries = make_inputs(d, n_article=1, n_tiny=3, junk=False)
+    write_manifest(d, entries)
+    env = dict(os.environ, PITH_BATCH_TEST_SLEEP="tiny-01=2")
+    proc = subprocess.Popen([ARGS.pith, "batch", "manifest.jsonl", "-j", "2", "--report", "r.jsonl", "--worker-log", "w.log", "-q"],
+                            cwd=d, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    victim = None
+    deadline = time.time() + 30
+    while victim is None and time.time() < deadline:
+        time.sleep(0.05)
+        if os.path.exists(os.path.join(d, "w.log")):
+            for l in open(os.path.join(d, "w.log")):
+                if " start pid=" in l and "tiny-01" in l:
+                    victim = int(l.split("pid=")[1].split()[0])
+    check(victim, "worker for tiny-01 never started")
+    time.sleep(0.3)
+    os.kill(victim, signal.SIGKILL)
+    out, err = proc.communicate(timeout=120)
+    check(proc.returncode == 0, "exit %d: %s" % (proc.returncode, err))
+    _, rs = read_report(os.path.join(d, "r.jsonl"))
+    r = [x for x in rs if "tiny-01" in x["input"]][0]
+    check(r["status"] == "stamped" and r["attempts"] == 2, "killed worker not retried: %r" % r)
+    check(len(rs) == len(entries) and all(x["ok"] for x in rs), "not every file done")
+    # with --retries 0 the kill is reported as a clean failure
+    proc = subprocess.Popen([ARGS.pith, "batch", "manifest.jsonl", "--redo", "-j", "2", "--retries", "0", "--report", "r2.jsonl",
+                             "--worker-log", "w2.log", "-q"], cwd=d, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    victim = None
+    deadline = time.time() + 30
+    while victim is None and time.time() < deadline:
+        time.sleep(0.05)
+        if os.path.exists(os.path.join(d, "w2.log")):
+            for l in open(os.path.join(d, "w2.log")):
+                if " start pid=" in l and "tiny-01" in l:
+                    victim = int(l.split("pid=")[1].split()[0])
+    check(victim, "worker for tiny-01 never started")
+    time.sleep(0.3)
+    os.kill(victim, signal.SIGKILL)
+    proc.communicate(timeout=120)
+    check(proc.returncode == 1, "exit %d" % proc.returncode)
+    _, rs = read_report(os.path.join(d, "r2.jsonl"))
+    r = [x for x in rs if "tiny-01" in x["input"]][0]
+    check(r["status"] == "failed" and r["error_code"] == "worker.crashed" and "SIGKILL" in r["error"], repr(r))
+    check(sum(x["ok"] for x in rs) == len(entries) - 1, "the others were not done")
+
+
+def case_worker_timeout(d):
+    entries = make_inputs(d, n_article=2, n_tiny=6, junk=False)
+    write_manifest(d, entries)
+    t = time.time()
+    p = run(d, "batch", "manifest.jsonl", "-j", "2", "--timeout", "2", "--report", "r.jsonl", "-q",
+            env={"PITH_BATCH_TEST_HANG": "tiny-00", "PITH_BATCH_TEST_SPIN": "tiny-03"}, check_rc=1)
+    took = time.time() - t
+    _, rs = read_report(os.path.join(d, "r.jsonl"))
+    check(len(rs) == len(entries), "not one result per input")
+    for r in rs:
+        if "tiny-00" in r["input"] or "tiny-03" in r["input"]:
+            check(r["status"] == "failed" and r["error_code"] == "worker.timeout", repr(r))
+            check(r["attempts"] == 1, "a timeout was retried")
+        else:
+            check(r["status"] == "stamped", repr(r))
+    # the two stuck files cost one slot each for 2 s; the rest ran beside them
+    check(took < 12, "a hanging file slowed the batch: %.1f s" % took)
+
+
+def case_worker_memory(d):
+    entries = make_inputs(d, n_article=1, n_tiny=2, junk=False)
+    write_manifest(d, entries)
+    p = run(d, "batch", "manifest.jsonl", "-j", "2", "--memory", "512", "--report", "r.jsonl", "-q",
+            env={"PITH_BATCH_TEST_MEMORY": "tiny-01"}, check_rc=1)
+    _, rs = read_report(os.path.join(d, "r.jsonl"))
+    r = [x for x in rs if "tiny-01" in x["input"]][0]
+    check(r["status"] == "failed" and r["error_code"] in ("worker.memory", "worker.crashed"), repr(r))
+    check(r["error_code"] == "worker.memory", "memory limit not reported as worker.memory: %r" % r)
+    check(sum(x["ok"] for x in rs) == 2, "others not done")
+
+
+def case_shard(d):
+    entries = make_inputs(d, n_article=3, n_tiny=9, junk=False)
+    write_manifest(d, entries)
+    n = 3
+    seen = {}
+    for i in range(n):
+        run(d, "batch", "manifest.jsonl", "--shard", "%d/%d" % (i, n), "-j", "1", "--report", "r%d.jsonl" % i, "-q", check_rc=0)
+        lines, rs = read_report(os.path.join(d, "r%d.jsonl" % i))
+        check(lines[0]["shard"] == "%d/%d" % (i, n), "start line lacks the shard")
+        for r in rs:
+            check(r["line"] not in seen, "line %d in shards %d and %d" % (r["line"], seen.get(r["line"], -1), i))
+            seen[r["line"]] = i
+    check(sorted(seen) == list(range(1, len(entries) + 1)), "shards do not cover the manifest")
+    check(len(set(seen.values())) > 1, "every entry in one shard")
+    # a big manifest, by --dry-run, in shuffled order too: disjoint, complete, order-independent
+    big = [{"input": "p/%d.pdf" % i, "record": "r.json", "output": "o/%d.pdf" % i} for i in range(2000)]
+    write_manifest(d, big, "big.jsonl")
+    write_manifest(d, list(reversed(big)), "big-rev.jsonl")
+    for n in (1, 2, 5, 16):
+        union = []
+        for i in range(n):
+            a = sorted(l.split("\t")[1] for l in run(d, "batch", "big.jsonl", "--dry-run", "--shard", "%d/%d" % (i, n), check_rc=0).stdout.splitlines())
+            b = sorted(l.split("\t")[1] for l in run(d, "batch", "big-rev.jsonl", "--dry-run", "--shard", "%d/%d" % (i, n), check_rc=0).stdout.splitlines())
+            check(a == b, "shard %d/%d depends on manifest order" % (i, n))
+            union += a
+        check(len(union) == 2000 and len(set(union)) == 2000, "shards of %d not disjoint and complete" % n)
+    # merging the shard reports gives one result per entry
+    if shutil.which("jq"):
+        p = subprocess.run([os.path.join(ARGS.source, "examples", "batch", "merge-reports.sh")] + ["r%d.jsonl" % i for i in range(3)],
+                           cwd=d, capture_output=True, text=True)
+        check(p.returncode == 0, "merge-reports.sh failed: " + p.stderr)
+        merged = [json.loads(l) for l in p.stdout.splitlines()]
+        check(len(merged) == len(entries), "merged %d of %d" % (len(merged), len(entries)))
+
+
+def case_verify_mode(d):
+    entries = make_inputs(d, n_article=2, n_tiny=2, junk=True)
+    write_manifest(d, entries)
+    run(d, "batch", "manifest.jsonl", "-q", check_rc=1)
+    # the same manifest with --verify checks each output
+    p = run(d, "batch", "--verify", "manifest.jsonl", "--report", "v.jsonl", "-q", "--json", "--accept-unverified", check_rc=1)
+    _, rs = read_report(os.path.join(d, "v.jsonl"))
+    res = by_line(rs)
+    for i, (e, want) in enumerate(entries, 1):
+        r = res[i]
+        if want == "stamped":
+            check(r["status"] == "unverified" and r["ok"] and r["sha256"] == sha256_file(os.path.join(d, e["output"])), repr(r))
+        else:
+            check(r["status"] == "unreadable" and not r["ok"], repr(r))
+    # bare paths on standard input: stamped, unstamped and junk
+    listing = "out/article-00.pdf\nin/tiny-01.pdf\nin/junk.pdf\n"
+    p = run(d, "batch", "--verify", "-", "--report", "-", "-q", stdin=listing, check_rc=1)
+    rs = [json.loads(l) for l in p.stdout.splitlines() if json.loads(l).get("event") == "file"]
+    got = {r["input"]: r["status"] for r in rs}
+    check(got == {"out/article-00.pdf": "unverified", "in/tiny-01.pdf": "absent", "in/junk.pdf": "unreadable"}, repr(got))
+
+
+def case_examples(d):
+    os.symlink(os.path.join(ARGS.source, "examples"), os.path.join(d, "examples"))
+    p = run(d, "batch", os.path.join("examples", "batch", "manifest.jsonl"), "--report", "r.jsonl", "-q", check_rc=0)
+    _, rs = read_report(os.path.join(d, "r.jsonl"))
+    check(len(rs) == 4 and all(r["status"] == "stamped" for r in rs), repr(rs))
+    check_outputs_verify(d, rs)
+    for f in ("gnu-parallel.sh", "merge-reports.sh"):
+        check(subprocess.run(["sh", "-n", os.path.join(ARGS.source, "examples", "batch", f)]).returncode == 0, f + " syntax")
+    check(subprocess.run(["bash", "-n", os.path.join(ARGS.source, "examples", "batch", "slurm-array.sbatch")]).returncode == 0, "sbatch syntax")
+
+
+def case_gnu_parallel(d):
+    if not shutil.which("parallel") or not shutil.which("jq"):
+        print("GNU parallel or jq not installed; skipping")
+        return SKIP
+    entries = make_inputs(d, n_article=3, n_tiny=5, junk=False)
+    write_manifest(d, entries)
+    env = dict(os.environ, PITH=ARGS.pith, HOME=d)
+    script = os.path.join(ARGS.source, "examples", "batch", "gnu-parallel.sh")
+    p = subprocess.run([script, "manifest.jsonl", "3", "reports"], cwd=d, env=env, capture_output=True, text=True, timeout=300)
+    check(p.returncode == 0, "gnu-parallel.sh exited %d: %s" % (p.returncode, p.stderr))
+    merged = [json.loads(l) for l in open(os.path.join(d, "reports", "merged.jsonl"))]
+    check(len(merged) == len(entries) and all(r["status"] == "stamped" for r in merged), repr(merged))
+    # again: everything is skipped, and the merge keeps the last (skipped) result per file
+    p = subprocess.run([script, "manifest.jsonl", "3", "reports"], cwd=d, env=env, capture_output=True, text=True, timeout=300)
+    check(p.returncode == 0, p.stderr)
+    merged = [json.loads(l) for l in open(os.path.join(d, "reports", "merged.jsonl"))]
+    check(len(merged) == len(entries) and all(r["status"] == "skipped" for r in merged), repr(merged))
+
+
+def case_corpus(d):
+    corpus = os.path.join(ARGS.shared, "corpus")
+    if not os.path.exists(os.path.join(corpus, "MANIFEST.tsv")):
+        print("corpus not found at %s; skipping corpus tests" % corpus)
+        return SKIP
+    rows = list(csv.DictReader(open(os.path.join(corpus, "MANIFEST.tsv")), delimiter="\t"))
+    entries = []
+    os.makedirs(os.path.join(d, "records"))
+    for i, row in enumerate(rows):
+        # a record per file whose title is the first line of page 1 (as tests/corpus/stamp_suite.py does)
+        title = None
+        cmd = ["pdftotext", "-q", "-f", "1", "-l", "1"] + (["-upw", row["password"]] if row["password"] else []) + \
+              [os.path.join(corpus, row["file"]), "-"]
+        try:
+            q = subprocess.run(cmd, capture_output=True, timeout=60)
+            if q.returncode == 0:
+                for line in q.stdout.decode("utf-8", "replace").split("\n"):
+                    if line.strip():
+                        title = line.rstrip("\f")
+                        break
+        except subprocess.TimeoutExpired:
+            pass
+        rec = os.path.join(d, "records", "%03d.json" % i)
+        with open(rec, "w", encoding="utf-8") as f:
+            json.dump(tiny_record(title, row["file"]), f)
+        e = {"input": os.path.join(corpus, row["file"]), "record": rec, "output": "out/%s" % row["file"]}
+        if row["password"]:
+            e["password"] = row["password"]
+        entries.append(e)
+    check(len(entries) == len(glob.glob(os.path.join(corpus, "*", "*.pdf"))), "MANIFEST.tsv does not list every corpus PDF")
+    write_manifest(d, entries)
+    p = run(d, "batch", "manifest.jsonl", "-j", "2", "--timeout", "120", "--report", "r.jsonl", "--json", "--progress", "lines",
+            "--progress-interval", "5", check_rc=[0, 1], timeout=1800)
+    summary = json.loads(p.stdout)
+    _, rs = read_report(os.path.join(d, "r.jsonl"))
+    check(len(rs) == len(entries), "%d results for %d corpus files" % (len(rs), len(entries)))
+    res = by_line(rs)
+    # the right status: what `pith stamp` says about the same file on its own
+    mismatches = []
+    for i, e in enumerate(entries, 1):
+        args = ["stamp", e["input"], "--record", e["record"], "-o", os.path.join(d, "single.pdf")]
+        if "password" in e:
+            args += ["--password", e["password"]]
+        q = run(d, *args, timeout=300)
+        want = "stamped" if q.returncode == 0 else "failed"
+        if q.returncode == 0:
+            v = run(d, "verify", os.path.join(d, "single.pdf"), *(["--password", e["password"]] if "password" in e else []))
+            if v.returncode not in (0, 4):
+                want = "failed"  # pith stamp wrote an output that pith verify does not accept
+                if res[i]["status"] == "failed" and res[i]["error_code"] != "output.unverifiable":
+                    mismatches.append("%s: %r, wanted output.unverifiable" % (e["input"], res[i]["error_code"]))
+                continue
+        if res[i]["status"] != want:
+            mismatches.append("%s: batch %s (%s), pith stamp exit %d" % (e["input"], res[i]["status"], res[i].get("error"), q.returncode))
+        if want == "failed" and res[i]["status"] == "failed":
+            msg = q.stderr.strip().split("pith: ", 1)[-1]
+            if msg != res[i]["error"]:
+                mismatches.append("%s: batch says %r, pith stamp %r" % (e["input"], res[i]["error"], msg))
+    check(not mismatches, "\n".join(mismatches))
+    check_outputs_verify(d, rs, {e["output"]: e["password"] for e in entries if "password" in e})
+    check(not temporaries(d), "temporary files left")
+    # a rerun does no work
+    p = run(d, "batch", "manifest.jsonl", "-j", "2", "--report", "r2.jsonl", "--json", "-q", check_rc=[0, 1], timeout=1800)
+    s2 = json.loads(p.stdout)
+    check(s2["stamped"] == 0 and s2["skipped"] == summary["stamped"], "rerun: %r after %r" % (s2, summary))
+    counts = {}
+    for r in rs:
+        counts[r["input"].split("/")[-2] + ":" + r["status"]] = counts.get(r["input"].split("/")[-2] + ":" + r["status"], 0) + 1
+    print("corpus: %r; %.1f files/s" % (dict(sorted(counts.items())), summary["files_per_second"]))
+
+
+def main():
+    global ARGS
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pith", required=True)
+    ap.add_argument("--source", required=True)
+    ap.add_argument("--shared", default=os.environ.get("PITH_SHARED", ""))
+    ap.add_argument("case")
+    ARGS = ap.parse_args()
+    ARGS.pith = os.path.abspath(ARGS.pith)
+    ARGS.source = os.path.abspath(ARGS.source)
+    if os.environ.get("PITH_SHARED"):
+        ARGS.shared = os.environ["PITH_SHARED"]
+    ARGS.shared = os.path.abspath(ARGS.shared or os.path.join(ARGS.source, "..", "shared"))
+    fn = globals().get("case_" + ARGS.case)
+    if not fn:
+        fail("unknown case " + ARGS.case)
+    d = tempfile.mkdtemp(prefix="pith-batch-")
+    os.environ["HOME"] = d
+    os.environ.pop("PITH_KEYRING", None)
+    for k in list(os.environ):
+        if k.startswith("PITH_BATCH_TEST_"):
+            del os.environ[k]
+    try:
+        rc = fn(d)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    if rc == SKIP:
+        sys.exit(SKIP)
+    print("ok " + ARGS.case)
+
+
+if __name__ == "__main__":
+    main()

@@ -4,13 +4,6 @@
 # (${CMAKE_SOURCE_DIR}/../shared/corpus or $PITH_SHARED/corpus) and exits 77 (skipped)
 # without it; `gnu_parallel` exits 77 when GNU parallel is not installed.
 
-# The batch library: compiled into the unit tests here while the top-level library glob
-# does not list src/batch/*.cpp (the command compiles it in src/cli/batch_commands.cpp).
-get_target_property(PITH_CORE_SOURCES pithcore SOURCES)
-if(NOT PITH_CORE_SOURCES MATCHES "src/batch/batch.cpp")
-  target_sources(pith_tests PRIVATE ${CMAKE_SOURCE_DIR}/src/batch/batch.cpp)
-endif()
-
 if(DEFINED ENV{PITH_SHARED})
   set(PITH_BATCH_SHARED "$ENV{PITH_SHARED}")
 else()

@@ -126,7 +126,3 @@ void register_batch_commands(CLI::App& app, int& status) {
 
 }  // namespace pith::cli
 
-// The batch library is compiled into the command here while the top-level CMakeLists.txt's
-// library glob does not list src/batch/*.cpp. Once it does, remove this line: the archive's
-// copy is then not linked twice (every symbol is already defined by this translation unit).
-#include "batch/batch.cpp"

@@ -15,6 +15,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cerrno>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -67,6 +69,22 @@ double number_value(const PdfObject& obj, double fallback) {
     if (obj.IsNumber()) return static_cast<double>(obj.GetNumber());
     if (obj.IsReal()) return obj.GetReal();
     return fallback;
+}
+
+std::string format_number(double v) {
+    long long n = std::llround(v * 10000.0);
+    if (n == 0) return "0";
+    std::string s = n < 0 ? "-" : "";
+    unsigned long long a = n < 0 ? 0ULL - static_cast<unsigned long long>(n) : static_cast<unsigned long long>(n);
+    s += std::to_string(a / 10000);
+    if (unsigned frac = static_cast<unsigned>(a % 10000)) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, ".%04u", frac);
+        std::string f(buf);
+        while (f.back() == '0') f.pop_back();
+        s += f;
+    }
+    return s;
 }
 
 std::string to_pdf_string(const PdfObject& obj) {

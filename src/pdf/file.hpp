@@ -119,6 +119,9 @@ private:
 // Number helpers that accept integers and reals (PDF allows either).
 double number_value(const PoDoFo::PdfObject& obj, double fallback = 0);
 
+// A number for content streams, locale-independent: at most 4 decimals, no trailing zeros, no exponent.
+std::string format_number(double value);
+
 // Serialise an object the way the writer does (for tests and debugging).
 std::string to_pdf_string(const PoDoFo::PdfObject& obj);
 

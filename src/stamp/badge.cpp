@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "pdf/file.hpp"
 #include "stamp/badge_font.hpp"
 
 namespace pith::badge {
@@ -26,24 +27,7 @@ using PoDoFo::pdf_int64;
 
 // ---- small helpers -------------------------------------------------------
 
-// Locale-independent number for content streams: at most 4 decimals, no
-// trailing zeros, no exponent.
-std::string num(double v) {
-    long long n = std::llround(v * 10000.0);
-    if (n == 0) return "0";
-    std::string s = n < 0 ? "-" : "";
-    unsigned long long a = n < 0 ? 0ULL - static_cast<unsigned long long>(n) : static_cast<unsigned long long>(n);
-    s += std::to_string(a / 10000);
-    unsigned frac = static_cast<unsigned>(a % 10000);
-    if (frac != 0) {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, ".%04u", frac);
-        std::string f(buf);
-        while (f.back() == '0') f.pop_back();
-        s += f;
-    }
-    return s;
-}
+std::string num(double v) { return pdf::format_number(v); }
 
 double round4(double v) { return std::llround(v * 10000.0) / 10000.0; }
 

@@ -27,14 +27,7 @@ using PoDoFo::PdfString;
 const std::string kBadgeStreamMarker = "%PithBadge";
 const std::string kBadgeAnnotationName = "pith-badge";
 
-std::string fmt(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.4f", v);
-    std::string s = buf;
-    s.erase(s.find_last_not_of('0') + 1);
-    if (s.back() == '.') s.pop_back();
-    return s == "-0" ? "0" : s;
-}
+std::string fmt(double v) { return pdf::format_number(v); }
 
 pdf::File open_input(const std::string& input, const Options& options) {
     pdf::OpenOptions open{options.password, !options.password.empty()};

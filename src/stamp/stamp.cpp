@@ -132,10 +132,12 @@ void write_info(pdf::File& file, pdf::Update& update, const std::string& number)
         update.set_info(update.add(PdfObject(info)));
 }
 
+// pith writes its two content streams unfiltered, first and last in /Contents.
 bool is_badge_stream(pdf::File& file, const PdfObject& item) {
     if (!item.IsReference() || !file.is_stream(item.GetReference())) return false;
+    if (file.get(item.GetReference()).GetDictionary().HasKey("Filter")) return false;
     try {
-        return file.stream_decoded(item.GetReference()).rfind(kBadgeStreamMarker, 0) == 0;
+        return file.stream_encoded(item.GetReference()).rfind(kBadgeStreamMarker, 0) == 0;
     } catch (const Error&) {
         return false;
     }
@@ -214,8 +216,9 @@ void draw_badge(pdf::File& file, pdf::Update& update, const Record& record, cons
     if (const PdfObject* existing = dict.GetKey("Contents")) {
         const PdfObject& resolved = file.resolve(*existing);
         if (resolved.IsArray()) {
-            for (const auto& item : resolved.GetArray())
-                if (!is_badge_stream(file, item)) contents.push_back(item);
+            const PdfArray& items = resolved.GetArray();
+            for (std::size_t i = 0; i < items.size(); ++i)
+                if (!((i == 0 || i + 1 == items.size()) && is_badge_stream(file, items[i]))) contents.push_back(items[i]);
         } else if (existing->IsReference()) {
             contents.push_back(*existing);
         }

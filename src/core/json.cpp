@@ -12,6 +12,9 @@
 namespace pith {
 namespace {
 
+constexpr std::size_t kLongInteger = 300;
+const std::string kPlaceholder = "\xEF\xB7\x90pith-integer:";
+
 std::string abbreviate(const std::string& token) {
     return token.size() <= 40 ? token : token.substr(0, 20) + "..." + token.substr(token.size() - 10) + " (" + std::to_string(token.size()) + " characters)";
 }
@@ -43,7 +46,16 @@ public:
         if (!std::isfinite(v)) return fail("number " + lexeme + " is outside the range of a double");
         return put(Json(v));
     }
-    bool string(string_t& v) override { return put(Json(std::move(v))); }
+    bool string(string_t& v) override {
+        if (!long_integers.empty() && v.rfind(kPlaceholder, 0) == 0) {
+            const std::string& digits = long_integers.at(std::stoul(v.substr(kPlaceholder.size())));
+            if (digits.size() > 4300 + (digits[0] == '-'))
+                return fail("integer with more than 4300 digits (Python's limit)");
+            return put(Json::binary(std::vector<std::uint8_t>(digits.begin(), digits.end())));
+        }
+        return put(Json(std::move(v)));
+    }
+    std::vector<std::string> long_integers;  // see swap_long_integers
     bool binary(binary_t&) override { return fail("unexpected binary value"); }
 
     bool start_object(std::size_t) override { return open(Json::object()); }
@@ -234,10 +246,52 @@ void append_value(std::string& out, const Json& v, int indent, int level) {
     }
 }
 
+// nlohmann turns every integer beyond 64 bits into a double first and fails past 1e308.
+// Integers longer than that are swapped, before parsing, for string placeholders that
+// begin with the noncharacter U+FDD0, and swapped back by the builder. An input that
+// itself holds U+FDD0 keeps the plain path (and the 10^308 limit): placeholders stay unambiguous.
+
+std::string swap_long_integers(std::string_view text, std::vector<std::string>& integers) {
+    std::string out;
+    bool in_string = false;
+    std::size_t copied = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        char c = text[i];
+        if (in_string) {
+            if (c == '\\') ++i;
+            else if (c == '"') in_string = false;
+            continue;
+        }
+        if (c == '"') {
+            in_string = true;
+            continue;
+        }
+        if (c != '-' && !(c >= '0' && c <= '9')) continue;
+        std::size_t end = i + (c == '-');
+        while (end < text.size() && text[end] >= '0' && text[end] <= '9') ++end;
+        bool integer = end == text.size() || (text[end] != '.' && text[end] != 'e' && text[end] != 'E');
+        if (integer && end - i > kLongInteger) {
+            out.append(text.substr(copied, i - copied));
+            out += "\"" + kPlaceholder + std::to_string(integers.size()) + "\"";
+            integers.emplace_back(text.substr(i, end - i));
+            copied = end;
+        }
+        i = end - 1;
+    }
+    if (integers.empty()) return {};
+    out.append(text.substr(copied));
+    return out;
+}
+
 }  // namespace
 
 Json parse_json(std::string_view text, const std::string& source_name) {
     StrictBuilder builder(source_name);
+    std::string swapped;
+    if (text.find("\xEF\xB7\x90") == std::string_view::npos && text.find("\\ufdd0") == std::string_view::npos &&
+        text.find("\\uFDD0") == std::string_view::npos)
+        swapped = swap_long_integers(text, builder.long_integers);
+    if (!swapped.empty()) text = swapped;
     bool ok = Json::sax_parse(text.begin(), text.end(), &builder, nlohmann::detail::input_format_t::json, true, false);
     if (!ok || !builder.error.empty())
         throw Error(builder.error.empty() ? source_name + ": not valid JSON" : builder.error);

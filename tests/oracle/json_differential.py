@@ -49,6 +49,9 @@ def rand_int(rng):
         return rng.choice([2**63 - 1, -2**63, 2**63, 2**64 - 1, 2**64, -2**63 - 1, -2**64 - 1, 0])
     if kind == 2:
         return rng.randrange(-2**64, 2**64)
+    if kind == 3 and rng.random() < 0.1:  # beyond the double range, up to Python's 4300-digit limit
+        digits = rng.randrange(300, 4300)
+        return rng.randrange(-10**digits, 10**digits)
     return rng.randrange(-10**rng.randrange(20, 120), 10**rng.randrange(20, 120))
 
 

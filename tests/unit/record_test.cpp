@@ -116,8 +116,13 @@ TEST_CASE("JSON a canonical record must not hold is refused with its path", "[js
     CHECK_THAT(error_of("\"\xff\""), Catch::StartsWith("in.json: "));
     CHECK_THAT(error_of("{\"a\":"), Catch::Contains("unexpected end of input"));
     CHECK_THAT(error_of(std::string(100000, '[')), Catch::Contains("nesting deeper than 512"));
-    CHECK_THAT(error_of(std::string(5000, '7')), Catch::Contains("beyond 10^308"));
-    CHECK(canonical_json(parse_json(std::string(300, '9'), "t")) == std::string(300, '9'));
+    CHECK_THAT(error_of(std::string(5000, '7')), Catch::Contains("more than 4300 digits"));
+    for (std::size_t digits : {300, 301, 309, 1000, 4300}) {  // integers of any size Python accepts stay exact
+        std::string big = "-" + std::string(digits, '9');
+        CHECK(canonical_json(parse_json("{\"n\":[" + big + ",1.5,\"" + big + "\"]}", "t")) == "{\"n\":[" + big + ",1.5,\"" + big + "\"]}");
+    }
+    CHECK(canonical_json(parse_json("[1" + std::string(400, '0') + "e-400]", "t")) == "[1.0]");  // a float stays a float
+    CHECK_THAT(error_of("[\"\\ufdd0\"," + std::string(400, '9') + "]"), Catch::Contains("beyond 10^308"));
     CHECK(error_of(std::string(511, '[') + std::string(511, ']')) == "accepted");
 }
 

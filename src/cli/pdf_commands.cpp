@@ -13,6 +13,7 @@ struct StampCommand {
     std::string input, record, output;
     bool in_place = false, json = false, no_badge = false;
     std::string corner = "top-right";
+    std::vector<double> at;
     stamp::Options options;
 };
 
@@ -24,6 +25,7 @@ int run_stamp(StampCommand& c) {
     Record record = load_record(c.record);
     c.options.placement.corner = stamp::parse_corner(c.corner);
     c.options.draw_badge = !c.no_badge;
+    if (!c.at.empty()) c.options.placement.at = std::make_pair(c.at[0], c.at[1]);
     stamp::Summary s = stamp::stamp_file(c.input, output, record, c.options);
 
     std::FILE* out = output == "-" ? stderr : stdout;
@@ -41,8 +43,11 @@ int run_stamp(StampCommand& c) {
             std::snprintf(rect, sizeof rect, "page %d, [%.1f %.1f %.1f %.1f]", s.page, s.rect[0], s.rect[1], s.rect[2], s.rect[3]);
             print_field("badge", rect, out);
         }
-        print_field("update", std::to_string(s.added) + " bytes appended to the " + std::to_string(s.prior_length) +
-                                  " input bytes (kept byte for byte)" + (s.replaced_previous ? "; replaced the previous pith stamp" : ""), out);
+        if (c.options.rewrite)
+            print_field("file", "rewritten as a whole new file of " + std::to_string(s.added) + " bytes", out);
+        else
+            print_field("update", std::to_string(s.added) + " bytes appended to the " + std::to_string(s.prior_length) +
+                                      " input bytes (kept byte for byte)" + (s.replaced_previous ? "; replaced the previous pith stamp" : ""), out);
     }
     return kExitOk;
 }
@@ -168,6 +173,10 @@ void register_pdf_commands(CLI::App& app, int& status) {
     stamp->add_option("--resolver", c->options.resolver, "Base URL the badge links to (BODY is appended)")->capture_default_str();
     stamp->add_flag("--allow-unverified", c->options.allow_unverified, "Stamp a record whose stated hash or number does not recompute");
     stamp->add_flag("--force", c->options.force, "Stamp a certified PDF although its DocMDP permissions forbid changes");
+    stamp->add_flag("--rewrite", c->options.rewrite,
+                    "Write a whole new file (PoDoFo) instead of an incremental update; breaks signatures");
+    stamp->add_option("--at", c->at, "Badge position X,Y in pt from the lower-left of the page as the reader sees it")
+        ->delimiter(',')->expected(2);
     stamp->add_option("--password", c->options.password, "User password of an encrypted PDF");
     stamp->add_flag("--json", c->json, "Print the summary as JSON");
     stamp->callback([c, &status] { status = run_stamp(*c); });

@@ -31,7 +31,7 @@ std::string fmt(double v) { return pdf::format_number(v); }
 
 pdf::File open_input(const std::string& input, const Options& options) {
     pdf::OpenOptions open{options.password, !options.password.empty()};
-    if (input == "-") return pdf::File::from_bytes(read_file_or_stdin("-", 4096u << 20), "standard input", open);
+    if (input == "-") return pdf::File::from_bytes(read_file_or_stdin("-", std::size_t{4} << 30), "standard input", open);
     return pdf::File::open(input, open);
 }
 
@@ -89,8 +89,10 @@ xmp::Properties properties_for(const Record& record, const Options& options, std
     p["stampTool"] = "pith stamp";
     p["stampToolVersion"] = PITH_VERSION;
     p["stampedAt"] = now_rfc3339();
-    p["priorLength"] = std::to_string(prior.size());
-    p["priorSha256"] = to_hex(sha256(prior));
+    if (!options.rewrite) {  // a rewritten file has no bytes before pith's update to compare
+        p["priorLength"] = std::to_string(prior.size());
+        p["priorSha256"] = to_hex(sha256(prior));
+    }
     return p;
 }
 
@@ -122,7 +124,7 @@ void write_metadata(pdf::File& file, pdf::Update& update, const xmp::Properties&
     update.replace(file.root_ref(), new_catalog);
 }
 
-void write_info(pdf::File& file, pdf::Update& update, const std::string& number) {
+PdfDictionary write_info(pdf::File& file, pdf::Update& update, const std::string& number) {
     PdfDictionary info;
     if (const PdfObject* existing = file.info()) info = existing->GetDictionary();
     info.AddKey("PithNumber", PdfString(number));
@@ -130,6 +132,30 @@ void write_info(pdf::File& file, pdf::Update& update, const std::string& number)
         update.replace(file.info_ref(), PdfObject(info));
     else
         update.set_info(update.add(PdfObject(info)));
+    return info;
+}
+
+// --rewrite: PoDoFo writes the stamped document as one new file (no revisions, no prior bytes).
+std::string rewrite_whole(const std::string& bytes, const std::string& name, const Options& options, const PdfDictionary& info) {
+    pdf::ensure_legacy_crypto();
+    try {
+        PoDoFo::PdfMemDocument doc;
+        try {
+            doc.LoadFromBuffer(bytes.data(), static_cast<long>(bytes.size()));
+        } catch (const PoDoFo::PdfError& e) {
+            if (e.GetError() != PoDoFo::ePdfError_InvalidPassword) throw;
+            doc.SetPassword(options.password);
+        }
+        // PoDoFo sets /ModDate (and /Producer) when it loads: put back the Info pith wrote.
+        doc.GetInfo()->GetObject()->GetDictionary() = info;
+        PoDoFo::PdfRefCountedBuffer buffer;
+        PoDoFo::PdfOutputDevice device(&buffer);
+        doc.Write(&device);
+        return std::string(buffer.GetBuffer(), device.GetLength());
+    } catch (const PoDoFo::PdfError& e) {
+        throw Error(name + ": --rewrite failed: PoDoFo cannot rewrite this file (" + PoDoFo::PdfError::ErrorName(e.GetError()) +
+                    "); stamp it without --rewrite");
+    }
 }
 
 // pith writes its two content streams unfiltered, first and last in /Contents.
@@ -163,8 +189,8 @@ Matrix placement_matrix(const pdf::Rect& crop, int rotate, double w, double h, c
     double view_h = sideways ? crop.width() : crop.height();
     bool left = place.corner == Corner::TopLeft || place.corner == Corner::BottomLeft;
     bool top = place.corner == Corner::TopLeft || place.corner == Corner::TopRight;
-    double x0 = left ? place.margin_x : view_w - place.margin_x - w;
-    double y0 = top ? view_h - place.margin_y - h : place.margin_y;
+    double x0 = place.at ? place.at->first : left ? place.margin_x : view_w - place.margin_x - w;
+    double y0 = place.at ? place.at->second : top ? view_h - place.margin_y - h : place.margin_y;
     switch (rotate) {
         case 90: return {0, 1, -1, 0, crop.urx - y0, crop.lly + x0};
         case 180: return {-1, 0, 0, -1, crop.urx - x0, crop.ury - y0};
@@ -325,16 +351,21 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
 
     std::string_view prior = file.bytes();
     pdf::Update update(file);
-    update.set_comment(kUpdateMarker + " prior=" + std::to_string(prior.size()));
+    if (!options.rewrite) update.set_comment(kUpdateMarker + " prior=" + std::to_string(prior.size()));
     // A cross-reference table pith had to rebuild is written out in full, so every reader
     // sees the objects pith saw instead of repairing the file its own way.
     update.set_repair(file.reconstructed());
     write_metadata(file, update, properties_for(record, options, prior, summary));
-    write_info(file, update, record.number.full());
+    PdfDictionary info = write_info(file, update, record.number.full());
     if (options.draw_badge) draw_badge(file, update, record, options, summary);
 
     summary.prior_length = prior.size();
-    if (output == "-") {
+    if (options.rewrite) {
+        std::string whole = rewrite_whole(std::string(prior) + update.appended(), file.name(), options, info);
+        write_file_atomically(output, {whole});
+        summary.prior_length = 0;
+        summary.added = whole.size();
+    } else if (output == "-") {
         update.write(std::cout);
         std::cout.flush();
         if (!std::cout) throw Error("standard output: write error");

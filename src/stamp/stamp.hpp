@@ -18,6 +18,7 @@ struct Placement {
     Corner corner = Corner::TopRight;
     double margin_x = 18;          // pt from the corner's vertical edge, as the reader sees the page
     double margin_y = 18;          // pt from the corner's horizontal edge
+    std::optional<std::pair<double, double>> at;  // explicit lower-left of the badge, pt from the visible lower-left
 };
 
 struct Options {
@@ -27,6 +28,7 @@ struct Options {
     std::string resolver = kDefaultResolver;  // the badge links to resolver + BODY
     bool allow_unverified = false;  // stamp a record whose stated hash or number does not recompute
     bool force = false;             // stamp a certified PDF whose DocMDP permissions forbid changes
+    bool rewrite = false;           // write a whole new file (PoDoFo) instead of an incremental update
     std::string password;           // for encrypted PDFs that need a user password
 };
 

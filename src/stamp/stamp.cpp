@@ -36,6 +36,7 @@ pdf::File open_input(const std::string& input, const Options& options) {
 }
 
 void refuse_certified(pdf::File& file, const std::string& name, bool force) {
+    if (force) return;
     const PdfObject* perms = file.get_key(file.catalog().GetDictionary(), "Perms");
     if (!perms || !perms->IsDictionary()) return;
     const PdfObject* docmdp = file.get_key(perms->GetDictionary(), "DocMDP");
@@ -48,7 +49,6 @@ void refuse_certified(pdf::File& file, const std::string& name, bool force) {
             if (const PdfObject* params = file.get_key(r.GetDictionary(), "TransformParams"); params && params->IsDictionary())
                 if (const PdfObject* pv = file.get_key(params->GetDictionary(), "P"); pv && pv->IsNumber()) p = pv->GetNumber();
         }
-    if (force) return;
     const char* allowed = p == 1 ? "no changes at all" : p == 2 ? "only form filling and signing" : "only form filling, signing and comments";
     throw Error(name + ": certified PDF (DocMDP permissions P=" + std::to_string(p) + ": " + allowed +
                 "); a badge and new metadata would break the certification. Use --force to stamp anyway.");

@@ -12,6 +12,13 @@ int main(int argc, char** argv) {
                  "A Pith number (pith:2024:YRUNQITD2RKQXO2YH7SDTYYAQ3) is the content address of a paper's\n"
                  "canonical metadata record, issued with an Ed25519 receipt by a registry.\n"
                  "Run `pith COMMAND --help` for the options of one command."};
+    app.footer("Typical use:\n"
+               "  pith record record.json                              check a registry record\n"
+               "  pith stamp paper.pdf --record record.json -o out.pdf embed it, draw the badge\n"
+               "  pith verify out.pdf --keyring registry-keys.json     check a received PDF\n"
+               "  pith tex record.json                                 the \\pithnumber line for pith.sty\n\n"
+               "Errors are one line on standard error; usage errors exit with status 2.\n"
+               "Manual: README.md, man pith, and the pith.sty manual (pith.pdf).");
     app.set_version_flag("--version", std::string("pith ") + PITH_VERSION);
     app.require_subcommand(1);
     app.fallthrough();

@@ -7,7 +7,14 @@
 #include "stamp/stamp.hpp"
 #include "verify/title.hpp"
 
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <regex>
 #include <set>
 
@@ -16,6 +23,9 @@ namespace {
 
 using PoDoFo::PdfObject;
 using PoDoFo::PdfReference;
+
+constexpr rlim_t kPageTextSeconds = 20;                // CPU seconds poppler may spend on one page
+constexpr rlim_t kPageTextMemory = rlim_t{2} << 30;    // bytes of address space
 
 std::string text_of(const PdfObject* o) {
     if (!o) return {};
@@ -97,6 +107,56 @@ Embedded extract_from(pdf::File& file) {
     for (const auto& link : e.links)
         if (link.pith_badge) e.badge_page = link.page;
     return e;
+}
+
+// Page text comes from poppler, which parses the whole file its own way: run it in a child
+// with CPU and memory limits, so a PDF that crashes or hangs poppler costs a finding, not the run.
+struct PageText {
+    std::optional<std::string> text;  // nullopt: the page has no text
+    bool failed = false;              // poppler crashed, ran out of time or memory
+};
+
+PageText isolated_page_text(std::string_view bytes, int index, const std::string& password) {
+    int fds[2];
+    if (::pipe(fds) != 0) return {title::page_text(bytes, index, password)};
+    std::fflush(nullptr);
+    pid_t child = ::fork();
+    if (child < 0) {
+        ::close(fds[0]);
+        ::close(fds[1]);
+        return {title::page_text(bytes, index, password)};
+    }
+    if (child == 0) {
+        ::close(fds[0]);
+        if (std::getenv("PITH_TEST_PAGE_TEXT_CRASH")) std::abort();  // test hook: a PDF that crashes poppler
+        struct rlimit cpu = {kPageTextSeconds, kPageTextSeconds + 1};
+        ::setrlimit(RLIMIT_CPU, &cpu);
+        struct rlimit memory = {kPageTextMemory, kPageTextMemory};
+        ::setrlimit(RLIMIT_AS, &memory);
+        auto text = title::page_text(bytes, index, password);
+        std::string message = text ? "T" + *text : "N";
+        for (std::size_t done = 0; done < message.size();) {
+            ssize_t n = ::write(fds[1], message.data() + done, message.size() - done);
+            if (n <= 0) ::_exit(1);
+            done += static_cast<std::size_t>(n);
+        }
+        ::_exit(0);
+    }
+    ::close(fds[1]);
+    std::string message;
+    char buffer[65536];
+    for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) != 0;) {
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) break;
+        message.append(buffer, static_cast<std::size_t>(n));
+    }
+    ::close(fds[0]);
+    int status = 0;
+    while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || message.empty()) return {std::nullopt, true};
+    if (message[0] != 'T') return {};
+    return {message.substr(1)};
 }
 
 pdf::File open_pdf(const std::string& path, const std::string& password) {
@@ -325,9 +385,13 @@ Report verify(const std::string& path, const Keyring& keyring, const Options& op
     }
 
     // Page text (poppler) only now that there is something to compare it with.
-    const std::optional<std::string> page1_text = title::page_text(file.bytes(), 0, options.password);
-    const std::string badge_page_text =
-        e.badge_page == 1 ? page1_text.value_or("") : title::page_text(file.bytes(), e.badge_page - 1, options.password).value_or("");
+    const PageText page1 = isolated_page_text(file.bytes(), 0, options.password);
+    const PageText badge_page = e.badge_page == 1 ? page1 : isolated_page_text(file.bytes(), e.badge_page - 1, options.password);
+    const std::optional<std::string>& page1_text = page1.text;
+    const std::string badge_page_text = badge_page.text.value_or("");
+    if (page1.failed || badge_page.failed)  // a file that defeats the text checks is not given their benefit
+        f.fail("pith.text.failed", "the page text could not be extracted (poppler crashed or ran out of time or memory), "
+                                   "so the badge text and the title cannot be checked");
 
     // 6. The visible badge text.
     static const std::regex shown("pith:\\s*([A-Z2-7]{8})");

@@ -779,6 +779,19 @@ def case_malformed_no_crash(ctx):
     check(not problems, "\n".join(problems))
 
 
+def case_text_extraction_crash(ctx):
+    """poppler (page text) runs in a child: when it crashes, verify does not, and a PDF whose
+    text cannot be read does not get the benefit of the title and badge checks."""
+    env = ctx.env()
+    env["PITH_TEST_PAGE_TEXT_CRASH"] = "1"
+    rc, out, err = ctx.run(["verify", ctx.path("trusted.pdf"), "--keyring", ctx.path("ring.json"), "--json"], env=env)
+    j = json.loads(out)
+    check(rc == 1 and j["state"] == "invalid", "want invalid/exit 1, got %s/%d" % (j.get("state"), rc))
+    check("pith.text.failed" in [f["code"] for f in j["failure"]], "no pith.text.failed failure: %s" % j["failure"])
+    rc, out, err = ctx.run(["verify", ctx.path("trusted.pdf"), "--keyring", ctx.path("ring.json")])
+    check(rc == 0, "without the crash the same file is trusted (exit %d)" % rc)
+
+
 def case_malformed_exit2(ctx):
     """Malformed corpus PDFs: exit 2 with a message when pith cannot read them; the ones it
     recovers (as qpdf does: a rebuilt cross-reference table, a repaired page tree) carry no

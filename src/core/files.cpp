@@ -13,19 +13,6 @@
 #include <iostream>
 
 namespace pith {
-namespace {
-
-bool write_all(int fd, std::string_view data) {
-    while (!data.empty()) {
-        ssize_t n = ::write(fd, data.data(), data.size());
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return false;
-        data.remove_prefix(static_cast<std::size_t>(n));
-    }
-    return true;
-}
-
-}  // namespace
 
 std::string read_file_or_stdin(const std::string& path, std::size_t max_size) {
     const std::string name = path == "-" ? "standard input" : path;
@@ -91,6 +78,16 @@ void write_file_atomically(const std::string& path, std::initializer_list<std::s
     if (!ok)
         throw Error(path + (no_overwrite && saved == EEXIST ? ": already exists; pith will not overwrite it"
                                                             : ": cannot write: " + std::string(std::strerror(saved))));
+}
+
+bool write_all(int fd, std::string_view data) {
+    while (!data.empty()) {
+        ssize_t n = ::write(fd, data.data(), data.size());
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        data.remove_prefix(static_cast<std::size_t>(n));
+    }
+    return true;
 }
 
 bool file_exists(const std::string& path) {

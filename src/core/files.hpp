@@ -22,4 +22,7 @@ void write_file_atomically(const std::string& path, std::initializer_list<std::s
 
 bool file_exists(const std::string& path);
 
+// Writes all of `data` to a file descriptor, retrying short writes and EINTR.
+bool write_all(int fd, std::string_view data);
+
 }  // namespace pith

@@ -1,6 +1,7 @@
 #include "verify/verify.hpp"
 
 #include "core/error.hpp"
+#include "core/files.hpp"
 #include "core/number.hpp"
 #include "core/text.hpp"
 #include "pdf/file.hpp"
@@ -134,13 +135,7 @@ PageText isolated_page_text(std::string_view bytes, int index, const std::string
         struct rlimit memory = {kPageTextMemory, kPageTextMemory};
         ::setrlimit(RLIMIT_AS, &memory);
         auto text = title::page_text(bytes, index, password);
-        std::string message = text ? "T" + *text : "N";
-        for (std::size_t done = 0; done < message.size();) {
-            ssize_t n = ::write(fds[1], message.data() + done, message.size() - done);
-            if (n <= 0) ::_exit(1);
-            done += static_cast<std::size_t>(n);
-        }
-        ::_exit(0);
+        ::_exit(write_all(fds[1], text ? "T" + *text : "N") ? 0 : 1);
     }
     ::close(fds[1]);
     std::string message;

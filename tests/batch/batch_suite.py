@@ -329,6 +329,21 @@ def case_worker_crash(d):
     check(not temporaries(d), "temporary files left")
 
 
+def kill_worker(worker_log, name):
+    """SIGKILLs the worker for the entry `name` once --worker-log shows it started."""
+    victim = None
+    deadline = time.time() + 30
+    while victim is None and time.time() < deadline:
+        time.sleep(0.05)
+        if os.path.exists(worker_log):
+            for l in open(worker_log):
+                if " start pid=" in l and name in l:
+                    victim = int(l.split("pid=")[1].split()[0])
+    check(victim, "worker for %s never started" % name)
+    time.sleep(0.3)
+    os.kill(victim, signal.SIGKILL)
+
+
 def case_worker_killed_retried(d):
     """A worker killed from outside mid-file (PID from --worker-log) is retried and the file stamped."""
     entries = make_inputs(d, n_article=1, n_tiny=3, junk=False)
@@ -336,17 +351,7 @@ def case_worker_killed_retried(d):
     env = dict(os.environ, PITH_BATCH_TEST_SLEEP="tiny-01=2")
     proc = subprocess.Popen([ARGS.pith, "batch", "manifest.jsonl", "-j", "2", "--report", "r.jsonl", "--worker-log", "w.log", "-q"],
                             cwd=d, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    victim = None
-    deadline = time.time() + 30
-    while victim is None and time.time() < deadline:
-        time.sleep(0.05)
-        if os.path.exists(os.path.join(d, "w.log")):
-            for l in open(os.path.join(d, "w.log")):
-                if " start pid=" in l and "tiny-01" in l:
-                    victim = int(l.split("pid=")[1].split()[0])
-    check(victim, "worker for tiny-01 never started")
-    time.sleep(0.3)
-    os.kill(victim, signal.SIGKILL)
+    kill_worker(os.path.join(d, "w.log"), "tiny-01")
     out, err = proc.communicate(timeout=120)
     check(proc.returncode == 0, "exit %d: %s" % (proc.returncode, err))
     _, rs = read_report(os.path.join(d, "r.jsonl"))
@@ -356,17 +361,7 @@ def case_worker_killed_retried(d):
     # with --retries 0 the kill is reported as a clean failure
     proc = subprocess.Popen([ARGS.pith, "batch", "manifest.jsonl", "--redo", "-j", "2", "--retries", "0", "--report", "r2.jsonl",
                              "--worker-log", "w2.log", "-q"], cwd=d, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    victim = None
-    deadline = time.time() + 30
-    while victim is None and time.time() < deadline:
-        time.sleep(0.05)
-        if os.path.exists(os.path.join(d, "w2.log")):
-            for l in open(os.path.join(d, "w2.log")):
-                if " start pid=" in l and "tiny-01" in l:
-                    victim = int(l.split("pid=")[1].split()[0])
-    check(victim, "worker for tiny-01 never started")
-    time.sleep(0.3)
-    os.kill(victim, signal.SIGKILL)
+    kill_worker(os.path.join(d, "w2.log"), "tiny-01")
     proc.communicate(timeout=120)
     check(proc.returncode == 1, "exit %d" % proc.returncode)
     _, rs = read_report(os.path.join(d, "r2.jsonl"))

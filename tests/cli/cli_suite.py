@@ -15,16 +15,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from pithrun import Failure, check, isolated_env, run_pith  # noqa: E402
+
 SEED_KEY_ID = "pith-v1-2026-05"
-
-
-class Failure(Exception):
-    pass
-
-
-def check(condition, message):
-    if not condition:
-        raise Failure(message)
 
 
 class Ctx:
@@ -43,20 +37,10 @@ class Ctx:
         return os.path.join(self.tmp, name)
 
     def env(self):
-        env = {k: v for k, v in os.environ.items() if k not in ("PITH_KEYRING", "XDG_CONFIG_HOME", "NO_COLOR")}
-        env["HOME"] = self.home
-        return env
+        return isolated_env(self.home)
 
     def run(self, args, stdin=None, timeout=120):
-        try:
-            p = subprocess.run([self.pith] + args, input=stdin, capture_output=True, timeout=timeout, env=self.env(),
-                               cwd=self.tmp)
-        except subprocess.TimeoutExpired:
-            raise Failure("pith %s: no answer within %d s" % (" ".join(args), timeout))
-        out, err = p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
-        check(p.returncode >= 0, "pith %s: killed by signal %d (crash)\n%s" % (" ".join(args), -p.returncode, err[-1500:]))
-        check("internal error" not in err, "pith %s: %s" % (" ".join(args), err.strip()[:1500]))
-        return p.returncode, out, err
+        return run_pith(self.pith, args, self.env(), stdin=stdin, timeout=timeout, cwd=self.tmp)
 
     def record_json(self, args, stdin=None):
         rc, out, err = self.run(["record", "--json"] + args, stdin=stdin)

@@ -26,20 +26,14 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pdfedit  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from pithrun import Failure, check, isolated_env, run_pith  # noqa: E402
+
 EXIT = {"trusted": 0, "invalid": 1, "unreadable": 2, "absent": 3, "unverified": 4}
 SEED_KEY_ID = "pith-v1-2026-05"
 TEST_KEY_ID = "test-key"
 ARTICLE_BODY = "YRUNQITD2RKQXO2YH7SDTYYAQ3"
 OTHER_BODY = "23QNCODH577IUWDFZU4YX4M5NI"  # seed-000's number
-
-
-class Failure(Exception):
-    pass
-
-
-def check(condition, message):
-    if not condition:
-        raise Failure(message)
 
 
 class Ctx:
@@ -57,26 +51,14 @@ class Ctx:
         return os.path.join(self.work, name)
 
     def env(self, **extra):
-        env = {k: v for k, v in os.environ.items() if k not in ("PITH_KEYRING", "XDG_CONFIG_HOME", "NO_COLOR")}
-        env["HOME"] = self.home
-        env["SOURCE_DATE_EPOCH"] = "1780000000"
-        env.update(extra)
-        return env
+        return isolated_env(self.home, SOURCE_DATE_EPOCH="1780000000", **extra)
 
     def run(self, args, timeout=120, env=None, stdin=None):
         """(exit status, stdout, stderr); fails on a crash (signal) or a hang."""
         start = time.time()
-        try:
-            p = subprocess.run([self.pith] + args, capture_output=True, timeout=timeout, env=env or self.env(),
-                               input=stdin)
-        except subprocess.TimeoutExpired:
-            raise Failure("pith %s: no answer within %d s" % (" ".join(args), timeout))
-        out, err = p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
-        check(p.returncode >= 0, "pith %s: killed by signal %d (crash)\n%s" % (" ".join(args), -p.returncode, err[-2000:]))
-        check("internal error" not in err and "AddressSanitizer" not in err and "runtime error:" not in err,
-              "pith %s: %s" % (" ".join(args), err.strip()[:2000]))
+        result = run_pith(self.pith, args, env or self.env(), stdin=stdin, timeout=timeout)
         self.last_seconds = time.time() - start
-        return p.returncode, out, err
+        return result
 
     def verify(self, files, keyring=True, extra=(), timeout=120, env=None):
         """Runs `pith verify --json`; returns (exit, parsed JSON, stderr)."""

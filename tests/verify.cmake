@@ -56,4 +56,5 @@ pith_verify_test(xmp_external_entity 300)
 # Malformed corpus: never a crash or hang (any exit 0-4), and the issue's stricter rule (exit 2).
 pith_verify_test(malformed_no_crash 1800)
 pith_verify_test(malformed_exit2 1800)
+pith_verify_test(installed 300)                 # cmake --install: pith finds pith-text.so, links no poppler
 pith_verify_test(text_extraction_crash 120)     # poppler crash in its child -> pith.text.failed, invalid

@@ -2,14 +2,15 @@
 
 #include "core/text.hpp"
 
-#include <algorithm>
-#include <memory>
-#include <mutex>
-#include <set>
+#include "core/error.hpp"
 
-#include <poppler/cpp/poppler-document.h>
-#include <poppler/cpp/poppler-global.h>
-#include <poppler/cpp/poppler-page.h>
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <climits>
+#include <memory>
+#include <set>
 
 #include <unicode/normalizer2.h>
 #include <unicode/uchar.h>
@@ -341,32 +342,51 @@ std::string quoted(const std::string& s) {
     return "\"" + std::string(utf8_prefix(s, kMax)) + "...\"";
 }
 
-void silence(const std::string&, void*) {}
+// ---------------------------------------------------------------- the text module
+
+using PageTextFn = int (*)(const char*, std::size_t, int, const char*, void (*)(void*, const char*, std::size_t), void*);
+
+std::string executable_dir() {
+    char path[PATH_MAX];
+    ssize_t n = ::readlink("/proc/self/exe", path, sizeof path - 1);
+    if (n <= 0) return ".";
+    std::string p(path, static_cast<std::size_t>(n));
+    return p.substr(0, p.rfind('/'));
+}
+
+// pith-text.so sits beside the executable in the build tree and at PITH_TEXT_MODULE_FROM_BINDIR
+// (relative to the executable) once installed.
+PageTextFn load_text_module() {
+    static PageTextFn fn = nullptr;
+    if (fn) return fn;
+    const std::string dir = executable_dir();
+    std::string tried;
+    for (const std::string& path : {dir + "/pith-text.so", dir + "/" PITH_TEXT_MODULE_FROM_BINDIR}) {
+        if (void* module = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL)) {
+            fn = reinterpret_cast<PageTextFn>(::dlsym(module, "pith_page_text"));
+            if (fn) return fn;
+        }
+        const char* why = ::dlerror();
+        tried += (tried.empty() ? "" : "; ") + (why ? std::string(why) : path);
+    }
+    throw Error("cannot load pith's text module (pith-text.so): " + tried);
+}
+
+void append_text(void* context, const char* data, std::size_t size) {
+    static_cast<std::string*>(context)->append(data, size);
+}
 
 }  // namespace
 
 // ================================================================ page_text
 
 std::optional<std::string> page_text(std::string_view pdf_bytes, int index, const std::string& password) {
-    static std::once_flag quiet;
-    std::call_once(quiet, [] { poppler::set_debug_error_function(&silence, nullptr); });
-    if (index < 0 || pdf_bytes.empty() || pdf_bytes.size() > static_cast<std::size_t>(INT32_MAX)) return std::nullopt;
-    try {
-        std::unique_ptr<poppler::document> doc(poppler::document::load_from_raw_data(
-            pdf_bytes.data(), static_cast<int>(pdf_bytes.size()), password, password));
-        if (!doc || doc->is_locked()) return std::nullopt;
-        if (index >= doc->pages()) return std::nullopt;
-        std::unique_ptr<poppler::page> page(doc->create_page(index));
-        if (!page) return std::nullopt;
-        const poppler::ustring u = page->text(poppler::rectf(), poppler::page::non_raw_non_physical_layout);
-        const poppler::byte_array bytes = u.to_utf8();
-        std::string_view text(bytes.data(), bytes.size());
-        text = utf8_prefix(text, kMaxTextBytes);
-        if (trim(text).empty()) return std::nullopt;
-        return std::string(text);
-    } catch (...) {
-        return std::nullopt;
-    }
+    PageTextFn fn = load_text_module();
+    std::string utf8;
+    if (!fn(pdf_bytes.data(), pdf_bytes.size(), index, password.c_str(), &append_text, &utf8)) return std::nullopt;
+    std::string_view text = utf8_prefix(utf8, kMaxTextBytes);
+    if (trim(text).empty()) return std::nullopt;
+    return std::string(text);
 }
 
 // ================================================================ normalise

@@ -20,7 +20,8 @@ inline constexpr std::size_t kMaxTextBytes = 200 * 1024;
 // order) from the PDF bytes in memory; `password` is tried as user and owner password.
 // nullopt when poppler cannot open or unlock the file, the page does not exist, or the page
 // has no text (only white space). Only that page is rendered, not the whole document.
-// Never throws for bad PDFs; poppler's error messages are silenced.
+// Never throws for bad PDFs; poppler's error messages are silenced. poppler lives in the
+// module pith-text.so, loaded on first use: throws pith::Error when it cannot be loaded.
 std::optional<std::string> page_text(std::string_view pdf_bytes, int index, const std::string& password = "");
 
 // Normalised for comparison (UTF-8 in and out; invalid UTF-8 becomes U+FFFD):

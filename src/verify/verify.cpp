@@ -114,18 +114,27 @@ Embedded extract_from(pdf::File& file) {
 // with CPU and memory limits, so a PDF that crashes or hangs poppler costs a finding, not the run.
 struct PageText {
     std::optional<std::string> text;  // nullopt: the page has no text
-    bool failed = false;              // poppler crashed, ran out of time or memory
+    bool failed = false;              // poppler crashed, ran out of time or memory, or could not be loaded
+    std::string why;                  // when failed
 };
+
+PageText page_text_or_failure(std::string_view bytes, int index, const std::string& password) {
+    try {
+        return {title::page_text(bytes, index, password), false, {}};
+    } catch (const Error& e) {
+        return {std::nullopt, true, e.what()};
+    }
+}
 
 PageText isolated_page_text(std::string_view bytes, int index, const std::string& password) {
     int fds[2];
-    if (::pipe(fds) != 0) return {title::page_text(bytes, index, password)};
+    if (::pipe(fds) != 0) return page_text_or_failure(bytes, index, password);
     std::fflush(nullptr);
     pid_t child = ::fork();
     if (child < 0) {
         ::close(fds[0]);
         ::close(fds[1]);
-        return {title::page_text(bytes, index, password)};
+        return page_text_or_failure(bytes, index, password);
     }
     if (child == 0) {
         ::close(fds[0]);
@@ -134,8 +143,9 @@ PageText isolated_page_text(std::string_view bytes, int index, const std::string
         ::setrlimit(RLIMIT_CPU, &cpu);
         struct rlimit memory = {kPageTextMemory, kPageTextMemory};
         ::setrlimit(RLIMIT_AS, &memory);
-        auto text = title::page_text(bytes, index, password);
-        ::_exit(write_all(fds[1], text ? "T" + *text : "N") ? 0 : 1);
+        PageText result = page_text_or_failure(bytes, index, password);
+        std::string message = result.failed ? "E" + result.why : result.text ? "T" + *result.text : "N";
+        ::_exit(write_all(fds[1], message) ? 0 : 1);
     }
     ::close(fds[1]);
     std::string message;
@@ -149,9 +159,11 @@ PageText isolated_page_text(std::string_view bytes, int index, const std::string
     int status = 0;
     while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
     }
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || message.empty()) return {std::nullopt, true};
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || message.empty())
+        return {std::nullopt, true, "poppler crashed or ran out of time or memory"};
+    if (message[0] == 'E') return {std::nullopt, true, message.substr(1)};
     if (message[0] != 'T') return {};
-    return {message.substr(1)};
+    return {message.substr(1), false, {}};
 }
 
 pdf::File open_pdf(const std::string& path, const std::string& password) {
@@ -385,8 +397,8 @@ Report verify(const std::string& path, const Keyring& keyring, const Options& op
     const std::optional<std::string>& page1_text = page1.text;
     const std::string badge_page_text = badge_page.text.value_or("");
     if (page1.failed || badge_page.failed)  // a file that defeats the text checks is not given their benefit
-        f.fail("pith.text.failed", "the page text could not be extracted (poppler crashed or ran out of time or memory), "
-                                   "so the badge text and the title cannot be checked");
+        f.fail("pith.text.failed", "the page text could not be extracted (" + (page1.failed ? page1.why : badge_page.why) +
+                                       "), so the badge text and the title cannot be checked");
 
     // 6. The visible badge text.
     static const std::regex shown("pith:\\s*([A-Z2-7]{8})");

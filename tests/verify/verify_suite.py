@@ -774,6 +774,26 @@ def case_text_extraction_crash(ctx):
     check(rc == 0, "without the crash the same file is trusted (exit %d)" % rc)
 
 
+def case_installed(ctx):
+    """`cmake --install` puts pith-text.so (poppler, loaded only for page text) where the
+    installed pith finds it: the installed pith verifies trusted.pdf, badge text and title included."""
+    prefix = ctx.path("prefix")
+    shutil.rmtree(prefix, ignore_errors=True)
+    build = os.path.dirname(os.path.abspath(ctx.pith))
+    proc = subprocess.run(["cmake", "--install", build, "--prefix", prefix], capture_output=True, text=True, timeout=300)
+    check(proc.returncode == 0, "cmake --install failed: %s" % proc.stderr[-500:])
+    installed = os.path.join(prefix, "bin", "pith")
+    rc, out, err = run_pith(installed, ["verify", "--json", ctx.path("trusted.pdf"), "--keyring", ctx.path("ring.json")],
+                            ctx.env())
+    report = json.loads(out)
+    check(rc == 0 and report["state"] == "trusted", "installed pith: want trusted/0, got %s/%d %s"
+          % (report["state"], rc, report["failure"]))
+    for code in ("pith.badge.text.match", "pith.title.match"):
+        check(code in codes(report, "success"), "installed pith: no %s in %s" % (code, codes(report, "success")))
+    linked = subprocess.run(["ldd", installed], capture_output=True, text=True).stdout
+    check("poppler" not in linked, "pith itself must not link poppler (start-up cost):\n" + linked)
+
+
 def case_malformed_exit2(ctx):
     """Malformed corpus PDFs: exit 2 with a message when pith cannot read them; the ones it
     recovers (as qpdf does: a rebuilt cross-reference table, a repaired page tree) carry no

@@ -58,8 +58,8 @@ int main(int argc, char** argv) {
             std::cout << "pages " << (first_only ? -1 : n) << " version " << f.version() << " xref "
                       << (f.xref_kind() == pith::pdf::XrefKind::Stream ? "stream" : "table") << " revisions "
                       << revs.size() << " max_obj " << f.max_object_number() << " encrypted " << f.encrypted()
-                      << " reconstructed " << f.reconstructed() << " warnings " << f.warnings().size() << "\n";
-            for (const auto& w : f.warnings()) std::cout << "warning: " << w << "\n";
+                      << " reconstructed " << f.reconstructed() << " defects " << f.defects().size() << "\n";
+            for (const auto& w : f.defects()) std::cout << "defect: " << w << "\n";
             if (const PdfObject* info = f.info()) std::cout << "info: " << pith::pdf::to_pdf_string(*info) << "\n";
         }
         if (!out.empty()) {

@@ -138,11 +138,12 @@ Entry parse_entry(std::string_view text, std::size_t line, const std::string& so
         else if (key == "resolver") e.options.resolver = str(key);
         else if (key == "password") e.options.password = str(key);
         else if (key == "allow_unverified") e.options.allow_unverified = boolean(key);
+        else if (key == "allow_damaged") e.options.allow_damaged = boolean(key);
         else if (key == "force") e.options.force = boolean(key);
         else
             throw Error(at + ": unknown key \"" + key +
                         "\" (known: input, output, record, id, page, corner, margin_x, margin_y, text_size, style, qr, "
-                        "qr_module, no_badge, resolver, password, allow_unverified, force)");
+                        "qr_module, no_badge, resolver, password, allow_unverified, allow_damaged, force)");
     }
     e.options.draw_badge = !e.no_badge;
     if (e.input.empty()) throw Error(at + ": \"input\" is missing or empty");
@@ -297,6 +298,7 @@ Json stamp_one(const Entry& e, const Keyring& keyring, const Options& opt) {
         try {
             verify::Options vo;
             vo.password = e.options.password;
+            vo.allow_damaged = e.options.allow_damaged;
             verify::Report rep = verify::verify(e.output, keyring, vo);
             bool good = rep.state == verify::State::Trusted || rep.state == verify::State::Unverified;
             if (good && rep.number == number) {
@@ -330,6 +332,7 @@ Json stamp_one(const Entry& e, const Keyring& keyring, const Options& opt) {
         try {
             verify::Options vo;
             vo.password = e.options.password;
+            vo.allow_damaged = e.options.allow_damaged;
             verify::Report rep = verify::verify(e.output, keyring, vo);
             if (rep.state != verify::State::Trusted && rep.state != verify::State::Unverified)
                 problem = std::string("state ") + verify::to_string(rep.state) +
@@ -367,6 +370,7 @@ Json verify_one(const Entry& e, const Keyring& keyring, const Options& opt) {
     const std::string& file = e.output.empty() ? e.input : e.output;
     verify::Options vo;
     vo.password = e.options.password;
+    vo.allow_damaged = e.options.allow_damaged;
     try {
         if (e.record_inline) vo.expected = read_record(canonical_json(*e.record_inline), "record of line " + std::to_string(e.line));
         else if (e.record_path) vo.expected = load_record(*e.record_path);

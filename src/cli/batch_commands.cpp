@@ -82,7 +82,7 @@ void register_batch_commands(CLI::App& app, int& status) {
         "  {\"input\": \"in/a.pdf\", \"record\": \"records/a.json\", \"output\": \"out/a.pdf\"}\n"
         "  {\"input\": \"in/b.pdf\", \"record\": {...inline record...}, \"output\": \"out/b.pdf\", \"corner\": \"bottom-right\"}\n"
         "Per-file options mirror `pith stamp`: page, corner, margin_x, margin_y, text_size, style, qr, qr_module,\n"
-        "no_badge, resolver, password, allow_unverified, force; and \"id\" (echoed in the report).\n"
+        "no_badge, resolver, password, allow_unverified, allow_damaged, force; and \"id\" (echoed in the report).\n"
         "With --verify, each line's \"output\" (or else \"input\") is checked, \"record\" is the expected record,\n"
         "and a line may be a bare path (so `find . -name '*.pdf' | pith batch --verify -` works).\n\n"
         "Each file runs in its own worker process with a wall-clock/CPU limit (--timeout) and an address-space\n"

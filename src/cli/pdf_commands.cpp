@@ -56,7 +56,7 @@ struct VerifyCommand {
     std::vector<std::string> files;
     std::vector<std::string> keyrings;
     std::string record, password;
-    bool json = false;
+    bool json = false, allow_damaged = false;
 };
 
 // Worst first: the exit status of several files is that of the worst one.
@@ -84,6 +84,7 @@ int run_verify(const VerifyCommand& c) {
     Keyring keyring = Keyring::load(c.keyrings);
     verify::Options options;
     options.password = c.password;
+    options.allow_damaged = c.allow_damaged;
     if (!c.record.empty()) options.expected = load_record(c.record);
     bool colour = use_colour(stdout);
     int worst = kExitOk;
@@ -119,11 +120,11 @@ int run_verify(const VerifyCommand& c) {
 
 struct ExtractCommand {
     std::string file, password;
-    bool json = false;
+    bool json = false, allow_damaged = false;
 };
 
 int run_extract(const ExtractCommand& c) {
-    verify::Embedded e = verify::extract(c.file, c.password);
+    verify::Embedded e = verify::extract(c.file, c.password, c.allow_damaged);
     Json j = e.to_json();
     if (c.json) {
         std::printf("%s\n", pretty_json(j).c_str());
@@ -137,6 +138,7 @@ int run_extract(const ExtractCommand& c) {
             std::snprintf(rect, sizeof rect, "[%.1f %.1f %.1f %.1f]", link.rect[0], link.rect[1], link.rect[2], link.rect[3]);
             print_field("link", "page " + std::to_string(link.page) + " " + rect + " " + link.uri + (link.pith_badge ? " (pith badge)" : ""), stdout);
         }
+        for (const auto& defect : e.defects) print_field("damage", defect, stdout);
         print_field("revisions", std::to_string(e.revisions.size()) +
                                      (e.pith_revision ? ", pith's update is number " + std::to_string(*e.pith_revision + 1) : ", none by pith stamp"), stdout);
     }
@@ -152,7 +154,10 @@ void register_pdf_commands(CLI::App& app, int& status) {
         "The PDF gains one incremental update: every input byte is kept (signatures stay valid), the\n"
         "record goes into the XMP metadata (namespace in templates/pith-xmp.json) and Info /PithNumber,\n"
         "and a badge `pith:XXXXXXXX` linking to the registry is drawn on the page. Stamping a stamped\n"
-        "PDF replaces the earlier stamp. The output is written atomically; on error nothing is written.\n\n"
+        "PDF replaces the earlier stamp. The output is written atomically; on error nothing is written.\n"
+        "A damaged PDF (broken cross-reference data, objects not where the xref says, wrong stream\n"
+        "lengths, page-tree loops, ...) is refused: repair it (e.g. `qpdf in.pdf out.pdf`) or pass\n"
+        "--allow-damaged, which stamps it with a rebuilt cross-reference table where the old one is unusable.\n\n"
         "Examples:\n"
         "  pith stamp paper.pdf --record record.json -o paper-stamped.pdf\n"
         "  pith stamp paper.pdf --record record.json --in-place --corner bottom-right --qr\n"
@@ -172,6 +177,8 @@ void register_pdf_commands(CLI::App& app, int& status) {
     stamp->add_flag("--no-badge", c->no_badge, "Embed the metadata only");
     stamp->add_option("--resolver", c->options.resolver, "Base URL the badge links to (BODY is appended)")->capture_default_str();
     stamp->add_flag("--allow-unverified", c->options.allow_unverified, "Stamp a record whose stated hash or number does not recompute");
+    stamp->add_flag("--allow-damaged", c->options.allow_damaged,
+                    "Stamp a damaged PDF that pith can read around, instead of refusing it");
     stamp->add_flag("--force", c->options.force, "Stamp a certified PDF although its DocMDP permissions forbid changes");
     stamp->add_flag("--rewrite", c->options.rewrite,
                     "Write a whole new file (PoDoFo) instead of an incremental update; breaks signatures");
@@ -187,8 +194,9 @@ void register_pdf_commands(CLI::App& app, int& status) {
         "Offline: reads only the PDF and the keys you trust. Each check prints one line with a stable code;\n"
         "the state is trusted (every check holds and the receipt is valid under a trusted key), unverified\n"
         "(consistent, but no receipt or the key is unknown), invalid (a check fails) or absent (no Pith data).\n\n"
-        "Exit status: 0 trusted, 1 invalid, 2 usage or unreadable file, 3 absent, 4 unverified; with several\n"
-        "files, the worst one decides.\n\n"
+        "Exit status: 0 trusted, 1 invalid, 2 usage, unreadable or damaged file, 3 absent, 4 unverified;\n"
+        "with several files, the worst one decides. A damaged PDF is refused (exit 2) unless\n"
+        "--allow-damaged, which reads it anyway and lists the damage as informational lines (pdf.damaged).\n\n"
         "Keys: --keyring FILE (repeatable); otherwise $PITH_KEYRING (FILE:FILE...); otherwise\n"
         "~/.config/pith/keyring.json and /etc/pith/keyring.json.\n\n"
         "Examples:\n"
@@ -198,15 +206,18 @@ void register_pdf_commands(CLI::App& app, int& status) {
     verify->add_option("--keyring", v->keyrings, "Keyring file with trusted registry keys (repeatable)")->allow_extra_args(false);
     verify->add_option("--record", v->record, "A record fetched from the registry: the embedded one must equal it");
     verify->add_option("--password", v->password, "User password of encrypted PDFs");
+    verify->add_flag("--allow-damaged", v->allow_damaged, "Read a damaged PDF instead of refusing it (exit 2)");
     verify->add_flag("--json", v->json, "Print {file, state, number, success[], informational[], failure[]} (an array for several files)");
     verify->callback([v, &status] { status = run_verify(*v); });
 
     auto x = std::make_shared<ExtractCommand>();
     auto* extract = app.add_subcommand("extract", "Print the Pith data embedded in a PDF, without judging it");
     extract->footer("Shows the pith XMP properties, Info entries, links to the resolver (page 1 and the pages\n"
-                    "pith's update touched) and the file's revisions. Exit status 0, or 3 when there is no Pith data.");
+                    "pith's update touched) and the file's revisions. Exit status 0, or 3 when there is no Pith data;\n"
+                    "2 when the file cannot be read or is damaged (--allow-damaged shows it with its damage).");
     extract->add_option("file", x->file, "PDF file")->required();
     extract->add_option("--password", x->password, "User password of an encrypted PDF");
+    extract->add_flag("--allow-damaged", x->allow_damaged, "Read a damaged PDF and list its damage, instead of refusing it");
     extract->add_flag("--json", x->json, "Print as JSON");
     extract->callback([x, &status] { status = run_extract(*x); });
 }

@@ -102,8 +102,8 @@ File::Impl::~Impl() {
 
 void File::Impl::fail(const std::string& what) const { throw Error(name + ": " + what); }
 
-void File::Impl::warn(const std::string& what) {
-    if (warnings.size() < 100) warnings.push_back(what);
+void File::Impl::defect(const std::string& what) {
+    if (defects.size() < 100 && std::find(defects.begin(), defects.end(), what) == defects.end()) defects.push_back(what);
 }
 
 // ---------------------------------------------------------------- parsing helpers
@@ -162,8 +162,8 @@ static bool locate_stream(File::Impl& f, std::uint64_t after, std::int64_t decla
     if (e > p && d[e - 1] == '\n') --e;
     if (e > p && d[e - 1] == '\r') --e;
     len = e - p;
-    if (declared >= 0) f.warn("stream /Length " + std::to_string(declared) + " at offset " + std::to_string(after) +
-                              " is wrong; using " + std::to_string(len));
+    f.defect(declared >= 0 ? "stream /Length " + std::to_string(declared) + " at offset " + std::to_string(after) + " is wrong"
+                           : "stream at offset " + std::to_string(after) + " has no valid /Length");
     return true;
 }
 
@@ -251,7 +251,7 @@ static void parse_xref_stream(File::Impl& f, std::uint64_t abs, XrefSection& sec
             f.fail("cross-reference stream /Index out of range");
         for (std::int64_t i = 0; i < count; ++i) {
             if (pos + rec > decoded.size()) {
-                f.warn("cross-reference stream is shorter than its /Index says");
+                f.defect("cross-reference stream is shorter than its /Index says");
                 break;
             }
             XrefEntry e;
@@ -279,6 +279,18 @@ static void parse_xref_stream(File::Impl& f, std::uint64_t abs, XrefSection& sec
         for (const char* k : {"Length", "Filter", "DecodeParms", "W", "Index", "Type", "XRefStm"})
             trailer_out->RemoveKey(k);
     }
+}
+
+// "nnnnnnnnnn ggggg n" and a two-byte end of line (" \r", " \n" or "\r\n"), as the spec fixes it.
+static bool xref_entry_well_formed(const char* d, std::uint64_t n, std::uint64_t p) {
+    if (n - p < 20) return false;
+    for (int i = 0; i < 10; ++i)
+        if (!is_digit(d[p + i])) return false;
+    for (int i = 11; i < 16; ++i)
+        if (!is_digit(d[p + i])) return false;
+    const char a = d[p + 18], b = d[p + 19];
+    return d[p + 10] == ' ' && d[p + 16] == ' ' && (d[p + 17] == 'n' || d[p + 17] == 'f') &&
+           ((a == ' ' && (b == '\r' || b == '\n')) || (a == '\r' && b == '\n'));
 }
 
 static XrefSection parse_section(File::Impl& f, std::uint64_t rel, PdfDictionary& trailer) {
@@ -310,6 +322,8 @@ static XrefSection parse_section(File::Impl& f, std::uint64_t rel, PdfDictionary
             f.fail("cross-reference subsection out of range");
         for (std::uint64_t i = 0; i < count; ++i) {
             skip_ws(d, n, p);
+            if (!xref_entry_well_formed(d, n, p))
+                f.defect("cross-reference entry at offset " + std::to_string(p) + " is not the 20 bytes the PDF specification requires");
             std::uint64_t off = 0, g = 0;
             if (!read_uint(d, n, p, off)) f.fail("bad cross-reference entry at offset " + std::to_string(p));
             skip_spaces(d, n, p);
@@ -334,13 +348,13 @@ static XrefSection parse_section(File::Impl& f, std::uint64_t rel, PdfDictionary
     if (const PdfObject* xs = trailer.GetKey("XRefStm"); xs && xs->IsNumber() && xs->GetNumber() >= 0) {
         std::uint64_t xabs = resolve_abs(f, static_cast<std::uint64_t>(xs->GetNumber()), false);
         if (xabs == npos64) {
-            f.warn("/XRefStm offset is invalid; ignored");
+            f.defect("/XRefStm offset is invalid; ignored");
         } else {
             std::uint64_t tail = sec.tail;
             try {
                 parse_xref_stream(f, xabs, sec, nullptr);
             } catch (const Error& e) {
-                f.warn(std::string("ignoring broken /XRefStm: ") + e.what());
+                f.defect(std::string("ignoring broken /XRefStm: ") + e.what());
             }
             sec.tail = tail;
         }
@@ -397,7 +411,8 @@ static bool head_contains(File::Impl& f, std::uint64_t rel, const char* needle) 
 static std::shared_ptr<ObjStm> get_objstm(File::Impl& f, std::uint32_t snum);
 
 
-static void reconstruct(File::Impl& f) {
+// `why`: what was wrong with the cross-reference data.
+static void reconstruct(File::Impl& f, const std::string& why) {
     f.reconstructed = true;
     if (!f.scanned) f.scanned = scan_objects(f);
     if (f.scanned->empty()) f.fail("not a readable PDF (no cross-reference table and no objects found)");
@@ -482,7 +497,7 @@ static void reconstruct(File::Impl& f) {
     }
     f.max_num = 0;
     for (auto& [num, e] : f.xref) f.max_num = std::max(f.max_num, num);
-    f.warn("cross-reference table was reconstructed by scanning the file");
+    f.defect(why + " (cross-reference table rebuilt by scanning the file)");
 }
 
 // ---------------------------------------------------------------- objects
@@ -514,7 +529,7 @@ static std::shared_ptr<ObjStm> get_objstm(File::Impl& f, std::uint32_t snum) {
         os->entries.emplace_back(static_cast<std::uint32_t>(num), static_cast<std::uint64_t>(first) + off);
     }
     if (os->entries.size() != static_cast<std::size_t>(count))
-        f.warn("object stream " + std::to_string(snum) + " header lists fewer objects than /N");
+        f.defect("object stream " + std::to_string(snum) + " header lists fewer objects than /N");
     f.objstms[snum] = os;
     return os;
 }
@@ -568,10 +583,26 @@ std::string stream_bytes(File::Impl& f, const PdfReference& ref, bool decode) {
     }
 }
 
+// A reference to an object number beyond the trailer's /Size (which a file cannot contain) is
+// damage; one to a free or missing object within it is simply null, as the spec says.
+static void check_references(File::Impl& f, const PdfObject& value, std::uint32_t owner, int depth = 0) {
+    if (depth > 64 || f.max_num == 0) return;
+    if (value.IsReference()) {
+        if (value.GetReference().ObjectNumber() > f.max_num)
+            f.defect("object " + std::to_string(owner) + " refers to object " +
+                     std::to_string(value.GetReference().ObjectNumber()) + ", beyond the trailer's /Size");
+    } else if (value.IsArray()) {
+        for (const PdfObject& item : value.GetArray()) check_references(f, item, owner, depth + 1);
+    } else if (value.IsDictionary()) {
+        for (const auto& [key, item] : value.GetDictionary().GetKeys()) check_references(f, *item, owner, depth + 1);
+    }
+}
+
 static CachedObject parse_top_object(File::Impl& f, std::uint64_t abs, std::uint32_t num, std::uint32_t gen,
                                      bool* ok) {
     CachedObject c;
     std::uint32_t n2, g2;
+    skip_ws(f.d, f.n, abs);  // an offset one end-of-line early is common (qpdf and poppler accept it too)
     std::uint64_t p = object_header(f.d, f.n, abs, &n2, &g2);
     if (p == npos64 || n2 != num) {
         *ok = false;
@@ -585,6 +616,7 @@ static CachedObject parse_top_object(File::Impl& f, std::uint64_t abs, std::uint
             f.crypt->decrypt_strings(v.value, PdfReference(num, static_cast<pdf_gennum>(gen)));
     }
     c.value = v.value;
+    check_references(f, c.value, num);
     if (c.value.IsDictionary()) {
         const PdfObject* len = c.value.GetDictionary().GetKey("Length");
         std::int64_t declared = -1;
@@ -634,10 +666,10 @@ const CachedObject& File::Impl::load(const PdfReference& ref) {
                 if (s != scanned->end() && s->second.value != e.value)
                     c = parse_top_object(*this, hdr + s->second.value, num, s->second.gen, &ok);
                 if (!ok) {
-                    warn("object " + std::to_string(num) + " not found at its cross-reference offset");
+                    defect("object " + std::to_string(num) + " not found at its cross-reference offset");
                     return cache.emplace(num, CachedObject()).first->second;
                 }
-                warn("object " + std::to_string(num) + " found by scanning (cross-reference offset is wrong)");
+                defect("object " + std::to_string(num) + " found by scanning (cross-reference offset is wrong)");
             }
         } else {
             if (e.value == num) fail("object stream " + std::to_string(num) + " contains itself");
@@ -653,6 +685,7 @@ const CachedObject& File::Impl::load(const PdfReference& ref) {
             std::uint64_t start = os->entries[i].second;
             Parsed v = parse_value(*this, os->data.data(), os->data.size(), start, nullptr);
             c.value = v.value;
+            check_references(*this, c.value, num);
         }
     } catch (const PdfError& err) {
         fail("cannot parse object " + std::to_string(num) + " (" + PdfError::ErrorName(err.GetError()) + ")");
@@ -740,19 +773,25 @@ void File::Impl::init(const OpenOptions& opt) {
     {
         std::uint64_t p = hdr + 5;
         while (p < n && p < hdr + 12 && (is_digit(d[p]) || d[p] == '.')) version.push_back(d[p++]);
+        if (version.size() != 3 || !is_digit(version[0]) || version[1] != '.' || !is_digit(version[2]))
+            defect("the header names no PDF version (\"%PDF-" + version + "\")");
     }
-    if (hdr > 0) warn("%PDF- header at offset " + std::to_string(hdr));
+    
     // startxref
     bool chain_ok = false;
+    std::string chain_error;
     try {
-        std::uint64_t tail = std::min<std::uint64_t>(n, 4096);
-        std::string_view last(d + n - tail, tail);
-        std::size_t k = last.rfind("startxref");
+        // Readers look for startxref near the end (Acrobat and qpdf: in the last 1024 bytes).
+        std::uint64_t tail = std::min<std::uint64_t>(n, 1024);
+        std::size_t k = std::string_view(d + n - tail, tail).rfind("startxref");
         std::uint64_t sx = npos64;
         if (k == std::string_view::npos) {
-            std::string_view all(d, n);
-            k = all.rfind("startxref");
-            if (k != std::string_view::npos) sx = k;
+            k = std::string_view(d, n).rfind("startxref");
+            if (k != std::string_view::npos) {
+                sx = k;
+                defect("the file does not end with startxref and %%EOF (" + std::to_string(n - sx) +
+                       " bytes follow the last startxref)");
+            }
         } else {
             sx = n - tail + k;
         }
@@ -766,7 +805,7 @@ void File::Impl::init(const OpenOptions& opt) {
         bool first = true;
         while (true) {
             if (!seen.insert(off).second) {
-                warn("loop in the /Prev chain at offset " + std::to_string(off));
+                defect("loop in the /Prev chain at offset " + std::to_string(off));
                 break;
             }
             if (seen.size() > kMaxXrefSections) fail("too many cross-reference sections");
@@ -791,20 +830,24 @@ void File::Impl::init(const OpenOptions& opt) {
         trailer.RemoveKey("XRefStm");
         chain_ok = true;
     } catch (const Error& e) {
-        warn(e.what());
+        chain_error = e.what();
+        if (chain_error.rfind(name + ": ", 0) == 0) chain_error.erase(0, name.size() + 2);
     } catch (const PdfError& e) {
-        warn(std::string("cross-reference syntax error (") + PdfError::ErrorName(e.GetError()) + ")");
+        chain_error = std::string("cross-reference syntax error (") + PdfError::ErrorName(e.GetError()) + ")";
     }
-    if (!chain_ok || !trailer.GetKey("Root")) reconstruct(*this);
+    if (!chain_ok || !trailer.GetKey("Root"))
+        reconstruct(*this, chain_ok ? "the trailer has no /Root" : chain_error);
     if (!reconstructed) {
         for (auto& [num, e] : xref) max_num = std::max(max_num, num);
         std::int64_t size = as_int(trailer.GetKey("Size"), 0);
+        if (size <= static_cast<std::int64_t>(max_num))
+            defect("trailer /Size " + std::to_string(size) + " does not cover object " + std::to_string(max_num));
         if (size > 0 && size - 1 <= kMaxObjNum) max_num = std::max(max_num, static_cast<std::uint32_t>(size - 1));
     }
     setup_encryption(*this, opt);
     if (!catalog_ok(*this)) {
         if (!reconstructed) {
-            reconstruct(*this);
+            reconstruct(*this, "the trailer's /Root is not a dictionary");
             if (has_encrypt && !enc) setup_encryption(*this, opt);
         }
         if (!catalog_ok(*this)) fail("document catalog (/Root) is missing or not a dictionary");
@@ -870,7 +913,16 @@ XrefKind File::xref_kind() const { return impl_->kind; }
 std::uint64_t File::startxref() const { return impl_->startxref; }
 std::uint32_t File::max_object_number() const { return impl_->max_num; }
 bool File::reconstructed() const { return impl_->reconstructed; }
-const std::vector<std::string>& File::warnings() const { return impl_->warnings; }
+const std::vector<std::string>& File::defects() const { return impl_->defects; }
+void File::add_defect(const std::string& what) { impl_->defect(what); }
+
+std::string damage_message(const File& file) {
+    const auto& defects = file.defects();
+    if (defects.empty()) return "";
+    std::string m = "damaged PDF: " + defects.front();
+    if (defects.size() > 1) m += " (and " + std::to_string(defects.size() - 1) + " more)";
+    return m;
+}
 const PdfDictionary& File::trailer() const { return impl_->trailer; }
 
 PdfReference File::root_ref() const {
@@ -893,7 +945,7 @@ const PdfObject* File::info() {
         const PdfObject& v = resolve(*i);
         return v.IsDictionary() ? &v : nullptr;
     } catch (const Error& e) {
-        impl_->warn(std::string("unreadable /Info: ") + e.what());
+        impl_->defect(std::string("unreadable /Info: ") + e.what());
         return nullptr;
     }
 }

@@ -74,7 +74,11 @@ public:
     std::uint64_t startxref() const;         // last startxref value (relative to header)
     std::uint32_t max_object_number() const; // highest object number known (xref + /Size - 1)
     bool reconstructed() const;              // xref was rebuilt by scanning the file
-    const std::vector<std::string>& warnings() const;
+    // Damage found so far in what was read (broken cross-reference data, objects not where the
+    // xref says, wrong stream lengths, page-tree loops, ...): what a strict reader would refuse
+    // and a lenient one repairs. The reader works around each; callers decide whether to go on.
+    const std::vector<std::string>& defects() const;
+    void add_defect(const std::string& what);  // for checks outside the reader (page tree, page content)
 
     // The newest trailer (for xref streams: the stream dictionary), without stream keys.
     const PoDoFo::PdfDictionary& trailer() const;
@@ -108,6 +112,10 @@ public:
     // Pages.
     int page_count();
     Page page(int index);  // 0-based; throws pith::Error if out of range
+    // Reads what a viewer needs to show `page` -- its content streams (to the end of their syntax)
+    // and the XObjects and fonts it names -- and records what is damaged there in defects().
+    // For page 1 of a linearized file, also that the linearization dictionary names it.
+    void check_page(const Page& page);
 
     struct Impl;
 private:
@@ -115,6 +123,9 @@ private:
     std::unique_ptr<Impl> impl_;
     friend class Update;
 };
+
+// "damaged PDF: <first defect> (and N more)", or "" when defects() is empty.
+std::string damage_message(const File& file);
 
 // Number helpers that accept integers and reals (PDF allows either).
 double number_value(const PoDoFo::PdfObject& obj, double fallback = 0);

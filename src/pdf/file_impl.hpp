@@ -55,7 +55,7 @@ struct File::Impl {
     std::uint64_t startxref = 0;
     XrefKind kind = XrefKind::Table;
     bool reconstructed = false;
-    std::vector<std::string> warnings;
+    std::vector<std::string> defects;  // what a conforming reader would have to repair
     std::uint32_t max_num = 0;
 
     std::unordered_map<std::uint32_t, CachedObject> cache;
@@ -74,7 +74,7 @@ struct File::Impl {
 
     ~Impl();
     [[noreturn]] void fail(const std::string& what) const;
-    void warn(const std::string& what);
+    void defect(const std::string& what);
 
     void init(const OpenOptions& opt);
     const CachedObject& load(const PoDoFo::PdfReference& ref);

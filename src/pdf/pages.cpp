@@ -4,8 +4,11 @@
 #include "pdf/file.hpp"
 #include "pdf/file_impl.hpp"
 
+#include <podofo/base/PdfContentsTokenizer.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <set>
 
 namespace pith::pdf {
@@ -113,7 +116,10 @@ PdfReference pages_root(File& f, const PdfObject** root) {
 template <typename Visit>
 bool traverse(File& f, const PdfObject& node, const PdfReference& ref, Inherited in, int depth,
               std::set<std::uint32_t>& seen, int& index, Visit&& visit) {
-    if (depth > kMaxTreeDepth) throw Error(f.name() + ": page tree is too deep");
+    if (depth > kMaxTreeDepth) {
+        f.add_defect("the page tree is more than " + std::to_string(kMaxTreeDepth) + " levels deep");
+        throw Error(f.name() + ": page tree is too deep");
+    }
     if (!is_pages_node(node)) {
         collect(f, node, ref, in, true);
         return visit(index++, ref, in);
@@ -123,7 +129,11 @@ bool traverse(File& f, const PdfObject& node, const PdfReference& ref, Inherited
     if (!kids || !kids->IsArray()) return false;
     for (const PdfObject& k : kids->GetArray()) {
         if (!k.IsReference()) continue;
-        if (!seen.insert(k.GetReference().ObjectNumber()).second) continue;  // loop or shared node
+        if (!seen.insert(k.GetReference().ObjectNumber()).second) {
+            f.add_defect("the page tree reaches object " + std::to_string(k.GetReference().ObjectNumber()) +
+                         " twice (a loop or a shared node)");
+            continue;
+        }
         const PdfObject& kid = f.resolve(k);
         if (!kid.IsDictionary()) continue;
         if (traverse(f, kid, k.GetReference(), in, depth + 1, seen, index, visit)) return true;
@@ -138,7 +148,7 @@ int File::page_count() {
     const PdfObject* root;
     const PdfObject* pages = catalog().GetDictionary().GetKey("Pages");
     if (!pages || !resolve(*pages).IsDictionary()) {
-        impl_->warn("document has no usable page tree (/Pages): 0 pages");
+        impl_->defect("document has no usable page tree (/Pages): 0 pages");
         return 0;
     }
     PdfReference rref = pages_root(*this, &root);
@@ -212,6 +222,12 @@ Page File::page(int index) {
                 break;
             }
             bool descended = false;
+            std::set<std::uint32_t> siblings;  // loops and shared nodes visible without loading anything
+            for (const PdfObject& k : kids->GetArray())
+                if (k.IsReference() && (path.count(k.GetReference().ObjectNumber()) ||
+                                        !siblings.insert(k.GetReference().ObjectNumber()).second))
+                    add_defect("the page tree reaches object " + std::to_string(k.GetReference().ObjectNumber()) +
+                               " twice (a loop or a shared node)");
             for (const PdfObject& k : kids->GetArray()) {
                 if (!k.IsReference()) continue;
                 const PdfObject& kid = resolve(k);
@@ -249,6 +265,66 @@ Page File::page(int index) {
                           });
     if (!found) throw Error(name() + ": page " + std::to_string(index + 1) + " does not exist");
     return result;
+}
+
+void File::check_page(const Page& page) {
+    const std::string where = "page " + std::to_string(page.index + 1);
+    const PdfObject& node = get(page.ref);
+    if (!node.IsDictionary()) return;
+    // Content: the streams form one stream of content syntax (a token may span two of them).
+    std::string content;
+    if (const PdfObject* c = node.GetDictionary().GetKey("Contents")) {
+        std::vector<const PdfObject*> parts;
+        const PdfObject& resolved = resolve(*c);
+        if (resolved.IsArray()) {
+            for (const PdfObject& item : resolved.GetArray()) parts.push_back(&item);
+        } else {
+            parts.push_back(c);
+        }
+        for (const PdfObject* part : parts) {
+            if (!part->IsReference() || !is_stream(part->GetReference())) continue;
+            try {
+                content += stream_decoded(part->GetReference());
+                content += '\n';
+            } catch (const Error& e) {
+                add_defect(where + ": content stream " + std::to_string(part->GetReference().ObjectNumber()) +
+                           " cannot be decoded");
+            }
+        }
+    }
+    try {
+        PdfContentsTokenizer tokens(content.data(), static_cast<long>(content.size()));
+        EPdfContentsType type;
+        const char* keyword = nullptr;
+        PdfVariant operand;
+        while (tokens.ReadNext(type, keyword, operand)) {
+        }
+    } catch (const PdfError& e) {
+        add_defect(where + ": content syntax error (" + std::string(PdfError::ErrorName(e.GetError())) + ")");
+    }
+    // What the content draws with: loading each object records a bad /Length or a dangling reference.
+    if (page.resources.IsDictionary()) {
+        for (const char* category : {"XObject", "Font"}) {
+            const PdfObject* entries = get_key(page.resources.GetDictionary(), category);
+            if (!entries || !entries->IsDictionary()) continue;
+            for (const auto& [name, value] : entries->GetDictionary().GetKeys())
+                if (value->IsReference()) is_stream(value->GetReference());
+        }
+    }
+    // A linearization dictionary (the file's first object) names the first page.
+    if (page.index == 0) {
+        const std::string_view head = bytes().substr(header_offset(), 1024);
+        const std::size_t obj = head.find(" 0 obj");
+        if (obj != std::string_view::npos && head.find("/Linearized", obj) != std::string_view::npos) {
+            std::size_t start = obj;
+            while (start > 0 && head[start - 1] >= '0' && head[start - 1] <= '9') --start;
+            const PdfObject& lin = get(PdfReference(static_cast<std::uint32_t>(std::strtoul(head.data() + start, nullptr, 10)), 0));
+            const PdfObject* first = lin.IsDictionary() ? lin.GetDictionary().GetKey("O") : nullptr;
+            if (first && first->IsNumber() && first->GetNumber() != static_cast<pdf_int64>(page.ref.ObjectNumber()))
+                add_defect("the linearization dictionary names object " + std::to_string(first->GetNumber()) +
+                           " as page 1, which is object " + std::to_string(page.ref.ObjectNumber()));
+        }
+    }
 }
 
 }  // namespace pith::pdf

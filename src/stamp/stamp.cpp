@@ -209,6 +209,7 @@ void draw_badge(pdf::File& file, pdf::Update& update, const Record& record, cons
     if (index < 0 || index >= count)
         throw Error(file.name() + ": has " + std::to_string(count) + " pages; there is no page " + std::to_string(options.placement.page));
     pdf::Page page = file.page(index);
+    file.check_page(page);
     const std::string url = options.resolver + record.number.body;
     badge::Badge badge = badge::draw(update, record.number.short_form(), url, options.badge);
 
@@ -358,6 +359,13 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
     write_metadata(file, update, properties_for(record, options, prior, summary));
     PdfDictionary info = write_info(file, update, record.number.full());
     if (options.draw_badge) draw_badge(file, update, record, options, summary);
+    if (!file.defects().empty()) {  // after the reading above, which is where damage shows
+        if (!options.allow_damaged)
+            throw Error(file.name() + ": " + pdf::damage_message(file) +
+                        "; refusing to stamp (--allow-damaged stamps it anyway" +
+                        (file.reconstructed() ? ", with a rebuilt cross-reference table)" : ")"));
+        summary.warnings.push_back(pdf::damage_message(file) + "; stamped because of --allow-damaged");
+    }
 
     summary.prior_length = prior.size();
     if (options.rewrite) {

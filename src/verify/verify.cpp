@@ -104,7 +104,10 @@ Embedded extract_from(pdf::File& file) {
         for (int i = 0; i < count && !wanted.empty(); ++i)
             if (wanted.erase(file.page(i).ref.ObjectNumber())) pages.insert(i);
     }
-    for (int index : pages) collect_links(file, index, e.links);
+    for (int index : pages) {
+        collect_links(file, index, e.links);
+        file.check_page(file.page(index));
+    }
     for (const auto& link : e.links)
         if (link.pith_badge) e.badge_page = link.page;
     return e;
@@ -265,7 +268,8 @@ Json Embedded::to_json() const {
             {"info", info},
             {"links", links_json},
             {"revisions", revisions_json},
-            {"pith_revision", pith_revision ? Json(*pith_revision) : Json(nullptr)}};
+            {"pith_revision", pith_revision ? Json(*pith_revision) : Json(nullptr)},
+            {"defects", defects}};
 }
 
 Json Report::to_json() const {
@@ -274,13 +278,9 @@ Json Report::to_json() const {
     return j;
 }
 
-Embedded extract(const std::string& path, const std::string& password) {
-    pdf::File file = open_pdf(path, password);
-    return extract_from(file);
-}
+namespace {
 
-Report verify(const std::string& path, const Keyring& keyring, const Options& options) {
-    pdf::File file = open_pdf(path, options.password);
+Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyring, const Options& options) {
     Embedded e = extract_from(file);
     Report report;
     report.file = path;
@@ -456,6 +456,31 @@ Report verify(const std::string& path, const Keyring& keyring, const Options& op
     if (!f.failure.empty()) report.state = State::Invalid;
     else if (receipt_valid && prop("unverified") != "True") report.state = State::Trusted;
     else report.state = State::Unverified;
+    return report;
+}
+
+// Damage the reader worked around: a refusal unless the caller allows it.
+void check_damage(const pdf::File& file, bool allow_damaged) {
+    if (!allow_damaged && !file.defects().empty())
+        throw Error(file.name() + ": " + pdf::damage_message(file) + " (--allow-damaged reads it anyway)");
+}
+
+}  // namespace
+
+Embedded extract(const std::string& path, const std::string& password, bool allow_damaged) {
+    pdf::File file = open_pdf(path, password);
+    Embedded e = extract_from(file);
+    check_damage(file, allow_damaged);
+    e.defects = file.defects();
+    return e;
+}
+
+Report verify(const std::string& path, const Keyring& keyring, const Options& options) {
+    pdf::File file = open_pdf(path, options.password);
+    Report report = verify_file(file, path, keyring, options);
+    check_damage(file, options.allow_damaged);
+    for (const std::string& defect : file.defects())
+        report.findings.info("pdf.damaged", "the PDF is damaged (" + defect + "); read with --allow-damaged");
     return report;
 }
 

@@ -37,6 +37,7 @@ struct Embedded {
     std::vector<RevisionInfo> revisions;
     std::optional<std::size_t> pith_revision;  // index into revisions
     int badge_page = 1;             // the page carrying pith stamp's badge (page 1 when unknown)
+    std::vector<std::string> defects;  // damage the reader worked around (pdf::File::defects())
 
     bool any_pith_data() const { return !xmp.pith.empty() || info.count("PithNumber"); }
     Json to_json() const;
@@ -45,6 +46,7 @@ struct Embedded {
 struct Options {
     std::string password;
     std::optional<Record> expected;  // --record: the embedded record must equal this one
+    bool allow_damaged = false;      // read a damaged PDF (pdf::File::defects()) instead of refusing it
 };
 
 enum class State { Trusted, Unverified, Invalid, Absent };
@@ -58,8 +60,9 @@ struct Report {
     Json to_json() const;  // {file, state, number, success[], informational[], failure[]}
 };
 
-// Throws pith::Error when the file cannot be read as a PDF at all.
-Embedded extract(const std::string& path, const std::string& password = "");
+// Both throw pith::Error when the file cannot be read as a PDF at all, or is damaged
+// (pdf::File::defects()) and damage is not allowed.
+Embedded extract(const std::string& path, const std::string& password = "", bool allow_damaged = false);
 Report verify(const std::string& path, const Keyring& keyring, const Options& options);
 
 }  // namespace pith::verify

@@ -6,7 +6,7 @@ usage: stamp_suite.py --pith PITH --group GROUP --out DIR [--corpus DIR] [--repo
 
 GROUP is one of
   valid, signed, pdfa, large, encrypted   every file is stamped and checked (checks 1, 2, 4, 5)
-  malformed                               clean refusal or a sound output (check 3)
+  malformed                               clean refusal; a sound output with --allow-damaged (check 3)
   rotated                                 badge corners on the corpus files with rotated pages (6)
   synthetic                               badge corners on hand-written PDFs (6; needs no corpus)
 
@@ -34,6 +34,9 @@ import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import synthetic  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from pithrun import DAMAGED_CORPUS_FILES, UNDETECTED_MALFORMED  # noqa: E402
 
 import subprocess  # noqa: E402
 
@@ -336,8 +339,8 @@ def body_of(number):
     return number.split(":")[2]
 
 
-def verify_json(ctx, path, password, keyring):
-    args = ["verify", path, "--json"] + (["--keyring", keyring] if keyring else [])
+def verify_json(ctx, path, password, keyring, extra=()):
+    args = ["verify", path, "--json"] + (["--keyring", keyring] if keyring else []) + list(extra)
     args += ["--password", password] if password else []
     r = ctx.pith_run(*args)
     try:
@@ -491,8 +494,23 @@ def check_stamped_file(ctx, row):
     if title is None:
         info.append("no page-1 text: record without title")
 
+    # Damaged like a malformed file: refused with a one-line error naming the damage, then
+    # stamped (and read) with --allow-damaged; every other check applies.
+    allow = []
+    if rel in DAMAGED_CORPUS_FILES:
+        allow = ["--allow-damaged"]
+        refused_out = os.path.join(work, "refused.pdf")
+        r, _ = stamp(ctx, inp, signed, refused_out, password)
+        msg = r.err.strip()
+        if r.rc != 2 or "damaged PDF" not in msg or "--allow-damaged" not in msg or len(msg.splitlines()) != 1:
+            problems.append("damaged input: want exit 2 and one line naming the damage and --allow-damaged, got %s"
+                            % r.brief())
+        if os.path.exists(refused_out):
+            problems.append("refused damaged input left an output file")
+        info.append("damaged (%s): refused, then stamped with --allow-damaged" % DAMAGED_CORPUS_FILES[rel])
+
     # Unstamped input: absent (3).
-    r, j = verify_json(ctx, inp, password, None)
+    r, j = verify_json(ctx, inp, password, None, allow)
     if r.rc != 3 or (j or {}).get("state") != "absent":
         problems.append("verify on the unstamped input: want absent/exit 3, got %s/exit %s %s"
                         % ((j or {}).get("state"), r.rc, r.err.strip()[:200]))
@@ -500,7 +518,7 @@ def check_stamped_file(ctx, row):
     in_doc, err = qpdf_json(inp, password)
     docmdp = bool(in_doc and in_doc.docmdp())
     out = os.path.join(work, "stamped.pdf")
-    force = []
+    force = list(allow)
     if docmdp:
         r, _ = stamp(ctx, inp, signed, out, password)
         if r.rc == 0:
@@ -518,7 +536,7 @@ def check_stamped_file(ctx, row):
         leftovers = sorted(set(os.listdir(work)) - {"record.json", "record-signed.json"})
         if leftovers:
             problems.append("refused certified stamp left files in the output dir: %s" % leftovers)
-        force = ["--force"]
+        force += ["--force"]
         info.append("DocMDP: refused without --force, stamped with --force")
 
     r, summary = stamp(ctx, inp, signed, out, password, force)
@@ -630,12 +648,12 @@ def check_stamped_file(ctx, row):
             problems.append("PDF/A: metadata stream is filtered: %s" % md.get("/Filter"))
 
     # Verify: unverified + receipt.key_unknown without keyring; trusted with it.
-    r, j = verify_json(ctx, out, password, None)
+    r, j = verify_json(ctx, out, password, None, allow)
     if (j or {}).get("state") != "unverified" or r.rc != 4 or "receipt.key_unknown" not in codes(j, "informational"):
         problems.append("verify without keyring: want unverified/exit 4 with receipt.key_unknown, got %s/exit %s "
                         "failures=%s info=%s" % ((j or {}).get("state"), r.rc, (j or {}).get("failure"),
                                                   codes(j, "informational")))
-    r, j = verify_json(ctx, out, password, ctx.keyring)
+    r, j = verify_json(ctx, out, password, ctx.keyring, allow)
     if (j or {}).get("state") != "trusted" or r.rc != 0:
         problems.append("verify --keyring: want trusted/exit 0, got %s/exit %s failures=%s %s"
                         % ((j or {}).get("state"), r.rc, (j or {}).get("failure"), r.err.strip()[:200]))
@@ -670,13 +688,13 @@ def check_stamped_file(ctx, row):
         problems.append("re-stamp with the seed record failed: " + r.brief())
     else:
         problems += check_restamp(ctx, data_in, out2, password, ctx.seed_number, number, page, s2, "re-stamp",
-                                  encrypted, rel=rel)
+                                  encrypted, rel=rel, allow=allow)
         r, s3 = stamp(ctx, out2, signed, out3, password, force)
         if r.rc != 0 or s3 is None:
             problems.append("third stamp failed: " + r.brief())
         else:
             problems += check_restamp(ctx, data_in, out3, password, number, ctx.seed_number, page, s3,
-                                      "third stamp", encrypted, rel=rel)
+                                      "third stamp", encrypted, rel=rel, allow=allow)
             # A re-stamp replaces pith's own update (or appends one of similar size): the file must not
             # keep growing. Same record -> same size as the first output (timestamps are fixed-width).
             size1, size2, size3 = len(data_out), os.path.getsize(out2), os.path.getsize(out3)
@@ -686,7 +704,7 @@ def check_stamped_file(ctx, row):
             if abs(size2 - size1) > inc1 // 4 + 4096:
                 problems.append("re-stamped output %d bytes vs first output %d bytes" % (size2, size1))
             info.append("sizes in %d, out %d/%d/%d" % (len(data_in), size1, size2, size3))
-            r, j = verify_json(ctx, out3, password, ctx.keyring)
+            r, j = verify_json(ctx, out3, password, ctx.keyring, allow)
             if (j or {}).get("state") != "trusted":
                 problems.append("verify after stamp/re-stamp/re-stamp: want trusted, got %s failures=%s"
                                 % ((j or {}).get("state"), (j or {}).get("failure")))
@@ -700,13 +718,13 @@ def check_stamped_file(ctx, row):
     return ("FAIL" if problems else "PASS"), problems, info
 
 
-def check_restamp(ctx, data_in, out, password, number, old_number, page, summary, what, encrypted, rel=""):
+def check_restamp(ctx, data_in, out, password, number, old_number, page, summary, what, encrypted, rel="", allow=()):
     problems = []
     if not open(out, "rb").read().startswith(data_in):
         problems.append("%s: the original input is not a byte prefix of the output" % what)
     if not summary.get("replaced_previous_stamp"):
         problems.append("%s: stamp summary does not say replaced_previous_stamp" % what)
-    r = ctx.pith_run("extract", out, "--json", *(["--password", password] if password else []))
+    r = ctx.pith_run("extract", out, "--json", *allow, *(["--password", password] if password else []))
     try:
         x = json.loads(r.out)
     except ValueError:
@@ -749,9 +767,43 @@ def check_restamp(ctx, data_in, out, password, number, old_number, page, summary
     return problems
 
 
+def sound_output(ctx, inp, out, allow):
+    """A damaged input stamped anyway: the input is a byte prefix, qpdf finds no new errors, and
+    verify reads the output (pith data present) and the input (absent). Returns (problems, info)."""
+    problems, info = [], []
+    data_in = open(inp, "rb").read()
+    if not os.path.exists(out):
+        return ["stamp exited 0 but wrote no output"], info
+    if not open(out, "rb").read().startswith(data_in):
+        problems.append("input is not a byte prefix of the output")
+    rc_in, lines_in = qpdf_check(inp, "")
+    rc_out, lines_out = qpdf_check(out, "")
+    if lines_out is None:
+        if lines_in is None:
+            info.append("qpdf crashes/hangs on input and output alike (rc %s / %s)" % (rc_in, rc_out))
+        else:
+            problems.append("qpdf --check crashes/hangs on the output (rc %s), not on the input" % rc_out)
+    elif lines_in is not None:
+        # qpdf recovers a damaged file differently once a new xref exists, so new warnings are
+        # noted; the output must not have errors the input did not have.
+        new = sorted(lines_out - lines_in)
+        if rc_out == 2 and rc_in != 2:
+            problems.append("qpdf --check: errors on the output only: %s" % "; ".join(new)[:600])
+        elif new:
+            info.append("qpdf --check: %d new warnings (%s)" % (len(new), new[0][:120]))
+    rv, j = verify_json(ctx, out, "", None, allow)
+    if rv.crashed() or rv.timed_out or rv.rc == 2 or (j or {}).get("state") in (None, "absent"):
+        problems.append("verify on the stamped output: %s state %s" % (rv.brief(), (j or {}).get("state")))
+    rv = ctx.pith_run("verify", inp, *allow)
+    if rv.rc != 3:
+        problems.append("verify on the input: want absent (3), got %s" % rv.brief())
+    return problems, info
+
+
 def check_refused(ctx, rel, inp, work, expect_verify):
-    """Check 3: a clean one-line error, no output, no temp files, no crash, no hang; verify exits 2.
-    A file pith can read is fine if the output is sound."""
+    """Check 3: a clean one-line error, no output, no temp files, no crash, no hang; verify exits
+    `expect_verify`. A damaged file pith can read around ("damaged PDF") is then stamped with
+    --allow-damaged, and that output must be sound. UNDETECTED_MALFORMED files stamp as they are."""
     problems, info = [], []
     outdir = os.path.join(work, "out")
     os.makedirs(outdir)
@@ -762,34 +814,14 @@ def check_refused(ctx, rel, inp, work, expect_verify):
     if r.crashed():
         return "FAIL", ["pith stamp crashed: exit %s; stderr: %s" % (r.rc, r.err.strip()[-400:])], info
     if r.rc == 0:
-        info.append("readable: stamped")
-        data_in = open(inp, "rb").read()
-        if not os.path.exists(out):
-            return "FAIL", ["stamp exited 0 but wrote no output"], info
-        if not open(out, "rb").read().startswith(data_in):
-            problems.append("input is not a byte prefix of the output")
-        rc_in, lines_in = qpdf_check(inp, "")
-        rc_out, lines_out = qpdf_check(out, "")
-        if lines_out is None:
-            if lines_in is None:
-                info.append("qpdf crashes/hangs on input and output alike (rc %s / %s)" % (rc_in, rc_out))
-            else:
-                problems.append("qpdf --check crashes/hangs on the output (rc %s), not on the input" % rc_out)
-        elif lines_in is not None:
-            # A damaged input: qpdf recovers differently once a new xref exists, so new warnings are
-            # noted; the output must not have errors the input did not have.
-            new = sorted(lines_out - lines_in)
-            if rc_out == 2 and rc_in != 2:
-                problems.append("qpdf --check: errors on the output only: %s" % "; ".join(new)[:600])
-            elif new:
-                info.append("qpdf --check: %d new warnings (%s)" % (len(new), new[0][:120]))
-        rv, j = verify_json(ctx, out, "", None)
-        if rv.crashed() or rv.timed_out or rv.rc == 2 or (j or {}).get("state") in (None, "absent"):
-            problems.append("verify on the stamped output: %s state %s" % (rv.brief(), (j or {}).get("state")))
-        rv = ctx.pith_run("verify", inp)
-        if rv.rc != 3:
-            problems.append("verify on the readable input: want absent (3), got %s" % rv.brief())
-        return ("FAIL" if problems else "PASS"), problems, info
+        if rel in UNDETECTED_MALFORMED:
+            info.append("stamped: " + UNDETECTED_MALFORMED[rel])
+        else:
+            problems.append("a malformed file was stamped without --allow-damaged")
+        p, i = sound_output(ctx, inp, out, [])
+        return ("FAIL" if problems + p else "PASS"), problems + p, info + i
+    if rel in UNDETECTED_MALFORMED:
+        problems.append("listed in UNDETECTED_MALFORMED but refused (update the list): " + r.err.strip()[:200])
 
     info.append("refused: " + r.err.strip()[:200])
     msg = r.err.strip()
@@ -807,10 +839,19 @@ def check_refused(ctx, rel, inp, work, expect_verify):
     rv = ctx.pith_run("verify", inp)
     if rv.timed_out or rv.crashed():
         problems.append("verify crashed/hung: " + rv.brief())
-    elif rv.rc == 3 and re.search(r"too small|no page", msg):
-        info.append("readable but not stampable; verify: absent")
     elif rv.rc != expect_verify:
         problems.append("verify: want exit %d, got %s" % (expect_verify, rv.brief()))
+    if "damaged PDF" in msg:
+        if "--allow-damaged" not in msg:
+            problems.append("the refusal of a damaged PDF does not mention --allow-damaged")
+        r, summary = stamp(ctx, inp, ctx.seed, out, "", ["--allow-damaged"])
+        if r.rc != 0:
+            problems.append("--allow-damaged did not stamp it: " + r.brief())
+        else:
+            info.append("stamped with --allow-damaged")
+            p, i = sound_output(ctx, inp, out, ["--allow-damaged"])
+            problems += p
+            info += i
     return ("FAIL" if problems else "PASS"), problems, info
 
 

@@ -5,6 +5,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+#include <cstring>
+
 using namespace pith::pdf;
 using namespace PoDoFo;
 using pdftest::Objects;
@@ -155,7 +158,7 @@ TEST_CASE("pdf reader: /Prev chain, revisions and loops", "[pdf]") {
     loop.replace(loop.rfind("/Prev 99999"), 11, "/Prev " + std::string(5 - self.size(), '0') + self);
     auto g = File::from_bytes(loop, "loop.pdf");
     CHECK(g.page_count() == 3);
-    CHECK_FALSE(g.warnings().empty());
+    CHECK_FALSE(g.defects().empty());
 }
 
 TEST_CASE("pdf reader: broken xref is reconstructed", "[pdf]") {
@@ -199,6 +202,117 @@ TEST_CASE("pdf reader: malformed input gives pith::Error", "[pdf]") {
     // A huge /Size or /Index does not allocate.
     std::string big = pdftest::classic(tree_objects(), "/Root 1 0 R /Size 99999999999");
     CHECK(File::from_bytes(big, "big.pdf").page_count() == 3);
+}
+
+namespace {
+
+// The defects() of `pdf` after reading what stamp and verify read (page 1 and what it draws with).
+std::vector<std::string> defects_of(const std::string& pdf) {
+    auto f = File::from_bytes(pdf, "damage.pdf");
+    if (f.page_count() > 0) f.check_page(f.page(0));
+    return f.defects();
+}
+
+bool mentions(const std::vector<std::string>& defects, const std::string& text) {
+    for (const auto& d : defects)
+        if (d.find(text) != std::string::npos) return true;
+    return false;
+}
+
+Objects page_objects(const std::string& content, const std::string& page_extra = "", const std::string& image = "") {
+    Objects o = {{1, "<< /Type /Catalog /Pages 2 0 R >>"},
+                 {2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>"},
+                 {3, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R"
+                     " /Resources << /XObject << /Im1 5 0 R >> >> " + page_extra + " >>"},
+                 {4, "<< /Length " + std::to_string(content.size()) + " >>\nstream\n" + content + "\nendstream"},
+                 {5, image.empty() ? "<< /Type /XObject /Subtype /Image /Width 1 /Height 1 /BitsPerComponent 8"
+                                     " /ColorSpace /DeviceGray /Length 1 >>\nstream\nA\nendstream" : image}};
+    return o;
+}
+
+}  // namespace
+
+TEST_CASE("pdf reader: damage is recorded, a sound file has none", "[pdf]") {
+    const std::string content = "q 1 0 0 1 0 0 cm BT /F1 12 Tf (Hi) Tj ET Q";
+    const std::string sound = pdftest::classic(page_objects(content));
+    CHECK(defects_of(sound).empty());
+    CHECK(defects_of(pdftest::classic(tree_objects())).empty());
+    CHECK(damage_message(File::from_bytes(sound, "sound.pdf")).empty());
+
+    SECTION("cross-reference data that must be rebuilt") {
+        std::string s = sound.substr(0, sound.rfind("startxref\n")) + "startxref\n12\n%%EOF\n";
+        auto d = defects_of(s);
+        CHECK(mentions(d, "does not point to a cross-reference section"));
+        CHECK(mentions(d, "rebuilt by scanning"));
+        CHECK(damage_message(File::from_bytes(s, "x.pdf")).rfind("damaged PDF: ", 0) == 0);
+    }
+    SECTION("an object that is not at its offset") {
+        std::string s = sound;
+        char entry[32], wrong[32];
+        std::snprintf(entry, sizeof entry, "%010zu 00000 n", s.find("3 0 obj"));
+        std::snprintf(wrong, sizeof wrong, "%010zu 00000 n", s.find("2 0 obj"));
+        s.replace(s.find(entry), std::strlen(entry), wrong);
+        CHECK(mentions(defects_of(s), "object 3 found by scanning"));
+    }
+    SECTION("an offset one end-of-line early is not damage (qpdf and poppler accept it)") {
+        std::string s = sound;
+        char entry[32], early[32];
+        std::snprintf(entry, sizeof entry, "%010zu 00000 n", s.find("3 0 obj"));
+        std::snprintf(early, sizeof early, "%010zu 00000 n", s.find("3 0 obj") - 1);  // the "\n" after endobj
+        s.replace(s.find(entry), std::strlen(entry), early);
+        CHECK(defects_of(s).empty());
+    }
+    SECTION("the file does not end with startxref and %%EOF") {
+        CHECK(mentions(defects_of(sound + std::string(2000, 'w')), "does not end with startxref"));
+        CHECK(defects_of(sound + std::string(500, '\0')).empty());
+    }
+    SECTION("a header without a version") {
+        std::string s = sound;
+        s.replace(0, 8, "%PDF-   ");
+        CHECK(mentions(defects_of(s), "the header names no PDF version"));
+    }
+    SECTION("cross-reference entries that are not 20 bytes") {
+        std::string s = sound;
+        const std::size_t entry = s.find(" 00000 n \n");
+        s.replace(entry, 10, "  00000 n\n");
+        CHECK(mentions(defects_of(s), "is not the 20 bytes"));
+    }
+    SECTION("a trailer /Size that does not cover every object") {
+        std::string s = sound;
+        s.replace(s.find("/Size 6"), 7, "/Size 4");
+        CHECK(mentions(defects_of(s), "trailer /Size 4 does not cover object 5"));
+    }
+    SECTION("a reference beyond /Size") {
+        CHECK(mentions(defects_of(pdftest::classic(page_objects(content, "/Bleh 100 0 R"))),
+                       "object 3 refers to object 100, beyond the trailer's /Size"));
+        CHECK(defects_of(pdftest::classic(page_objects(content, "/Free 6 0 R"))).size() == 1);  // 6 = /Size: beyond too
+    }
+    SECTION("a stream with a wrong or missing /Length") {
+        CHECK(mentions(defects_of(pdftest::classic(page_objects(content, "", "<< /Type /XObject /Subtype /Image /Length 9 >>\nstream\nA\nendstream"))),
+                       "is wrong"));
+        CHECK(mentions(defects_of(pdftest::classic(page_objects(content, "", "<< /Type /XObject /Subtype /Image >>\nstream\nA\nendstream"))),
+                       "has no valid /Length"));
+    }
+    SECTION("content syntax errors on the page") {
+        CHECK(mentions(defects_of(pdftest::classic(page_objects("q << /A 1 Q"))), "page 1: content syntax error"));
+    }
+    SECTION("page-tree loops and shared nodes on the way to the page") {
+        Objects o = page_objects(content);
+        o[2] = "<< /Type /Pages /Kids [3 0 R 2 0 R] /Count 1 >>";
+        CHECK(mentions(defects_of(pdftest::classic(o)), "reaches object 2 twice"));
+        o[2] = "<< /Type /Pages /Kids [3 0 R 3 0 R] /Count 2 >>";
+        CHECK(mentions(defects_of(pdftest::classic(o)), "reaches object 3 twice"));
+    }
+    SECTION("a linearization dictionary that names another first page") {
+        Objects o = {{1, "<< /Linearized 1 /L 1 /O 9 /E 1 /N 1 /T 1 /H [1 1] >>"},
+                     {2, "<< /Type /Catalog /Pages 3 0 R >>"},
+                     {3, "<< /Type /Pages /Kids [4 0 R] /Count 1 >>"},
+                     {4, "<< /Type /Page /Parent 3 0 R /MediaBox [0 0 200 200] >>"}};
+        CHECK(mentions(defects_of(pdftest::classic(o, "/Root 2 0 R")),
+                       "the linearization dictionary names object 9 as page 1, which is object 4"));
+        o[1] = "<< /Linearized 1 /L 1 /O 4 /E 1 /N 1 /T 1 /H [1 1] >>";
+        CHECK(defects_of(pdftest::classic(o, "/Root 2 0 R")).empty());
+    }
 }
 
 TEST_CASE("pdf filters: flate and predictors", "[pdf]") {

@@ -34,24 +34,17 @@ std::string read_file_or_stdin(const std::string& path, std::size_t max_size) {
     return data;
 }
 
-void write_file_atomically(const std::string& path, std::initializer_list<std::string_view> pieces,
-                           std::optional<mode_t> mode, bool no_overwrite) {
-    if (path == "-") {
-        for (std::string_view piece : pieces)
-            if (std::fwrite(piece.data(), 1, piece.size(), stdout) != piece.size()) throw Error("standard output: write error");
-        if (std::fflush(stdout) != 0) throw Error("standard output: write error");
-        return;
-    }
+AtomicFile::AtomicFile(const std::string& path, std::optional<mode_t> mode, bool no_overwrite)
+    : path_(path), no_overwrite_(no_overwrite) {
     std::string dir = ".", base = path;
     if (auto slash = path.find_last_of('/'); slash != std::string::npos) {
         dir = slash == 0 ? "/" : path.substr(0, slash);
         base = path.substr(slash + 1);
     }
     if (base.empty()) throw Error(path + ": not a file name");
-    std::string tmp = (dir == "/" ? "" : dir) + "/." + base + ".pith-XXXXXX";
-    int fd = ::mkstemp(tmp.data());
-    if (fd < 0) throw Error(path + ": cannot create a temporary file in " + dir + ": " + std::strerror(errno));
-
+    tmp_ = (dir == "/" ? "" : dir) + "/." + base + ".pith-XXXXXX";
+    fd_ = ::mkstemp(tmp_.data());
+    if (fd_ < 0) throw Error(path + ": cannot create a temporary file in " + dir + ": " + std::strerror(errno));
     struct stat st;
     mode_t final_mode;
     if (::stat(path.c_str(), &st) == 0) {
@@ -63,21 +56,40 @@ void write_file_atomically(const std::string& path, std::initializer_list<std::s
         ::umask(mask);
         final_mode = 0666 & ~mask;
     }
-    bool ok = ::fchmod(fd, final_mode) == 0;
-    for (std::string_view piece : pieces) ok = ok && write_all(fd, piece);
-    int saved = errno;
-    if (::close(fd) != 0 && ok) {
-        ok = false;
+    if (::fchmod(fd_, final_mode) != 0) error_ = errno;
+}
+
+AtomicFile::~AtomicFile() {
+    if (fd_ >= 0) ::close(fd_);
+    ::unlink(tmp_.c_str());  // gone after a rename; the spare name after a link; the debris after a failure
+}
+
+void AtomicFile::write(std::string_view data) {
+    if (!error_ && !write_all(fd_, data)) error_ = errno ? errno : EIO;
+}
+
+void AtomicFile::commit() {
+    int saved = error_;
+    if (::close(fd_) != 0 && !saved) saved = errno;
+    fd_ = -1;
+    if (!saved && (no_overwrite_ ? ::link(tmp_.c_str(), path_.c_str()) : ::rename(tmp_.c_str(), path_.c_str())) != 0)
         saved = errno;
+    if (saved)
+        throw Error(path_ + (no_overwrite_ && saved == EEXIST ? ": already exists; pith will not overwrite it"
+                                                             : ": cannot write: " + std::string(std::strerror(saved))));
+}
+
+void write_file_atomically(const std::string& path, std::initializer_list<std::string_view> pieces,
+                           std::optional<mode_t> mode, bool no_overwrite) {
+    if (path == "-") {
+        for (std::string_view piece : pieces)
+            if (std::fwrite(piece.data(), 1, piece.size(), stdout) != piece.size()) throw Error("standard output: write error");
+        if (std::fflush(stdout) != 0) throw Error("standard output: write error");
+        return;
     }
-    if (ok) {
-        ok = no_overwrite ? ::link(tmp.c_str(), path.c_str()) == 0 : ::rename(tmp.c_str(), path.c_str()) == 0;
-        saved = errno;
-    }
-    ::unlink(tmp.c_str());  // gone after a rename; the spare name after a link; the debris after a failure
-    if (!ok)
-        throw Error(path + (no_overwrite && saved == EEXIST ? ": already exists; pith will not overwrite it"
-                                                            : ": cannot write: " + std::string(std::strerror(saved))));
+    AtomicFile file(path, mode, no_overwrite);
+    for (std::string_view piece : pieces) file.write(piece);
+    file.commit();
 }
 
 bool write_all(int fd, std::string_view data) {

@@ -11,12 +11,29 @@ namespace pith {
 // Reads a file, or standard input for "-"; refuses more than `max_size` bytes.
 std::string read_file_or_stdin(const std::string& path, std::size_t max_size = 256u << 20);
 
-// Writes `pieces`, one after another, to a hidden temporary file in the directory of
-// `path`, then renames it over `path` (or links it, with `no_overwrite`, which fails when
-// `path` exists): other programs never see a partial file, and on any error nothing is
-// left behind. `path` keeps its permissions when it exists; a new file gets `mode`
-// (default 0666 less the umask). No fsync: like cp, qpdf and exiftool, durability across
-// a power loss is the file system's. "-" is standard output.
+// A file that appears at `path` complete or not at all. Writes go to a hidden temporary file
+// in the directory of `path`; commit() renames it over `path` (or links it, with
+// `no_overwrite`, which fails when `path` exists); without a commit it is removed. `path`
+// keeps its permissions when it exists; a new file gets `mode` (default 0666 less the umask).
+// No fsync: like cp, qpdf and exiftool, durability across a power loss is the file system's.
+// write() never throws (it may run on another thread): its first error is raised by commit().
+class AtomicFile {
+public:
+    explicit AtomicFile(const std::string& path, std::optional<mode_t> mode = std::nullopt, bool no_overwrite = false);
+    AtomicFile(const AtomicFile&) = delete;
+    AtomicFile& operator=(const AtomicFile&) = delete;
+    ~AtomicFile();
+    void write(std::string_view data);
+    void commit();
+
+private:
+    std::string path_, tmp_;
+    int fd_ = -1;
+    int error_ = 0;
+    bool no_overwrite_ = false;
+};
+
+// `pieces`, one after another, through an AtomicFile; "-" is standard output.
 void write_file_atomically(const std::string& path, std::initializer_list<std::string_view> pieces,
                            std::optional<mode_t> mode = std::nullopt, bool no_overwrite = false);
 

@@ -167,14 +167,17 @@ static bool locate_stream(File::Impl& f, std::uint64_t after, std::int64_t decla
     return true;
 }
 
-static Parsed parse_value(File::Impl& f, const char* base, std::uint64_t size, std::uint64_t pos, PdfEncrypt* enc) {
-    Parsed r;
+// Parses the value at `pos` straight into `out` (PoDoFo 0.9.8's objects have no move
+// constructors: every copy of a big /Kids array costs as much as parsing it). Returns the end.
+static std::uint64_t parse_into(const char* base, std::uint64_t size, std::uint64_t pos, PdfVariant& out) {
     Lexer lx(base + pos, static_cast<std::size_t>(size - pos));
-    PdfVariant v;
-    lx.read(v, enc);
-    r.value = PdfObject(v);
-    r.end = pos + lx.tell();
-    (void)f;
+    lx.read(out, nullptr);
+    return pos + lx.tell();
+}
+
+static Parsed parse_value(File::Impl&, const char* base, std::uint64_t size, std::uint64_t pos, PdfEncrypt*) {
+    Parsed r;
+    r.end = parse_into(base, size, pos, r.value);
     return r;
 }
 
@@ -598,24 +601,18 @@ static void check_references(File::Impl& f, const PdfObject& value, std::uint32_
     }
 }
 
-static CachedObject parse_top_object(File::Impl& f, std::uint64_t abs, std::uint32_t num, std::uint32_t gen,
-                                     bool* ok) {
-    CachedObject c;
+// Parses object `num` at `abs` into `c`; false if "num gen obj" is not there.
+static bool parse_top_object(File::Impl& f, std::uint64_t abs, std::uint32_t num, std::uint32_t gen, CachedObject& c) {
     std::uint32_t n2, g2;
     skip_ws(f.d, f.n, abs);  // an offset one end-of-line early is common (qpdf and poppler accept it too)
     std::uint64_t p = object_header(f.d, f.n, abs, &n2, &g2);
-    if (p == npos64 || n2 != num) {
-        *ok = false;
-        return c;
-    }
-    *ok = true;
-    Parsed v = parse_value(f, f.d, f.n, p, nullptr);
+    if (p == npos64 || n2 != num) return false;
+    const std::uint64_t end = parse_into(f.d, f.n, p, c.value);
     if (f.crypt && f.enc_ref.ObjectNumber() != num) {
-        const PdfObject* t = v.value.IsDictionary() ? v.value.GetDictionary().GetKey("Type") : nullptr;
+        const PdfObject* t = c.value.IsDictionary() ? c.value.GetDictionary().GetKey("Type") : nullptr;
         if (!(t && t->IsName() && t->GetName() == PdfName("XRef")))
-            f.crypt->decrypt_strings(v.value, PdfReference(num, static_cast<pdf_gennum>(gen)));
+            f.crypt->decrypt_strings(c.value, PdfReference(num, static_cast<pdf_gennum>(gen)));
     }
-    c.value = v.value;
     check_references(f, c.value, num);
     if (c.value.IsDictionary()) {
         const PdfObject* len = c.value.GetDictionary().GetKey("Length");
@@ -630,13 +627,13 @@ static CachedObject parse_top_object(File::Impl& f, std::uint64_t abs, std::uint
             }
         }
         std::uint64_t data = 0, dlen = 0;
-        if (locate_stream(f, v.end, declared, data, dlen)) {
+        if (locate_stream(f, end, declared, data, dlen)) {
             c.stream = true;
             c.data_abs = data;
             c.data_len = dlen;
         }
     }
-    return c;
+    return true;
 }
 
 const CachedObject& File::Impl::load(const PdfReference& ref) {
@@ -654,20 +651,21 @@ const CachedObject& File::Impl::load(const PdfReference& ref) {
         ~DepthGuard() { --d; }
     } guard(depth);
     const XrefEntry e = xe->second;
-    CachedObject c;
+    // Parsed in place in the cache (see parse_into); the entry goes again if parsing fails.
+    CachedObject& c = cache[num];
     try {
         if (e.type == 1) {
-            bool ok = false;
-            if (hdr + e.value < n) c = parse_top_object(*this, hdr + e.value, num, e.gen, &ok);
-            if (!ok && hdr > 0 && e.value < n) c = parse_top_object(*this, e.value, num, e.gen, &ok);
+            bool ok = hdr + e.value < n && parse_top_object(*this, hdr + e.value, num, e.gen, c);
+            if (!ok && hdr > 0 && e.value < n) ok = parse_top_object(*this, e.value, num, e.gen, c);
             if (!ok) {
                 if (!scanned) scanned = scan_objects(*this);
                 auto s = scanned->find(num);
                 if (s != scanned->end() && s->second.value != e.value)
-                    c = parse_top_object(*this, hdr + s->second.value, num, s->second.gen, &ok);
+                    ok = parse_top_object(*this, hdr + s->second.value, num, s->second.gen, c);
                 if (!ok) {
                     defect("object " + std::to_string(num) + " not found at its cross-reference offset");
-                    return cache.emplace(num, CachedObject()).first->second;
+                    c = CachedObject();
+                    return c;
                 }
                 defect("object " + std::to_string(num) + " found by scanning (cross-reference offset is wrong)");
             }
@@ -682,15 +680,17 @@ const CachedObject& File::Impl::load(const PdfReference& ref) {
                 if (i == os->entries.size())
                     fail("object " + std::to_string(num) + " is missing from object stream " + std::to_string(e.value));
             }
-            std::uint64_t start = os->entries[i].second;
-            Parsed v = parse_value(*this, os->data.data(), os->data.size(), start, nullptr);
-            c.value = v.value;
+            parse_into(os->data.data(), os->data.size(), os->entries[i].second, c.value);
             check_references(*this, c.value, num);
         }
     } catch (const PdfError& err) {
+        cache.erase(num);
         fail("cannot parse object " + std::to_string(num) + " (" + PdfError::ErrorName(err.GetError()) + ")");
+    } catch (...) {
+        cache.erase(num);
+        throw;
     }
-    return cache.emplace(num, std::move(c)).first->second;
+    return c;
 }
 
 // ---------------------------------------------------------------- init
@@ -877,7 +877,7 @@ File File::open(const std::string& path, const OpenOptions& options) {
         throw Error(path + ": not a regular file");
     }
     if (st.st_size > 0) {
-        void* m = mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+        void* m = mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
         if (m == MAP_FAILED) {
             ::close(fd);
             throw Error(path + ": cannot map file (" + std::strerror(errno) + ")");

@@ -13,6 +13,8 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <optional>
+#include <future>
 
 namespace pith::stamp {
 namespace {
@@ -61,7 +63,9 @@ bool has_forbidden_xml_chars(const std::string& s) {
     });
 }
 
-xmp::Properties properties_for(const Record& record, const Options& options, std::string_view prior, Summary& summary) {
+// `prior_sha256`: of the bytes before pith's update; empty for --rewrite, which keeps none.
+xmp::Properties properties_for(const Record& record, const Options& options, std::uint64_t prior_length,
+                               const std::string& prior_sha256, Summary& summary) {
     xmp::Properties p;
     p["number"] = record.number.full();
     p["shortNumber"] = record.number.short_form();
@@ -90,8 +94,8 @@ xmp::Properties properties_for(const Record& record, const Options& options, std
     p["stampToolVersion"] = PITH_VERSION;
     p["stampedAt"] = now_rfc3339();
     if (!options.rewrite) {  // a rewritten file has no bytes before pith's update to compare
-        p["priorLength"] = std::to_string(prior.size());
-        p["priorSha256"] = to_hex(sha256(prior));
+        p["priorLength"] = std::to_string(prior_length);
+        p["priorSha256"] = prior_sha256;
     }
     return p;
 }
@@ -351,14 +355,25 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
     refuse_certified(file, file.name(), options.force);
 
     std::string_view prior = file.bytes();
+    // Two cores' worth: the SHA-256 of the prior bytes (pith:priorSha256) runs on its own thread
+    // while they are copied to the output and the badge is drawn; on a large PDF the hash and
+    // the copy are most of the cost.
+    std::future<std::string> prior_sha256;
+    if (!options.rewrite) prior_sha256 = std::async(std::launch::async, [prior] { return to_hex(sha256(prior)); });
+    std::optional<AtomicFile> out;
+    if (!options.rewrite && output != "-") {
+        out.emplace(output);
+        out->write(prior);
+    }
     pdf::Update update(file);
     if (!options.rewrite) update.set_comment(kUpdateMarker + " prior=" + std::to_string(prior.size()));
     // A cross-reference table pith had to rebuild is written out in full, so every reader
     // sees the objects pith saw instead of repairing the file its own way.
     update.set_repair(file.reconstructed());
-    write_metadata(file, update, properties_for(record, options, prior, summary));
     PdfDictionary info = write_info(file, update, record.number.full());
     if (options.draw_badge) draw_badge(file, update, record, options, summary);
+    write_metadata(file, update, properties_for(record, options, prior.size(),
+                                                options.rewrite ? "" : prior_sha256.get(), summary));
     if (!file.defects().empty()) {  // after the reading above, which is where damage shows
         if (!options.allow_damaged)
             throw Error(file.name() + ": " + pdf::damage_message(file) +
@@ -378,9 +393,10 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
         std::cout.flush();
         if (!std::cout) throw Error("standard output: write error");
     } else {
-        update.write_file(output);
-        struct stat st;
-        if (::stat(output.c_str(), &st) == 0) summary.added = static_cast<std::uint64_t>(st.st_size) - prior.size();
+        const std::string tail = update.appended();
+        out->write(tail);
+        out->commit();
+        summary.added = tail.size();
     }
     return summary;
 }

@@ -8,6 +8,7 @@
 #include "stamp/stamp.hpp"
 #include "verify/title.hpp"
 
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -113,8 +114,10 @@ Embedded extract_from(pdf::File& file) {
     return e;
 }
 
-// Page text comes from poppler, which parses the whole file its own way: run it in a child
-// with CPU and memory limits, so a PDF that crashes or hangs poppler costs a finding, not the run.
+// Page text comes from poppler, which parses the whole file its own way: it runs in a child
+// with CPU and memory limits, so a PDF that crashes or hangs poppler costs a finding, not the
+// run. The child starts as soon as verify knows there is pith data, and works while the other
+// checks run (the receipt, the hash of the bytes before pith's update).
 struct PageText {
     std::optional<std::string> text;  // nullopt: the page has no text
     bool failed = false;              // poppler crashed, ran out of time or memory, or could not be loaded
@@ -129,45 +132,99 @@ PageText page_text_or_failure(std::string_view bytes, int index, const std::stri
     }
 }
 
-PageText isolated_page_text(std::string_view bytes, int index, const std::string& password) {
-    int fds[2];
-    if (::pipe(fds) != 0) return page_text_or_failure(bytes, index, password);
-    std::fflush(nullptr);
-    pid_t child = ::fork();
-    if (child < 0) {
-        ::close(fds[0]);
+class PageTextChild {
+public:
+    PageTextChild(std::string_view bytes, std::vector<int> pages, const std::string& password)
+        : bytes_(bytes), pages_(std::move(pages)), password_(password) {
+        int fds[2];
+        if (::pipe(fds) != 0) return;
+        std::fflush(nullptr);
+        child_ = ::fork();
+        if (child_ < 0) {
+            ::close(fds[0]);
+            ::close(fds[1]);
+            return;
+        }
+        if (child_ == 0) {
+            ::close(fds[0]);
+            if (std::getenv("PITH_TEST_PAGE_TEXT_CRASH")) std::abort();  // test hook: a PDF that crashes poppler
+            struct rlimit cpu = {kPageTextSeconds, kPageTextSeconds + 1};
+            ::setrlimit(RLIMIT_CPU, &cpu);
+            struct rlimit memory = {kPageTextMemory, kPageTextMemory};
+            ::setrlimit(RLIMIT_AS, &memory);
+            std::string message;  // per page: kind ('T' text, 'N' none, 'E' error), 8-byte length, payload
+            for (int page : pages_) {
+                PageText t = page_text_or_failure(bytes_, page, password_);
+                const std::string payload = t.failed ? t.why : t.text.value_or("");
+                message += t.failed ? 'E' : t.text ? 'T' : 'N';
+                for (int i = 0; i < 8; ++i) message += static_cast<char>((payload.size() >> (8 * i)) & 0xFF);
+                message += payload;
+            }
+            ::_exit(write_all(fds[1], message) ? 0 : 1);
+        }
         ::close(fds[1]);
-        return page_text_or_failure(bytes, index, password);
+        pipe_ = fds[0];
     }
-    if (child == 0) {
-        ::close(fds[0]);
-        if (std::getenv("PITH_TEST_PAGE_TEXT_CRASH")) std::abort();  // test hook: a PDF that crashes poppler
-        struct rlimit cpu = {kPageTextSeconds, kPageTextSeconds + 1};
-        ::setrlimit(RLIMIT_CPU, &cpu);
-        struct rlimit memory = {kPageTextMemory, kPageTextMemory};
-        ::setrlimit(RLIMIT_AS, &memory);
-        PageText result = page_text_or_failure(bytes, index, password);
-        std::string message = result.failed ? "E" + result.why : result.text ? "T" + *result.text : "N";
-        ::_exit(write_all(fds[1], message) ? 0 : 1);
+    PageTextChild(const PageTextChild&) = delete;
+    PageTextChild& operator=(const PageTextChild&) = delete;
+    ~PageTextChild() {
+        if (child_ > 0) {
+            ::kill(child_, SIGKILL);
+            reap();
+        }
+        if (pipe_ >= 0) ::close(pipe_);
     }
-    ::close(fds[1]);
-    std::string message;
-    char buffer[65536];
-    for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) != 0;) {
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) break;
-        message.append(buffer, static_cast<std::size_t>(n));
+
+    // The text of each page asked for, in order.
+    std::vector<PageText> collect() {
+        std::vector<PageText> result;
+        if (child_ < 0) {  // no child (pipe or fork failed): in this process then
+            for (int page : pages_) result.push_back(page_text_or_failure(bytes_, page, password_));
+            return result;
+        }
+        std::string message;
+        char buffer[65536];
+        for (ssize_t n; (n = ::read(pipe_, buffer, sizeof buffer)) != 0;) {
+            if (n < 0 && errno == EINTR) continue;
+            if (n < 0) break;
+            message.append(buffer, static_cast<std::size_t>(n));
+        }
+        const int status = reap();
+        std::size_t at = 0;
+        for (std::size_t i = 0; i < pages_.size(); ++i) {
+            std::uint64_t size = 0;
+            if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && message.size() - at >= 9) {
+                for (int k = 0; k < 8; ++k) size |= std::uint64_t(static_cast<unsigned char>(message[at + 1 + k])) << (8 * k);
+            }
+            if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || message.size() - at < 9 || message.size() - at - 9 < size) {
+                result.push_back({std::nullopt, true, "poppler crashed or ran out of time or memory"});
+                continue;
+            }
+            const char kind = message[at];
+            std::string payload = message.substr(at + 9, size);
+            at += 9 + size;
+            if (kind == 'E') result.push_back({std::nullopt, true, payload});
+            else if (kind == 'T') result.push_back({std::move(payload), false, {}});
+            else result.push_back({});
+        }
+        return result;
     }
-    ::close(fds[0]);
-    int status = 0;
-    while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+
+private:
+    int reap() {
+        int status = 0;
+        while (::waitpid(child_, &status, 0) < 0 && errno == EINTR) {
+        }
+        child_ = -1;
+        return status;
     }
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || message.empty())
-        return {std::nullopt, true, "poppler crashed or ran out of time or memory"};
-    if (message[0] == 'E') return {std::nullopt, true, message.substr(1)};
-    if (message[0] != 'T') return {};
-    return {message.substr(1), false, {}};
-}
+
+    std::string_view bytes_;
+    std::vector<int> pages_;
+    std::string password_;
+    pid_t child_ = -1;
+    int pipe_ = -1;
+};
 
 pdf::File open_pdf(const std::string& path, const std::string& password) {
     return pdf::File::open(path, pdf::OpenOptions{password, !password.empty()});
@@ -301,6 +358,15 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
         return report;
     }
 
+    const bool badge_elsewhere = e.badge_page != 1;
+    PageTextChild page_texts(file.bytes(), badge_elsewhere ? std::vector<int>{0, e.badge_page - 1} : std::vector<int>{0},
+                             options.password);
+    // Hashed now, while the child works (check 8 reports it).
+    std::optional<std::string> prior_sha256;
+    const std::uint64_t prior_length = std::strtoull(prop("priorLength").c_str(), nullptr, 10);
+    if (!prop("priorLength").empty() && prior_length <= file.bytes().size())
+        prior_sha256 = to_hex(sha256(file.bytes().substr(0, prior_length)));
+
     // 1. The number as embedded.
     std::optional<PithNumber> xmp_number = try_number(prop("number"));
     std::optional<PithNumber> info_number = try_number(e.info.count("PithNumber") ? e.info.at("PithNumber") : "");
@@ -391,9 +457,10 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
         f.info("pith.links.absent", "no link to the Pith resolver found on page 1 or the stamped page");
     }
 
-    // Page text (poppler) only now that there is something to compare it with.
-    const PageText page1 = isolated_page_text(file.bytes(), 0, options.password);
-    const PageText badge_page = e.badge_page == 1 ? page1 : isolated_page_text(file.bytes(), e.badge_page - 1, options.password);
+    // Page text, from the child started above.
+    const std::vector<PageText> texts = page_texts.collect();
+    const PageText& page1 = texts[0];
+    const PageText& badge_page = texts.back();
     const std::optional<std::string>& page1_text = page1.text;
     const std::string badge_page_text = badge_page.text.value_or("");
     if (page1.failed || badge_page.failed)  // a file that defeats the text checks is not given their benefit
@@ -428,9 +495,7 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
 
     // 8. Changes after stamping.
     if (!prop("priorLength").empty()) {
-        std::uint64_t length = std::strtoull(prop("priorLength").c_str(), nullptr, 10);
-        std::string_view bytes = file.bytes();
-        if (length > bytes.size() || to_hex(sha256(bytes.substr(0, length))) != prop("priorSha256"))
+        if (!prior_sha256 || *prior_sha256 != prop("priorSha256"))
             f.fail("pith.prior.mismatch", "the " + prop("priorLength") + " bytes pith stamped onto are no longer the start of the file");
         else
             f.ok("pith.prior.match", "the " + prop("priorLength") + " bytes pith stamped onto are unchanged");

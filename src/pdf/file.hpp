@@ -113,7 +113,7 @@ public:
     int page_count();
     Page page(int index);  // 0-based; throws pith::Error if out of range
     // Reads what a viewer needs to show `page` -- its content streams (to the end of their syntax)
-    // and the XObjects and fonts it names -- and records what is damaged there in defects().
+    // and the XObjects it names -- and records what is damaged there in defects().
     // For page 1 of a linearized file, also that the linearization dictionary names it.
     void check_page(const Page& page);
 

@@ -8,6 +8,13 @@
 #include <openssl/sha.h>
 #include <sodium.h>
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+
 #include <cstring>
 
 namespace pith {
@@ -29,6 +36,23 @@ Sha256 sha256(std::string_view bytes) {
         SHA256_Final(out.data(), &ctx) != 1)
         throw Error("SHA-256 failed");
     return out;
+}
+
+std::pair<Sha256, std::uint64_t> sha256_file(const std::string& path) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw Error(path + ": cannot open (" + std::strerror(errno) + ")");
+    struct stat st;
+    if (::fstat(fd, &st) != 0) {
+        ::close(fd);
+        throw Error(path + ": cannot stat (" + std::strerror(errno) + ")");
+    }
+    const std::size_t size = static_cast<std::size_t>(st.st_size);
+    void* map = size ? ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0) : nullptr;
+    ::close(fd);
+    if (map == MAP_FAILED) throw Error(path + ": cannot map (" + std::strerror(errno) + ")");
+    Sha256 digest = sha256(std::string_view(static_cast<const char*>(map), size));
+    if (map) ::munmap(map, size);
+    return {digest, size};
 }
 
 std::string to_hex(const unsigned char* data, std::size_t size) {

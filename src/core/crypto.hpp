@@ -1,9 +1,11 @@
 #pragma once
 // Every cryptographic operation pith performs: Ed25519 and base64 from libsodium, SHA-256 from OpenSSL.
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace pith {
 
@@ -13,6 +15,8 @@ using SecretKey = std::array<unsigned char, 64>;
 using Signature = std::array<unsigned char, 64>;
 
 Sha256 sha256(std::string_view bytes);
+// SHA-256 of a whole file (read through a private mapping) and its length; throws pith::Error.
+std::pair<Sha256, std::uint64_t> sha256_file(const std::string& path);
 std::string to_hex(const unsigned char* data, std::size_t size);
 template <std::size_t N>
 std::string to_hex(const std::array<unsigned char, N>& bytes) { return to_hex(bytes.data(), N); }

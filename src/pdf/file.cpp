@@ -100,6 +100,17 @@ File::Impl::~Impl() {
     if (map) munmap(map, map_len);
 }
 
+void XrefTable::finish() {
+    std::stable_sort(items_.begin(), items_.end(), [](const Item& a, const Item& b) { return a.first < b.first; });
+    items_.erase(std::unique(items_.begin(), items_.end(), [](const Item& a, const Item& b) { return a.first == b.first; }),
+                 items_.end());
+}
+
+const XrefEntry* XrefTable::find(std::uint32_t num) const {
+    auto it = std::lower_bound(items_.begin(), items_.end(), num, [](const Item& a, std::uint32_t n) { return a.first < n; });
+    return it != items_.end() && it->first == num ? &it->second : nullptr;
+}
+
 void File::Impl::fail(const std::string& what) const { throw Error(name + ": " + what); }
 
 void File::Impl::defect(const std::string& what) {
@@ -187,7 +198,7 @@ static void add_entry(File::Impl& f, std::uint32_t num, const XrefEntry& e, Xref
     if (num == 0 || num > kMaxObjNum) return;
     if (f.xref.size() > 10u * 1000u * 1000u) f.fail("too many cross-reference entries");
     if (e.type != 0) sec.objects.push_back(num);
-    f.xref.emplace(num, e);  // newer sections were read first: keep the first value
+    f.xref.add(num, e);  // newer sections were read first: finish() keeps the first value
 }
 
 static std::uint64_t resolve_abs(File::Impl& f, std::uint64_t rel, bool want_xref) {
@@ -419,7 +430,9 @@ static void reconstruct(File::Impl& f, const std::string& why) {
     f.reconstructed = true;
     if (!f.scanned) f.scanned = scan_objects(f);
     if (f.scanned->empty()) f.fail("not a readable PDF (no cross-reference table and no objects found)");
-    f.xref = *f.scanned;
+    f.xref.clear();
+    for (const auto& [num, e] : *f.scanned) f.xref.add(num, e);
+    f.xref.finish();
     f.cache.clear();
     f.objstms.clear();
     f.sections.clear();
@@ -464,7 +477,8 @@ static void reconstruct(File::Impl& f, const std::string& why) {
     }
     f.trailer.RemoveKey("Prev");
     f.trailer.RemoveKey("XRefStm");
-    // Objects stored in object streams.
+    // Objects stored in object streams (a scanned object of the same number wins).
+    std::vector<XrefTable::Item> in_streams;
     std::size_t budget = 5000;
     for (auto& [off, num] : by_offset) {
         if (!head_contains(f, off, "/ObjStm")) continue;
@@ -476,21 +490,23 @@ static void reconstruct(File::Impl& f, const std::string& why) {
                 e.type = 2;
                 e.value = num;
                 e.index = static_cast<std::uint32_t>(i);
-                f.xref.emplace(os->entries[i].first, e);
+                in_streams.emplace_back(os->entries[i].first, e);
             }
         } catch (const std::exception&) {
         } catch (const PdfError&) {
         }
     }
+    for (const auto& [num, e] : in_streams) f.xref.add(num, e);
+    f.xref.finish();
     // No /Root: look for the catalog.
     if (!f.trailer.GetKey("Root")) {
         for (auto it = by_offset.rbegin(); it != by_offset.rend(); ++it) {
             if (!head_contains(f, it->first, "/Catalog")) continue;
             try {
-                const PdfObject& o = f.load(PdfReference(it->second, f.xref[it->second].gen)).value;
+                const PdfObject& o = f.load(PdfReference(it->second, f.xref.find(it->second)->gen)).value;
                 const PdfObject* t = o.IsDictionary() ? o.GetDictionary().GetKey("Type") : nullptr;
                 if (t && t->IsName() && t->GetName() == PdfName("Catalog")) {
-                    f.trailer.AddKey("Root", PdfReference(it->second, f.xref[it->second].gen));
+                    f.trailer.AddKey("Root", PdfReference(it->second, f.xref.find(it->second)->gen));
                     break;
                 }
             } catch (const std::exception&) {
@@ -508,9 +524,9 @@ static void reconstruct(File::Impl& f, const std::string& why) {
 static std::shared_ptr<ObjStm> get_objstm(File::Impl& f, std::uint32_t snum) {
     auto it = f.objstms.find(snum);
     if (it != f.objstms.end()) return it->second;
-    auto xe = f.xref.find(snum);
-    if (xe == f.xref.end() || xe->second.type != 1) f.fail("object stream " + std::to_string(snum) + " is missing");
-    PdfReference sref(snum, xe->second.gen);
+    const XrefEntry* xe = f.xref.find(snum);
+    if (!xe || xe->type != 1) f.fail("object stream " + std::to_string(snum) + " is missing");
+    PdfReference sref(snum, xe->gen);
     const CachedObject& so = f.load(sref);
     if (!so.stream || !so.value.IsDictionary()) f.fail("object stream " + std::to_string(snum) + " is not a stream");
     const PdfDictionary& sd = so.value.GetDictionary();
@@ -641,16 +657,16 @@ const CachedObject& File::Impl::load(const PdfReference& ref) {
     auto hit = cache.find(num);
     if (hit != cache.end()) return hit->second;
     static const CachedObject null_cached;
-    auto xe = xref.find(num);
-    if (xe == xref.end() || xe->second.type == 0) return null_cached;
-    if (xe->second.type == 1 && xe->second.gen != ref.GenerationNumber()) return null_cached;
+    const XrefEntry* xe = xref.find(num);
+    if (!xe || xe->type == 0) return null_cached;
+    if (xe->type == 1 && xe->gen != ref.GenerationNumber()) return null_cached;
     if (depth >= kMaxLoadDepth) fail("objects nest too deeply (object " + std::to_string(num) + ")");
     struct DepthGuard {
         int& d;
         explicit DepthGuard(int& x) : d(x) { ++d; }
         ~DepthGuard() { --d; }
     } guard(depth);
-    const XrefEntry e = xe->second;
+    const XrefEntry e = *xe;
     // Parsed in place in the cache (see parse_into); the entry goes again if parsing fails.
     CachedObject& c = cache[num];
     try {
@@ -835,6 +851,7 @@ void File::Impl::init(const OpenOptions& opt) {
     } catch (const PdfError& e) {
         chain_error = std::string("cross-reference syntax error (") + PdfError::ErrorName(e.GetError()) + ")";
     }
+    xref.finish();
     if (!chain_ok || !trailer.GetKey("Root"))
         reconstruct(*this, chain_ok ? "the trailer has no /Root" : chain_error);
     if (!reconstructed) {
@@ -956,8 +973,8 @@ PdfReference File::info_ref() const {
 }
 
 bool File::exists(const PdfReference& ref) {
-    auto it = impl_->xref.find(ref.ObjectNumber());
-    return it != impl_->xref.end() && it->second.type != 0;
+    const XrefEntry* e = impl_->xref.find(ref.ObjectNumber());
+    return e && e->type != 0;
 }
 
 const PdfObject& File::get(const PdfReference& ref) { return impl_->load(ref).value; }

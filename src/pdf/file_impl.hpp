@@ -20,6 +20,25 @@ struct XrefEntry {
     std::uint64_t value = 0;  // offset relative to the header (type 1) or object stream number (type 2)
 };
 
+// Cross-reference entries by object number, in one sorted vector (files list tens of
+// thousands: a node per entry costs more to build and free than the rest of a stamp).
+// add() collects; finish() sorts, keeping the first entry added for each number (sections
+// are read newest first); find() works after finish().
+class XrefTable {
+public:
+    using Item = std::pair<std::uint32_t, XrefEntry>;
+    void add(std::uint32_t num, const XrefEntry& e) { items_.emplace_back(num, e); }
+    void finish();
+    const XrefEntry* find(std::uint32_t num) const;
+    std::size_t size() const { return items_.size(); }
+    void clear() { items_.clear(); }
+    std::vector<Item>::const_iterator begin() const { return items_.begin(); }
+    std::vector<Item>::const_iterator end() const { return items_.end(); }
+
+private:
+    std::vector<Item> items_;
+};
+
 struct XrefSection {
     std::uint64_t rel = 0;   // startxref / Prev value that led here
     std::uint64_t tail = 0;  // absolute offset where the section (trailer / stream) ends
@@ -49,7 +68,7 @@ struct File::Impl {
     std::uint64_t hdr = 0;      // header offset
     std::string version;
 
-    std::unordered_map<std::uint32_t, XrefEntry> xref;
+    XrefTable xref;
     std::vector<XrefSection> sections;  // newest first
     PoDoFo::PdfDictionary trailer;
     std::uint64_t startxref = 0;

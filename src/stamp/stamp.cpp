@@ -306,27 +306,54 @@ void draw_badge(pdf::File& file, pdf::Update& update, const Record& record, cons
 
 }  // namespace
 
+namespace {
+
+// Whether pith's marker, naming the bytes before it, stands at `at` (after end-of-line bytes).
+std::optional<std::uint64_t> marker_at(std::string_view bytes, std::size_t at) {
+    const std::string tag = kUpdateMarker + " prior=";
+    while (at < bytes.size() && (bytes[at] == '\r' || bytes[at] == '\n')) ++at;
+    if (bytes.substr(at, tag.size()) != tag) return std::nullopt;
+    const std::uint64_t prior = std::strtoull(std::string(bytes.substr(at + tag.size(), 20)).c_str(), nullptr, 10);
+    if (prior > at || bytes.substr(prior, at - prior).find_first_not_of("\r\n") != std::string_view::npos) return std::nullopt;
+    return prior;
+}
+
+// pith:priorLength as the document's XMP records it.
+std::optional<std::uint64_t> recorded_prior_length(pdf::File& file) {
+    try {
+        const PdfObject* md = file.catalog().GetDictionary().GetKey("Metadata");
+        if (!md || !md->IsReference() || !file.is_stream(md->GetReference())) return std::nullopt;
+        const xmp::Packet packet = xmp::read(file.stream_decoded(md->GetReference()));
+        auto it = packet.pith.find("priorLength");
+        if (it == packet.pith.end()) return std::nullopt;
+        return std::strtoull(it->second.c_str(), nullptr, 10);
+    } catch (const Error&) {
+        return std::nullopt;
+    }
+}
+
+}  // namespace
+
 std::optional<PithUpdate> find_pith_update(pdf::File& file) {
     const std::string_view bytes = file.bytes();
     const std::string tag = kUpdateMarker + " prior=";
-    std::vector<std::size_t> found;  // memmem is fast where string_view::rfind compares at every byte
-    for (const char* from = bytes.data(); const void* hit = ::memmem(from, bytes.data() + bytes.size() - from, tag.data(), tag.size());) {
-        found.push_back(static_cast<const char*>(hit) - bytes.data());
-        from = static_cast<const char*>(hit) + 1;
+    const auto revisions = file.revisions();
+    // The marker opens a revision: it follows the end of the one before, after at most some
+    // bytes of trailing junk there (a window, so the cost does not grow with the file).
+    constexpr std::size_t kWindow = 64 * 1024;
+    for (std::size_t i = revisions.size(); i-- > 1;) {
+        const std::size_t from = revisions[i - 1].end;
+        const std::size_t to = std::min<std::size_t>({from + kWindow, revisions[i].end, bytes.size()});
+        const void* hit = from < to ? ::memmem(bytes.data() + from, to - from, tag.data(), tag.size()) : nullptr;
+        if (!hit) continue;
+        if (auto prior = marker_at(bytes, static_cast<const char*>(hit) - bytes.data()))
+            return PithUpdate{*prior, i, i + 1 == revisions.size()};
     }
-    for (auto it = found.rbegin(); it != found.rend(); ++it) {
-        const std::size_t at = *it;
-        std::uint64_t prior = std::strtoull(std::string(bytes.substr(at + tag.size(), 20)).c_str(), nullptr, 10);
-        if (prior > at || bytes.substr(prior, at - prior).find_first_not_of("\r\n") != std::string_view::npos) continue;
-        auto revisions = file.revisions();
-        std::size_t revision = revisions.size() - 1;
-        for (std::size_t i = 0; i < revisions.size(); ++i)
-            if (revisions[i].end > at) {
-                revision = i;
-                break;
-            }
-        return PithUpdate{prior, revision, revision + 1 == revisions.size()};
-    }
+    // A stamp with --allow-damaged that rebuilt the cross-reference table leaves a single
+    // revision: the XMP says where pith's update starts.
+    if (revisions.size() == 1)
+        if (auto recorded = recorded_prior_length(file); recorded && *recorded < bytes.size())
+            if (auto prior = marker_at(bytes, *recorded); prior && *prior == *recorded) return PithUpdate{*prior, 0, true};
     return std::nullopt;
 }
 
@@ -346,6 +373,10 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
                     "`); refusing to stamp. --allow-unverified stamps anyway and marks the metadata unverified.");
     if (!record.consistent()) summary.warnings.push_back("stamping a record that does not recompute; marked pith:unverified");
 
+    // Hashing the input (pith:priorSha256) is the largest cost on a big PDF: it starts at once,
+    // on a second core, and runs while the file is parsed and copied and the badge is drawn.
+    std::future<std::pair<Sha256, std::uint64_t>> input_sha256;
+    if (!options.rewrite && input != "-") input_sha256 = std::async(std::launch::async, [input] { return sha256_file(input); });
     pdf::File file = open_input(input, options);
     if (auto previous = find_pith_update(file); previous && previous->newest) {  // replace it rather than stack another
         file = pdf::File::from_bytes(std::string(file.bytes().substr(0, previous->prior_length)), file.name(),
@@ -355,11 +386,14 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
     refuse_certified(file, file.name(), options.force);
 
     std::string_view prior = file.bytes();
-    // Two cores' worth: the SHA-256 of the prior bytes (pith:priorSha256) runs on its own thread
-    // while they are copied to the output and the badge is drawn; on a large PDF the hash and
-    // the copy are most of the cost.
-    std::future<std::string> prior_sha256;
-    if (!options.rewrite) prior_sha256 = std::async(std::launch::async, [prior] { return to_hex(sha256(prior)); });
+    auto prior_sha256 = [&]() -> std::string {
+        if (options.rewrite) return "";
+        if (input_sha256.valid()) {
+            auto [digest, length] = input_sha256.get();
+            if (length == prior.size()) return to_hex(digest);  // not a re-stamp, and the same file
+        }
+        return to_hex(sha256(prior));
+    };
     std::optional<AtomicFile> out;
     if (!options.rewrite && output != "-") {
         out.emplace(output);
@@ -372,8 +406,7 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
     update.set_repair(file.reconstructed());
     PdfDictionary info = write_info(file, update, record.number.full());
     if (options.draw_badge) draw_badge(file, update, record, options, summary);
-    write_metadata(file, update, properties_for(record, options, prior.size(),
-                                                options.rewrite ? "" : prior_sha256.get(), summary));
+    write_metadata(file, update, properties_for(record, options, prior.size(), prior_sha256(), summary));
     if (!file.defects().empty()) {  // after the reading above, which is where damage shows
         if (!options.allow_damaged)
             throw Error(file.name() + ": " + pdf::damage_message(file) +

@@ -55,7 +55,8 @@ struct PithUpdate {
     std::size_t revision;        // index into File::revisions() of the revision holding it
     bool newest;                 // nothing was appended after it
 };
-// Finds pith's own update: the last marker that stands right after the N bytes it names.
+// Finds pith's own update: the newest revision that opens with a marker standing right after
+// the N bytes it names.
 std::optional<PithUpdate> find_pith_update(pdf::File& file);
 
 }  // namespace pith::stamp

@@ -337,7 +337,9 @@ Json Report::to_json() const {
 
 namespace {
 
-Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyring, const Options& options) {
+// `page1_child`: extracting page 1's text, started as soon as the file was open.
+Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyring, const Options& options,
+                   PageTextChild& page1_child) {
     Embedded e = extract_from(file);
     Report report;
     report.file = path;
@@ -358,9 +360,8 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
         return report;
     }
 
-    const bool badge_elsewhere = e.badge_page != 1;
-    PageTextChild page_texts(file.bytes(), badge_elsewhere ? std::vector<int>{0, e.badge_page - 1} : std::vector<int>{0},
-                             options.password);
+    std::optional<PageTextChild> badge_page_child;  // when `pith stamp --page` put the badge elsewhere
+    if (e.badge_page != 1) badge_page_child.emplace(file.bytes(), std::vector<int>{e.badge_page - 1}, options.password);
     // Hashed now, while the child works (check 8 reports it).
     std::optional<std::string> prior_sha256;
     const std::uint64_t prior_length = std::strtoull(prop("priorLength").c_str(), nullptr, 10);
@@ -458,9 +459,8 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     }
 
     // Page text, from the child started above.
-    const std::vector<PageText> texts = page_texts.collect();
-    const PageText& page1 = texts[0];
-    const PageText& badge_page = texts.back();
+    const PageText page1 = page1_child.collect().front();
+    const PageText badge_page = badge_page_child ? badge_page_child->collect().front() : page1;
     const std::optional<std::string>& page1_text = page1.text;
     const std::string badge_page_text = badge_page.text.value_or("");
     if (page1.failed || badge_page.failed)  // a file that defeats the text checks is not given their benefit
@@ -542,7 +542,8 @@ Embedded extract(const std::string& path, const std::string& password, bool allo
 
 Report verify(const std::string& path, const Keyring& keyring, const Options& options) {
     pdf::File file = open_pdf(path, options.password);
-    Report report = verify_file(file, path, keyring, options);
+    PageTextChild page1(file.bytes(), {0}, options.password);  // poppler works while pith checks the rest
+    Report report = verify_file(file, path, keyring, options, page1);
     check_damage(file, options.allow_damaged);
     for (const std::string& defect : file.defects())
         report.findings.info("pdf.damaged", "the PDF is damaged (" + defect + "); read with --allow-damaged");

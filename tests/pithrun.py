@@ -43,10 +43,3 @@ DAMAGED_CORPUS_FILES = {
     "large/all-twemojis.pdf": "trailer /Size 11216 does not cover object 29705 (qpdf warns the same)",
     "large/unreadablemetadata.pdf": "startxref is wrong, a stream /Length is wrong, the catalog has no /Pages",
 }
-
-# A malformed file whose damage lies where pith does not read: a loop in a branch of the page
-# tree away from page 1. pith reads the path to the page it draws on, not every page node
-# (reading every node is what makes qpdf's cost grow with the page count).
-UNDETECTED_MALFORMED = {
-    "malformed/circular-page-tree.pdf": "loop in a page-tree branch pith does not read (page 1 is sound)",
-}

@@ -142,6 +142,26 @@ bool traverse(File& f, const PdfObject& node, const PdfReference& ref, Inherited
     return false;
 }
 
+// Walks down the page tree taking the last kid each time, recording a loop as damage: with
+// page(0), which walks down the first kids, both edges of the tree are checked for the
+// price of a few objects.
+void check_last_branch(File& f, const PdfObject& root, const PdfReference& root_ref) {
+    std::set<std::uint32_t> path = {root_ref.ObjectNumber()};
+    const PdfObject* node = &root;
+    for (int depth = 0; depth <= kMaxTreeDepth && is_pages_node(*node); ++depth) {
+        const PdfObject* kids = f.get_key(node->GetDictionary(), "Kids");
+        if (!kids || !kids->IsArray() || kids->GetArray().empty() || !kids->GetArray().back().IsReference()) return;
+        const PdfReference last = kids->GetArray().back().GetReference();
+        if (!path.insert(last.ObjectNumber()).second) {
+            f.add_defect("the page tree reaches object " + std::to_string(last.ObjectNumber()) +
+                         " twice (a loop or a shared node)");
+            return;
+        }
+        node = &f.resolve(kids->GetArray().back());
+        if (!node->IsDictionary()) return;
+    }
+}
+
 }  // namespace
 
 int File::page_count() {
@@ -156,10 +176,12 @@ int File::page_count() {
     std::int64_t c = node_count(*this, *root);
     if (c >= 0 && c <= 10000000) {
         // Trust /Count if the first page can be reached through it (reaching the last one
-        // would load every leaf of a flat tree: thousands of objects for nothing).
+        // by /Count would load every leaf of a flat tree: thousands of objects for nothing),
+        // and the way down along the last kids ends at a page without a loop.
         if (c == 0) return 0;
         try {
             page(0);
+            check_last_branch(*this, *root, rref);
             return static_cast<int>(c);
         } catch (const Error&) {
         }

@@ -302,6 +302,10 @@ TEST_CASE("pdf reader: damage is recorded, a sound file has none", "[pdf]") {
         CHECK(mentions(defects_of(pdftest::classic(o)), "reaches object 2 twice"));
         o[2] = "<< /Type /Pages /Kids [3 0 R 3 0 R] /Count 2 >>";
         CHECK(mentions(defects_of(pdftest::classic(o)), "reaches object 3 twice"));
+        // away from page 1, on the way down the last kids (corpus malformed/circular-page-tree.pdf)
+        o[2] = "<< /Type /Pages /Kids [3 0 R 6 0 R] /Count 3 >>";
+        o[6] = "<< /Type /Pages /Kids [6 0 R] /Count 2 >>";
+        CHECK(mentions(defects_of(pdftest::classic(o)), "reaches object 6 twice"));
     }
     SECTION("a linearization dictionary that names another first page") {
         Objects o = {{1, "<< /Linearized 1 /L 1 /O 9 /E 1 /N 1 /T 1 /H [1 1] >>"},

@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pdfedit  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from pithrun import DAMAGED_CORPUS_FILES, UNDETECTED_MALFORMED, Failure, check, isolated_env, run_pith  # noqa: E402
+from pithrun import DAMAGED_CORPUS_FILES, Failure, check, isolated_env, run_pith  # noqa: E402
 
 EXIT = {"trusted": 0, "invalid": 1, "unreadable": 2, "absent": 3, "unverified": 4}
 SEED_KEY_ID = "pith-v1-2026-05"
@@ -804,8 +804,8 @@ def case_installed(ctx):
 
 def case_malformed_exit2(ctx):
     """Every malformed corpus PDF: exit 2 and a one-line message, from extract and verify alike;
-    the damaged-but-readable ones are read with --allow-damaged, which lists the damage.
-    UNDETECTED_MALFORMED names the one exception (README: "Damaged PDFs")."""
+    the damaged-but-readable ones are read with --allow-damaged, which lists the damage
+    (README: "Damaged PDFs")."""
     files = malformed_files(ctx)
     if files is None:
         print("no corpus: skipped")
@@ -816,10 +816,6 @@ def case_malformed_exit2(ctx):
         name = "malformed/" + os.path.basename(f)
         xrc, _, xerr = ctx.run(["extract", f], timeout=120)
         rc, out, err = ctx.run(["verify", f], timeout=120)
-        if name in UNDETECTED_MALFORMED:
-            if rc != 3 or xrc != 3:
-                problems.append("%s: listed as undetected, but extract/verify exit %d/%d: update the list" % (name, xrc, rc))
-            continue
         if xrc != 2 or rc != 2:
             problems.append("%s: extract and verify must exit 2, got %d and %d" % (name, xrc, rc))
         elif not err.strip() or len(err.strip().splitlines()) != 1:
@@ -829,9 +825,8 @@ def case_malformed_exit2(ctx):
             rc, report, _ = ctx.verify(f, keyring=False, extra=["--allow-damaged"])
             if rc != 3 or "pdf.damaged" not in codes(report, "informational"):
                 problems.append("%s: with --allow-damaged want absent (3) with pdf.damaged, got %d %s" % (name, rc, report.get("informational")))
-    print("%d malformed PDFs: exit 2 for %d (%d of them damaged but readable with --allow-damaged), "
-          "%d undetected by design; %d problems"
-          % (len(files), len(files) - len(UNDETECTED_MALFORMED), damaged, len(UNDETECTED_MALFORMED), len(problems)))
+    print("%d malformed PDFs: %d damaged but readable with --allow-damaged; %d problems"
+          % (len(files), damaged, len(problems)))
     check(damaged > 0 and not problems, "\n".join(problems))
 
 

@@ -48,12 +48,21 @@ std::string flate_decode(std::string_view in, std::size_t limit) {
 }
 
 std::string flate_encode(std::string_view in) {
-    uLongf cap = compressBound(static_cast<uLong>(in.size()));
-    std::string out(cap, '\0');
-    if (compress2(reinterpret_cast<Bytef*>(&out[0]), &cap, reinterpret_cast<const Bytef*>(in.data()),
-                  static_cast<uLong>(in.size()), Z_BEST_COMPRESSION) != Z_OK)
+    // Small hash tables for small inputs (a badge has a dozen glyphs of a few hundred bytes):
+    // zlib clears them for every stream, which costs more than compressing a glyph.
+    z_stream zs{};
+    const int mem_level = in.size() < 16384 ? 1 : 8;
+    if (deflateInit2(&zs, Z_BEST_COMPRESSION, Z_DEFLATED, 15, mem_level, Z_DEFAULT_STRATEGY) != Z_OK)
         throw Error("zlib compression failed");
-    out.resize(cap);
+    std::string out(deflateBound(&zs, static_cast<uLong>(in.size())), '\0');
+    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+    zs.avail_in = static_cast<uInt>(in.size());
+    zs.next_out = reinterpret_cast<Bytef*>(&out[0]);
+    zs.avail_out = static_cast<uInt>(out.size());
+    const int rc = deflate(&zs, Z_FINISH);
+    out.resize(zs.total_out);
+    deflateEnd(&zs);
+    if (rc != Z_STREAM_END) throw Error("zlib compression failed");
     return out;
 }
 

@@ -1,7 +1,6 @@
 #include "stamp/badge.hpp"
 
 #include <qrencode.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -13,6 +12,7 @@
 
 #include "core/error.hpp"
 #include "pdf/file.hpp"
+#include "pdf/filters.hpp"
 #include "stamp/badge_font.hpp"
 
 namespace pith::badge {
@@ -34,19 +34,9 @@ double round4(double v) { return std::llround(v * 10000.0) / 10000.0; }
 PdfObject real(double v) { return PdfObject(round4(v)); }
 PdfObject integer(long long v) { return PdfObject(static_cast<pdf_int64>(v)); }
 
-std::string flate(const std::string& in) {
-    uLongf cap = compressBound(static_cast<uLong>(in.size()));
-    std::string out(cap, '\0');
-    int rc = compress2(reinterpret_cast<Bytef*>(&out[0]), &cap,
-                       reinterpret_cast<const Bytef*>(in.data()), static_cast<uLong>(in.size()), 9);
-    if (rc != Z_OK) throw pith::Error("badge: zlib compression failed");
-    out.resize(cap);
-    return out;
-}
-
 PdfReference add_flate_stream(pith::pdf::ObjectSink& sink, PdfDictionary dict, const std::string& data) {
     dict.AddKey(PdfName("Filter"), PdfName("FlateDecode"));
-    return sink.add_stream(dict, flate(data));
+    return sink.add_stream(dict, pdf::flate_encode(data));
 }
 
 // Literal PDF string with ( ) \ escaped.

@@ -265,6 +265,7 @@ std::string classify_stamp_error(const std::string& message, const Entry& e) {
     if (message.rfind(e.input + ": cannot open", 0) == 0) return "input.unreadable";
     if (message.rfind(e.output + ":", 0) == 0 && e.output != e.input) return "output.unwritable";
     if (has("certified PDF")) return "pdf.certified";
+    if (has(": damaged PDF: ")) return "pdf.damaged";
     if (has("password")) return "pdf.password";
     if (has("security handler") || has("unsupported encryption") || has("cannot decrypt")) return "pdf.encryption";
     if (has("there is no page") || has("too small for the badge") || has("unknown corner") || has("badge")) return "options.invalid";

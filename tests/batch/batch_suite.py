@@ -546,6 +546,8 @@ def case_corpus(d):
             msg = q.stderr.strip().split("pith: ", 1)[-1]
             if msg != res[i]["error"]:
                 mismatches.append("%s: batch says %r, pith stamp %r" % (e["input"], res[i]["error"], msg))
+            if ("damaged PDF" in msg) != (res[i]["error_code"] == "pdf.damaged"):
+                mismatches.append("%s: error_code %s for %r" % (e["input"], res[i]["error_code"], msg))
     check(not mismatches, "\n".join(mismatches))
     check_outputs_verify(d, rs, {e["output"]: e["password"] for e in entries if "password" in e})
     check(not temporaries(d), "temporary files left")

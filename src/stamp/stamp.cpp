@@ -235,9 +235,11 @@ void draw_badge(pdf::File& file, pdf::Update& update, const Record& record, cons
 
     PdfDictionary plain;
     PdfReference open_ref = update.add_stream(plain, kBadgeStreamMarker + "\nq\n");
+    // Marked as an artifact: in a tagged PDF (PDF/UA, PDF/A-2a) the badge is not part of the
+    // document's logical content, and assistive technology reads the link's /Contents instead.
     PdfReference close_ref = update.add_stream(
-        plain, kBadgeStreamMarker + "\nQ\nq " + fmt(m.a) + " " + fmt(m.b) + " " + fmt(m.c) + " " + fmt(m.d) + " " +
-                   fmt(m.e) + " " + fmt(m.f) + " cm /PithBadge Do Q\n");
+        plain, kBadgeStreamMarker + "\nQ\n/Artifact BMC\nq " + fmt(m.a) + " " + fmt(m.b) + " " + fmt(m.c) + " " +
+                   fmt(m.d) + " " + fmt(m.e) + " " + fmt(m.f) + " cm /PithBadge Do Q\nEMC\n");
 
     PdfObject page_object = file.get(page.ref);
     PdfDictionary& dict = page_object.GetDictionary();

@@ -53,6 +53,18 @@ def main():
         check(v.returncode == 4 and j.get("state") == "unverified" and not j.get("failure"),
               "--rewrite output verifies as unverified with no failure (got %s)" % j.get("failure"))
 
+        # The page's content is wrapped in q/Q and the badge drawn after it as an artifact
+        # (marked content that tagged PDFs, PDF/UA and PDF/A-2a, leave out of the logical structure).
+        out = os.path.join(tmp, "plain.pdf")
+        r = run([pith, "stamp", article, "--record", record, "-o", out])
+        qdf = os.path.join(tmp, "plain-qdf.pdf")
+        run(["qpdf", "--qdf", "--object-streams=disable", out, qdf])
+        text = open(qdf, "rb").read() if os.path.exists(qdf) else b""
+        badge = text.find(b"/PithBadge Do")
+        check(r.returncode == 0 and badge > 0, "the page draws /PithBadge")
+        check(text.rfind(b"/Artifact BMC", 0, badge) > text.rfind(b"EMC", 0, badge) and
+              text.find(b"EMC", badge) > badge, "the badge is drawn inside /Artifact BMC ... EMC")
+
         # --at X,Y: the link sits exactly there (no rotation on this page).
         out = os.path.join(tmp, "at.pdf")
         r = run([pith, "stamp", article, "--record", record, "--at", "100,50", "-o", out, "--json"])
@@ -70,7 +82,8 @@ def main():
         shutil.copy(article, inplace)
         r = run([pith, "stamp", inplace, "--record", record, "--in-place"])
         check(r.returncode == 0 and open(inplace, "rb").read().startswith(original), "--in-place keeps the input as a prefix")
-        check(sorted(os.listdir(tmp)) == sorted(["rewritten.pdf", "at.pdf", "inplace.pdf"]), "no temporary files left")
+        check(sorted(os.listdir(tmp)) == sorted(["rewritten.pdf", "plain.pdf", "plain-qdf.pdf", "at.pdf", "inplace.pdf"]),
+              "no temporary files left")
 
         # Standard input and output give the same bytes as files (SOURCE_DATE_EPOCH fixes the time).
         env = dict(os.environ, SOURCE_DATE_EPOCH="1764460800")

@@ -68,6 +68,25 @@ void AtomicFile::write(std::string_view data) {
     if (!error_ && !write_all(fd_, data)) error_ = errno ? errno : EIO;
 }
 
+bool AtomicFile::copy_from(const std::string& path, std::uint64_t length) {
+    if (error_) return false;
+    int in = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (in < 0) return false;
+    loff_t from = 0;
+    std::uint64_t copied = 0;
+    while (copied < length) {
+        ssize_t n = ::copy_file_range(in, &from, fd_, nullptr, length - copied, 0);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        copied += static_cast<std::uint64_t>(n);
+    }
+    const int saved = errno;
+    ::close(in);
+    if (copied == length) return true;
+    if (copied > 0) error_ = saved ? saved : EIO;  // a partial copy cannot be taken back: commit() fails
+    return false;
+}
+
 void AtomicFile::commit() {
     int saved = error_;
     if (::close(fd_) != 0 && !saved) saved = errno;

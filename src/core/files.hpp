@@ -1,5 +1,6 @@
 #pragma once
 // Whole-file input and output: never a partial output file.
+#include <cstdint>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -24,6 +25,10 @@ public:
     AtomicFile& operator=(const AtomicFile&) = delete;
     ~AtomicFile();
     void write(std::string_view data);
+    // Appends the first `length` bytes of the file at `path`, copied inside the kernel
+    // (copy_file_range, as cp does: the data never passes through pith's memory). False,
+    // with nothing written, where the kernel cannot do that.
+    bool copy_from(const std::string& path, std::uint64_t length);
     void commit();
 
 private:

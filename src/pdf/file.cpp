@@ -894,7 +894,7 @@ File File::open(const std::string& path, const OpenOptions& options) {
         throw Error(path + ": not a regular file");
     }
     if (st.st_size > 0) {
-        void* m = mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+        void* m = mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
         if (m == MAP_FAILED) {
             ::close(fd);
             throw Error(path + ": cannot map file (" + std::strerror(errno) + ")");

@@ -399,7 +399,8 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
     std::optional<AtomicFile> out;
     if (!options.rewrite && output != "-") {
         out.emplace(output);
-        out->write(prior);
+        const bool whole_input = !summary.replaced_previous && input != "-";
+        if (!whole_input || !out->copy_from(input, prior.size())) out->write(prior);
     }
     pdf::Update update(file);
     if (!options.rewrite) update.set_comment(kUpdateMarker + " prior=" + std::to_string(prior.size()));

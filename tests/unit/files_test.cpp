@@ -1,0 +1,80 @@
+#include "core/crypto.hpp"
+#include "core/error.hpp"
+#include "core/files.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string>
+
+namespace {
+
+std::string make_dir() {
+    char name[] = "/tmp/pith-files-XXXXXX";
+    REQUIRE(::mkdtemp(name) != nullptr);
+    return name;
+}
+
+std::string slurp(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+long entries(const std::string& dir) {
+    return std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator());
+}
+
+}  // namespace
+
+TEST_CASE("AtomicFile: all or nothing, and the kernel copy of a prefix", "[files]") {
+    const std::string dir = make_dir();
+    const std::string input = dir + "/in.bin";
+    std::string bytes;
+    for (int i = 0; i < 300000; ++i) bytes += static_cast<char>(i * 7);
+    pith::write_file_atomically(input, {bytes});
+    CHECK(slurp(input) == bytes);
+
+    SECTION("copy_from appends a prefix of another file, then write() appends more") {
+        {
+            pith::AtomicFile out(dir + "/out.bin");
+            REQUIRE(out.copy_from(input, 123457));
+            out.write("tail");
+            out.commit();
+        }
+        CHECK(slurp(dir + "/out.bin") == bytes.substr(0, 123457) + "tail");
+        CHECK(entries(dir) == 2);  // no temporary file left
+    }
+    SECTION("without commit() nothing appears") {
+        {
+            pith::AtomicFile out(dir + "/never.bin");
+            out.write("data");
+        }
+        CHECK(entries(dir) == 1);
+    }
+    SECTION("copy_from a missing file writes nothing and says so") {
+        pith::AtomicFile out(dir + "/out2.bin");
+        CHECK_FALSE(out.copy_from(dir + "/missing.bin", 10));
+        out.write("x");
+        out.commit();
+        CHECK(slurp(dir + "/out2.bin") == "x");
+    }
+    SECTION("no_overwrite refuses an existing file") {
+        pith::AtomicFile out(input, std::nullopt, true);
+        out.write("other");
+        CHECK_THROWS_AS(out.commit(), pith::Error);
+        CHECK(slurp(input) == bytes);
+    }
+    SECTION("sha256_file equals sha256 of the bytes") {
+        auto [digest, length] = pith::sha256_file(input);
+        CHECK(length == bytes.size());
+        CHECK(digest == pith::sha256(bytes));
+        CHECK_THROWS_AS(pith::sha256_file(dir + "/missing.bin"), pith::Error);
+    }
+    std::filesystem::remove_all(dir);
+}

@@ -12,9 +12,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <future>
 #include <iostream>
 #include <optional>
-#include <future>
 
 namespace pith::stamp {
 namespace {
@@ -305,10 +305,6 @@ void draw_badge(pdf::File& file, pdf::Update& update, const Record& record, cons
     update.replace(page.ref, page_object);
     summary.page = index + 1;
 }
-
-}  // namespace
-
-namespace {
 
 // Whether pith's marker, naming the bytes before it, stands at `at` (after end-of-line bytes).
 std::optional<std::uint64_t> marker_at(std::string_view bytes, std::size_t at) {

@@ -38,6 +38,7 @@ pith_verify_test(prior_modified 120)           # a byte before pith's update -> 
 pith_verify_test(title_differs 180)            # paper A's record stamped on paper B -> pith.title.differs
 pith_verify_test(page_appended 120)            # update adding a page -> pith.revisions.modified
 pith_verify_test(content_replaced 120)         # update replacing page content -> pith.revisions.modified
+pith_verify_test(badge_text_changed 120)       # update redrawing the badge with another number -> pith.badge.text.mismatch + pith.revisions.modified
 pith_verify_test(metadata_stripped 120)        # catalog without /Metadata, Info without /PithNumber -> pith.metadata.absent
 pith_verify_test(later_revision_ok 120)        # a Text annotation added later -> trusted + pith.revisions.after
 # States, exit codes, options, output.

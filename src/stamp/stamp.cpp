@@ -239,7 +239,7 @@ void draw_badge(pdf::File& file, pdf::Update& update, const Record& record, cons
     // document's logical content, and assistive technology reads the link's /Contents instead.
     PdfReference close_ref = update.add_stream(
         plain, kBadgeStreamMarker + "\nQ\n/Artifact BMC\nq " + fmt(m.a) + " " + fmt(m.b) + " " + fmt(m.c) + " " +
-                   fmt(m.d) + " " + fmt(m.e) + " " + fmt(m.f) + " cm /PithBadge Do Q\nEMC\n");
+                   fmt(m.d) + " " + fmt(m.e) + " " + fmt(m.f) + " cm /" + kBadgeResourceName + " Do Q\nEMC\n");
 
     PdfObject page_object = file.get(page.ref);
     PdfDictionary& dict = page_object.GetDictionary();
@@ -263,7 +263,7 @@ void draw_badge(pdf::File& file, pdf::Update& update, const Record& record, cons
     if (page.resources.IsDictionary()) resources = page.resources.GetDictionary();
     PdfDictionary xobjects;
     if (const PdfObject* x = file.get_key(resources, "XObject"); x && x->IsDictionary()) xobjects = x->GetDictionary();
-    xobjects.AddKey("PithBadge", badge.xobject);
+    xobjects.AddKey(PdfName(kBadgeResourceName), badge.xobject);
     resources.AddKey("XObject", xobjects);
     dict.AddKey("Resources", resources);
 

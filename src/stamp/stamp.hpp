@@ -49,6 +49,8 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
 
 // The marker comment that opens pith's update: "%PithUpdate prior=N", N the input's length.
 inline const std::string kUpdateMarker = "%PithUpdate";
+// The name of the badge XObject in the page's resources.
+inline const std::string kBadgeResourceName = "PithBadge";
 
 struct PithUpdate {
     std::uint64_t prior_length;  // bytes before pith's update

@@ -256,9 +256,20 @@ void check_later_revisions(pdf::File& file, const Embedded& e, Findings& f) {
     if (stamped_pages != pages)
         problems.push_back("the page count changed from " + std::to_string(stamped_pages) + " to " + std::to_string(pages));
 
-    std::set<std::uint32_t> protected_objects;  // pith's metadata, the badge link, page content streams
+    std::set<std::uint32_t> protected_objects;  // pith's metadata, page content streams, the badge's drawing
     if (const PdfObject* md = stamped.catalog().GetDictionary().GetKey("Metadata"); md && md->IsReference())
         protected_objects.insert(md->GetReference().ObjectNumber());
+    std::set<std::uint32_t> badge_objects;  // the badge XObject and what it draws with (font, glyphs)
+    auto collect_badge = [&](auto&& self, const PdfObject& o, int depth) -> void {
+        if (depth > 8 || badge_objects.size() > 256) return;
+        if (o.IsReference()) {
+            if (badge_objects.insert(o.GetReference().ObjectNumber()).second) self(self, stamped.get(o.GetReference()), depth + 1);
+        } else if (o.IsArray()) {
+            for (const auto& item : o.GetArray()) self(self, item, depth + 1);
+        } else if (o.IsDictionary()) {
+            for (const auto& [key, item] : o.GetDictionary().GetKeys()) self(self, *item, depth + 1);
+        }
+    };
     for (int i = 0; i < std::min(stamped_pages, pages); ++i) {
         pdf::Page before = stamped.page(i);
         const PdfObject& old_page = stamped.get(before.ref);
@@ -269,6 +280,10 @@ void check_later_revisions(pdf::File& file, const Embedded& e, Findings& f) {
                 for (const auto& item : c.GetArray())
                     if (item.IsReference()) protected_objects.insert(item.GetReference().ObjectNumber());
         }
+        if (before.resources.IsDictionary())
+            if (const PdfObject* xobjects = stamped.get_key(before.resources.GetDictionary(), "XObject"); xobjects && xobjects->IsDictionary())
+                if (const PdfObject* badge = xobjects->GetDictionary().GetKey(PoDoFo::PdfName(stamp::kBadgeResourceName)); badge && badge->IsReference())
+                    collect_badge(collect_badge, *badge, 0);
         if (!later.count(before.ref.ObjectNumber())) continue;
         const PdfObject& new_page = file.get(file.page(i).ref);
         auto contents_of = [](pdf::File& in, const PdfObject& page) {
@@ -278,6 +293,9 @@ void check_later_revisions(pdf::File& file, const Embedded& e, Findings& f) {
         if (file.page(i).ref != before.ref || contents_of(stamped, old_page) != contents_of(file, new_page))
             problems.push_back("the content of page " + std::to_string(i + 1) + " was replaced");
     }
+    for (std::uint32_t num : later)
+        if (badge_objects.count(num) && !protected_objects.count(num))
+            problems.push_back("the badge's drawing (object " + std::to_string(num) + ") was replaced");
     for (std::uint32_t num : later)
         if (protected_objects.count(num)) {
             const PdfObject& o = stamped.get(PdfReference(num, 0));

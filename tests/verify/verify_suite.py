@@ -342,6 +342,22 @@ def case_page_appended(ctx):
     expect(ctx, "page-appended-table", rc, report, "invalid", failures=["pith.revisions.modified"])
 
 
+def case_badge_text_changed(ctx):
+    # An update replacing the badge's drawing with one that shows another number.
+    src = ctx.path("trusted.pdf")
+    data = ctx.read("trusted.pdf")
+    badge = re.search(r"/PithBadge (\d+) 0 R", pdfedit.show_object(src, 2))
+    check(badge, "page 2 has no /PithBadge XObject")
+    shown = ("BT /H 8 Tf 0 2 Td (pith:%s) Tj ET\n" % OTHER_BODY[:8]).encode()
+    form = pdfedit.stream_object("/Type /XObject /Subtype /Form /BBox [ 0 0 80 12 ] /Resources << /Font << /H << "
+                                 "/Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >>", shown)
+    path = ctx.write("badge-text-changed.pdf", pdfedit.append_update(data, {int(badge.group(1)): form}))
+    rc, report, err = ctx.verify(path)
+    expect(ctx, "badge-text-changed", rc, report, "invalid", failures=["pith.badge.text.mismatch", "pith.revisions.modified"])
+    modified = [f["explanation"] for f in report["failure"] if f["code"] == "pith.revisions.modified"]
+    check("the badge's drawing" in modified[0], "pith.revisions.modified does not name the badge: %s" % modified)
+
+
 def case_content_replaced(ctx):
     # An update replacing the page's original content stream with other text.
     src = ctx.path("trusted.pdf")

@@ -132,10 +132,11 @@ PageText page_text_or_failure(std::string_view bytes, int index, const std::stri
     }
 }
 
+// poppler's work on one page, in a child process started by the constructor.
 class PageTextChild {
 public:
-    PageTextChild(std::string_view bytes, std::vector<int> pages, const std::string& password)
-        : bytes_(bytes), pages_(std::move(pages)), password_(password) {
+    PageTextChild(std::string_view bytes, int page, const std::string& password)
+        : bytes_(bytes), page_(page), password_(password) {
         int fds[2];
         if (::pipe(fds) != 0) return;
         std::fflush(nullptr);
@@ -152,14 +153,8 @@ public:
             ::setrlimit(RLIMIT_CPU, &cpu);
             struct rlimit memory = {kPageTextMemory, kPageTextMemory};
             ::setrlimit(RLIMIT_AS, &memory);
-            std::string message;  // per page: kind ('T' text, 'N' none, 'E' error), 8-byte length, payload
-            for (int page : pages_) {
-                PageText t = page_text_or_failure(bytes_, page, password_);
-                const std::string payload = t.failed ? t.why : t.text.value_or("");
-                message += t.failed ? 'E' : t.text ? 'T' : 'N';
-                for (int i = 0; i < 8; ++i) message += static_cast<char>((payload.size() >> (8 * i)) & 0xFF);
-                message += payload;
-            }
+            PageText t = page_text_or_failure(bytes_, page_, password_);  // 'T' text, 'N' no text, 'E' why not
+            const std::string message = t.failed ? "E" + t.why : t.text ? "T" + *t.text : "N";
             ::_exit(write_all(fds[1], message) ? 0 : 1);
         }
         ::close(fds[1]);
@@ -175,13 +170,8 @@ public:
         if (pipe_ >= 0) ::close(pipe_);
     }
 
-    // The text of each page asked for, in order.
-    std::vector<PageText> collect() {
-        std::vector<PageText> result;
-        if (child_ < 0) {  // no child (pipe or fork failed): in this process then
-            for (int page : pages_) result.push_back(page_text_or_failure(bytes_, page, password_));
-            return result;
-        }
+    PageText collect() {
+        if (child_ < 0) return page_text_or_failure(bytes_, page_, password_);  // no child: in this process then
         std::string message;
         char buffer[65536];
         for (ssize_t n; (n = ::read(pipe_, buffer, sizeof buffer)) != 0;) {
@@ -190,24 +180,11 @@ public:
             message.append(buffer, static_cast<std::size_t>(n));
         }
         const int status = reap();
-        std::size_t at = 0;
-        for (std::size_t i = 0; i < pages_.size(); ++i) {
-            std::uint64_t size = 0;
-            if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && message.size() - at >= 9) {
-                for (int k = 0; k < 8; ++k) size |= std::uint64_t(static_cast<unsigned char>(message[at + 1 + k])) << (8 * k);
-            }
-            if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || message.size() - at < 9 || message.size() - at - 9 < size) {
-                result.push_back({std::nullopt, true, "poppler crashed or ran out of time or memory"});
-                continue;
-            }
-            const char kind = message[at];
-            std::string payload = message.substr(at + 9, size);
-            at += 9 + size;
-            if (kind == 'E') result.push_back({std::nullopt, true, payload});
-            else if (kind == 'T') result.push_back({std::move(payload), false, {}});
-            else result.push_back({});
-        }
-        return result;
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || message.empty())
+            return {std::nullopt, true, "poppler crashed or ran out of time or memory"};
+        if (message[0] == 'E') return {std::nullopt, true, message.substr(1)};
+        if (message[0] == 'T') return {message.substr(1), false, {}};
+        return {};
     }
 
 private:
@@ -220,7 +197,7 @@ private:
     }
 
     std::string_view bytes_;
-    std::vector<int> pages_;
+    int page_;
     std::string password_;
     pid_t child_ = -1;
     int pipe_ = -1;
@@ -379,7 +356,7 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     }
 
     std::optional<PageTextChild> badge_page_child;  // when `pith stamp --page` put the badge elsewhere
-    if (e.badge_page != 1) badge_page_child.emplace(file.bytes(), std::vector<int>{e.badge_page - 1}, options.password);
+    if (e.badge_page != 1) badge_page_child.emplace(file.bytes(), e.badge_page - 1, options.password);
     // Hashed now, while the child works (check 8 reports it).
     std::optional<std::string> prior_sha256;
     const std::uint64_t prior_length = std::strtoull(prop("priorLength").c_str(), nullptr, 10);
@@ -477,8 +454,8 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     }
 
     // Page text, from the child started above.
-    const PageText page1 = page1_child.collect().front();
-    const PageText badge_page = badge_page_child ? badge_page_child->collect().front() : page1;
+    const PageText page1 = page1_child.collect();
+    const PageText badge_page = badge_page_child ? badge_page_child->collect() : page1;
     const std::optional<std::string>& page1_text = page1.text;
     const std::string badge_page_text = badge_page.text.value_or("");
     if (page1.failed || badge_page.failed)  // a file that defeats the text checks is not given their benefit
@@ -560,7 +537,7 @@ Embedded extract(const std::string& path, const std::string& password, bool allo
 
 Report verify(const std::string& path, const Keyring& keyring, const Options& options) {
     pdf::File file = open_pdf(path, options.password);
-    PageTextChild page1(file.bytes(), {0}, options.password);  // poppler works while pith checks the rest
+    PageTextChild page1(file.bytes(), 0, options.password);  // poppler works while pith checks the rest
     Report report = verify_file(file, path, keyring, options, page1);
     check_damage(file, options.allow_damaged);
     for (const std::string& defect : file.defects())

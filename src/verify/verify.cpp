@@ -8,6 +8,8 @@
 #include "stamp/stamp.hpp"
 #include "verify/title.hpp"
 
+#include <podofo/base/PdfContentsTokenizer.h>
+
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -25,6 +27,7 @@ namespace {
 
 using PoDoFo::PdfObject;
 using PoDoFo::PdfReference;
+using PoDoFo::PdfVariant;
 
 constexpr rlim_t kPageTextSeconds = 20;                // CPU seconds poppler may spend on one page
 constexpr rlim_t kPageTextMemory = rlim_t{2} << 30;    // bytes of address space
@@ -203,6 +206,88 @@ private:
     int pipe_ = -1;
 };
 
+// The text of the badge `pith stamp` drew on page `index`: the strings its XObject shows, read
+// through its font's ToUnicode map, when the page's last content stream draws it. nullopt
+// for any other page or map (a pith.sty badge, another tool's): poppler reads the page then.
+std::optional<std::string> stamped_badge_text(pdf::File& file, int index) {
+    try {
+        const pdf::Page page = file.page(index);
+        const PdfObject* contents = file.get(page.ref).GetDictionary().GetKey("Contents");
+        const PdfObject* list = contents ? &file.resolve(*contents) : nullptr;
+        if (!list || !list->IsArray() || list->GetArray().empty() || !list->GetArray().back().IsReference()) return std::nullopt;
+        if (file.stream_decoded(list->GetArray().back().GetReference()).find("/" + stamp::kBadgeResourceName + " Do") ==
+            std::string::npos)
+            return std::nullopt;
+        const PdfObject* xobjects = page.resources.IsDictionary() ? file.get_key(page.resources.GetDictionary(), "XObject") : nullptr;
+        const PdfObject* badge = xobjects && xobjects->IsDictionary()
+                                     ? xobjects->GetDictionary().GetKey(PoDoFo::PdfName(stamp::kBadgeResourceName)) : nullptr;
+        if (!badge || !badge->IsReference() || !file.is_stream(badge->GetReference())) return std::nullopt;
+        const PdfObject* resources = file.get_key(file.get(badge->GetReference()).GetDictionary(), "Resources");
+        const PdfObject* fonts = resources && resources->IsDictionary() ? file.get_key(resources->GetDictionary(), "Font") : nullptr;
+        if (!fonts || !fonts->IsDictionary()) return std::nullopt;
+
+        // One byte to one UTF-16 unit (bfchar), as pith writes it.
+        auto to_unicode_of = [&](const PoDoFo::PdfName& name) -> std::optional<std::map<unsigned char, char32_t>> {
+            const PdfObject* font = file.get_key(fonts->GetDictionary(), name.GetName().c_str());
+            const PdfObject* cmap = font && font->IsDictionary() ? font->GetDictionary().GetKey("ToUnicode") : nullptr;
+            if (!cmap || !cmap->IsReference()) return std::nullopt;
+            const std::string text = file.stream_decoded(cmap->GetReference());
+            if (text.find("bfrange") != std::string::npos) return std::nullopt;
+            std::map<unsigned char, char32_t> map;
+            static const std::regex pair("<([0-9A-Fa-f]{2})>\\s*<([0-9A-Fa-f]{4})>");
+            for (std::size_t at = 0; (at = text.find("beginbfchar", at)) != std::string::npos;) {
+                const std::size_t end = text.find("endbfchar", at);
+                if (end == std::string::npos) return std::nullopt;
+                const std::string block = text.substr(at, end - at);
+                for (auto it = std::sregex_iterator(block.begin(), block.end(), pair); it != std::sregex_iterator(); ++it)
+                    map[static_cast<unsigned char>(std::stoul((*it)[1], nullptr, 16))] = static_cast<char32_t>(std::stoul((*it)[2], nullptr, 16));
+                at = end;
+            }
+            return map;
+        };
+        std::optional<std::map<unsigned char, char32_t>> map;
+        std::string shown;
+        auto show = [&](const PdfVariant& operand) {
+            if (!map || (!operand.IsString() && !operand.IsHexString())) return false;
+            const PoDoFo::PdfString& string = operand.GetString();
+            for (PoDoFo::pdf_long i = 0; i < string.GetLength(); ++i) {
+                auto hit = map->find(static_cast<unsigned char>(string.GetString()[i]));
+                if (hit == map->end() || hit->second >= 0x80) return false;  // pith's labels are ASCII
+                shown += static_cast<char>(hit->second);
+            }
+            return true;
+        };
+        const std::string content = file.stream_decoded(badge->GetReference());
+        PoDoFo::PdfContentsTokenizer tokens(content.data(), static_cast<long>(content.size()));
+        PoDoFo::EPdfContentsType type;
+        const char* keyword = nullptr;
+        PdfVariant value;
+        std::vector<PdfVariant> operands;
+        while (tokens.ReadNext(type, keyword, value)) {
+            if (type == PoDoFo::ePdfContentsType_Variant) {
+                operands.push_back(value);
+                continue;
+            }
+            if (type != PoDoFo::ePdfContentsType_Keyword) return std::nullopt;
+            const std::string op = keyword;
+            if (op == "Tf" && operands.size() == 2 && operands[0].IsName()) {
+                map = to_unicode_of(operands[0].GetName());
+            } else if (op == "Tj" && operands.size() == 1) {
+                if (!show(operands[0])) return std::nullopt;
+            } else if (op == "TJ" || op == "'" || op == "\"") {
+                return std::nullopt;  // not what pith writes
+            }
+            operands.clear();
+        }
+        if (shown.empty()) return std::nullopt;
+        return shown;
+    } catch (const Error&) {
+        return std::nullopt;
+    } catch (const PoDoFo::PdfError&) {
+        return std::nullopt;
+    }
+}
+
 pdf::File open_pdf(const std::string& path, const std::string& password) {
     return pdf::File::open(path, pdf::OpenOptions{password, !password.empty()});
 }
@@ -355,8 +440,10 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
         return report;
     }
 
+    // The badge pith stamp drew is read from its own drawing; other badges by poppler.
+    const std::optional<std::string> drawn_badge = stamped_badge_text(file, e.badge_page - 1);
     std::optional<PageTextChild> badge_page_child;  // when `pith stamp --page` put the badge elsewhere
-    if (e.badge_page != 1) badge_page_child.emplace(file.bytes(), e.badge_page - 1, options.password);
+    if (e.badge_page != 1 && !drawn_badge) badge_page_child.emplace(file.bytes(), e.badge_page - 1, options.password);
     // Hashed now, while the child works (check 8 reports it).
     std::optional<std::string> prior_sha256;
     const std::uint64_t prior_length = std::strtoull(prop("priorLength").c_str(), nullptr, 10);
@@ -453,14 +540,23 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
         f.info("pith.links.absent", "no link to the Pith resolver found on page 1 or the stamped page");
     }
 
-    // Page text, from the child started above.
-    const PageText page1 = page1_child.collect();
-    const PageText badge_page = badge_page_child ? badge_page_child->collect() : page1;
-    const std::optional<std::string>& page1_text = page1.text;
-    const std::string badge_page_text = badge_page.text.value_or("");
-    if (page1.failed || badge_page.failed)  // a file that defeats the text checks is not given their benefit
-        f.fail("pith.text.failed", "the page text could not be extracted (" + (page1.failed ? page1.why : badge_page.why) +
-                                       "), so the badge text and the title cannot be checked");
+    // Page text from poppler's child (started above) only where a check needs it: the title
+    // unless a declared title settles it, and a badge pith stamp did not draw.
+    std::vector<std::string> declared;
+    if (!e.xmp.title.empty()) declared.push_back(e.xmp.title);
+    if (e.info.count("Title")) declared.push_back(e.info.at("Title"));
+    const std::string title_hash = record && record->title_hash ? *record->title_hash : "";
+    title::Result t = title::compare(prop("title"), title_hash, declared, std::nullopt);
+    PageText page1, badge_page;
+    if (t.outcome != title::Outcome::Matches || !drawn_badge) {
+        page1 = page1_child.collect();
+        badge_page = badge_page_child ? badge_page_child->collect() : page1;
+        if (page1.failed || badge_page.failed)  // a file that defeats the text checks is not given their benefit
+            f.fail("pith.text.failed", "the page text could not be extracted (" + (page1.failed ? page1.why : badge_page.why) +
+                                           "), so the checks that need it cannot be made");
+        if (t.outcome != title::Outcome::Matches) t = title::compare(prop("title"), title_hash, declared, page1.text);
+    }
+    const std::string badge_page_text = drawn_badge ? *drawn_badge : badge_page.text.value_or("");
 
     // 6. The visible badge text.
     static const std::regex shown("pith:\\s*([A-Z2-7]{8})");
@@ -478,12 +574,7 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     else
         f.info("pith.badge.text.absent", "no visible badge text pith:" + expected_short + " found on page " + std::to_string(e.badge_page));
 
-    // 7. Title binding.
-    std::vector<std::string> declared;
-    if (!e.xmp.title.empty()) declared.push_back(e.xmp.title);
-    if (e.info.count("Title")) declared.push_back(e.info.at("Title"));
-    std::string title_hash = record && record->title_hash ? *record->title_hash : "";
-    title::Result t = title::compare(prop("title"), title_hash, declared, page1_text);
+    // 7. Title binding (compared above).
     if (t.outcome == title::Outcome::Matches) f.ok("pith.title.match", t.explanation);
     else if (t.outcome == title::Outcome::Differs) f.fail("pith.title.differs", t.explanation);
     else f.info("pith.title.none", t.explanation);

@@ -818,6 +818,27 @@ def case_installed(ctx):
     check("poppler" not in linked, "pith itself must not link poppler (start-up cost):\n" + linked)
 
 
+def case_no_page_text_needed(ctx):
+    """When the declared title settles the title check and the badge is the one pith stamp
+    drew (read from its own drawing), verify does not wait for poppler: with poppler's child
+    crashing (test hook) the PDF is still trusted. text_extraction_crash is the other side."""
+    bundle = json.load(open(ctx.record, encoding="utf-8"))
+    title = bundle["current"]["graph_snapshots"][0]["payload"]["graph_snapshot"]["paper"]["title"]
+    data = open(ctx.article, "rb").read()
+    _, trailer, _ = pdfedit.last_trailer(data)
+    info = int(pdfedit.trailer_entry(trailer, "Size"))
+    titled = ctx.write("titled.pdf", pdfedit.append_update(data, {info: "<< /Title %s >>" % pdfedit.pdf_string(title)},
+                                                           info="%d 0 R" % info))
+    rc, out, err = ctx.run(["stamp", titled, "--record", ctx.path("signed.json"), "-o", ctx.path("titled-stamped.pdf")])
+    check(rc == 0, "stamp failed: " + err)
+    env = ctx.env(PITH_TEST_PAGE_TEXT_CRASH="1")
+    rc, report, err = ctx.verify(ctx.path("titled-stamped.pdf"), env=env)
+    expect(ctx, "declared-title", rc, report, "trusted", failures=[],
+           success_includes=["pith.badge.text.match", "pith.title.match"])
+    matched = [f["explanation"] for f in report["success"] if f["code"] == "pith.title.match"]
+    check("declared title" in matched[0], "title not matched on the declared title: %s" % matched)
+
+
 def case_malformed_exit2(ctx):
     """Every malformed corpus PDF: exit 2 and a one-line message, from extract and verify alike;
     the damaged-but-readable ones are read with --allow-damaged, which lists the damage

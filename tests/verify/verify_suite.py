@@ -356,6 +356,21 @@ def case_badge_text_changed(ctx):
     expect(ctx, "badge-text-changed", rc, report, "invalid", failures=["pith.badge.text.mismatch", "pith.revisions.modified"])
     modified = [f["explanation"] for f in report["failure"] if f["code"] == "pith.revisions.modified"]
     check("the badge's drawing" in modified[0], "pith.revisions.modified does not name the badge: %s" % modified)
+    # The same with pith's own font kept: the letters of the number shuffled, so every code
+    # is in its ToUnicode map and verify reads the changed text from the drawing itself.
+    num = int(badge.group(1))
+    dictionary = pdfedit.show_object(src, num).split("Dictionary:", 1)[-1].strip()
+    dictionary = re.sub(r"/(Length \d+|Filter /FlateDecode)", "", dictionary)[2:-2]
+    drawing = subprocess.run(["qpdf", "--show-object=%d" % num, "--filtered-stream-data", src],
+                             capture_output=True, timeout=60).stdout
+    shuffled = ARTICLE_BODY[:8][::-1]
+    check(b"(pith:%s)" % ARTICLE_BODY[:8].encode() in drawing, "badge drawing without its text: %r" % drawing)
+    form = pdfedit.stream_object(dictionary, drawing.replace(ARTICLE_BODY[:8].encode(), shuffled.encode()))
+    path = ctx.write("badge-text-shuffled.pdf", pdfedit.append_update(data, {num: form}))
+    rc, report, err = ctx.verify(path, env=ctx.env(PITH_TEST_PAGE_TEXT_CRASH="1"))  # poppler must not be needed
+    failure_codes = codes(report, "failure")
+    check("pith.badge.text.mismatch" in failure_codes and "pith.text.failed" in failure_codes,
+          "shuffled badge text: want pith.badge.text.mismatch (read without poppler), got %s" % failure_codes)
 
 
 def case_content_replaced(ctx):

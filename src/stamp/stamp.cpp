@@ -37,6 +37,13 @@ pdf::File open_input(const std::string& input, const Options& options) {
     return pdf::File::open(input, open);
 }
 
+// Damage found so far (pdf::File::defects()) is an error unless --allow-damaged.
+void refuse_damaged(const pdf::File& file, const Options& options) {
+    if (options.allow_damaged || file.defects().empty()) return;
+    throw Error(file.name() + ": " + pdf::damage_message(file) + "; refusing to stamp (--allow-damaged stamps it anyway" +
+                (file.reconstructed() ? ", with a rebuilt cross-reference table)" : ")"));
+}
+
 void refuse_certified(pdf::File& file, const std::string& name, bool force) {
     if (force) return;
     const PdfObject* perms = file.get_key(file.catalog().GetDictionary(), "Perms");
@@ -382,6 +389,7 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
         summary.replaced_previous = true;
     }
     refuse_certified(file, file.name(), options.force);
+    refuse_damaged(file, options);  // most damage shows on opening: before the copy and the badge
 
     std::string_view prior = file.bytes();
     auto prior_sha256 = [&]() -> std::string {
@@ -406,13 +414,9 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
     PdfDictionary info = write_info(file, update, record.number.full());
     if (options.draw_badge) draw_badge(file, update, record, options, summary);
     write_metadata(file, update, properties_for(record, options, prior.size(), prior_sha256(), summary));
-    if (!file.defects().empty()) {  // after the reading above, which is where damage shows
-        if (!options.allow_damaged)
-            throw Error(file.name() + ": " + pdf::damage_message(file) +
-                        "; refusing to stamp (--allow-damaged stamps it anyway" +
-                        (file.reconstructed() ? ", with a rebuilt cross-reference table)" : ")"));
+    refuse_damaged(file, options);  // and some while reading the page drawn on
+    if (!file.defects().empty())
         summary.warnings.push_back(pdf::damage_message(file) + "; stamped because of --allow-damaged");
-    }
 
     summary.prior_length = prior.size();
     if (options.rewrite) {

@@ -206,6 +206,15 @@ private:
     int pipe_ = -1;
 };
 
+// The XObject `pith stamp` drew its badge with on `page` (a reference), if the page names one.
+const PdfObject* badge_xobject(pdf::File& file, const pdf::Page& page) {
+    if (!page.resources.IsDictionary()) return nullptr;
+    const PdfObject* xobjects = file.get_key(page.resources.GetDictionary(), "XObject");
+    const PdfObject* badge = xobjects && xobjects->IsDictionary()
+                                 ? xobjects->GetDictionary().GetKey(PoDoFo::PdfName(stamp::kBadgeResourceName)) : nullptr;
+    return badge && badge->IsReference() ? badge : nullptr;
+}
+
 // The text of the badge `pith stamp` drew on page `index`: the strings its XObject shows, read
 // through its font's ToUnicode map, when the page's last content stream draws it. nullopt
 // for any other page or map (a pith.sty badge, another tool's): poppler reads the page then.
@@ -218,10 +227,8 @@ std::optional<std::string> stamped_badge_text(pdf::File& file, int index) {
         if (file.stream_decoded(list->GetArray().back().GetReference()).find("/" + stamp::kBadgeResourceName + " Do") ==
             std::string::npos)
             return std::nullopt;
-        const PdfObject* xobjects = page.resources.IsDictionary() ? file.get_key(page.resources.GetDictionary(), "XObject") : nullptr;
-        const PdfObject* badge = xobjects && xobjects->IsDictionary()
-                                     ? xobjects->GetDictionary().GetKey(PoDoFo::PdfName(stamp::kBadgeResourceName)) : nullptr;
-        if (!badge || !badge->IsReference() || !file.is_stream(badge->GetReference())) return std::nullopt;
+        const PdfObject* badge = badge_xobject(file, page);
+        if (!badge || !file.is_stream(badge->GetReference())) return std::nullopt;
         const PdfObject* resources = file.get_key(file.get(badge->GetReference()).GetDictionary(), "Resources");
         const PdfObject* fonts = resources && resources->IsDictionary() ? file.get_key(resources->GetDictionary(), "Font") : nullptr;
         if (!fonts || !fonts->IsDictionary()) return std::nullopt;
@@ -342,10 +349,7 @@ void check_later_revisions(pdf::File& file, const Embedded& e, Findings& f) {
                 for (const auto& item : c.GetArray())
                     if (item.IsReference()) protected_objects.insert(item.GetReference().ObjectNumber());
         }
-        if (before.resources.IsDictionary())
-            if (const PdfObject* xobjects = stamped.get_key(before.resources.GetDictionary(), "XObject"); xobjects && xobjects->IsDictionary())
-                if (const PdfObject* badge = xobjects->GetDictionary().GetKey(PoDoFo::PdfName(stamp::kBadgeResourceName)); badge && badge->IsReference())
-                    collect_badge(collect_badge, *badge, 0);
+        if (const PdfObject* badge = badge_xobject(stamped, before)) collect_badge(collect_badge, *badge, 0);
         if (!later.count(before.ref.ObjectNumber())) continue;
         const PdfObject& new_page = file.get(file.page(i).ref);
         auto contents_of = [](pdf::File& in, const PdfObject& page) {
@@ -620,14 +624,16 @@ void check_damage(const pdf::File& file, bool allow_damaged) {
 
 Embedded extract(const std::string& path, const std::string& password, bool allow_damaged) {
     pdf::File file = open_pdf(path, password);
+    check_damage(file, allow_damaged);  // most damage shows on opening
     Embedded e = extract_from(file);
-    check_damage(file, allow_damaged);
+    check_damage(file, allow_damaged);  // the rest while reading page 1
     e.defects = file.defects();
     return e;
 }
 
 Report verify(const std::string& path, const Keyring& keyring, const Options& options) {
     pdf::File file = open_pdf(path, options.password);
+    check_damage(file, options.allow_damaged);  // before poppler's child and the hashing start
     PageTextChild page1(file.bytes(), 0, options.password);  // poppler works while pith checks the rest
     Report report = verify_file(file, path, keyring, options, page1);
     check_damage(file, options.allow_damaged);

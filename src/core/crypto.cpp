@@ -13,9 +13,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
-
+#include <condition_variable>
 #include <cstring>
+#include <mutex>
+#include <thread>
+#include <vector>
 
 namespace pith {
 namespace {
@@ -53,6 +57,74 @@ std::pair<Sha256, std::uint64_t> sha256_file(const std::string& path) {
     Sha256 digest = sha256(std::string_view(static_cast<const char*>(map), size));
     if (map) ::munmap(map, size);
     return {digest, size};
+}
+
+struct PrefixSha256::Impl {
+    static constexpr std::size_t kChunk = std::size_t(256) << 10;
+    static constexpr std::size_t kThreadFrom = std::size_t(2) << 20;  // smaller files: no thread
+
+    void* map = nullptr;
+    std::string_view bytes;
+    std::vector<SHA256_CTX> states;  // states[i]: after the first i chunks
+    std::size_t ready = 0;           // states[0 .. ready] are set (guarded by lock)
+    bool stop = false;
+    std::mutex lock;
+    std::condition_variable advanced;
+    std::thread thread;
+
+    void run() {
+        SHA256_CTX ctx = states[0];
+        for (std::size_t i = 1; i < states.size(); ++i) {
+            SHA256_Update(&ctx, bytes.data() + (i - 1) * kChunk, kChunk);
+            std::lock_guard<std::mutex> guard(lock);
+            if (stop) return;
+            states[i] = ctx;
+            ready = i;
+            advanced.notify_all();
+        }
+    }
+};
+
+PrefixSha256::PrefixSha256(int fd) : impl_(std::make_unique<Impl>()) {
+    struct stat st;
+    if (::fstat(fd, &st) != 0) throw Error(std::string("cannot stat the file to hash (") + std::strerror(errno) + ")");
+    const std::size_t size = static_cast<std::size_t>(st.st_size);
+    if (size > 0) {
+        impl_->map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (impl_->map == MAP_FAILED) throw Error(std::string("cannot map the file to hash (") + std::strerror(errno) + ")");
+        impl_->bytes = std::string_view(static_cast<const char*>(impl_->map), size);
+    }
+    impl_->states.resize(size >= Impl::kThreadFrom ? size / Impl::kChunk + 1 : 1);
+    SHA256_Init(&impl_->states[0]);
+    if (impl_->states.size() > 1) impl_->thread = std::thread([impl = impl_.get()] { impl->run(); });
+}
+
+PrefixSha256::~PrefixSha256() {
+    if (impl_->thread.joinable()) {
+        {
+            std::lock_guard<std::mutex> guard(impl_->lock);
+            impl_->stop = true;
+        }
+        impl_->thread.join();
+    }
+    if (impl_->map) ::munmap(impl_->map, impl_->bytes.size());
+}
+
+Sha256 PrefixSha256::digest(std::uint64_t length) {
+    if (length > impl_->bytes.size()) throw Error("SHA-256 of more bytes than the file has");
+    const std::size_t chunks = std::min(static_cast<std::size_t>(length) / Impl::kChunk, impl_->states.size() - 1);
+    SHA256_CTX ctx;
+    {
+        std::unique_lock<std::mutex> guard(impl_->lock);
+        impl_->advanced.wait(guard, [&] { return impl_->ready >= chunks; });
+        ctx = impl_->states[chunks];
+    }
+    Sha256 out;
+    const std::size_t from = chunks * Impl::kChunk;
+    if (SHA256_Update(&ctx, impl_->bytes.data() + from, static_cast<std::size_t>(length) - from) != 1 ||
+        SHA256_Final(out.data(), &ctx) != 1)
+        throw Error("SHA-256 failed");
+    return out;
 }
 
 std::string to_hex(const unsigned char* data, std::size_t size) {

@@ -2,6 +2,7 @@
 // Every cryptographic operation pith performs: Ed25519 and base64 from libsodium, SHA-256 from OpenSSL.
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,6 +18,26 @@ using Signature = std::array<unsigned char, 64>;
 Sha256 sha256(std::string_view bytes);
 // SHA-256 of a whole file (read through a private mapping) and its length; throws pith::Error.
 std::pair<Sha256, std::uint64_t> sha256_file(const std::string& path);
+
+// SHA-256 of a prefix of a file whose length is learnt later: a thread hashes the open file
+// `fd` from its start as soon as this is made, keeping its state at every chunk boundary, so
+// digest(n) waits only for what that thread has not reached yet. (`pith verify` hashes the
+// bytes before pith's update while it parses the file to find where that update starts.) The
+// file is mapped here, independently of the caller's use of `fd`; the thread stops when this
+// is destroyed. Small files are hashed in digest() instead. Throws pith::Error.
+class PrefixSha256 {
+public:
+    explicit PrefixSha256(int fd);
+    PrefixSha256(const PrefixSha256&) = delete;
+    PrefixSha256& operator=(const PrefixSha256&) = delete;
+    ~PrefixSha256();
+    Sha256 digest(std::uint64_t length);  // of the first `length` bytes; throws beyond the end
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
 std::string to_hex(const unsigned char* data, std::size_t size);
 template <std::size_t N>
 std::string to_hex(const std::array<unsigned char, N>& bytes) { return to_hex(bytes.data(), N); }

@@ -260,6 +260,7 @@ static void parse_xref_stream(File::Impl& f, std::uint64_t abs, XrefSection& sec
         return v;
     };
     std::vector<std::pair<std::uint32_t, XrefEntry>> entries;
+    entries.reserve(decoded.size() / rec);
     for (auto [start, count] : index) {
         if (start < 0 || count < 0 || start > kMaxObjNum || count > kMaxObjNum + 1 - start)
             f.fail("cross-reference stream /Index out of range");
@@ -286,6 +287,8 @@ static void parse_xref_stream(File::Impl& f, std::uint64_t abs, XrefSection& sec
             entries.emplace_back(static_cast<std::uint32_t>(start + i), e);
         }
     }
+    f.xref.reserve_more(entries.size());
+    sec.objects.reserve(sec.objects.size() + entries.size());
     for (auto& [num2, e] : entries) add_entry(f, num2, e, sec);
     sec.tail = data + len;
     if (trailer_out) {
@@ -373,6 +376,8 @@ static XrefSection parse_section(File::Impl& f, std::uint64_t rel, PdfDictionary
             sec.tail = tail;
         }
     }
+    f.xref.reserve_more(entries.size());
+    sec.objects.reserve(sec.objects.size() + entries.size());
     for (auto& [num, e] : entries) add_entry(f, num, e, sec);
     return sec;
 }
@@ -884,21 +889,26 @@ File::~File() = default;
 namespace pith::pdf {
 
 File File::open(const std::string& path, const OpenOptions& options) {
-    auto impl = std::make_unique<Impl>();
-    impl->name = path;
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) throw Error(path + ": cannot open (" + std::strerror(errno) + ")");
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    try {
+        File file = open(fd, path, options);
         ::close(fd);
-        throw Error(path + ": not a regular file");
+        return file;
+    } catch (...) {
+        ::close(fd);
+        throw;
     }
+}
+
+File File::open(int fd, const std::string& name, const OpenOptions& options) {
+    auto impl = std::make_unique<Impl>();
+    impl->name = name;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) throw Error(name + ": not a regular file");
     if (st.st_size > 0) {
         void* m = mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
-        if (m == MAP_FAILED) {
-            ::close(fd);
-            throw Error(path + ": cannot map file (" + std::strerror(errno) + ")");
-        }
+        if (m == MAP_FAILED) throw Error(name + ": cannot map file (" + std::strerror(errno) + ")");
         impl->map = m;
         impl->map_len = static_cast<std::size_t>(st.st_size);
         impl->d = static_cast<const char*>(m);
@@ -907,7 +917,6 @@ File File::open(const std::string& path, const OpenOptions& options) {
         impl->d = impl->owned.data();
         impl->n = 0;
     }
-    ::close(fd);
     impl->init(options);
     return File(std::move(impl));
 }
@@ -932,6 +941,9 @@ std::uint32_t File::max_object_number() const { return impl_->max_num; }
 bool File::reconstructed() const { return impl_->reconstructed; }
 const std::vector<std::string>& File::defects() const { return impl_->defects; }
 void File::add_defect(const std::string& what) { impl_->defect(what); }
+void File::forget_defects_since(std::size_t count) {
+    if (count < impl_->defects.size()) impl_->defects.resize(count);
+}
 
 std::string damage_message(const File& file) {
     const auto& defects = file.defects();

@@ -58,6 +58,9 @@ struct OpenOptions {
 class File {
 public:
     static File open(const std::string& path, const OpenOptions& options = {});
+    // The same for a file already open (`fd` stays open, and is the caller's to close);
+    // `name` names it in messages.
+    static File open(int fd, const std::string& name, const OpenOptions& options = {});
     static File from_bytes(std::string bytes, const std::string& name = "<memory>",
                            const OpenOptions& options = {});
     File(File&&) noexcept;
@@ -79,6 +82,9 @@ public:
     // and a lenient one repairs. The reader works around each; callers decide whether to go on.
     const std::vector<std::string>& defects() const;
     void add_defect(const std::string& what);  // for checks outside the reader (page tree, page content)
+    // Drops what was recorded after the first `count` defects: for best-effort reads, whose
+    // damage must not make the file refused (shown_text reads fonts, which nothing else needs).
+    void forget_defects_since(std::size_t count);
 
     // The newest trailer (for xref streams: the stream dictionary), without stream keys.
     const PoDoFo::PdfDictionary& trailer() const;
@@ -116,6 +122,9 @@ public:
     // and the XObjects it names -- and records what is damaged there in defects().
     // For page 1 of a linearized file, also that the linearization dictionary names it.
     void check_page(const Page& page);
+    // The page's content streams decoded and joined (they form one stream of content syntax: a
+    // token may span two); one that cannot be decoded is left out and recorded in defects().
+    std::string page_content(const Page& page);
 
     struct Impl;
 private:
@@ -123,6 +132,10 @@ private:
     std::unique_ptr<Impl> impl_;
     friend class Update;
 };
+
+// Content syntax is tokenised at some tens of MB/s: a page with more content than this is
+// neither checked (check_page) nor read for its text (shown_text).
+inline constexpr std::size_t kMaxTokenizedContent = std::size_t(16) << 20;
 
 // "damaged PDF: <first defect> (and N more)", or "" when defects() is empty.
 std::string damage_message(const File& file);

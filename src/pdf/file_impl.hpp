@@ -3,6 +3,7 @@
 #include "pdf/crypt.hpp"
 #include "pdf/file.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -28,6 +29,9 @@ class XrefTable {
 public:
     using Item = std::pair<std::uint32_t, XrefEntry>;
     void add(std::uint32_t num, const XrefEntry& e) { items_.emplace_back(num, e); }
+    void reserve_more(std::size_t n) {
+        if (items_.size() + n > items_.capacity()) items_.reserve(std::max(items_.size() + n, 2 * items_.capacity()));
+    }
     void finish();
     const XrefEntry* find(std::uint32_t num) const;
     std::size_t size() const { return items_.size(); }

@@ -294,34 +294,36 @@ Page File::page(int index) {
     return result;
 }
 
-void File::check_page(const Page& page) {
-    const std::string where = "page " + std::to_string(page.index + 1);
-    const PdfObject& node = get(page.ref);
-    if (!node.IsDictionary()) return;
-    // Content: the streams form one stream of content syntax (a token may span two of them).
+std::string File::page_content(const Page& page) {
     std::string content;
-    if (const PdfObject* c = node.GetDictionary().GetKey("Contents")) {
-        std::vector<const PdfObject*> parts;
-        const PdfObject& resolved = resolve(*c);
-        if (resolved.IsArray()) {
-            for (const PdfObject& item : resolved.GetArray()) parts.push_back(&item);
-        } else {
-            parts.push_back(c);
-        }
-        for (const PdfObject* part : parts) {
-            if (!part->IsReference() || !is_stream(part->GetReference())) continue;
-            try {
-                content += stream_decoded(part->GetReference());
-                content += '\n';
-            } catch (const Error&) {
-                add_defect(where + ": content stream " + std::to_string(part->GetReference().ObjectNumber()) +
-                           " cannot be decoded");
-            }
+    const PdfObject& node = get(page.ref);
+    const PdfObject* c = node.IsDictionary() ? node.GetDictionary().GetKey("Contents") : nullptr;
+    if (!c) return content;
+    std::vector<const PdfObject*> parts;
+    const PdfObject& resolved = resolve(*c);
+    if (resolved.IsArray()) {
+        for (const PdfObject& item : resolved.GetArray()) parts.push_back(&item);
+    } else {
+        parts.push_back(c);
+    }
+    for (const PdfObject* part : parts) {
+        if (!part->IsReference() || !is_stream(part->GetReference())) continue;
+        try {
+            content += stream_decoded(part->GetReference());
+            content += '\n';
+        } catch (const Error&) {
+            add_defect("page " + std::to_string(page.index + 1) + ": content stream " +
+                       std::to_string(part->GetReference().ObjectNumber()) + " cannot be decoded");
         }
     }
-    // Tokenising runs at some tens of MB/s: a page with more content than this is not checked.
-    constexpr std::size_t kMaxCheckedContent = std::size_t(16) << 20;
-    if (content.size() <= kMaxCheckedContent) {
+    return content;
+}
+
+void File::check_page(const Page& page) {
+    const std::string where = "page " + std::to_string(page.index + 1);
+    if (!get(page.ref).IsDictionary()) return;
+    const std::string content = page_content(page);
+    if (content.size() <= kMaxTokenizedContent) {
         try {
             PdfContentsTokenizer tokens(content.data(), static_cast<long>(content.size()));
             EPdfContentsType type;

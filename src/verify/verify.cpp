@@ -5,11 +5,11 @@
 #include "core/number.hpp"
 #include "core/text.hpp"
 #include "pdf/file.hpp"
+#include "pdf/text.hpp"
 #include "stamp/stamp.hpp"
 #include "verify/title.hpp"
 
-#include <podofo/base/PdfContentsTokenizer.h>
-
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -19,6 +19,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <regex>
 #include <set>
 
@@ -117,10 +118,10 @@ Embedded extract_from(pdf::File& file) {
     return e;
 }
 
-// Page text comes from poppler, which parses the whole file its own way: it runs in a child
-// with CPU and memory limits, so a PDF that crashes or hangs poppler costs a finding, not the
-// run. The child starts as soon as verify knows there is pith data, and works while the other
-// checks run (the receipt, the hash of the bytes before pith's update).
+// Page text for what pith's quick reading (pdf::shown_text) leaves open comes from poppler,
+// which parses the whole file its own way: it runs in a child with CPU and memory limits, so a
+// PDF that crashes or hangs poppler costs a finding, not the run. The child works while the
+// other checks run (the receipt, the hash of the bytes before pith's update).
 struct PageText {
     std::optional<std::string> text;  // nullopt: the page has no text
     bool failed = false;              // poppler crashed, ran out of time or memory, or could not be loaded
@@ -154,8 +155,10 @@ public:
             if (std::getenv("PITH_TEST_PAGE_TEXT_CRASH")) std::abort();  // test hook: a PDF that crashes poppler
             struct rlimit cpu = {kPageTextSeconds, kPageTextSeconds + 1};
             ::setrlimit(RLIMIT_CPU, &cpu);
+#ifndef __SANITIZE_ADDRESS__  // AddressSanitizer reserves terabytes of address space: no limit fits
             struct rlimit memory = {kPageTextMemory, kPageTextMemory};
             ::setrlimit(RLIMIT_AS, &memory);
+#endif
             PageText t = page_text_or_failure(bytes_, page_, password_);  // 'T' text, 'N' no text, 'E' why not
             const std::string message = t.failed ? "E" + t.why : t.text ? "T" + *t.text : "N";
             ::_exit(write_all(fds[1], message) ? 0 : 1);
@@ -215,89 +218,7 @@ const PdfObject* badge_xobject(pdf::File& file, const pdf::Page& page) {
     return badge && badge->IsReference() ? badge : nullptr;
 }
 
-// The text of the badge `pith stamp` drew on page `index`: the strings its XObject shows, read
-// through its font's ToUnicode map, when the page's last content stream draws it. nullopt
-// for any other page or map (a pith.sty badge, another tool's): poppler reads the page then.
-std::optional<std::string> stamped_badge_text(pdf::File& file, int index) {
-    try {
-        const pdf::Page page = file.page(index);
-        const PdfObject* contents = file.get(page.ref).GetDictionary().GetKey("Contents");
-        const PdfObject* list = contents ? &file.resolve(*contents) : nullptr;
-        if (!list || !list->IsArray() || list->GetArray().empty() || !list->GetArray().back().IsReference()) return std::nullopt;
-        if (file.stream_decoded(list->GetArray().back().GetReference()).find("/" + stamp::kBadgeResourceName + " Do") ==
-            std::string::npos)
-            return std::nullopt;
-        const PdfObject* badge = badge_xobject(file, page);
-        if (!badge || !file.is_stream(badge->GetReference())) return std::nullopt;
-        const PdfObject* resources = file.get_key(file.get(badge->GetReference()).GetDictionary(), "Resources");
-        const PdfObject* fonts = resources && resources->IsDictionary() ? file.get_key(resources->GetDictionary(), "Font") : nullptr;
-        if (!fonts || !fonts->IsDictionary()) return std::nullopt;
-
-        // One byte to one UTF-16 unit (bfchar), as pith writes it.
-        auto to_unicode_of = [&](const PoDoFo::PdfName& name) -> std::optional<std::map<unsigned char, char32_t>> {
-            const PdfObject* font = file.get_key(fonts->GetDictionary(), name.GetName().c_str());
-            const PdfObject* cmap = font && font->IsDictionary() ? font->GetDictionary().GetKey("ToUnicode") : nullptr;
-            if (!cmap || !cmap->IsReference()) return std::nullopt;
-            const std::string text = file.stream_decoded(cmap->GetReference());
-            if (text.find("bfrange") != std::string::npos) return std::nullopt;
-            std::map<unsigned char, char32_t> map;
-            static const std::regex pair("<([0-9A-Fa-f]{2})>\\s*<([0-9A-Fa-f]{4})>");
-            for (std::size_t at = 0; (at = text.find("beginbfchar", at)) != std::string::npos;) {
-                const std::size_t end = text.find("endbfchar", at);
-                if (end == std::string::npos) return std::nullopt;
-                const std::string block = text.substr(at, end - at);
-                for (auto it = std::sregex_iterator(block.begin(), block.end(), pair); it != std::sregex_iterator(); ++it)
-                    map[static_cast<unsigned char>(std::stoul((*it)[1], nullptr, 16))] = static_cast<char32_t>(std::stoul((*it)[2], nullptr, 16));
-                at = end;
-            }
-            return map;
-        };
-        std::optional<std::map<unsigned char, char32_t>> map;
-        std::string shown;
-        auto show = [&](const PdfVariant& operand) {
-            if (!map || (!operand.IsString() && !operand.IsHexString())) return false;
-            const PoDoFo::PdfString& string = operand.GetString();
-            for (PoDoFo::pdf_long i = 0; i < string.GetLength(); ++i) {
-                auto hit = map->find(static_cast<unsigned char>(string.GetString()[i]));
-                if (hit == map->end() || hit->second >= 0x80) return false;  // pith's labels are ASCII
-                shown += static_cast<char>(hit->second);
-            }
-            return true;
-        };
-        const std::string content = file.stream_decoded(badge->GetReference());
-        PoDoFo::PdfContentsTokenizer tokens(content.data(), static_cast<long>(content.size()));
-        PoDoFo::EPdfContentsType type;
-        const char* keyword = nullptr;
-        PdfVariant value;
-        std::vector<PdfVariant> operands;
-        while (tokens.ReadNext(type, keyword, value)) {
-            if (type == PoDoFo::ePdfContentsType_Variant) {
-                operands.push_back(value);
-                continue;
-            }
-            if (type != PoDoFo::ePdfContentsType_Keyword) return std::nullopt;
-            const std::string op = keyword;
-            if (op == "Tf" && operands.size() == 2 && operands[0].IsName()) {
-                map = to_unicode_of(operands[0].GetName());
-            } else if (op == "Tj" && operands.size() == 1) {
-                if (!show(operands[0])) return std::nullopt;
-            } else if (op == "TJ" || op == "'" || op == "\"") {
-                return std::nullopt;  // not what pith writes
-            }
-            operands.clear();
-        }
-        if (shown.empty()) return std::nullopt;
-        return shown;
-    } catch (const Error&) {
-        return std::nullopt;
-    } catch (const PoDoFo::PdfError&) {
-        return std::nullopt;
-    }
-}
-
-pdf::File open_pdf(const std::string& path, const std::string& password) {
-    return pdf::File::open(path, pdf::OpenOptions{password, !password.empty()});
-}
+pdf::OpenOptions open_options(const std::string& password) { return pdf::OpenOptions{password, !password.empty()}; }
 
 std::optional<PithNumber> try_number(const std::string& text) {
     if (text.empty()) return std::nullopt;
@@ -421,9 +342,34 @@ Json Report::to_json() const {
 
 namespace {
 
-// `page1_child`: extracting page 1's text, started as soon as the file was open.
+// What a page's text says of the badge: it shows pith:<the number's first 8 letters>, only
+// another Pith number, or none.
+enum class BadgeText { Shown, Other, None };
+
+BadgeText badge_text(const std::string& page_text, const PithNumber& number) {
+    static const std::regex shown("pith:\\s*([A-Z2-7]{8})");
+    bool other = false;
+    for (auto it = std::sregex_iterator(page_text.begin(), page_text.end(), shown); it != std::sregex_iterator(); ++it) {
+        if ((*it)[1] == number.body.substr(0, 8)) return BadgeText::Shown;
+        other = true;
+    }
+    return other ? BadgeText::Other : BadgeText::None;
+}
+
+// pith's quick reading of a page's text; nullopt where it gives none.
+std::optional<std::string> quick_text(pdf::File& file, int index) {
+    try {
+        return pdf::shown_text(file, file.page(index), title::kMaxTextBytes);
+    } catch (const Error&) {
+        return std::nullopt;
+    } catch (const PoDoFo::PdfError&) {
+        return std::nullopt;
+    }
+}
+
+// `prefix_hash`: hashing the file from its start since it was opened (check 8).
 Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyring, const Options& options,
-                   PageTextChild& page1_child) {
+                   PrefixSha256& prefix_hash) {
     Embedded e = extract_from(file);
     Report report;
     report.file = path;
@@ -443,16 +389,6 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
         }
         return report;
     }
-
-    // The badge pith stamp drew is read from its own drawing; other badges by poppler.
-    const std::optional<std::string> drawn_badge = stamped_badge_text(file, e.badge_page - 1);
-    std::optional<PageTextChild> badge_page_child;  // when `pith stamp --page` put the badge elsewhere
-    if (e.badge_page != 1 && !drawn_badge) badge_page_child.emplace(file.bytes(), e.badge_page - 1, options.password);
-    // Hashed now, while the child works (check 8 reports it).
-    std::optional<std::string> prior_sha256;
-    const std::uint64_t prior_length = std::strtoull(prop("priorLength").c_str(), nullptr, 10);
-    if (!prop("priorLength").empty() && prior_length <= file.bytes().size())
-        prior_sha256 = to_hex(sha256(file.bytes().substr(0, prior_length)));
 
     // 1. The number as embedded.
     std::optional<PithNumber> xmp_number = try_number(prop("number"));
@@ -502,6 +438,29 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
         f.info("pith.record.absent", "only the number is embedded: no canonical record or hash to recompute");
     }
 
+    // Page text for checks 6 and 7. pith's quick reading of the page settles what it finds: the
+    // record's title, the badge's number or another Pith number. poppler reads what it leaves
+    // open (a title not found there may be in a font it cannot decode or in another order), in a
+    // child that works while checks 4, 5 and 8 run.
+    std::vector<std::string> declared;
+    if (!e.xmp.title.empty()) declared.push_back(e.xmp.title);
+    if (e.info.count("Title")) declared.push_back(e.info.at("Title"));
+    const std::string title_hash = record && record->title_hash ? *record->title_hash : "";
+    title::Result t = title::compare(prop("title"), title_hash, declared, std::nullopt);
+    const bool has_title = !prop("title").empty() || !title_hash.empty();  // without one, no text can match
+    std::optional<std::string> page1_quick;
+    if (has_title && t.outcome != title::Outcome::Matches) {
+        page1_quick = quick_text(file, 0);
+        if (title::Result q = title::compare(prop("title"), title_hash, declared, page1_quick); q.outcome == title::Outcome::Matches)
+            t = q;
+    }
+    const std::optional<std::string> badge_quick = e.badge_page == 1 && page1_quick ? page1_quick : quick_text(file, e.badge_page - 1);
+    BadgeText badge = badge_text(badge_quick.value_or(""), *number);
+    const bool title_open = has_title && t.outcome != title::Outcome::Matches, badge_open = badge == BadgeText::None;
+    std::optional<PageTextChild> page1_child, badge_page_child;
+    if (title_open || (badge_open && e.badge_page == 1)) page1_child.emplace(file.bytes(), 0, options.password);
+    if (badge_open && e.badge_page != 1) badge_page_child.emplace(file.bytes(), e.badge_page - 1, options.password);
+
     // 4. Receipt.
     bool receipt_valid = false;
     if (!prop("receiptSignature").empty() && hash) {
@@ -544,36 +503,27 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
         f.info("pith.links.absent", "no link to the Pith resolver found on page 1 or the stamped page");
     }
 
-    // Page text from poppler's child (started above) only where a check needs it: the title
-    // unless a declared title settles it, and a badge pith stamp did not draw.
-    std::vector<std::string> declared;
-    if (!e.xmp.title.empty()) declared.push_back(e.xmp.title);
-    if (e.info.count("Title")) declared.push_back(e.info.at("Title"));
-    const std::string title_hash = record && record->title_hash ? *record->title_hash : "";
-    title::Result t = title::compare(prop("title"), title_hash, declared, std::nullopt);
+    // The bytes before pith's update (check 8 reports it).
+    std::optional<std::string> prior_sha256;
+    const std::uint64_t prior_length = std::strtoull(prop("priorLength").c_str(), nullptr, 10);
+    if (!prop("priorLength").empty() && prior_length <= file.bytes().size())
+        prior_sha256 = to_hex(prefix_hash.digest(prior_length));
+
+    // poppler's page text, where the quick reading left a check open.
     PageText page1, badge_page;
-    if (t.outcome != title::Outcome::Matches || !drawn_badge) {
-        page1 = page1_child.collect();
-        badge_page = badge_page_child ? badge_page_child->collect() : page1;
-        if (page1.failed || badge_page.failed)  // a file that defeats the text checks is not given their benefit
-            f.fail("pith.text.failed", "the page text could not be extracted (" + (page1.failed ? page1.why : badge_page.why) +
-                                           "), so the checks that need it cannot be made");
-        if (t.outcome != title::Outcome::Matches) t = title::compare(prop("title"), title_hash, declared, page1.text);
-    }
-    const std::string badge_page_text = drawn_badge ? *drawn_badge : badge_page.text.value_or("");
+    if (page1_child) page1 = page1_child->collect();
+    if (badge_page_child) badge_page = badge_page_child->collect();
+    if (page1.failed || badge_page.failed)  // a file that defeats the text checks is not given their benefit
+        f.fail("pith.text.failed", "the page text could not be extracted (" + (page1.failed ? page1.why : badge_page.why) +
+                                       "), so the checks that need it cannot be made");
+    if (title_open) t = title::compare(prop("title"), title_hash, declared, page1.text);
+    if (badge_open) badge = badge_text((badge_page_child ? badge_page : page1).text.value_or(""), *number);
 
     // 6. The visible badge text.
-    static const std::regex shown("pith:\\s*([A-Z2-7]{8})");
-    std::smatch m;
-    std::string expected_short = number->body.substr(0, 8);
-    bool seen = false, other = false;
-    for (auto it = std::sregex_iterator(badge_page_text.begin(), badge_page_text.end(), shown); it != std::sregex_iterator(); ++it) {
-        if ((*it)[1] == expected_short) seen = true;
-        else other = true;
-    }
-    if (seen)
+    const std::string expected_short = number->body.substr(0, 8);
+    if (badge == BadgeText::Shown)
         f.ok("pith.badge.text.match", "page " + std::to_string(e.badge_page) + " shows pith:" + expected_short);
-    else if (other)
+    else if (badge == BadgeText::Other)
         f.fail("pith.badge.text.mismatch", "page " + std::to_string(e.badge_page) + " shows a different Pith number than pith:" + expected_short);
     else
         f.info("pith.badge.text.absent", "no visible badge text pith:" + expected_short + " found on page " + std::to_string(e.badge_page));
@@ -623,7 +573,7 @@ void check_damage(const pdf::File& file, bool allow_damaged) {
 }  // namespace
 
 Embedded extract(const std::string& path, const std::string& password, bool allow_damaged) {
-    pdf::File file = open_pdf(path, password);
+    pdf::File file = pdf::File::open(path, open_options(password));
     check_damage(file, allow_damaged);  // most damage shows on opening
     Embedded e = extract_from(file);
     check_damage(file, allow_damaged);  // the rest while reading page 1
@@ -632,10 +582,21 @@ Embedded extract(const std::string& path, const std::string& password, bool allo
 }
 
 Report verify(const std::string& path, const Keyring& keyring, const Options& options) {
-    pdf::File file = open_pdf(path, options.password);
-    check_damage(file, options.allow_damaged);  // before poppler's child and the hashing start
-    PageTextChild page1(file.bytes(), 0, options.password);  // poppler works while pith checks the rest
-    Report report = verify_file(file, path, keyring, options, page1);
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw Error(path + ": cannot open (" + std::strerror(errno) + ")");
+    std::optional<PrefixSha256> prefix_hash;  // on another core, while the file is parsed
+    std::optional<pdf::File> opened;
+    try {
+        prefix_hash.emplace(fd);
+        opened.emplace(pdf::File::open(fd, path, open_options(options.password)));
+    } catch (...) {
+        ::close(fd);
+        throw;
+    }
+    ::close(fd);
+    pdf::File& file = *opened;
+    check_damage(file, options.allow_damaged);  // most damage shows on opening
+    Report report = verify_file(file, path, keyring, options, *prefix_hash);
     check_damage(file, options.allow_damaged);
     for (const std::string& defect : file.defects())
         report.findings.info("pdf.damaged", "the PDF is damaged (" + defect + "); read with --allow-damaged");

@@ -4,6 +4,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -75,6 +78,37 @@ TEST_CASE("AtomicFile: all or nothing, and the kernel copy of a prefix", "[files
         CHECK(length == bytes.size());
         CHECK(digest == pith::sha256(bytes));
         CHECK_THROWS_AS(pith::sha256_file(dir + "/missing.bin"), pith::Error);
+    }
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("PrefixSha256: the digest of any prefix, hashed ahead on a thread", "[files]") {
+    const std::string dir = make_dir();
+    auto digests_match = [&](std::size_t size, std::initializer_list<std::size_t> lengths) {
+        std::string bytes;
+        for (std::size_t i = 0; i < size; ++i) bytes += static_cast<char>((i * 131) >> 3);
+        const std::string path = dir + "/in-" + std::to_string(size) + ".bin";
+        pith::write_file_atomically(path, {bytes});
+        const int fd = ::open(path.c_str(), O_RDONLY);
+        REQUIRE(fd >= 0);
+        pith::PrefixSha256 hash(fd);
+        ::close(fd);  // the hasher keeps its own mapping
+        for (std::size_t length : lengths) {
+            INFO("file " << size << " bytes, prefix " << length);
+            CHECK(hash.digest(length) == pith::sha256(std::string_view(bytes).substr(0, length)));
+        }
+        CHECK_THROWS_AS(hash.digest(size + 1), pith::Error);
+    };
+    const std::size_t chunk = 256 << 10;
+    digests_match(1000, {0, 1, 999, 1000});                                           // hashed in digest()
+    digests_match(9 * chunk + 17, {0, chunk - 1, chunk, chunk + 1, 9 * chunk, 9 * chunk + 17, 3 * chunk + 5});  // on the thread
+    {
+        std::string bytes(16 << 20, 'x');  // destroyed before the thread is done: it stops, nothing leaks
+        pith::write_file_atomically(dir + "/big.bin", {bytes});
+        const int fd = ::open((dir + "/big.bin").c_str(), O_RDONLY);
+        REQUIRE(fd >= 0);
+        { pith::PrefixSha256 early(fd); }
+        ::close(fd);
     }
     std::filesystem::remove_all(dir);
 }

@@ -1,0 +1,569 @@
+#include "pdf/text.hpp"
+
+#include "core/error.hpp"
+
+#include <podofo/base/PdfContentsTokenizer.h>
+
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+namespace pith::pdf {
+
+using namespace PoDoFo;
+
+namespace {
+
+constexpr char32_t kUnknown = 0xFFFD;
+constexpr int kMaxFormDepth = 8;
+constexpr int kMaxForms = 256;                       // Form XObjects drawn, in all
+constexpr std::size_t kMaxCMapEntries = 1u << 20;    // codes the ToUnicode maps of one page may define, in all
+constexpr double kWordGap = 0.25;                    // TJ gap (em) written as a space
+
+// ---------------------------------------------------------------- Unicode
+
+char32_t host_order(pdf_utf16be v) {  // PoDoFo's tables hold UTF-16BE units
+#ifdef PODOFO_IS_LITTLE_ENDIAN
+    v = static_cast<pdf_utf16be>(((v & 0xFF) << 8) | ((v >> 8) & 0xFF));
+#endif
+    return v;
+}
+
+void append_utf8(std::string& out, char32_t c) {
+    if (c >= 0xD800 && c <= 0xDFFF) c = kUnknown;
+    if (c < 0x80) {
+        out += static_cast<char>(c);
+    } else if (c < 0x800) {
+        out += static_cast<char>(0xC0 | (c >> 6));
+        out += static_cast<char>(0x80 | (c & 0x3F));
+    } else if (c < 0x10000) {
+        out += static_cast<char>(0xE0 | (c >> 12));
+        out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (c & 0x3F));
+    } else if (c < 0x110000) {
+        out += static_cast<char>(0xF0 | (c >> 18));
+        out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+        out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (c & 0x3F));
+    } else {
+        append_utf8(out, kUnknown);
+    }
+}
+
+std::u32string from_utf16be(std::string_view bytes) {
+    std::u32string out;
+    for (std::size_t i = 0; i + 1 < bytes.size(); i += 2) {
+        char32_t unit = (static_cast<unsigned char>(bytes[i]) << 8) | static_cast<unsigned char>(bytes[i + 1]);
+        if (unit >= 0xD800 && unit < 0xDC00 && i + 3 < bytes.size()) {
+            char32_t low = (static_cast<unsigned char>(bytes[i + 2]) << 8) | static_cast<unsigned char>(bytes[i + 3]);
+            if (low >= 0xDC00 && low < 0xE000) {
+                out += 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
+                i += 2;
+                continue;
+            }
+        }
+        out += (unit >= 0xD800 && unit < 0xE000) ? kUnknown : unit;
+    }
+    return out;
+}
+
+bool hex_digits(std::string_view s) {
+    for (char c : s)
+        if (!((c >= '0' && c <= '9') || (c >= 'A' && c <= 'F'))) return false;
+    return !s.empty();
+}
+
+// A glyph name's characters, as the Adobe Glyph List specification maps them: the part before
+// the first '.', each '_'-separated component an AGL name, uniXXXX[XXXX...] or uXXXX[XX].
+// Empty when a component is none of these (names like "g12" or "cid42"). PoDoFo looks AGL
+// names up one by one in a list of thousands, so each name is looked up once per process
+// (not thread-safe: pith reads a PDF's pages on one thread).
+std::u32string glyph_name_text(const std::string& glyph) {
+    static std::unordered_map<std::string, std::u32string> known;
+    if (auto it = known.find(glyph); it != known.end()) return it->second;
+    std::string_view name = std::string_view(glyph).substr(0, glyph.find('.'));
+    std::u32string out;
+    while (!name.empty()) {
+        const std::string_view part = name.substr(0, name.find('_'));
+        name.remove_prefix(std::min(name.size(), part.size() + 1));
+        if (part.size() == 1 && std::isalpha(static_cast<unsigned char>(part[0]))) {
+            out += static_cast<char32_t>(part[0]);  // the AGL maps every one-letter name to itself
+        } else if (char32_t c = host_order(PdfDifferenceEncoding::NameToUnicodeID(PdfName(std::string(part))))) {
+            out += c;
+        } else if (part.size() >= 7 && part.size() % 4 == 3 && part.substr(0, 3) == "uni" && hex_digits(part.substr(3))) {
+            for (std::size_t i = 3; i < part.size(); i += 4) out += static_cast<char32_t>(std::stoul(std::string(part.substr(i, 4)), nullptr, 16));
+        } else if (part.size() >= 5 && part.size() <= 7 && part[0] == 'u' && hex_digits(part.substr(1))) {
+            out += static_cast<char32_t>(std::stoul(std::string(part.substr(1)), nullptr, 16));
+        } else {
+            out.clear();
+            break;
+        }
+    }
+    if (known.size() < 65536) known.emplace(glyph, out);
+    return out;
+}
+
+// ---------------------------------------------------------------- fonts
+
+using Encoding = std::array<char32_t, 256>;
+
+// What a font's codes mean, worked out as codes are met: most of page 1's text goes through
+// a ToUnicode map, and glyph names are looked up only for codes the page shows.
+struct Font {
+    int code_bytes = 1;                                  // 2 for Identity-H/V composite fonts
+    bool codes_known = true;                             // false: a composite font's CMap pith does not read
+    std::map<std::uint32_t, std::u32string> to_unicode;  // the ToUnicode map
+    // Simple fonts: the base encoding, and glyph names (/Differences, or the embedded font's own
+    // encoding) taking precedence over it.
+    Encoding encoding{};
+    std::map<std::uint32_t, std::string> glyph_names;
+    const PdfObject* builtin_from = nullptr;             // a FontDescriptor whose Type 1 program's encoding is still to read
+
+    // The characters for `code`; empty when pith cannot tell.
+    std::u32string decode(File& file, std::uint32_t code);
+};
+
+std::optional<Encoding> named_encoding(const std::string& name) {
+    const PdfEncoding* table = name == "WinAnsiEncoding"   ? PdfEncodingFactory::GlobalWinAnsiEncodingInstance()
+                               : name == "MacRomanEncoding" ? PdfEncodingFactory::GlobalMacRomanEncodingInstance()
+                               : name == "StandardEncoding" ? PdfEncodingFactory::GlobalStandardEncodingInstance()
+                               : name == "MacExpertEncoding" ? PdfEncodingFactory::GlobalMacExpertEncodingInstance()
+                                                             : nullptr;
+    if (!table) return std::nullopt;
+    Encoding e{};
+    for (int code = 0; code < 256; ++code) e[code] = host_order(table->GetCharCode(code));
+    return e;
+}
+
+// The encoding an embedded Type 1 font program declares in its clear-text part
+// ("/Encoding StandardEncoding def", or "dup 65 /A put" lines as pdfTeX's fonts carry it),
+// added to `font` where /Differences leaves codes open.
+void read_type1_encoding(File& file, const PdfObject& descriptor, Font& font) {
+    const PdfObject* program = descriptor.GetDictionary().GetKey("FontFile");
+    if (!program || !program->IsReference() || !file.is_stream(program->GetReference())) return;
+    const std::string data = file.stream_decoded(program->GetReference());
+    const PdfObject* length1 = file.get_key(file.get(program->GetReference()).GetDictionary(), "Length1");
+    const std::size_t clear = length1 && length1->IsNumber() ? static_cast<std::size_t>(std::max<pdf_int64>(0, length1->GetNumber())) : data.size();
+    std::string_view text(data.data(), std::min(clear, data.size()));
+    const std::size_t at = text.find("/Encoding");
+    if (at == std::string_view::npos) return;
+    text.remove_prefix(at);
+    if (text.substr(0, 40).find("StandardEncoding") != std::string_view::npos) {
+        font.encoding = *named_encoding("StandardEncoding");
+        return;
+    }
+    for (std::size_t pos = 0; (pos = text.find("dup ", pos)) != std::string_view::npos;) {
+        pos += 4;
+        std::size_t digits = pos;
+        while (digits < text.size() && digits < pos + 3 && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
+        if (digits == pos || digits + 1 >= text.size() || text[digits] != ' ' || text[digits + 1] != '/') continue;
+        const std::uint32_t code = static_cast<std::uint32_t>(std::stoul(std::string(text.substr(pos, digits - pos))));
+        const std::size_t name_end = text.find_first_of(" \t\r\n/", digits + 2);
+        if (name_end == std::string_view::npos) break;
+        if (code < 256) font.glyph_names.emplace(code, std::string(text.substr(digits + 2, name_end - digits - 2)));  // /Differences first
+    }
+}
+
+std::u32string Font::decode(File& file, std::uint32_t code) {
+    if (auto it = to_unicode.find(code); it != to_unicode.end() && !it->second.empty()) return it->second;
+    if (code_bytes != 1) return {};
+    if (builtin_from) {
+        const PdfObject* descriptor = builtin_from;
+        builtin_from = nullptr;
+        try {
+            read_type1_encoding(file, *descriptor, *this);
+        } catch (const Error&) {
+            // an unreadable font program: its codes stay unknown
+        }
+    }
+    if (auto it = glyph_names.find(code); it != glyph_names.end()) return glyph_name_text(it->second);
+    return encoding[code] ? std::u32string(1, encoding[code]) : std::u32string();
+}
+
+bool is_standard_14_text_font(const std::string& base_font) {
+    for (const char* family : {"Times", "Helvetica", "Courier", "Arial", "TimesNewRoman", "CourierNew"})
+        if (base_font.rfind(family, 0) == 0) return true;
+    return false;
+}
+
+// Codes without a /Differences entry: the Standard encoding for a standard font that is not
+// embedded; an embedded Type 1 font's own (read when first needed); else unknown.
+void set_default_encoding(File& file, const PdfDictionary& dict, const std::string& subtype, Font& font) {
+    const PdfObject* descriptor = file.get_key(dict, "FontDescriptor");
+    const bool embedded = descriptor && descriptor->IsDictionary() &&
+                          (descriptor->GetDictionary().GetKey("FontFile") || descriptor->GetDictionary().GetKey("FontFile2") ||
+                           descriptor->GetDictionary().GetKey("FontFile3"));
+    const PdfObject* base = file.get_key(dict, "BaseFont");
+    if (embedded && subtype == "Type1")
+        font.builtin_from = descriptor;
+    else if (!embedded && base && base->IsName() && is_standard_14_text_font(base->GetName().GetName()))
+        font.encoding = *named_encoding("StandardEncoding");
+}
+
+// ToUnicode CMaps: only their bfchar and bfrange blocks matter, whose operands are hex
+// strings, arrays of them, or (rarely) glyph names. A small scanner reads them several times
+// faster than PoDoFo's tokenizer, which builds an object for every token.
+struct CMapOperand {
+    enum Kind { Hex, Name, Array } kind;
+    std::string bytes;               // Hex: the decoded bytes; Name: the name
+    std::vector<std::string> items;  // Array: decoded hex strings
+};
+
+std::string decode_hex(std::string_view hex) {
+    std::string out;
+    int half = -1;
+    for (char ch : hex) {
+        const int v = std::isdigit(static_cast<unsigned char>(ch)) ? ch - '0'
+                      : (ch >= 'a' && ch <= 'f')                  ? ch - 'a' + 10
+                      : (ch >= 'A' && ch <= 'F')                  ? ch - 'A' + 10
+                                                                  : -1;
+        if (v < 0) continue;
+        if (half < 0) {
+            half = v;
+        } else {
+            out += static_cast<char>(half * 16 + v);
+            half = -1;
+        }
+    }
+    if (half >= 0) out += static_cast<char>(half * 16);
+    return out;
+}
+
+// `budget`: how many more codes may be defined (kMaxCMapEntries for all fonts of a page).
+void read_to_unicode(std::string_view cmap, Font& font, std::size_t& budget) {
+    auto code_of = [](const std::string& bytes, std::uint32_t& code) {
+        if (bytes.empty() || bytes.size() > 4) return false;
+        code = 0;
+        for (char b : bytes) code = (code << 8) | static_cast<unsigned char>(b);
+        return true;
+    };
+    auto text_of = [](const CMapOperand& o) {
+        return o.kind == CMapOperand::Name ? glyph_name_text(o.bytes) : from_utf16be(o.bytes);
+    };
+    const char* delimiters = " \t\r\n\f<>[]/()%";
+    std::vector<CMapOperand> operands;
+    std::vector<std::string>* array = nullptr;  // inside [ ]
+    for (std::size_t pos = 0; pos < cmap.size() && budget > 0;) {
+        const char ch = cmap[pos];
+        if (std::isspace(static_cast<unsigned char>(ch))) {
+            ++pos;
+        } else if (ch == '%') {
+            pos = std::min(cmap.size(), cmap.find_first_of("\r\n", pos));
+        } else if (ch == '<' && pos + 1 < cmap.size() && cmap[pos + 1] != '<') {
+            const std::size_t end = std::min(cmap.size(), cmap.find('>', pos));
+            std::string bytes = decode_hex(cmap.substr(pos + 1, end - pos - 1));
+            if (array) array->push_back(std::move(bytes));
+            else operands.push_back({CMapOperand::Hex, std::move(bytes), {}});
+            pos = end + 1;
+        } else if (ch == '[') {
+            operands.push_back({CMapOperand::Array, {}, {}});
+            array = &operands.back().items;
+            ++pos;
+        } else if (ch == ']') {
+            array = nullptr;
+            ++pos;
+        } else if (ch == '/') {
+            const std::size_t end = std::min(cmap.size(), cmap.find_first_of(delimiters, pos + 1));
+            if (!array) operands.push_back({CMapOperand::Name, std::string(cmap.substr(pos + 1, end - pos - 1)), {}});
+            pos = end;
+        } else if (ch == '(') {  // a literal string (/Registry (Adobe)): not part of a mapping
+            int depth = 0;
+            for (; pos < cmap.size(); ++pos) {
+                if (cmap[pos] == '\\') ++pos;
+                else if (cmap[pos] == '(') ++depth;
+                else if (cmap[pos] == ')' && --depth == 0) break;
+            }
+            ++pos;
+        } else {
+            const std::size_t end = std::max(pos + 1, std::min(cmap.size(), cmap.find_first_of(delimiters, pos)));
+            const std::string_view word = cmap.substr(pos, end - pos);
+            pos = end;
+            if (word == "endbfchar") {
+                for (std::size_t i = 0; i + 1 < operands.size() && budget > 0; i += 2, --budget) {
+                    std::uint32_t code;
+                    if (operands[i].kind == CMapOperand::Hex && code_of(operands[i].bytes, code))
+                        font.to_unicode[code] = text_of(operands[i + 1]);
+                }
+            } else if (word == "endbfrange") {
+                for (std::size_t i = 0; i + 2 < operands.size(); i += 3) {
+                    std::uint32_t lo, hi;
+                    if (operands[i].kind != CMapOperand::Hex || operands[i + 1].kind != CMapOperand::Hex ||
+                        !code_of(operands[i].bytes, lo) || !code_of(operands[i + 1].bytes, hi) || hi < lo || hi - lo > 0xFFFF)
+                        continue;
+                    const CMapOperand& dst = operands[i + 2];
+                    const std::u32string first = dst.kind == CMapOperand::Hex ? from_utf16be(dst.bytes) : std::u32string();
+                    for (std::uint32_t code = lo; code <= hi && budget > 0; ++code, --budget) {
+                        if (dst.kind == CMapOperand::Array) {
+                            if (code - lo < dst.items.size()) font.to_unicode[code] = from_utf16be(dst.items[code - lo]);
+                        } else if (!first.empty()) {
+                            std::u32string chars = first;
+                            chars.back() += code - lo;
+                            font.to_unicode[code] = chars;
+                        }
+                    }
+                }
+            }
+            operands.clear();
+            array = nullptr;
+        }
+    }
+}
+
+Font load_font(File& file, const PdfObject& object, std::size_t& cmap_budget) {
+    Font font;
+    if (!object.IsDictionary()) {
+        font.codes_known = false;
+        return font;
+    }
+    const PdfDictionary& d = object.GetDictionary();
+    const PdfObject* subtype_object = file.get_key(d, "Subtype");
+    const std::string subtype = subtype_object && subtype_object->IsName() ? subtype_object->GetName().GetName() : "";
+    const PdfObject* encoding = file.get_key(d, "Encoding");
+    if (subtype == "Type0") {
+        const std::string cmap = encoding && encoding->IsName() ? encoding->GetName().GetName() : "";
+        font.code_bytes = 2;
+        font.codes_known = cmap == "Identity-H" || cmap == "Identity-V";
+    } else if (encoding && encoding->IsName()) {
+        font.encoding = named_encoding(encoding->GetName().GetName()).value_or(Encoding{});
+    } else {
+        const PdfObject* base = encoding && encoding->IsDictionary() ? file.get_key(encoding->GetDictionary(), "BaseEncoding") : nullptr;
+        if (std::optional<Encoding> named = base && base->IsName() ? named_encoding(base->GetName().GetName()) : std::nullopt)
+            font.encoding = *named;
+        else
+            set_default_encoding(file, d, subtype, font);
+        const PdfObject* differences = encoding && encoding->IsDictionary() ? file.get_key(encoding->GetDictionary(), "Differences") : nullptr;
+        if (differences && differences->IsArray()) {
+            pdf_int64 code = 0;
+            for (const PdfObject& item : differences->GetArray()) {
+                const PdfObject& entry = file.resolve(item);
+                if (entry.IsNumber()) {
+                    code = entry.GetNumber();
+                } else if (entry.IsName()) {
+                    if (code >= 0 && code < 256) font.glyph_names[static_cast<std::uint32_t>(code)] = entry.GetName().GetName();
+                    ++code;
+                }
+            }
+        }
+    }
+    if (const PdfObject* map = d.GetKey("ToUnicode"); map && map->IsReference() && file.is_stream(map->GetReference()))
+        read_to_unicode(file.stream_decoded(map->GetReference()), font, cmap_budget);
+    return font;
+}
+
+// ---------------------------------------------------------------- content
+
+struct Matrix {
+    double a = 1, b = 0, c = 0, d = 1, e = 0, f = 0;
+    // `*this` applied first, then `m`.
+    Matrix then(const Matrix& m) const {
+        return {a * m.a + b * m.c, a * m.b + b * m.d, c * m.a + d * m.c, c * m.b + d * m.d, e * m.a + f * m.c + m.e, e * m.b + f * m.d + m.f};
+    }
+};
+
+struct GraphicsState {
+    Matrix ctm;
+    Font* font = nullptr;
+    double font_size = 0;
+    double leading = 0;
+};
+
+// Content without a text-showing operator, and drawing no XObject, shows no text: a figure
+// drawn as a Form XObject is skipped without tokenising it (PoDoFo's tokenizer reads some tens
+// of MB/s).
+bool may_show_text(std::string_view content) {
+    for (std::string_view op : {"Tj", "TJ", "'", "\"", "Do"})
+        if (content.find(op) != std::string_view::npos) return true;
+    return false;
+}
+
+class Reader {
+public:
+    Reader(File& file, const Page& page, std::size_t max_bytes) : file_(file), page_(page), max_bytes_(max_bytes) {}
+
+    bool read(const std::string& content, const PdfObject* resources, const GraphicsState& start, int depth) {
+        if (depth > kMaxFormDepth || !may_show_text(content)) return true;
+        std::vector<GraphicsState> stack{start};
+        Matrix tm, tlm;
+        std::vector<PdfVariant> operands;
+        try {
+            PdfContentsTokenizer tokens(content.data(), static_cast<long>(content.size()));
+            EPdfContentsType type;
+            const char* keyword = nullptr;
+            PdfVariant value;
+            while (out_.size() < max_bytes_ && tokens.ReadNext(type, keyword, value)) {
+                if (type == ePdfContentsType_Variant) {
+                    operands.push_back(value);
+                    continue;
+                }
+                if (type != ePdfContentsType_Keyword) continue;  // inline image data
+                const std::string op = keyword;
+                GraphicsState& gs = stack.back();
+                auto arg = [&](std::size_t i) -> double {  // the i-th of the operator's operands
+                    if (i >= operands.size()) return 0;
+                    const PdfVariant& v = operands[i];
+                    return v.IsReal() ? v.GetReal() : v.IsNumber() ? static_cast<double>(v.GetNumber()) : 0;
+                };
+                auto move_line = [&](double tx, double ty) {
+                    tlm = Matrix{1, 0, 0, 1, tx, ty}.then(tlm);
+                    tm = tlm;
+                };
+                if (op == "q") {
+                    if (stack.size() < 256) stack.push_back(gs);
+                } else if (op == "Q") {
+                    if (stack.size() > 1) stack.pop_back();
+                } else if (op == "cm" && operands.size() == 6) {
+                    gs.ctm = Matrix{arg(0), arg(1), arg(2), arg(3), arg(4), arg(5)}.then(gs.ctm);
+                } else if (op == "BT") {
+                    tm = tlm = Matrix{};
+                } else if (op == "Tf" && operands.size() == 2) {
+                    gs.font = operands[0].IsName() ? font(resources, operands[0].GetName()) : nullptr;
+                    gs.font_size = arg(1);
+                } else if (op == "TL" && operands.size() == 1) {
+                    gs.leading = arg(0);
+                } else if (op == "Td" && operands.size() == 2) {
+                    move_line(arg(0), arg(1));
+                } else if (op == "TD" && operands.size() == 2) {
+                    gs.leading = -arg(1);
+                    move_line(arg(0), arg(1));
+                } else if (op == "Tm" && operands.size() == 6) {
+                    tm = tlm = Matrix{arg(0), arg(1), arg(2), arg(3), arg(4), arg(5)};
+                } else if (op == "T*") {
+                    move_line(0, -gs.leading);
+                } else if (op == "Tj" || op == "'" || op == "\"") {
+                    if (op != "Tj") move_line(0, -gs.leading);
+                    if (!operands.empty()) {
+                        PdfArray one;
+                        one.push_back(PdfObject(operands.back()));
+                        show(gs, tm, one);
+                    }
+                } else if (op == "TJ" && operands.size() == 1 && operands[0].IsArray()) {
+                    show(gs, tm, operands[0].GetArray());
+                } else if (op == "Do" && operands.size() == 1 && operands[0].IsName()) {
+                    draw_form(resources, operands[0].GetName(), gs, depth);
+                }
+                operands.clear();
+            }
+        } catch (const PdfError&) {
+            return false;
+        }
+        return true;
+    }
+
+    std::string& text() { return out_; }
+
+private:
+    Font* font(const PdfObject* resources, const PdfName& name) {
+        const PdfObject* fonts = resources && resources->IsDictionary() ? file_.get_key(resources->GetDictionary(), "Font") : nullptr;
+        const PdfObject* entry = fonts && fonts->IsDictionary() ? fonts->GetDictionary().GetKey(name) : nullptr;
+        if (!entry) return nullptr;
+        if (!entry->IsReference()) {
+            direct_fonts_.push_back(std::make_unique<Font>(load_font(file_, *entry, cmap_budget_)));
+            return direct_fonts_.back().get();
+        }
+        const std::uint32_t number = entry->GetReference().ObjectNumber();
+        auto it = fonts_.find(number);
+        if (it == fonts_.end()) it = fonts_.emplace(number, load_font(file_, file_.get(entry->GetReference()), cmap_budget_)).first;
+        return &it->second;
+    }
+
+    void draw_form(const PdfObject* resources, const PdfName& name, const GraphicsState& gs, int depth) {
+        const PdfObject* xobjects = resources && resources->IsDictionary() ? file_.get_key(resources->GetDictionary(), "XObject") : nullptr;
+        const PdfObject* entry = xobjects && xobjects->IsDictionary() ? xobjects->GetDictionary().GetKey(name) : nullptr;
+        if (!entry || !entry->IsReference() || !file_.is_stream(entry->GetReference()) || ++forms_ > kMaxForms) return;
+        const PdfDictionary& form = file_.get(entry->GetReference()).GetDictionary();
+        const PdfObject* subtype = file_.get_key(form, "Subtype");
+        if (!subtype || !subtype->IsName() || subtype->GetName() != PdfName("Form")) return;
+        GraphicsState inner = gs;
+        if (const PdfObject* m = file_.get_key(form, "Matrix"); m && m->IsArray() && m->GetArray().size() == 6) {
+            double v[6];
+            for (int i = 0; i < 6; ++i) v[i] = number_value(file_.resolve(m->GetArray()[i]));
+            inner.ctm = Matrix{v[0], v[1], v[2], v[3], v[4], v[5]}.then(gs.ctm);
+        }
+        const PdfObject* own = file_.get_key(form, "Resources");
+        std::string content;
+        try {
+            content = file_.stream_decoded(entry->GetReference());
+        } catch (const Error&) {
+            return;
+        }
+        if (content.size() > kMaxTokenizedContent) return;
+        read(content, own ? own : resources, inner, depth + 1);
+    }
+
+    // Writes the strings of one Tj/TJ/'/" with the breaks the content shows.
+    void show(const GraphicsState& gs, const Matrix& tm, const PdfArray& items) {
+        const Matrix trm = tm.then(gs.ctm);
+        const double size = std::fabs(gs.font_size) * std::hypot(trm.c, trm.d);
+        const double length = std::hypot(trm.a, trm.b);
+        const double dx = length > 0 ? trm.a / length : 1, dy = length > 0 ? trm.b / length : 0;
+        if (have_last_) {
+            const double across = std::fabs(dx * (trm.f - last_y_) - dy * (trm.e - last_x_));
+            const bool turned = dx * last_dx_ + dy * last_dy_ < 0.99;
+            if ((turned || across > 0.5 * std::max(size, last_size_)) && !out_.empty() && out_.back() != '\n') out_ += '\n';
+        }
+        have_last_ = true;
+        last_x_ = trm.e, last_y_ = trm.f, last_dx_ = dx, last_dy_ = dy, last_size_ = size;
+        const Rect& box = page_.crop_box;
+        const bool on_page = trm.e >= box.llx - 1 && trm.e <= box.urx + 1 && trm.f >= box.lly - 1 && trm.f <= box.ury + 1;
+        for (const PdfObject& item : items) {
+            if (item.IsNumber() || item.IsReal()) {
+                if (-number_value(item) / 1000 >= kWordGap && !out_.empty() && out_.back() != ' ' && out_.back() != '\n') out_ += ' ';
+                continue;
+            }
+            if (!item.IsString() && !item.IsHexString()) continue;
+            const PdfString& s = item.GetString();
+            const std::string_view bytes(s.GetString(), static_cast<std::size_t>(s.GetLength()));
+            Font* font = gs.font;
+            const std::size_t step = font ? static_cast<std::size_t>(font->code_bytes) : 1;
+            for (std::size_t i = 0; i + step <= bytes.size(); i += step) {
+                std::uint32_t code = 0;
+                for (std::size_t k = 0; k < step; ++k) code = (code << 8) | static_cast<unsigned char>(bytes[i + k]);
+                const std::u32string chars = on_page && font && font->codes_known ? font->decode(file_, code) : std::u32string();
+                if (chars.empty()) {
+                    append_utf8(out_, kUnknown);
+                } else {
+                    for (char32_t c : chars) append_utf8(out_, c);
+                }
+            }
+        }
+    }
+
+    File& file_;
+    const Page& page_;
+    std::size_t max_bytes_;
+    std::string out_;
+    std::map<std::uint32_t, Font> fonts_;
+    std::vector<std::unique_ptr<Font>> direct_fonts_;
+    int forms_ = 0;
+    std::size_t cmap_budget_ = kMaxCMapEntries;
+    bool have_last_ = false;
+    double last_x_ = 0, last_y_ = 0, last_dx_ = 1, last_dy_ = 0, last_size_ = 0;
+};
+
+}  // namespace
+
+std::optional<std::string> shown_text(File& file, const Page& page, std::size_t max_bytes) {
+    // A best-effort read: damage met in fonts and forms is worked around, not recorded.
+    struct ForgetDefects {
+        File& file;
+        std::size_t known;
+        ~ForgetDefects() { file.forget_defects_since(known); }
+    } forget{file, file.defects().size()};
+    const std::string content = file.page_content(page);
+    if (content.size() > kMaxTokenizedContent) return std::nullopt;
+    Reader reader(file, page, max_bytes);
+    const PdfObject* resources = page.resources.IsDictionary() ? &page.resources : nullptr;
+    if (!reader.read(content, resources, GraphicsState{}, 0)) return std::nullopt;
+    std::string& text = reader.text();
+    std::size_t n = std::min(text.size(), max_bytes);
+    while (n > 0 && n < text.size() && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
+    text.resize(n);
+    return std::move(text);
+}
+
+}  // namespace pith::pdf

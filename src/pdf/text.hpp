@@ -1,0 +1,26 @@
+#pragma once
+// pith::pdf::shown_text - the text a page shows, read quickly from its content and fonts.
+//
+// Made for finding a known string (a title, a badge's number) without a full text extractor:
+// strings are read in content order (Form XObjects included) through each font's ToUnicode
+// map, else its encoding (WinAnsi, MacRoman, Standard, /Differences glyph names, an embedded
+// Type 1 font's own encoding). A code none of these maps, and text drawn outside the page,
+// becomes U+FFFD. Breaks are written only where the content shows them: a space character,
+// a TJ gap of a quarter em or more, text on another baseline ("\n"). Words may therefore run
+// together, but a break is never invented: a string found here at word boundaries is on the
+// page; one not found may still be there (a full extractor, poppler, decides that).
+#include "pdf/file.hpp"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+namespace pith::pdf {
+
+// UTF-8, at most `max_bytes` (cut at a character boundary). nullopt when the page's content is
+// larger than kMaxTokenizedContent or is not valid content syntax. Damage met on the way (a
+// font stream's wrong /Length) is worked around and not added to file.defects(): check_page
+// decides what damage counts.
+std::optional<std::string> shown_text(File& file, const Page& page, std::size_t max_bytes);
+
+}  // namespace pith::pdf

@@ -1,0 +1,122 @@
+// pith::pdf::shown_text: fonts, encodings, breaks, Form XObjects, text off the page.
+#include "pdf/text.hpp"
+#include "pdf_support.hpp"
+
+#include <catch2/catch.hpp>
+
+using pdftest::Objects;
+
+namespace {
+
+// One page (MediaBox 0 0 600 800) drawing `content`, with `fonts` (a /Font dictionary body),
+// `xobjects` (an /XObject dictionary body) and `extra` objects from number 10 on.
+std::string shown(const std::string& content, const std::string& fonts, const Objects& extra = {},
+                  const std::string& xobjects = "") {
+    Objects objs = {
+        {1, "<< /Type /Catalog /Pages 2 0 R >>"},
+        {2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>"},
+        {3, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 600 800] /Contents 4 0 R /Resources << /Font << " + fonts +
+                " >> /XObject << " + xobjects + " >> >> >>"},
+        {4, "<< /Length " + std::to_string(content.size()) + " >>\nstream\n" + content + "\nendstream"},
+    };
+    objs.insert(extra.begin(), extra.end());
+    pith::pdf::File file = pith::pdf::File::from_bytes(pdftest::classic(objs));
+    auto text = pith::pdf::shown_text(file, file.page(0), 1 << 20);
+    REQUIRE(text);
+    return *text;
+}
+
+std::string stream(const std::string& dict, const std::string& data) {
+    return "<< " + dict + " /Length " + std::to_string(data.size()) + " >>\nstream\n" + data + "\nendstream";
+}
+
+const std::string kHelvetica = "/F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>";
+const std::string kWinAnsi = "/F1 << /Type /Font /Subtype /TrueType /BaseFont /Arial /Encoding /WinAnsiEncoding >>";
+
+}  // namespace
+
+TEST_CASE("shown_text: standard encodings and /Differences glyph names", "[shown_text]") {
+    // A standard font, not embedded: StandardEncoding (0x27 is quoteright there).
+    CHECK(shown("BT /F1 12 Tf 72 700 Td (It\\047s) Tj ET", kHelvetica) == "It\u2019s");
+    // WinAnsi: 0x93/0x94 are curly double quotes.
+    CHECK(shown("BT /F1 12 Tf 72 700 Td (\\223Q\\224) Tj ET", kWinAnsi) == "\u201CQ\u201D");
+    // /Differences: AGL names, uniXXXX, a ligature name, a suffix after '.'; unknown names are U+FFFD.
+    const std::string font = "/F1 << /Type /Font /Subtype /Type1 /BaseFont /X /Encoding << /Differences "
+                             "[65 /eacute /uni0042 /f_i /a.sc /g17] >> >>";
+    CHECK(shown("BT /F1 12 Tf 72 700 Td (ABCDE) Tj ET", font) == "\u00E9Bfia\uFFFD");
+}
+
+TEST_CASE("shown_text: ToUnicode maps come first; Identity-H reads two-byte codes", "[shown_text]") {
+    const std::string cmap = "/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n"
+                             "1 begincodespacerange <0000> <FFFF> endcodespacerange\n"
+                             "2 beginbfchar <0001> <0050> <0002> <D835DC00> endbfchar\n"
+                             "2 beginbfrange <0010> <0012> <0061> <0020> <0021> [<0058> <00660066>] endbfrange\n"
+                             "endcmap CMapName currentdict /CMap defineresource pop end end";
+    const Objects extra = {{10, stream("", cmap)}};
+    const std::string font = "/F1 << /Type /Font /Subtype /Type0 /BaseFont /X /Encoding /Identity-H /ToUnicode 10 0 R >>";
+    CHECK(shown("BT /F1 12 Tf 72 700 Td <0001001000110012000200200021> Tj ET", font, extra) == "Pabc\U0001D400Xff");
+    // A code the map lacks, and a composite font whose CMap pith does not read: U+FFFD.
+    CHECK(shown("BT /F1 12 Tf 72 700 Td <00010099> Tj ET", font, extra) == "P\uFFFD");
+    const std::string other = "/F1 << /Type /Font /Subtype /Type0 /BaseFont /X /Encoding /UniJIS-UCS2-H /ToUnicode 10 0 R >>";
+    CHECK(shown("BT /F1 12 Tf 72 700 Td <0001> Tj ET", other, extra) == "\uFFFD");
+    // A simple font's ToUnicode wins over its encoding.
+    const Objects simple_map = {{10, stream("", "1 beginbfchar <41> <005A> endbfchar")}};
+    CHECK(shown("BT /F1 12 Tf 72 700 Td (AB) Tj ET", kHelvetica.substr(0, kHelvetica.size() - 3) + " /ToUnicode 10 0 R >>", simple_map) == "ZB");
+}
+
+TEST_CASE("shown_text: an embedded Type 1 font's own encoding", "[shown_text]") {
+    const std::string program = "%!PS-AdobeFont-1.0: CMR10\n/Encoding 256 array\n0 1 255 {1 index exch /.notdef put} for\n"
+                                "dup 11 /ff put\ndup 65 /A put\nreadonly def\ncurrentfile eexec\n";
+    const Objects extra = {{10, "<< /Type /FontDescriptor /FontName /CMR10 /FontFile 11 0 R >>"},
+                           {11, stream("/Length1 " + std::to_string(program.size()) + " /Length2 0 /Length3 0", program)}};
+    const std::string font = "/F1 << /Type /Font /Subtype /Type1 /BaseFont /CMR10 /FontDescriptor 10 0 R >>";
+    CHECK(shown("BT /F1 12 Tf 72 700 Td (A\\013B) Tj ET", font, extra) == "A\uFB00\uFFFD");  // the AGL maps "ff" to the ligature
+}
+
+TEST_CASE("shown_text: breaks only where the content shows them", "[shown_text]") {
+    // A TJ gap of a quarter em or more is a space; kerning is not.
+    CHECK(shown("BT /F1 12 Tf 72 700 Td [(Per) -20 (for) 30 (mance) -300 (Model)] TJ ET", kHelvetica) == "Performance Model");
+    // A run on the same baseline continues the word; another baseline starts a line.
+    CHECK(shown("BT /F1 12 Tf 72 700 Td (Dis) Tj 20 0 Td (tributed) Tj 0 -14 Td (Training) Tj ET", kHelvetica) ==
+          "Distributed\nTraining");
+    // T*, ' and the leading; a new BT at another height; rotated text starts a line too.
+    CHECK(shown("BT /F1 12 Tf 14 TL 72 700 Td (A) Tj T* (B) Tj (C) ' ET BT /F1 12 Tf 0 1 -1 0 30 300 Tm (D) Tj ET", kHelvetica) ==
+          "A\nB\nC\nD");
+    // A superscript (a small rise) stays on its line.
+    CHECK(shown("BT /F1 12 Tf 72 700 Td (x) Tj 0 4 Td (2) Tj ET", kHelvetica) == "x2");
+    // cm moves baselines: the same text matrix under two CTMs is two lines.
+    CHECK(shown("q 1 0 0 1 0 0 cm BT /F1 12 Tf 72 700 Td (A) Tj ET Q q 1 0 0 1 0 -50 cm BT /F1 12 Tf 72 700 Td (B) Tj ET Q",
+                kHelvetica) == "A\nB");
+}
+
+TEST_CASE("shown_text: fonts follow q/Q; text off the page and without a font is U+FFFD", "[shown_text]") {
+    const std::string fonts = kHelvetica + " /F2 << /Type /Font /Subtype /Type1 /BaseFont /X /Encoding << /Differences [65 /B] >> >>";
+    CHECK(shown("BT /F1 12 Tf 72 700 Td q /F2 12 Tf (A) Tj Q (A) Tj ET", fonts) == "BA");
+    CHECK(shown("BT /F1 12 Tf 900 700 Td (Hidden) Tj ET", kHelvetica) == "\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD");
+    CHECK(shown("BT 72 700 Td (A) Tj ET", kHelvetica) == "\uFFFD");
+}
+
+TEST_CASE("shown_text: Form XObjects are read in place; figures without text are skipped", "[shown_text]") {
+    const std::string form_fonts = "/Resources << /Font << " + kHelvetica + " >> >>";
+    const Objects extra = {
+        {10, stream("/Type /XObject /Subtype /Form /BBox [0 0 100 20] " + form_fonts, "BT /F1 8 Tf 0 2 Td (pith:ABCDEFGH) Tj ET")},
+        {11, stream("/Type /XObject /Subtype /Form /BBox [0 0 100 20]", "0 0 m 10 10 l S")},
+    };
+    CHECK(shown("BT /F1 12 Tf 72 700 Td (Title) Tj ET /Fig Do q 1 0 0 1 400 20 cm /Badge Do Q", kHelvetica, extra,
+                "/Badge 10 0 R /Fig 11 0 R") == "Title\npith:ABCDEFGH");
+    // A form drawing itself ends at the depth limit instead of recursing for ever.
+    const Objects loop = {{10, stream("/Type /XObject /Subtype /Form /BBox [0 0 1 1] /Resources << /Font << " + kHelvetica +
+                                          " >> /XObject << /Me 10 0 R >> >>", "BT /F1 8 Tf 10 10 Td (x) Tj ET /Me Do")}};
+    CHECK(shown("/Me Do", kHelvetica, loop, "/Me 10 0 R") == "xxxxxxxx");  // 8 levels of forms
+}
+
+TEST_CASE("shown_text: bad content syntax gives no text, not an exception", "[shown_text]") {
+    Objects objs = {
+        {1, "<< /Type /Catalog /Pages 2 0 R >>"},
+        {2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>"},
+        {3, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 600 800] /Contents 4 0 R >>"},
+        {4, stream("", "BT /F1 12 Tf [(unterminated) Tj ET")},
+    };
+    pith::pdf::File file = pith::pdf::File::from_bytes(pdftest::classic(objs));
+    CHECK_FALSE(pith::pdf::shown_text(file, file.page(0), 1 << 20));
+}

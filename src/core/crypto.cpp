@@ -43,12 +43,12 @@ Sha256 sha256(std::string_view bytes) {
 }
 
 std::pair<Sha256, std::uint64_t> sha256_file(const std::string& path) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // a FIFO: refused, not waited on
     if (fd < 0) throw Error(path + ": cannot open (" + std::strerror(errno) + ")");
     struct stat st;
-    if (::fstat(fd, &st) != 0) {
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         ::close(fd);
-        throw Error(path + ": cannot stat (" + std::strerror(errno) + ")");
+        throw Error(path + ": not a regular file");
     }
     const std::size_t size = static_cast<std::size_t>(st.st_size);
     void* map = size ? ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0) : nullptr;
@@ -88,7 +88,7 @@ struct PrefixSha256::Impl {
 PrefixSha256::PrefixSha256(int fd) : impl_(std::make_unique<Impl>()) {
     struct stat st;
     if (::fstat(fd, &st) != 0) throw Error(std::string("cannot stat the file to hash (") + std::strerror(errno) + ")");
-    const std::size_t size = static_cast<std::size_t>(st.st_size);
+    const std::size_t size = S_ISREG(st.st_mode) ? static_cast<std::size_t>(st.st_size) : 0;  // the reader says what else it is
     if (size > 0) {
         impl_->map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
         if (impl_->map == MAP_FAILED) throw Error(std::string("cannot map the file to hash (") + std::strerror(errno) + ")");

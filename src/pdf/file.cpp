@@ -581,7 +581,7 @@ bool stream_is_encrypted(const File::Impl& f, const PdfDictionary& dict) {
     return true;
 }
 
-std::string stream_bytes(File::Impl& f, const PdfReference& ref, bool decode) {
+std::string stream_bytes(File::Impl& f, const PdfReference& ref, bool decode, std::size_t limit) {
     const CachedObject& c = f.load(ref);
     if (!c.stream) f.fail("object " + std::to_string(ref.ObjectNumber()) + " is not a stream");
     std::string data(f.d + c.data_abs, static_cast<std::size_t>(c.data_len));
@@ -601,7 +601,7 @@ std::string stream_bytes(File::Impl& f, const PdfReference& ref, bool decode) {
     const PdfObject* filter = resolve_direct(dict.GetKey("Filter"));
     const PdfObject* parms = resolve_direct(dict.GetKey("DecodeParms"));
     try {
-        return decode_filters(data, filter, parms);
+        return decode_filters(data, filter, parms, limit);
     } catch (const Error& e) {
         f.fail("stream " + std::to_string(ref.ObjectNumber()) + ": " + e.what());
     }
@@ -889,7 +889,7 @@ File::~File() = default;
 namespace pith::pdf {
 
 File File::open(const std::string& path, const OpenOptions& options) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // a FIFO: refused, not waited on
     if (fd < 0) throw Error(path + ": cannot open (" + std::strerror(errno) + ")");
     try {
         File file = open(fd, path, options);
@@ -1009,7 +1009,7 @@ const PdfObject* File::get_key(const PdfDictionary& dict, const char* key) {
 
 bool File::is_stream(const PdfReference& ref) { return impl_->load(ref).stream; }
 std::string File::stream_encoded(const PdfReference& ref) { return stream_bytes(*impl_, ref, false); }
-std::string File::stream_decoded(const PdfReference& ref) { return stream_bytes(*impl_, ref, true); }
+std::string File::stream_decoded(const PdfReference& ref, std::size_t limit) { return stream_bytes(*impl_, ref, true, limit); }
 
 bool File::encrypted() const { return impl_->enc != nullptr; }
 PdfEncrypt* File::encryption() const { return impl_->enc.get(); }

@@ -20,6 +20,9 @@
 
 namespace pith::pdf {
 
+// Default cap on a decoded stream (bytes); protects against decompression bombs.
+inline constexpr std::size_t kMaxDecodedSize = std::size_t(512) << 20;
+
 enum class XrefKind { Table, Stream };
 
 // One revision of the file: the original document, then one per incremental update.
@@ -104,8 +107,9 @@ public:
     bool is_stream(const PoDoFo::PdfReference& ref);
     // Stream data as stored (still filtered) but decrypted.
     std::string stream_encoded(const PoDoFo::PdfReference& ref);
-    // Stream data with all filters removed (Flate/LZW/ASCIIHex/ASCII85/RunLength + predictors).
-    std::string stream_decoded(const PoDoFo::PdfReference& ref);
+    // Stream data with all filters removed (Flate/LZW/ASCIIHex/ASCII85/RunLength + predictors);
+    // throws when it would be more than `limit` bytes.
+    std::string stream_decoded(const PoDoFo::PdfReference& ref, std::size_t limit = kMaxDecodedSize);
 
     // Encryption (nullptr when the file is not encrypted).
     bool encrypted() const;

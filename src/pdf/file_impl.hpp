@@ -104,7 +104,8 @@ struct File::Impl {
 };
 
 // Stream bytes (decrypted; decoded if `decode`).
-std::string stream_bytes(File::Impl& f, const PoDoFo::PdfReference& ref, bool decode);
+std::string stream_bytes(File::Impl& f, const PoDoFo::PdfReference& ref, bool decode,
+                         std::size_t limit = kMaxDecodedSize);
 // Whether a stream with this dictionary is encrypted in this file (XRef never; Metadata per /EncryptMetadata; Identity crypt filters not).
 bool stream_is_encrypted(const File::Impl& f, const PoDoFo::PdfDictionary& dict);
 }  // namespace pith::pdf

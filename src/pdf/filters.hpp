@@ -1,5 +1,7 @@
 #pragma once
 // Stream filters used by the PDF reader (internal to src/pdf, but usable elsewhere).
+#include "pdf/file.hpp"
+
 #include <podofo/podofo.h>
 
 #include <cstddef>
@@ -7,9 +9,6 @@
 #include <string_view>
 
 namespace pith::pdf {
-
-// Default cap on a decoded stream (bytes); protects against decompression bombs.
-constexpr std::size_t kMaxDecodedSize = std::size_t(512) << 20;
 
 // zlib inflate (accepts zlib or raw deflate data; keeps what was decoded before a
 // corrupt tail). Throws pith::Error if nothing can be decoded or the output

@@ -383,7 +383,8 @@ bool may_show_text(std::string_view content) {
 
 class Reader {
 public:
-    Reader(File& file, const Page& page, std::size_t max_bytes) : file_(file), page_(page), max_bytes_(max_bytes) {}
+    Reader(File& file, const Page& page, std::size_t max_bytes, std::size_t page_content)
+        : file_(file), page_(page), max_bytes_(max_bytes), content_budget_(kMaxTokenizedContent - page_content) {}
 
     bool read(const std::string& content, const PdfObject* resources, const GraphicsState& start, int depth) {
         if (depth > kMaxFormDepth || !may_show_text(content)) return true;
@@ -474,7 +475,11 @@ private:
     void draw_form(const PdfObject* resources, const PdfName& name, const GraphicsState& gs, int depth) {
         const PdfObject* xobjects = resources && resources->IsDictionary() ? file_.get_key(resources->GetDictionary(), "XObject") : nullptr;
         const PdfObject* entry = xobjects && xobjects->IsDictionary() ? xobjects->GetDictionary().GetKey(name) : nullptr;
-        if (!entry || !entry->IsReference() || !file_.is_stream(entry->GetReference()) || ++forms_ > kMaxForms) return;
+        if (!entry || !entry->IsReference() || !file_.is_stream(entry->GetReference())) return;
+        if (++forms_ > kMaxForms) {
+            append_utf8(out_, kUnknown);  // not read: nothing is found across it
+            return;
+        }
         const PdfDictionary& form = file_.get(entry->GetReference()).GetDictionary();
         const PdfObject* subtype = file_.get_key(form, "Subtype");
         if (!subtype || !subtype->IsName() || subtype->GetName() != PdfName("Form")) return;
@@ -487,11 +492,12 @@ private:
         const PdfObject* own = file_.get_key(form, "Resources");
         std::string content;
         try {
-            content = file_.stream_decoded(entry->GetReference());
+            content = file_.stream_decoded(entry->GetReference(), content_budget_);
         } catch (const Error&) {
+            append_utf8(out_, kUnknown);  // not read (too much content, or undecodable)
             return;
         }
-        if (content.size() > kMaxTokenizedContent) return;
+        content_budget_ -= content.size();
         read(content, own ? own : resources, inner, depth + 1);
     }
 
@@ -540,6 +546,7 @@ private:
     std::map<std::uint32_t, Font> fonts_;
     std::vector<std::unique_ptr<Font>> direct_fonts_;
     int forms_ = 0;
+    std::size_t content_budget_;  // decoded content the page's forms may still add
     std::size_t cmap_budget_ = kMaxCMapEntries;
     bool have_last_ = false;
     double last_x_ = 0, last_y_ = 0, last_dx_ = 1, last_dy_ = 0, last_size_ = 0;
@@ -556,7 +563,7 @@ std::optional<std::string> shown_text(File& file, const Page& page, std::size_t 
     } forget{file, file.defects().size()};
     const std::string content = file.page_content(page);
     if (content.size() > kMaxTokenizedContent) return std::nullopt;
-    Reader reader(file, page, max_bytes);
+    Reader reader(file, page, max_bytes, content.size());
     const PdfObject* resources = page.resources.IsDictionary() ? &page.resources : nullptr;
     if (!reader.read(content, resources, GraphicsState{}, 0)) return std::nullopt;
     std::string& text = reader.text();

@@ -439,9 +439,9 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     }
 
     // Page text for checks 6 and 7. pith's quick reading of the page settles what it finds: the
-    // record's title, the badge's number or another Pith number. poppler reads what it leaves
-    // open (a title not found there may be in a font it cannot decode or in another order), in a
-    // child that works while checks 4, 5 and 8 run.
+    // record's title, the badge's number. Everything else -- and so every failure -- is
+    // poppler's to say (what the quick reading misses may be in a font it cannot decode or in
+    // another order), in a child that works while checks 4, 5 and 8 run.
     std::vector<std::string> declared;
     if (!e.xmp.title.empty()) declared.push_back(e.xmp.title);
     if (e.info.count("Title")) declared.push_back(e.info.at("Title"));
@@ -456,7 +456,7 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     }
     const std::optional<std::string> badge_quick = e.badge_page == 1 && page1_quick ? page1_quick : quick_text(file, e.badge_page - 1);
     BadgeText badge = badge_text(badge_quick.value_or(""), *number);
-    const bool title_open = has_title && t.outcome != title::Outcome::Matches, badge_open = badge == BadgeText::None;
+    const bool title_open = has_title && t.outcome != title::Outcome::Matches, badge_open = badge != BadgeText::Shown;
     std::optional<PageTextChild> page1_child, badge_page_child;
     if (title_open || (badge_open && e.badge_page == 1)) page1_child.emplace(file.bytes(), 0, options.password);
     if (badge_open && e.badge_page != 1) badge_page_child.emplace(file.bytes(), e.badge_page - 1, options.password);
@@ -582,7 +582,7 @@ Embedded extract(const std::string& path, const std::string& password, bool allo
 }
 
 Report verify(const std::string& path, const Keyring& keyring, const Options& options) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // a FIFO: refused, not waited on
     if (fd < 0) throw Error(path + ": cannot open (" + std::strerror(errno) + ")");
     std::optional<PrefixSha256> prefix_hash;  // on another core, while the file is parsed
     std::optional<pdf::File> opened;

@@ -359,6 +359,19 @@ def case_usage(ctx):
     check(not problems, "\n".join(problems))
 
 
+def case_not_a_file(ctx):
+    """A directory, a FIFO and /dev/null as the PDF: one-line error, exit 2, no output file,
+    never a wait for a FIFO's writer."""
+    fifo = ctx.path("fifo.pdf")
+    os.mkfifo(fifo)
+    for path in (ctx.tmp, fifo, os.devnull):
+        for args in (["verify", path], ["extract", path], ["stamp", path, "--record", ctx.record, "-o", ctx.path("out.pdf")]):
+            rc, out, err = ctx.run(args, timeout=20)
+            line = one_line_error("pith " + " ".join(args), rc, out, err, exit_code=2)
+            check("not a regular file" in line, "pith %s: %r" % (" ".join(args), line))
+            check(not os.path.exists(ctx.path("out.pdf")), "pith %s left an output file" % " ".join(args))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--pith", required=True)

@@ -108,6 +108,14 @@ TEST_CASE("shown_text: Form XObjects are read in place; figures without text are
     const Objects loop = {{10, stream("/Type /XObject /Subtype /Form /BBox [0 0 1 1] /Resources << /Font << " + kHelvetica +
                                           " >> /XObject << /Me 10 0 R >> >>", "BT /F1 8 Tf 10 10 Td (x) Tj ET /Me Do")}};
     CHECK(shown("/Me Do", kHelvetica, loop, "/Me 10 0 R") == "xxxxxxxx");  // 8 levels of forms
+    // At most 256 forms are read per page; each one more is U+FFFD.
+    std::string many;
+    for (int i = 0; i < 258; ++i) many += "/Badge Do ";
+    CHECK(shown(many, kHelvetica, extra, "/Badge 10 0 R") == [] {
+        std::string s;
+        for (int i = 0; i < 256; ++i) s += "pith:ABCDEFGH";
+        return s + "\uFFFD\uFFFD";
+    }());
 }
 
 TEST_CASE("shown_text: bad content syntax gives no text, not an exception", "[shown_text]") {

@@ -182,7 +182,7 @@ static bool locate_stream(File::Impl& f, std::uint64_t after, std::int64_t decla
 // constructors: every copy of a big /Kids array costs as much as parsing it). Returns the end.
 static std::uint64_t parse_into(const char* base, std::uint64_t size, std::uint64_t pos, PdfVariant& out) {
     Lexer lx(base + pos, static_cast<std::size_t>(size - pos));
-    lx.read(out, nullptr);
+    lx.read(out);
     return pos + lx.tell();
 }
 

@@ -83,10 +83,68 @@ public:
         : LexerStorage(b, n),
           PoDoFo::PdfTokenizer(PoDoFo::PdfRefCountedInputDevice(new PoDoFo::PdfInputDevice(&is)),
                                PoDoFo::PdfRefCountedBuffer(4096)) {}
-    void read(PoDoFo::PdfVariant& v, PoDoFo::PdfEncrypt* enc) { GetNextVariant(v, enc); }
+    // The next value (strings as written: pith decrypts them itself). PoDoFo 0.9.8's
+    // GetNextVariant copies every array and dictionary twice per level of nesting (its objects
+    // cannot be moved), so a font's inline width table cost more than the rest of verifying;
+    // here they are built where they end up.
+    void read(PoDoFo::PdfVariant& v) {
+        const char* token = nullptr;
+        PoDoFo::EPdfTokenType type;
+        if (!GetNextToken(token, &type)) PODOFO_RAISE_ERROR(PoDoFo::ePdfError_UnexpectedEOF);
+        read(token, type, v, 0);
+    }
     std::uint64_t tell() {
         std::streamoff t = m_device.Device()->Tell();
         return t < 0 ? 0 : static_cast<std::uint64_t>(t);
+    }
+
+private:
+    static constexpr int kMaxDepth = 256;  // as PoDoFo's own recursion guard
+
+    void next(const char*& token, PoDoFo::EPdfTokenType& type) {
+        if (!GetNextToken(token, &type)) PODOFO_RAISE_ERROR_INFO(PoDoFo::ePdfError_UnexpectedEOF, "unterminated array or dictionary");
+    }
+
+    void read(const char* token, PoDoFo::EPdfTokenType type, PoDoFo::PdfVariant& v, int depth) {
+        using namespace PoDoFo;
+        if (depth > kMaxDepth) PODOFO_RAISE_ERROR_INFO(ePdfError_InvalidDataType, "objects nested too deeply");
+        switch (const EPdfDataType kind = DetermineDataType(token, type, v)) {
+            case ePdfDataType_Null:
+            case ePdfDataType_Bool:
+            case ePdfDataType_Number:
+            case ePdfDataType_Real:
+            case ePdfDataType_Reference:
+                return;  // DetermineDataType has set it
+            case ePdfDataType_Name:
+            case ePdfDataType_String:
+            case ePdfDataType_HexString:
+                ReadDataType(kind, v, nullptr);
+                return;
+            case ePdfDataType_Array: {
+                v = PdfArray();
+                PdfArray& array = v.GetArray();
+                for (next(token, type); !(type == ePdfTokenType_Delimiter && token[0] == ']'); next(token, type)) {
+                    array.push_back(PdfObject(PdfVariant()));
+                    read(token, type, array.back(), depth + 1);
+                }
+                return;
+            }
+            case ePdfDataType_Dictionary: {
+                v = PdfDictionary();
+                PdfDictionary& dict = v.GetDictionary();
+                for (next(token, type); !(type == ePdfTokenType_Delimiter && token[0] == '>' && token[1] == '>'); next(token, type)) {
+                    PdfVariant key;
+                    GetNextVariant(token, type, key, nullptr);
+                    const PdfName name = key.GetName();  // throws when the key is not a name
+                    next(token, type);
+                    dict.AddKey(name, PdfObject(PdfVariant()));
+                    read(token, type, *dict.GetKey(name), depth + 1);
+                }
+                return;
+            }
+            default:
+                PODOFO_RAISE_ERROR_INFO(ePdfError_InvalidDataType, "unexpected token");
+        }
     }
 };
 

@@ -2,8 +2,6 @@
 
 #include "core/error.hpp"
 
-#include <podofo/base/PdfContentsTokenizer.h>
-
 #include <array>
 #include <cctype>
 #include <cmath>
@@ -372,6 +370,226 @@ struct GraphicsState {
     double leading = 0;
 };
 
+// ---------------------------------------------------------------- content syntax
+
+// One operand of a content operator, as far as reading text needs it.
+struct Operand {
+    enum Kind { Number, Name, String, Array, Other } kind = Other;
+    double number = 0;
+    std::string bytes;           // Name: the name (unescaped); String: its bytes
+    std::vector<Operand> items;  // Array
+};
+
+// Content syntax read for its text: operators with their numbers, names, strings and arrays;
+// dictionaries (marked-content properties) and inline image data are passed over. PoDoFo's
+// tokenizer builds an object for every token, which cost more than the rest of reading the
+// page; check_page still uses it, as it decides what counts as damage. Throws pith::Error on
+// a string, array or dictionary the content does not close.
+class ContentLexer {
+public:
+    explicit ContentLexer(std::string_view content) : d_(content) {}
+
+    // The next operator and its operands; false at the end.
+    bool next(std::string_view& op, std::vector<Operand>& operands) {
+        operands.clear();
+        for (;;) {
+            skip_space();
+            if (p_ >= d_.size()) return false;
+            if (!is_regular(d_[p_]) || is_number_start(d_[p_])) {
+                Operand o;
+                if (value(o, 0)) operands.push_back(std::move(o));
+                continue;
+            }
+            const std::string_view word = regular_run();
+            if (word == "true" || word == "false" || word == "null") {
+                operands.emplace_back();
+            } else if (word == "BI") {
+                skip_inline_image();
+                operands.clear();
+            } else {
+                op = word;
+                return true;
+            }
+        }
+    }
+
+private:
+    static constexpr int kMaxNesting = 64;
+
+    static bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f' || c == '\0'; }
+    static bool is_delimiter(char c) {
+        return c == '(' || c == ')' || c == '<' || c == '>' || c == '[' || c == ']' || c == '{' || c == '}' || c == '/' || c == '%';
+    }
+    static bool is_regular(char c) { return !is_space(c) && !is_delimiter(c); }
+    static bool is_number_start(char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.'; }
+
+    void skip_space() {
+        while (p_ < d_.size()) {
+            if (is_space(d_[p_])) {
+                ++p_;
+            } else if (d_[p_] == '%') {
+                while (p_ < d_.size() && d_[p_] != '\n' && d_[p_] != '\r') ++p_;
+            } else {
+                break;
+            }
+        }
+    }
+
+    std::string_view regular_run() {
+        const std::size_t start = p_;
+        while (p_ < d_.size() && is_regular(d_[p_])) ++p_;
+        return d_.substr(start, p_ - start);
+    }
+
+    [[noreturn]] void unclosed(const char* what) { throw Error(std::string("content has an unclosed ") + what); }
+
+    // Reads one value at p_ into `o`; false for what is not an operand (a stray delimiter, the
+    // end of a dictionary or array, which the caller looks for itself).
+    bool value(Operand& o, int depth) {
+        if (depth > kMaxNesting) throw Error("content nests arrays or dictionaries too deeply");
+        const char c = d_[p_];
+        if (is_number_start(c)) {
+            o.kind = Operand::Number;
+            o.number = number();
+        } else if (c == '/') {
+            ++p_;
+            o.kind = Operand::Name;
+            o.bytes = unescape_name(regular_run());
+        } else if (c == '(') {
+            o.kind = Operand::String;
+            o.bytes = literal_string();
+        } else if (c == '<' && p_ + 1 < d_.size() && d_[p_ + 1] == '<') {
+            p_ += 2;
+            for (;;) {  // a dictionary: read over
+                skip_space();
+                if (p_ >= d_.size()) unclosed("dictionary");
+                if (d_[p_] == '>' && p_ + 1 < d_.size() && d_[p_ + 1] == '>') {
+                    p_ += 2;
+                    break;
+                }
+                Operand inner;
+                if (!value(inner, depth + 1) && is_regular(d_[p_])) regular_run();
+            }
+        } else if (c == '<') {
+            const std::size_t end = d_.find('>', p_);
+            if (end == std::string_view::npos) unclosed("hex string");
+            o.kind = Operand::String;
+            o.bytes = decode_hex(d_.substr(p_ + 1, end - p_ - 1));
+            p_ = end + 1;
+        } else if (c == '[') {
+            ++p_;
+            o.kind = Operand::Array;
+            for (;;) {
+                skip_space();
+                if (p_ >= d_.size()) unclosed("array");
+                if (d_[p_] == ']') {
+                    ++p_;
+                    break;
+                }
+                Operand item;
+                if (value(item, depth + 1)) o.items.push_back(std::move(item));
+                else if (is_regular(d_[p_])) regular_run();  // true, false, null or junk inside
+            }
+        } else {
+            if (!is_regular(c)) ++p_;  // a stray ), >, ], { or }
+            return false;
+        }
+        return true;
+    }
+
+    double number() {
+        const std::size_t start = p_;
+        bool negative = false;
+        while (p_ < d_.size() && (d_[p_] == '+' || d_[p_] == '-')) negative = d_[p_++] == '-' ? !negative : negative;
+        double v = 0, scale = 0;
+        for (; p_ < d_.size(); ++p_) {
+            const char c = d_[p_];
+            if (std::isdigit(static_cast<unsigned char>(c))) {
+                v = v * 10 + (c - '0');
+                if (scale > 0) scale *= 10;
+            } else if (c == '.' && scale == 0) {
+                scale = 1;
+            } else {
+                break;
+            }
+        }
+        if (p_ == start) ++p_;
+        while (p_ < d_.size() && is_regular(d_[p_])) ++p_;  // "1.2.3" and the like: the number read so far
+        if (scale > 0) v /= scale;
+        return negative ? -v : v;
+    }
+
+    static std::string unescape_name(std::string_view raw) {
+        std::string out;
+        for (std::size_t i = 0; i < raw.size(); ++i) {
+            if (raw[i] == '#' && i + 2 < raw.size() && std::isxdigit(static_cast<unsigned char>(raw[i + 1])) &&
+                std::isxdigit(static_cast<unsigned char>(raw[i + 2]))) {
+                out += static_cast<char>(std::stoi(std::string(raw.substr(i + 1, 2)), nullptr, 16));
+                i += 2;
+            } else {
+                out += raw[i];
+            }
+        }
+        return out;
+    }
+
+    std::string literal_string() {
+        std::string out;
+        int depth = 0;
+        for (++p_;; ++p_) {
+            if (p_ >= d_.size()) unclosed("string");
+            const char c = d_[p_];
+            if (c == '(') {
+                ++depth;
+            } else if (c == ')') {
+                if (depth-- == 0) {
+                    ++p_;
+                    return out;
+                }
+            } else if (c == '\\') {
+                if (++p_ >= d_.size()) unclosed("string");
+                const char e = d_[p_];
+                if (e >= '0' && e <= '7') {
+                    int v = 0;
+                    for (int k = 0; k < 3 && p_ < d_.size() && d_[p_] >= '0' && d_[p_] <= '7'; ++k) v = v * 8 + (d_[p_++] - '0');
+                    --p_;
+                    out += static_cast<char>(v);
+                } else if (e == '\r') {
+                    if (p_ + 1 < d_.size() && d_[p_ + 1] == '\n') ++p_;  // a line continuation
+                } else if (e != '\n') {
+                    out += e == 'n' ? '\n' : e == 'r' ? '\r' : e == 't' ? '\t' : e == 'b' ? '\b' : e == 'f' ? '\f' : e;
+                }
+                continue;
+            }
+            out += c;
+        }
+    }
+
+    // After BI: the image's dictionary up to ID, then its data up to an EI between white space.
+    void skip_inline_image() {
+        for (;;) {
+            skip_space();
+            if (p_ >= d_.size()) return;
+            if (is_regular(d_[p_]) && !is_number_start(d_[p_])) {
+                if (regular_run() == "ID") break;
+                continue;
+            }
+            Operand ignored;
+            value(ignored, 1);
+        }
+        for (std::size_t at = p_ + 1; (at = d_.find("EI", at)) != std::string_view::npos; ++at) {
+            if (is_space(d_[at - 1]) && (at + 2 == d_.size() || is_space(d_[at + 2]) || is_delimiter(d_[at + 2]))) {
+                p_ = at + 2;
+                return;
+            }
+        }
+        p_ = d_.size();
+    }
+
+    std::string_view d_;
+    std::size_t p_ = 0;
+};
+
 // Content without a text-showing operator, and drawing no XObject, shows no text: a figure
 // drawn as a Form XObject is skipped without tokenising it (PoDoFo's tokenizer reads some tens
 // of MB/s).
@@ -390,25 +608,13 @@ public:
         if (depth > kMaxFormDepth || !may_show_text(content)) return true;
         std::vector<GraphicsState> stack{start};
         Matrix tm, tlm;
-        std::vector<PdfVariant> operands;
+        std::vector<Operand> operands;
         try {
-            PdfContentsTokenizer tokens(content.data(), static_cast<long>(content.size()));
-            EPdfContentsType type;
-            const char* keyword = nullptr;
-            PdfVariant value;
-            while (out_.size() < max_bytes_ && tokens.ReadNext(type, keyword, value)) {
-                if (type == ePdfContentsType_Variant) {
-                    operands.push_back(value);
-                    continue;
-                }
-                if (type != ePdfContentsType_Keyword) continue;  // inline image data
-                const std::string op = keyword;
+            ContentLexer lexer(content);
+            std::string_view op;
+            while (out_.size() < max_bytes_ && lexer.next(op, operands)) {
                 GraphicsState& gs = stack.back();
-                auto arg = [&](std::size_t i) -> double {  // the i-th of the operator's operands
-                    if (i >= operands.size()) return 0;
-                    const PdfVariant& v = operands[i];
-                    return v.IsReal() ? v.GetReal() : v.IsNumber() ? static_cast<double>(v.GetNumber()) : 0;
-                };
+                auto arg = [&](std::size_t i) { return i < operands.size() ? operands[i].number : 0.0; };
                 auto move_line = [&](double tx, double ty) {
                     tlm = Matrix{1, 0, 0, 1, tx, ty}.then(tlm);
                     tm = tlm;
@@ -422,7 +628,7 @@ public:
                 } else if (op == "BT") {
                     tm = tlm = Matrix{};
                 } else if (op == "Tf" && operands.size() == 2) {
-                    gs.font = operands[0].IsName() ? font(resources, operands[0].GetName()) : nullptr;
+                    gs.font = operands[0].kind == Operand::Name ? font(resources, PdfName(operands[0].bytes)) : nullptr;
                     gs.font_size = arg(1);
                 } else if (op == "TL" && operands.size() == 1) {
                     gs.leading = arg(0);
@@ -437,19 +643,14 @@ public:
                     move_line(0, -gs.leading);
                 } else if (op == "Tj" || op == "'" || op == "\"") {
                     if (op != "Tj") move_line(0, -gs.leading);
-                    if (!operands.empty()) {
-                        PdfArray one;
-                        one.push_back(PdfObject(operands.back()));
-                        show(gs, tm, one);
-                    }
-                } else if (op == "TJ" && operands.size() == 1 && operands[0].IsArray()) {
-                    show(gs, tm, operands[0].GetArray());
-                } else if (op == "Do" && operands.size() == 1 && operands[0].IsName()) {
-                    draw_form(resources, operands[0].GetName(), gs, depth);
+                    if (!operands.empty()) show(gs, tm, {operands.back()});
+                } else if (op == "TJ" && operands.size() == 1 && operands[0].kind == Operand::Array) {
+                    show(gs, tm, operands[0].items);
+                } else if (op == "Do" && operands.size() == 1 && operands[0].kind == Operand::Name) {
+                    draw_form(resources, PdfName(operands[0].bytes), gs, depth);
                 }
-                operands.clear();
             }
-        } catch (const PdfError&) {
+        } catch (const Error&) {
             return false;
         }
         return true;
@@ -502,7 +703,7 @@ private:
     }
 
     // Writes the strings of one Tj/TJ/'/" with the breaks the content shows.
-    void show(const GraphicsState& gs, const Matrix& tm, const PdfArray& items) {
+    void show(const GraphicsState& gs, const Matrix& tm, const std::vector<Operand>& items) {
         const Matrix trm = tm.then(gs.ctm);
         const double size = std::fabs(gs.font_size) * std::hypot(trm.c, trm.d);
         const double length = std::hypot(trm.a, trm.b);
@@ -516,14 +717,13 @@ private:
         last_x_ = trm.e, last_y_ = trm.f, last_dx_ = dx, last_dy_ = dy, last_size_ = size;
         const Rect& box = page_.crop_box;
         const bool on_page = trm.e >= box.llx - 1 && trm.e <= box.urx + 1 && trm.f >= box.lly - 1 && trm.f <= box.ury + 1;
-        for (const PdfObject& item : items) {
-            if (item.IsNumber() || item.IsReal()) {
-                if (-number_value(item) / 1000 >= kWordGap && !out_.empty() && out_.back() != ' ' && out_.back() != '\n') out_ += ' ';
+        for (const Operand& item : items) {
+            if (item.kind == Operand::Number) {
+                if (-item.number / 1000 >= kWordGap && !out_.empty() && out_.back() != ' ' && out_.back() != '\n') out_ += ' ';
                 continue;
             }
-            if (!item.IsString() && !item.IsHexString()) continue;
-            const PdfString& s = item.GetString();
-            const std::string_view bytes(s.GetString(), static_cast<std::size_t>(s.GetLength()));
+            if (item.kind != Operand::String) continue;
+            const std::string_view bytes = item.bytes;
             Font* font = gs.font;
             const std::size_t step = font ? static_cast<std::size_t>(font->code_bytes) : 1;
             for (std::size_t i = 0; i + step <= bytes.size(); i += step) {

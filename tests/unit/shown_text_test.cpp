@@ -118,6 +118,20 @@ TEST_CASE("shown_text: Form XObjects are read in place; figures without text are
     }());
 }
 
+TEST_CASE("shown_text: content syntax (strings, names, comments, marked content, inline images)", "[shown_text]") {
+    // Escapes, octal codes, balanced parentheses, a line continuation; a hex string with white
+    // space and an odd digit count.
+    CHECK(shown("BT /F1 12 Tf 72 700 Td (a\\(b\\)c\\\\d\\101(e)\\\nf) Tj <67 6 > Tj ET", kHelvetica) == "a(b)c\\dA(e)fg`");
+    // A font name with #xx escapes; comments; true/false/null operands before an operator.
+    const std::string spaced = "/F#201 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>";
+    CHECK(shown("% (not text) Tj\nBT /F#201 12 Tf 72 700 Td true false null pop (x) Tj ET", spaced) == "x");
+    // Marked-content properties (a string with >> inside) and an inline image whose data holds
+    // "Tj" and "EI" bytes are passed over.
+    CHECK(shown("/Span << /ActualText (a >> b) /Nested << /K [1 2] >> >> BDC BT /F1 12 Tf 72 700 Td (y) Tj ET EMC "
+                "BI /W 4 /H 1 /BPC 8 /CS /G ID (Tj)EIx EI BT /F1 12 Tf 72 700 Td (z) Tj ET",
+                kHelvetica) == "yz");
+}
+
 TEST_CASE("shown_text: bad content syntax gives no text, not an exception", "[shown_text]") {
     Objects objs = {
         {1, "<< /Type /Catalog /Pages 2 0 R >>"},
@@ -127,4 +141,9 @@ TEST_CASE("shown_text: bad content syntax gives no text, not an exception", "[sh
     };
     pith::pdf::File file = pith::pdf::File::from_bytes(pdftest::classic(objs));
     CHECK_FALSE(pith::pdf::shown_text(file, file.page(0), 1 << 20));
+    for (const char* content : {"BT /F1 12 Tf (unclosed Tj ET", "BT /F1 12 Tf <4142 Tj ET", "<< /A (x) Tj"}) {
+        objs[4] = stream("", content);
+        pith::pdf::File other = pith::pdf::File::from_bytes(pdftest::classic(objs));
+        CHECK_FALSE(pith::pdf::shown_text(other, other.page(0), 1 << 20));
+    }
 }

@@ -137,8 +137,8 @@ private:
     friend class Update;
 };
 
-// Content syntax is tokenised at some tens of MB/s: a page with more content than this is
-// neither checked (check_page) nor read for its text (shown_text).
+// A page with more content than this is neither checked (check_page) nor read for its text
+// (shown_text): a bound on the work a hostile file can ask for.
 inline constexpr std::size_t kMaxTokenizedContent = std::size_t(16) << 20;
 
 // "damaged PDF: <first defect> (and N more)", or "" when defects() is empty.

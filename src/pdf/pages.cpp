@@ -1,10 +1,10 @@
 // Page-tree access for pith::pdf::File: walks only the nodes on the way to the
 // requested page, using /Count to skip whole subtrees.
 #include "core/error.hpp"
+#include "pdf/content.hpp"
 #include "pdf/file.hpp"
 #include "pdf/file_impl.hpp"
 
-#include <podofo/base/PdfContentsTokenizer.h>
 
 #include <algorithm>
 #include <cmath>
@@ -325,14 +325,13 @@ void File::check_page(const Page& page) {
     const std::string content = page_content(page);
     if (content.size() <= kMaxTokenizedContent) {
         try {
-            PdfContentsTokenizer tokens(content.data(), static_cast<long>(content.size()));
-            EPdfContentsType type;
-            const char* keyword = nullptr;
-            PdfVariant operand;
-            while (tokens.ReadNext(type, keyword, operand)) {
+            ContentLexer lexer(content);
+            std::string_view op;
+            std::vector<Operand> operands;
+            while (lexer.next(op, operands)) {
             }
-        } catch (const PdfError& e) {
-            add_defect(where + ": content syntax error (" + std::string(PdfError::ErrorName(e.GetError())) + ")");
+        } catch (const Error& e) {
+            add_defect(where + ": content syntax error (" + e.what() + ")");
         }
     }
     // The XObjects it draws: loading each records a bad /Length or a dangling reference. (Not

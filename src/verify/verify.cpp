@@ -458,8 +458,10 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     BadgeText badge = badge_text(badge_quick.value_or(""), *number);
     const bool title_open = has_title && t.outcome != title::Outcome::Matches, badge_open = badge != BadgeText::Shown;
     std::optional<PageTextChild> page1_child, badge_page_child;
-    if (title_open || (badge_open && e.badge_page == 1)) page1_child.emplace(file.bytes(), 0, options.password);
-    if (badge_open && e.badge_page != 1) badge_page_child.emplace(file.bytes(), e.badge_page - 1, options.password);
+    if (file.page_count() > 0) {  // without pages there is nothing for poppler to read either
+        if (title_open || (badge_open && e.badge_page == 1)) page1_child.emplace(file.bytes(), 0, options.password);
+        if (badge_open && e.badge_page != 1) badge_page_child.emplace(file.bytes(), e.badge_page - 1, options.password);
+    }
 
     // 4. Receipt.
     bool receipt_valid = false;

@@ -8,9 +8,11 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
-#include <memory>
 #include <unordered_map>
 #include <vector>
+
+#include <unicode/utf16.h>
+#include <unicode/utf8.h>
 
 namespace pith::pdf {
 
@@ -34,39 +36,22 @@ char32_t host_order(pdf_utf16be v) {  // PoDoFo's tables hold UTF-16BE units
 }
 
 void append_utf8(std::string& out, char32_t c) {
-    if (c >= 0xD800 && c <= 0xDFFF) c = kUnknown;
-    if (c < 0x80) {
-        out += static_cast<char>(c);
-    } else if (c < 0x800) {
-        out += static_cast<char>(0xC0 | (c >> 6));
-        out += static_cast<char>(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-        out += static_cast<char>(0xE0 | (c >> 12));
-        out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (c & 0x3F));
-    } else if (c < 0x110000) {
-        out += static_cast<char>(0xF0 | (c >> 18));
-        out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (c & 0x3F));
-    } else {
-        append_utf8(out, kUnknown);
-    }
+    if (c > 0x10FFFF || U_IS_SURROGATE(c)) c = kUnknown;
+    char bytes[U8_MAX_LENGTH];
+    int32_t length = 0;
+    U8_APPEND_UNSAFE(bytes, length, static_cast<UChar32>(c));
+    out.append(bytes, static_cast<std::size_t>(length));
 }
 
 std::u32string from_utf16be(std::string_view bytes) {
+    std::vector<UChar> units;
+    for (std::size_t i = 0; i + 1 < bytes.size(); i += 2)
+        units.push_back(static_cast<UChar>((static_cast<unsigned char>(bytes[i]) << 8) | static_cast<unsigned char>(bytes[i + 1])));
     std::u32string out;
-    for (std::size_t i = 0; i + 1 < bytes.size(); i += 2) {
-        char32_t unit = (static_cast<unsigned char>(bytes[i]) << 8) | static_cast<unsigned char>(bytes[i + 1]);
-        if (unit >= 0xD800 && unit < 0xDC00 && i + 3 < bytes.size()) {
-            char32_t low = (static_cast<unsigned char>(bytes[i + 2]) << 8) | static_cast<unsigned char>(bytes[i + 3]);
-            if (low >= 0xDC00 && low < 0xE000) {
-                out += 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
-                i += 2;
-                continue;
-            }
-        }
-        out += (unit >= 0xD800 && unit < 0xE000) ? kUnknown : unit;
+    for (int32_t i = 0, n = static_cast<int32_t>(units.size()); i < n;) {
+        UChar32 c;
+        U16_NEXT(units.data(), i, n, c);
+        out += U_IS_SURROGATE(c) ? kUnknown : static_cast<char32_t>(c);
     }
     return out;
 }
@@ -423,13 +408,9 @@ private:
         const PdfObject* fonts = resources && resources->IsDictionary() ? file_.get_key(resources->GetDictionary(), "Font") : nullptr;
         const PdfObject* entry = fonts && fonts->IsDictionary() ? fonts->GetDictionary().GetKey(name) : nullptr;
         if (!entry) return nullptr;
-        if (!entry->IsReference()) {
-            direct_fonts_.push_back(std::make_unique<Font>(load_font(file_, *entry, cmap_budget_)));
-            return direct_fonts_.back().get();
-        }
-        const std::uint32_t number = entry->GetReference().ObjectNumber();
-        auto it = fonts_.find(number);
-        if (it == fonts_.end()) it = fonts_.emplace(number, load_font(file_, file_.get(entry->GetReference()), cmap_budget_)).first;
+        const PdfObject& dict = entry->IsReference() ? file_.get(entry->GetReference()) : *entry;  // held by the file's cache
+        auto it = fonts_.find(&dict);
+        if (it == fonts_.end()) it = fonts_.emplace(&dict, load_font(file_, dict, cmap_budget_)).first;
         return &it->second;
     }
 
@@ -503,8 +484,7 @@ private:
     const Page& page_;
     std::size_t max_bytes_;
     std::string out_;
-    std::map<std::uint32_t, Font> fonts_;
-    std::vector<std::unique_ptr<Font>> direct_fonts_;
+    std::map<const PdfObject*, Font> fonts_;
     int forms_ = 0;
     std::size_t content_budget_;  // decoded content the page's forms may still add
     std::size_t cmap_budget_ = kMaxCMapEntries;

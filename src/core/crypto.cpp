@@ -42,23 +42,6 @@ Sha256 sha256(std::string_view bytes) {
     return out;
 }
 
-std::pair<Sha256, std::uint64_t> sha256_file(const std::string& path) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // a FIFO: refused, not waited on
-    if (fd < 0) throw Error(path + ": cannot open (" + std::strerror(errno) + ")");
-    struct stat st;
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        ::close(fd);
-        throw Error(path + ": not a regular file");
-    }
-    const std::size_t size = static_cast<std::size_t>(st.st_size);
-    void* map = size ? ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0) : nullptr;
-    ::close(fd);
-    if (map == MAP_FAILED) throw Error(path + ": cannot map (" + std::strerror(errno) + ")");
-    Sha256 digest = sha256(std::string_view(static_cast<const char*>(map), size));
-    if (map) ::munmap(map, size);
-    return {digest, size};
-}
-
 struct PrefixSha256::Impl {
     static constexpr std::size_t kChunk = std::size_t(256) << 10;
     static constexpr std::size_t kThreadFrom = std::size_t(2) << 20;  // smaller files: no thread

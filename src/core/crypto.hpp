@@ -16,13 +16,12 @@ using SecretKey = std::array<unsigned char, 64>;
 using Signature = std::array<unsigned char, 64>;
 
 Sha256 sha256(std::string_view bytes);
-// SHA-256 of a whole file (read through a private mapping) and its length; throws pith::Error.
-std::pair<Sha256, std::uint64_t> sha256_file(const std::string& path);
 
 // SHA-256 of a prefix of a file whose length is learnt later: a thread hashes the open file
 // `fd` from its start as soon as this is made, keeping its state at every chunk boundary, so
 // digest(n) waits only for what that thread has not reached yet. (`pith verify` hashes the
-// bytes before pith's update while it parses the file to find where that update starts.) The
+// bytes before pith's update while it parses the file to find where that update starts;
+// `pith stamp` the input, or its part before a pith update it replaces.) The
 // file is mapped here, independently of the caller's use of `fd`; the thread stops when this
 // is destroyed. Small files are hashed in digest() instead. Throws pith::Error.
 class PrefixSha256 {

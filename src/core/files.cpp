@@ -14,6 +14,18 @@
 
 namespace pith {
 
+InputFile::InputFile(const std::string& path) {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd_ < 0) throw Error(path + ": cannot open (" + std::strerror(errno) + ")");
+    struct stat st;
+    if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd_);
+        throw Error(path + ": not a regular file");
+    }
+}
+
+InputFile::~InputFile() { ::close(fd_); }
+
 std::string read_file_or_stdin(const std::string& path, std::size_t max_size) {
     const std::string name = path == "-" ? "standard input" : path;
     std::ifstream file;
@@ -68,22 +80,18 @@ void AtomicFile::write(std::string_view data) {
     if (!error_ && !write_all(fd_, data)) error_ = errno ? errno : EIO;
 }
 
-bool AtomicFile::copy_from(const std::string& path, std::uint64_t length) {
+bool AtomicFile::copy_from(const InputFile& in, std::uint64_t length) {
     if (error_) return false;
-    int in = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (in < 0) return false;
     loff_t from = 0;
     std::uint64_t copied = 0;
     while (copied < length) {
-        ssize_t n = ::copy_file_range(in, &from, fd_, nullptr, length - copied, 0);
+        ssize_t n = ::copy_file_range(in.fd(), &from, fd_, nullptr, length - copied, 0);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) break;
         copied += static_cast<std::uint64_t>(n);
     }
-    const int saved = errno;
-    ::close(in);
     if (copied == length) return true;
-    if (copied > 0) error_ = saved ? saved : EIO;  // a partial copy cannot be taken back: commit() fails
+    if (copied > 0) error_ = errno ? errno : EIO;  // a partial copy cannot be taken back: commit() fails
     return false;
 }
 

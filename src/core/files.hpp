@@ -9,6 +9,21 @@
 
 namespace pith {
 
+// A regular file open for reading, closed when this goes. Readers that share it (the PDF
+// parser, the hash of its bytes, the kernel copy of them) all read the same file, even if the
+// path is renamed over meanwhile. A FIFO, a directory or a device is refused, never waited on.
+class InputFile {
+public:
+    explicit InputFile(const std::string& path);  // throws pith::Error naming `path`
+    InputFile(const InputFile&) = delete;
+    InputFile& operator=(const InputFile&) = delete;
+    ~InputFile();
+    int fd() const { return fd_; }
+
+private:
+    int fd_ = -1;
+};
+
 // Reads a file, or standard input for "-"; refuses more than `max_size` bytes.
 std::string read_file_or_stdin(const std::string& path, std::size_t max_size = 256u << 20);
 
@@ -25,10 +40,10 @@ public:
     AtomicFile& operator=(const AtomicFile&) = delete;
     ~AtomicFile();
     void write(std::string_view data);
-    // Appends the first `length` bytes of the file at `path`, copied inside the kernel
-    // (copy_file_range, as cp does: the data never passes through pith's memory). False,
-    // with nothing written, where the kernel cannot do that.
-    bool copy_from(const std::string& path, std::uint64_t length);
+    // Appends the first `length` bytes of `in`, copied inside the kernel (copy_file_range, as
+    // cp does: the data never passes through pith's memory). False, with nothing written,
+    // where the kernel cannot do that.
+    bool copy_from(const InputFile& in, std::uint64_t length);
     void commit();
 
 private:

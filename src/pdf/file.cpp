@@ -1,6 +1,7 @@
 #include "pdf/file.hpp"
 
 #include "core/error.hpp"
+#include "core/files.hpp"
 #include "pdf/file_impl.hpp"
 #include "pdf/filters.hpp"
 #include "pdf/syntax.hpp"
@@ -889,16 +890,8 @@ File::~File() = default;
 namespace pith::pdf {
 
 File File::open(const std::string& path, const OpenOptions& options) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // a FIFO: refused, not waited on
-    if (fd < 0) throw Error(path + ": cannot open (" + std::strerror(errno) + ")");
-    try {
-        File file = open(fd, path, options);
-        ::close(fd);
-        return file;
-    } catch (...) {
-        ::close(fd);
-        throw;
-    }
+    const InputFile in(path);
+    return open(in.fd(), path, options);
 }
 
 File File::open(int fd, const std::string& name, const OpenOptions& options) {

@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <future>
 #include <iostream>
 #include <optional>
 
@@ -31,11 +30,6 @@ const std::string kBadgeAnnotationName = "pith-badge";
 
 std::string fmt(double v) { return pdf::format_number(v); }
 
-pdf::File open_input(const std::string& input, const Options& options) {
-    pdf::OpenOptions open{options.password, !options.password.empty()};
-    if (input == "-") return pdf::File::from_bytes(read_file_or_stdin("-", std::size_t{4} << 30), "standard input", open);
-    return pdf::File::open(input, open);
-}
 
 // Damage found so far (pdf::File::defects()) is an error unless --allow-damaged.
 void refuse_damaged(const pdf::File& file, const Options& options) {
@@ -378,14 +372,20 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
                     "`); refusing to stamp. --allow-unverified stamps anyway and marks the metadata unverified.");
     if (!record.consistent()) summary.warnings.push_back("stamping a record that does not recompute; marked pith:unverified");
 
-    // Hashing the input (pith:priorSha256) is the largest cost on a big PDF: it starts at once,
-    // on a second core, and runs while the file is parsed and copied and the badge is drawn.
-    std::future<std::pair<Sha256, std::uint64_t>> input_sha256;
-    if (!options.rewrite && input != "-") input_sha256 = std::async(std::launch::async, [input] { return sha256_file(input); });
-    pdf::File file = open_input(input, options);
+    // The input is opened once: the parser, the hash and the kernel copy read the same file.
+    // Hashing it (pith:priorSha256) is the largest cost on a big PDF: it starts at once, on a
+    // second core, and runs while the file is parsed and copied and the badge is drawn.
+    const pdf::OpenOptions open{options.password, !options.password.empty()};
+    std::optional<InputFile> in;
+    std::optional<PrefixSha256> input_sha256;
+    if (input != "-") {
+        in.emplace(input);
+        if (!options.rewrite) input_sha256.emplace(in->fd());
+    }
+    pdf::File file = in ? pdf::File::open(in->fd(), input, open)
+                        : pdf::File::from_bytes(read_file_or_stdin("-", std::size_t{4} << 30), "standard input", open);
     if (auto previous = find_pith_update(file); previous && previous->newest) {  // replace it rather than stack another
-        file = pdf::File::from_bytes(std::string(file.bytes().substr(0, previous->prior_length)), file.name(),
-                                     {options.password, !options.password.empty()});
+        file = pdf::File::from_bytes(std::string(file.bytes().substr(0, previous->prior_length)), file.name(), open);
         summary.replaced_previous = true;
     }
     refuse_certified(file, file.name(), options.force);
@@ -394,17 +394,13 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
     std::string_view prior = file.bytes();
     auto prior_sha256 = [&]() -> std::string {
         if (options.rewrite) return "";
-        if (input_sha256.valid()) {
-            auto [digest, length] = input_sha256.get();
-            if (length == prior.size()) return to_hex(digest);  // not a re-stamp, and the same file
-        }
-        return to_hex(sha256(prior));
+        return to_hex(input_sha256 ? input_sha256->digest(prior.size()) : sha256(prior));  // prior: a prefix of the input
     };
     std::optional<AtomicFile> out;
     if (!options.rewrite && output != "-") {
         out.emplace(output);
         const bool whole_input = !summary.replaced_previous && input != "-";
-        if (!whole_input || !out->copy_from(input, prior.size())) out->write(prior);
+        if (!whole_input || !out->copy_from(*in, prior.size())) out->write(prior);
     }
     pdf::Update update(file);
     if (!options.rewrite) update.set_comment(kUpdateMarker + " prior=" + std::to_string(prior.size()));

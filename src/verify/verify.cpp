@@ -9,7 +9,6 @@
 #include "stamp/stamp.hpp"
 #include "verify/title.hpp"
 
-#include <fcntl.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -19,7 +18,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <regex>
 #include <set>
 
@@ -584,21 +582,11 @@ Embedded extract(const std::string& path, const std::string& password, bool allo
 }
 
 Report verify(const std::string& path, const Keyring& keyring, const Options& options) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // a FIFO: refused, not waited on
-    if (fd < 0) throw Error(path + ": cannot open (" + std::strerror(errno) + ")");
-    std::optional<PrefixSha256> prefix_hash;  // on another core, while the file is parsed
-    std::optional<pdf::File> opened;
-    try {
-        prefix_hash.emplace(fd);
-        opened.emplace(pdf::File::open(fd, path, open_options(options.password)));
-    } catch (...) {
-        ::close(fd);
-        throw;
-    }
-    ::close(fd);
-    pdf::File& file = *opened;
+    const InputFile in(path);
+    PrefixSha256 prefix_hash(in.fd());  // on another core, while the file is parsed
+    pdf::File file = pdf::File::open(in.fd(), path, open_options(options.password));
     check_damage(file, options.allow_damaged);  // most damage shows on opening
-    Report report = verify_file(file, path, keyring, options, *prefix_hash);
+    Report report = verify_file(file, path, keyring, options, prefix_hash);
     check_damage(file, options.allow_damaged);
     for (const std::string& defect : file.defects())
         report.findings.info("pdf.damaged", "the PDF is damaged (" + defect + "); read with --allow-damaged");

@@ -46,7 +46,7 @@ TEST_CASE("AtomicFile: all or nothing, and the kernel copy of a prefix", "[files
     SECTION("copy_from appends a prefix of another file, then write() appends more") {
         {
             pith::AtomicFile out(dir + "/out.bin");
-            REQUIRE(out.copy_from(input, 123457));
+            REQUIRE(out.copy_from(pith::InputFile(input), 123457));
             out.write("tail");
             out.commit();
         }
@@ -60,24 +60,27 @@ TEST_CASE("AtomicFile: all or nothing, and the kernel copy of a prefix", "[files
         }
         CHECK(entries(dir) == 1);
     }
-    SECTION("copy_from a missing file writes nothing and says so") {
+    SECTION("an InputFile is a regular file that exists, and stays the file it was") {
+        CHECK_THROWS_AS(pith::InputFile(dir + "/missing.bin"), pith::Error);
+        CHECK_THROWS_AS(pith::InputFile(dir), pith::Error);  // a directory: not a regular file
+        const pith::InputFile in(input);
+        pith::write_file_atomically(input, {"replaced"});  // renamed over the path
         pith::AtomicFile out(dir + "/out2.bin");
-        CHECK_FALSE(out.copy_from(dir + "/missing.bin", 10));
-        out.write("x");
+        REQUIRE(out.copy_from(in, 1000));
         out.commit();
-        CHECK(slurp(dir + "/out2.bin") == "x");
+        CHECK(slurp(dir + "/out2.bin") == bytes.substr(0, 1000));
+    }
+    SECTION("copy_from past the end of the input fails, and so does commit()") {
+        pith::AtomicFile out(dir + "/out3.bin");
+        CHECK_FALSE(out.copy_from(pith::InputFile(input), bytes.size() + 10));
+        CHECK_THROWS_AS(out.commit(), pith::Error);
+        CHECK_FALSE(std::filesystem::exists(dir + "/out3.bin"));
     }
     SECTION("no_overwrite refuses an existing file") {
         pith::AtomicFile out(input, std::nullopt, true);
         out.write("other");
         CHECK_THROWS_AS(out.commit(), pith::Error);
         CHECK(slurp(input) == bytes);
-    }
-    SECTION("sha256_file equals sha256 of the bytes") {
-        auto [digest, length] = pith::sha256_file(input);
-        CHECK(length == bytes.size());
-        CHECK(digest == pith::sha256(bytes));
-        CHECK_THROWS_AS(pith::sha256_file(dir + "/missing.bin"), pith::Error);
     }
     std::filesystem::remove_all(dir);
 }

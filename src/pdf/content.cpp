@@ -124,7 +124,7 @@ bool ContentLexer::value(Operand& o, int depth) {
             }
             if (key && d_[p_] != '/') throw Error("a dictionary key that is not a name");
             Operand inner;
-            if (!value(inner, depth + 1) && is_regular(d_[p_])) regular_run();  // true, false, null
+            if (!value(inner, depth + 1) && p_ < d_.size() && is_regular(d_[p_])) regular_run();  // true, false, null
         }
     } else if (c == '<') {
         const std::size_t end = d_.find('>', p_);
@@ -144,7 +144,7 @@ bool ContentLexer::value(Operand& o, int depth) {
             }
             Operand item;
             if (value(item, depth + 1)) o.items.push_back(std::move(item));
-            else if (is_regular(d_[p_])) regular_run();  // true, false, null or an operator inside
+            else if (p_ < d_.size() && is_regular(d_[p_])) regular_run();  // true, false, null or an operator inside
         }
     } else {
         if (!is_regular(c)) ++p_;  // a stray ), >, ], { or }

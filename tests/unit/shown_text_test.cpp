@@ -141,7 +141,7 @@ TEST_CASE("shown_text: bad content syntax gives no text, not an exception", "[sh
     };
     pith::pdf::File file = pith::pdf::File::from_bytes(pdftest::classic(objs));
     CHECK_FALSE(pith::pdf::shown_text(file, file.page(0), 1 << 20));
-    for (const char* content : {"BT /F1 12 Tf (unclosed Tj ET", "BT /F1 12 Tf <4142 Tj ET", "<< /A (x) Tj"}) {
+    for (const char* content : {"BT /F1 12 Tf (unclosed Tj ET", "BT /F1 12 Tf <4142 Tj ET", "<< /A (x) Tj", "(a) Tj [)"}) {
         objs[4] = stream("", content);
         pith::pdf::File other = pith::pdf::File::from_bytes(pdftest::classic(objs));
         CHECK_FALSE(pith::pdf::shown_text(other, other.page(0), 1 << 20));

@@ -1,0 +1,26 @@
+// libFuzzer target: pith::pdf::ContentLexer (content streams are attacker-controlled bytes).
+// Built and run by tests/fuzz.cmake with clang, AddressSanitizer and UBSan.
+#include "core/error.hpp"
+#include "pdf/content.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    // A copy of exactly `size` bytes, so that reading one byte past the end is an error ASan sees.
+    std::vector<char> bytes(data, data + size);
+    const std::string_view content(bytes.data(), bytes.size());
+    try {
+        pith::pdf::ContentLexer lexer(content);
+        std::string_view op;
+        std::vector<pith::pdf::Operand> operands;
+        while (lexer.next(op, operands)) {
+        }
+    } catch (const pith::Error&) {
+        // unclosed strings, arrays, dictionaries: reported, not crashed on
+    }
+    (void)pith::pdf::decode_hex(content);
+    return 0;
+}

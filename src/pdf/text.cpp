@@ -189,81 +189,38 @@ void set_default_encoding(File& file, const PdfDictionary& dict, const std::stri
         font.encoding = *named_encoding("StandardEncoding");
 }
 
-// ToUnicode CMaps: only their bfchar and bfrange blocks matter, whose operands are hex
-// strings, arrays of them, or (rarely) glyph names. A small scanner reads them several times
-// faster than PoDoFo's tokenizer, which builds an object for every token.
-struct CMapOperand {
-    enum Kind { Hex, Name, Array } kind;
-    std::string bytes;               // Hex: the decoded bytes; Name: the name
-    std::vector<std::string> items;  // Array: decoded hex strings
-};
-
+// A ToUnicode CMap is PostScript, read with the content lexer: only its bfchar and bfrange
+// blocks matter, whose operands are hex strings, arrays of them, or (rarely) glyph names.
 // `budget`: how many more codes may be defined (kMaxCMapEntries for all fonts of a page).
 void read_to_unicode(std::string_view cmap, Font& font, std::size_t& budget) {
-    auto code_of = [](const std::string& bytes, std::uint32_t& code) {
-        if (bytes.empty() || bytes.size() > 4) return false;
+    auto code_of = [](const Operand& o, std::uint32_t& code) {
+        if (o.kind != Operand::String || o.bytes.empty() || o.bytes.size() > 4) return false;
         code = 0;
-        for (char b : bytes) code = (code << 8) | static_cast<unsigned char>(b);
+        for (char b : o.bytes) code = (code << 8) | static_cast<unsigned char>(b);
         return true;
     };
-    auto text_of = [](const CMapOperand& o) {
-        return o.kind == CMapOperand::Name ? glyph_name_text(o.bytes) : from_utf16be(o.bytes);
+    auto text_of = [](const Operand& o) {
+        return o.kind == Operand::Name ? glyph_name_text(o.bytes) : o.kind == Operand::String ? from_utf16be(o.bytes) : std::u32string();
     };
-    const char* delimiters = " \t\r\n\f<>[]/()%";
-    std::vector<CMapOperand> operands;
-    std::vector<std::string>* array = nullptr;  // inside [ ]
-    for (std::size_t pos = 0; pos < cmap.size() && budget > 0;) {
-        const char ch = cmap[pos];
-        if (std::isspace(static_cast<unsigned char>(ch))) {
-            ++pos;
-        } else if (ch == '%') {
-            pos = std::min(cmap.size(), cmap.find_first_of("\r\n", pos));
-        } else if (ch == '<' && pos + 1 < cmap.size() && cmap[pos + 1] != '<') {
-            const std::size_t end = std::min(cmap.size(), cmap.find('>', pos));
-            std::string bytes = decode_hex(cmap.substr(pos + 1, end - pos - 1));
-            if (array) array->push_back(std::move(bytes));
-            else operands.push_back({CMapOperand::Hex, std::move(bytes), {}});
-            pos = end + 1;
-        } else if (ch == '[') {
-            operands.push_back({CMapOperand::Array, {}, {}});
-            array = &operands.back().items;
-            ++pos;
-        } else if (ch == ']') {
-            array = nullptr;
-            ++pos;
-        } else if (ch == '/') {
-            const std::size_t end = std::min(cmap.size(), cmap.find_first_of(delimiters, pos + 1));
-            if (!array) operands.push_back({CMapOperand::Name, std::string(cmap.substr(pos + 1, end - pos - 1)), {}});
-            pos = end;
-        } else if (ch == '(') {  // a literal string (/Registry (Adobe)): not part of a mapping
-            int depth = 0;
-            for (; pos < cmap.size(); ++pos) {
-                if (cmap[pos] == '\\') ++pos;
-                else if (cmap[pos] == '(') ++depth;
-                else if (cmap[pos] == ')' && --depth == 0) break;
-            }
-            ++pos;
-        } else {
-            const std::size_t end = std::max(pos + 1, std::min(cmap.size(), cmap.find_first_of(delimiters, pos)));
-            const std::string_view word = cmap.substr(pos, end - pos);
-            pos = end;
-            if (word == "endbfchar") {
+    try {
+        ContentLexer lexer(cmap);
+        std::string_view op;
+        std::vector<Operand> operands;
+        while (budget > 0 && lexer.next(op, operands)) {
+            if (op == "endbfchar") {
                 for (std::size_t i = 0; i + 1 < operands.size() && budget > 0; i += 2, --budget) {
                     std::uint32_t code;
-                    if (operands[i].kind == CMapOperand::Hex && code_of(operands[i].bytes, code))
-                        font.to_unicode[code] = text_of(operands[i + 1]);
+                    if (code_of(operands[i], code)) font.to_unicode[code] = text_of(operands[i + 1]);
                 }
-            } else if (word == "endbfrange") {
+            } else if (op == "endbfrange") {
                 for (std::size_t i = 0; i + 2 < operands.size(); i += 3) {
                     std::uint32_t lo, hi;
-                    if (operands[i].kind != CMapOperand::Hex || operands[i + 1].kind != CMapOperand::Hex ||
-                        !code_of(operands[i].bytes, lo) || !code_of(operands[i + 1].bytes, hi) || hi < lo || hi - lo > 0xFFFF)
-                        continue;
-                    const CMapOperand& dst = operands[i + 2];
-                    const std::u32string first = dst.kind == CMapOperand::Hex ? from_utf16be(dst.bytes) : std::u32string();
+                    if (!code_of(operands[i], lo) || !code_of(operands[i + 1], hi) || hi < lo || hi - lo > 0xFFFF) continue;
+                    const Operand& dst = operands[i + 2];
+                    const std::u32string first = text_of(dst);
                     for (std::uint32_t code = lo; code <= hi && budget > 0; ++code, --budget) {
-                        if (dst.kind == CMapOperand::Array) {
-                            if (code - lo < dst.items.size()) font.to_unicode[code] = from_utf16be(dst.items[code - lo]);
+                        if (dst.kind == Operand::Array) {
+                            if (code - lo < dst.items.size()) font.to_unicode[code] = text_of(dst.items[code - lo]);
                         } else if (!first.empty()) {
                             std::u32string chars = first;
                             chars.back() += code - lo;
@@ -272,9 +229,9 @@ void read_to_unicode(std::string_view cmap, Font& font, std::size_t& budget) {
                     }
                 }
             }
-            operands.clear();
-            array = nullptr;
         }
+    } catch (const Error&) {
+        // a map cut short: what was read before stands
     }
 }
 

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace pith::pdf {
@@ -79,6 +80,9 @@ struct File::Impl {
     XrefKind kind = XrefKind::Table;
     bool reconstructed = false;
     std::vector<std::string> defects;  // what a conforming reader would have to repair
+    // The last page_content() that decoded cleanly: check_page and the text reading ask for the
+    // same page in turn.
+    std::optional<std::pair<std::uint32_t, std::string>> last_page_content;
     std::uint32_t max_num = 0;
 
     std::unordered_map<std::uint32_t, CachedObject> cache;

@@ -295,6 +295,8 @@ Page File::page(int index) {
 }
 
 std::string File::page_content(const Page& page) {
+    auto& last = impl_->last_page_content;
+    if (last && last->first == page.ref.ObjectNumber()) return last->second;
     std::string content;
     const PdfObject& node = get(page.ref);
     const PdfObject* c = node.IsDictionary() ? node.GetDictionary().GetKey("Contents") : nullptr;
@@ -306,16 +308,19 @@ std::string File::page_content(const Page& page) {
     } else {
         parts.push_back(c);
     }
+    bool decoded = true;
     for (const PdfObject* part : parts) {
         if (!part->IsReference() || !is_stream(part->GetReference())) continue;
         try {
             content += stream_decoded(part->GetReference());
             content += '\n';
         } catch (const Error&) {
+            decoded = false;
             add_defect("page " + std::to_string(page.index + 1) + ": content stream " +
                        std::to_string(part->GetReference().ObjectNumber()) + " cannot be decoded");
         }
     }
+    if (decoded) last.emplace(page.ref.ObjectNumber(), content);  // a damaged page is read (and recorded) again
     return content;
 }
 

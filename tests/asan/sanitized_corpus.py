@@ -22,7 +22,7 @@ def main():
         print(f"corpus not found at {corpus}; skipping the sanitizer run")
         return 77
     build = Path(a.build)
-    for cmd in (["cmake", "-S", a.source, "-B", str(build), "-DPITH_SANITIZE=ON", "-DBUILD_TESTING=OFF",
+    for cmd in (["cmake", "-S", a.source, "-B", str(build), "-DPITH_SANITIZE=ON", "-DPITH_STATIC=OFF", "-DBUILD_TESTING=OFF",
                  "-DCMAKE_BUILD_TYPE=Debug"],
                 ["cmake", "--build", str(build), "--target", "pith", "-j", str(os.cpu_count() or 2)]):
         r = subprocess.run(cmd, capture_output=True, text=True)

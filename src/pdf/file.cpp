@@ -737,7 +737,9 @@ static void setup_encryption(File::Impl& f, const OpenOptions& opt) {
         std::string nm = filter && filter->IsName() ? filter->GetName().GetName() : std::string("?");
         f.fail("encrypted with the /" + nm + " security handler (public-key or custom encryption is not supported)");
     }
-    ensure_legacy_crypto();
+    // RC4, which /V 1-4 use (to check the password too, even for AES-128), is in OpenSSL's legacy
+    // provider: loading it costs ~1 ms, so AES-256 (/V 5) goes without.
+    if (as_int(encdict.GetDictionary().GetKey("V"), 0) < 5) ensure_legacy_crypto();
     PdfString id0;
     const PdfObject* id = f.trailer.GetKey("ID");
     if (id && id->IsArray() && !id->GetArray().empty() &&

@@ -2,7 +2,10 @@
 // Low-level PDF lexical helpers over a byte range (internal to src/pdf).
 #include <podofo/podofo.h>
 
+#include <algorithm>
+#include <charconv>
 #include <cstdint>
+#include <cstdlib>
 #include <istream>
 #include <streambuf>
 
@@ -71,9 +74,11 @@ protected:
 };
 
 struct LexerStorage {
+    const char* data;
+    std::size_t size;
     MemBuf buf;
     std::istream is;
-    LexerStorage(const char* b, std::size_t n) : buf(b, n), is(&buf) {}
+    LexerStorage(const char* b, std::size_t n) : data(b), size(n), buf(b, n), is(&buf) {}
 };
 
 // PoDoFo's tokenizer reading directly from memory.
@@ -101,6 +106,73 @@ public:
 private:
     static constexpr int kMaxDepth = 256;  // as PoDoFo's own recursion guard
 
+    // An array of numbers only (or of such arrays), as a font's width table, read straight from
+    // memory: PoDoFo's tokenizer makes a virtual call per byte and reads two tokens ahead after
+    // every integer (for "n g R"), which made fontsampler.pdf's inline widths verify's largest
+    // cost. The values are PoDoFo's (strtol for integers; for reals the correctly rounded
+    // double its classic-locale stream gives); anything else (a comment, a name, a reference,
+    // a number PoDoFo would read otherwise, as "1-2") leaves the array to the tokenizer.
+    // Called just after '[': the tokenizer never reads past a delimiter, so nothing is queued.
+    bool read_number_array(PoDoFo::PdfArray& array, int depth) {
+        std::uint64_t p = tell();
+        if (!number_array(p, array, depth)) {
+            array.clear();
+            return false;
+        }
+        m_device.Device()->Seek(static_cast<std::streamoff>(p));
+        return true;
+    }
+
+    bool number_array(std::uint64_t& p, PoDoFo::PdfArray& array, int depth) {
+        if (depth > kMaxDepth) return false;
+        for (;;) {
+            skip_ws(data, size, p);
+            if (p >= size) return false;
+            const char c = data[p];
+            if (c == ']') {
+                ++p;
+                return true;
+            }
+            array.push_back(PoDoFo::PdfObject(PoDoFo::PdfVariant()));
+            if (c == '[') {
+                ++p;
+                PoDoFo::PdfVariant& nested = array.back();
+                nested = PoDoFo::PdfArray();
+                if (!number_array(p, nested.GetArray(), depth + 1)) return false;
+                continue;
+            }
+            std::uint64_t end = p;
+            while (end < size && !is_ws(data[end]) && !is_delim(data[end])) ++end;
+            if (!number(data + p, data + end, array.back())) return false;
+            p = end;
+        }
+    }
+
+    // [+-]digits or [+-]digits.digits with a digit somewhere; false for anything else.
+    static bool number(const char* b, const char* e, PoDoFo::PdfVariant& v) {
+        const char* digits = b < e && (*b == '+' || *b == '-') ? b + 1 : b;
+        const char* dot = nullptr;
+        bool any_digit = false;
+        for (const char* q = digits; q < e; ++q) {
+            if (*q == '.' && !dot) dot = q;
+            else if (is_digit(*q)) any_digit = true;
+            else return false;
+        }
+        if (!any_digit || e - b > 40) return false;
+        if (!dot) {
+            char text[48];
+            std::copy(b, e, text);
+            text[e - b] = '\0';
+            v = PoDoFo::PdfVariant(static_cast<PoDoFo::pdf_int64>(std::strtol(text, nullptr, 10)));
+            return true;
+        }
+        double d = 0;
+        const auto [end, error] = std::from_chars(digits, e, d, std::chars_format::fixed);
+        if (error != std::errc() || end != e) return false;
+        v = PoDoFo::PdfVariant(*b == '-' ? -d : d);
+        return true;
+    }
+
     void next(const char*& token, PoDoFo::EPdfTokenType& type) {
         if (!GetNextToken(token, &type)) PODOFO_RAISE_ERROR_INFO(PoDoFo::ePdfError_UnexpectedEOF, "unterminated array or dictionary");
     }
@@ -123,6 +195,7 @@ private:
             case ePdfDataType_Array: {
                 v = PdfArray();
                 PdfArray& array = v.GetArray();
+                if (read_number_array(array, depth)) return;
                 for (next(token, type); !(type == ePdfTokenType_Delimiter && token[0] == ']'); next(token, type)) {
                     array.push_back(PdfObject(PdfVariant()));
                     read(token, type, array.back(), depth + 1);

@@ -1,6 +1,7 @@
 #include "core/error.hpp"
 #include "pdf/file.hpp"
 #include "pdf/filters.hpp"
+#include "pdf/syntax.hpp"
 #include "pdf_support.hpp"
 
 #include <catch2/catch.hpp>
@@ -328,4 +329,72 @@ TEST_CASE("pdf filters: flate and predictors", "[pdf]") {
     CHECK_THROWS_WITH(decode_filters("abc", &name, nullptr), Catch::Contains("DCTDecode"));
     PdfObject hex(PdfName("ASCIIHexDecode"));
     CHECK(decode_filters("41 42>", &hex, nullptr) == "AB");
+}
+
+namespace {
+
+// Same kind and value, element by element (reals compared bit for bit).
+bool same_value(const PdfVariant& a, const PdfVariant& b) {
+    if (a.GetDataType() != b.GetDataType()) return false;
+    if (a.IsArray()) {
+        const PdfArray &x = a.GetArray(), &y = b.GetArray();
+        if (x.size() != y.size()) return false;
+        for (std::size_t i = 0; i < x.size(); ++i)
+            if (!same_value(x[i], y[i])) return false;
+        return true;
+    }
+    if (a.IsReal()) return std::memcmp(&(const double&)a.GetReal(), &(const double&)b.GetReal(), sizeof(double)) == 0;
+    std::string sa, sb;
+    a.ToString(sa);
+    b.ToString(sb);
+    return sa == sb;
+}
+
+}  // namespace
+
+TEST_CASE("pdf reader: arrays of numbers read from memory give what PoDoFo's tokenizer gives", "[pdf]") {
+    // The first ones take pith's fast path, the others fall back to PoDoFo's tokenizer part way.
+    using namespace std::string_literals;
+    const std::string arrays[] = {
+        "[1 2.5 -3 +4 .5 5. -.25 007 [6 [7 8] ] 9]"s,
+        "[ 1 [ 500 600 700 ] 10 20 300 ]"s,
+        "[]"s, "[ [] [[]] ]"s, "[0.1 0.2 0.30000000000000004 123456789.123456789 -0.0]"s,
+        "[99999999999999999999 -99999999999999999999 2]"s,
+        "[1\n2\r3\t4\f5\0006]"s,
+        "[1 0 R 2]"s, "[1 2 0 R]"s, "[1-2 3]"s, "[1.5.5 2]"s, "[/Name 1]"s, "[1 %comment\n 2]"s, "[(s) 1]"s,
+        "[1 true null]"s, "[1e5]"s, "[- 1]"s, "[+ .]"s, "[<41> 2]"s, "[1 <</A 2>>]"s, "[1 [2 /X] 3]"s,
+    };
+    for (const std::string& bytes : arrays) {
+        INFO(bytes);
+        PdfVariant fast, slow;
+        Lexer lexer(bytes.data(), bytes.size());
+        bool fast_threw = false, slow_threw = false;
+        try {
+            lexer.read(fast);
+        } catch (const PdfError&) {
+            fast_threw = true;
+        }
+        PdfTokenizer tokenizer(bytes.data(), static_cast<long>(bytes.size()));
+        try {
+            tokenizer.GetNextVariant(slow, nullptr);
+        } catch (const PdfError&) {
+            slow_threw = true;
+        }
+        CHECK(fast_threw == slow_threw);
+        if (!fast_threw && !slow_threw) CHECK(same_value(fast, slow));
+    }
+    // After a fast array the tokenizer goes on where the array ended.
+    const std::string two = "[1 2] [3 0 R]";
+    Lexer lexer(two.data(), two.size());
+    PdfVariant first, second;
+    lexer.read(first);
+    lexer.read(second);
+    CHECK(first.GetArray().size() == 2);
+    REQUIRE(second.GetArray().size() == 1);
+    CHECK(second.GetArray()[0].IsReference());
+    // Unclosed: an error, as from the tokenizer.
+    const std::string open = "[1 2 [3";
+    Lexer unclosed(open.data(), open.size());
+    PdfVariant v;
+    CHECK_THROWS(unclosed.read(v));
 }

@@ -11,7 +11,9 @@ Each command runs --runs times; the best wall time and that run's peak RSS are s
 with the peer's time as a multiple of pith's. Usage:
     bench/bench.py --pith build/pith [PDF ...]
 Without PDFs it uses a selection of ../shared/corpus plus one large file it builds from the
-corpus with qpdf (all of large/ concatenated).
+corpus with qpdf (all of large/ concatenated); with --all, every PDF of the corpus (passwords
+from its MANIFEST.tsv), and the verify table ends with a count of the files where pith verify
+is faster than each peer.
 """
 import argparse
 import hashlib
@@ -66,8 +68,20 @@ def cell(result, ref):
     return f"{t:7.3f}s {mb:6.0f}MB {ratio}"
 
 
+CORPUS = Path(os.environ.get("PITH_SHARED", ROOT.parent / "shared")) / "corpus"
+
+
+def corpus_passwords():
+    """{path: password} for the corpus files MANIFEST.tsv gives a password."""
+    manifest = CORPUS / "MANIFEST.tsv"
+    if not manifest.exists():
+        return {}
+    rows = [line.split("\t") for line in manifest.read_text(encoding="utf-8").splitlines()[1:]]
+    return {CORPUS / row[0]: row[7] for row in rows if len(row) > 7}
+
+
 def default_files(work):
-    corpus = Path(os.environ.get("PITH_SHARED", ROOT.parent / "shared")) / "corpus"
+    corpus = CORPUS
     if not corpus.is_dir():
         sys.exit(f"no PDFs given and no corpus at {corpus}")
     picks = sorted((corpus / "valid").glob("*.pdf"))[:6] + sorted((corpus / "large").glob("*.pdf"))
@@ -83,6 +97,7 @@ def main():
     ap.add_argument("--pith", default=str(ROOT / "build" / "pith"))
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--verify-only", action="store_true", help="leave out the stamping table")
+    ap.add_argument("--all", action="store_true", help="every PDF of the corpus, and a count of where pith is faster")
     ap.add_argument("pdfs", nargs="*")
     args = ap.parse_args()
     have = {tool: shutil.which(tool) for tool in ("exiftool", "qpdf", "pdfinfo")}
@@ -95,7 +110,8 @@ def main():
 
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        files = [Path(p) for p in args.pdfs] or default_files(work)
+        passwords = corpus_passwords()
+        files = [Path(p) for p in args.pdfs] or (sorted(passwords) if args.all else default_files(work))
         stamp_pdf = work / "badge.pdf"  # a one-page PDF for qpdf/pikepdf to overlay
         subprocess.run([args.pith, "stamp", str(ROOT / "examples" / "article.pdf"), "--record", str(RECORD), "-o", str(stamp_pdf)],
                        check=True, stdout=subprocess.DEVNULL)
@@ -108,7 +124,8 @@ def main():
         for f in files if not args.verify_only else []:
             out = work / "out.pdf"
             # --allow-damaged: the peers read damaged files too; this measures cost, not policy.
-            pith = run([args.pith, "stamp", str(f), "--record", str(RECORD), "-o", str(out), "--allow-damaged"], args.runs, fresh=out)
+            pw = ["--password", passwords[f]] if passwords.get(f) else []
+            pith = run([args.pith, "stamp", str(f), "--record", str(RECORD), "-o", str(out), "--allow-damaged", *pw], args.runs, fresh=out)
             row = [run(["cp", str(f), str(out)], args.runs, fresh=out), pith]
             row.append(run(["exiftool", "-q", "-XMP-dc:Description=pith:2024:YRUNQITD2RKQXO2YH7SDTYYAQ3",
                             "-o", "-", str(f)], args.runs) if have["exiftool"] else None)
@@ -124,26 +141,40 @@ def main():
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         print("\nVERIFY / READ METADATA (best of %d; pith: each file stamped with a record of its own title, signed)" % args.runs)
         print(f"{'file':34} {'MB':>6} | {'pith verify':>20} | {'pdfinfo -meta':>20} | {'exiftool -XMP:all':>20} | state")
+        slower = {"pdfinfo -meta": [], "exiftool -XMP:all": []}
         for f in files:
             stamped = work / "stamped.pdf"
-            record = own_record(args.pith, f, work)
-            if run([args.pith, "stamp", str(f), "--record", str(record), "-o", str(stamped), "--allow-damaged"], 1) is None:
+            pw = passwords.get(f, "")
+            record = own_record(args.pith, f, work, pw)
+            pith_pw = ["--password", pw] if pw else []
+            if run([args.pith, "stamp", str(f), "--record", str(record), "-o", str(stamped), "--allow-damaged", *pith_pw], 1) is None:
                 stamped = f
-            state = subprocess.run([args.pith, "verify", str(stamped), "--allow-damaged", "--keyring", str(keyring), "--json"],
+            state = subprocess.run([args.pith, "verify", str(stamped), "--allow-damaged", "--keyring", str(keyring), "--json", *pith_pw],
                                    capture_output=True, text=True).stdout
-            state = json.loads(state)["state"] if state.startswith("{") else "?"
-            pith = run([args.pith, "verify", str(stamped), "--allow-damaged", "--keyring", str(keyring)], args.runs,
-                       ok_codes=(0, 1, 3, 4))  # every state is a result
-            row = [cell(pith, None),
-                   cell(run(["pdfinfo", "-meta", str(stamped)], args.runs), pith) if have["pdfinfo"] else "",
-                   cell(run(["exiftool", "-XMP:all", str(stamped)], args.runs), pith) if have["exiftool"] else ""]
+            state = json.loads(state)["state"] if state.startswith("{") else "unreadable"
+            # Every state is a result, and so is "unreadable" (exit 2): the peers' failures are timed too.
+            pith = run([args.pith, "verify", str(stamped), "--allow-damaged", "--keyring", str(keyring), *pith_pw], args.runs,
+                       ok_codes=(0, 1, 2, 3, 4))
+            peers = {"pdfinfo -meta": run(["pdfinfo", "-meta", *(["-upw", pw] if pw else []), str(stamped)], args.runs,
+                                          ok_codes=range(256)) if have["pdfinfo"] else None,
+                     "exiftool -XMP:all": run(["exiftool", "-XMP:all", *(["-Password", pw] if pw else []), str(stamped)], args.runs,
+                                              ok_codes=range(256)) if have["exiftool"] else None}
+            for tool, result in peers.items():
+                if result and pith and result[0] <= pith[0]:
+                    slower[tool].append(f"{f.parent.name}/{f.name} ({pith[0] * 1e3:.1f} vs {result[0] * 1e3:.1f} ms)")
+            row = [cell(pith, None)] + [cell(result, pith) if have[tool.split()[0]] else "" for tool, result in peers.items()]
             print(f"{f.name[:34]:34} {f.stat().st_size / 1e6:6.2f} | " + " | ".join(row) + " | " + state)
+        if args.all:
+            for tool, files_slower in slower.items():
+                print(f"\npith verify is faster than {tool} on {len(files) - len(files_slower)} of {len(files)} files" +
+                      (": not on " + ", ".join(files_slower) if files_slower else ""))
 
 
-def own_record(pith, pdf, work):
+def own_record(pith, pdf, work, password=""):
     """A record whose title is the first line pdftotext shows on page 1 of `pdf` (none if it shows no
     text), signed with the bench key."""
-    text = subprocess.run(["pdftotext", "-q", "-l", "1", str(pdf), "-"], capture_output=True, timeout=120).stdout
+    text = subprocess.run(["pdftotext", "-q", "-l", "1", *(["-upw", password] if password else []), str(pdf), "-"],
+                          capture_output=True, timeout=120).stdout
     lines = [l.strip() for l in text.decode("utf-8", "replace").split("\n") if l.strip("\f ")]
     meta = {"submitted_at": "2024-01-01T00:00:00Z"}
     record = {"record_type": "pith_number_record",

@@ -3,6 +3,7 @@
 #include "core/error.hpp"
 #include "pdf/content.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cmath>
@@ -371,33 +372,94 @@ private:
         return &it->second;
     }
 
+public:
+    // The appearances of the page's annotations (form fields, signatures, stamps), which viewers,
+    // and poppler's text, show after the page's content. Each starts a line of its own.
+    void read_annotations(const PdfObject& page) {
+        const PdfObject* annots = page.IsDictionary() ? file_.get_key(page.GetDictionary(), "Annots") : nullptr;
+        if (!annots || !annots->IsArray()) return;
+        for (const PdfObject& item : annots->GetArray()) {
+            if (out_.size() >= max_bytes_) return;
+            const PdfObject& annot = file_.resolve(item);
+            if (!annot.IsDictionary()) continue;
+            const PdfDictionary& a = annot.GetDictionary();
+            // Left out: what viewers hide, and (for poppler to judge) what optional content may hide.
+            constexpr std::int64_t kInvisible = 1, kHidden = 2, kNoView = 32;
+            const PdfObject* flags = file_.get_key(a, "F");
+            if ((flags && flags->IsNumber() && (flags->GetNumber() & (kInvisible | kHidden | kNoView))) || a.HasKey("OC")) continue;
+            const PdfObject* ap = file_.get_key(a, "AP");
+            const PdfObject* normal = ap && ap->IsDictionary() ? ap->GetDictionary().GetKey("N") : nullptr;
+            if (normal && !normal->IsReference()) {  // appearance states: the one /AS names
+                const PdfObject* states = &file_.resolve(*normal);
+                const PdfObject* as = file_.get_key(a, "AS");
+                normal = states->IsDictionary() && as && as->IsName() ? states->GetDictionary().GetKey(as->GetName()) : nullptr;
+            }
+            const Rect rect = rect_of(file_.get_key(a, "Rect"));
+            if (!normal || !normal->IsReference() || rect.urx <= rect.llx || rect.ury <= rect.lly) continue;
+            if (!out_.empty() && out_.back() != '\n') out_ += '\n';
+            have_last_ = false;
+            draw_form(normal->GetReference(), nullptr, GraphicsState{}, 0, &rect);
+        }
+    }
+
+private:
     void draw_form(const PdfObject* resources, const PdfName& name, const GraphicsState& gs, int depth) {
         const PdfObject* xobjects = resources && resources->IsDictionary() ? file_.get_key(resources->GetDictionary(), "XObject") : nullptr;
         const PdfObject* entry = xobjects && xobjects->IsDictionary() ? xobjects->GetDictionary().GetKey(name) : nullptr;
-        if (!entry || !entry->IsReference() || !file_.is_stream(entry->GetReference())) return;
+        if (entry && entry->IsReference()) draw_form(entry->GetReference(), resources, gs, depth, nullptr);
+    }
+
+    // A Form XObject; an annotation's appearance when `fit` is its /Rect, which the form's
+    // transformed /BBox is scaled and moved onto (PDF 32000 12.5.5).
+    void draw_form(const PdfReference& ref, const PdfObject* resources, const GraphicsState& gs, int depth, const Rect* fit) {
+        if (!file_.is_stream(ref)) return;
         if (++forms_ > kMaxForms) {
             append_utf8(out_, kUnknown);  // not read: nothing is found across it
             return;
         }
-        const PdfDictionary& form = file_.get(entry->GetReference()).GetDictionary();
+        const PdfDictionary& form = file_.get(ref).GetDictionary();
         const PdfObject* subtype = file_.get_key(form, "Subtype");
-        if (!subtype || !subtype->IsName() || subtype->GetName() != PdfName("Form")) return;
-        GraphicsState inner = gs;
+        if (subtype && (!subtype->IsName() || subtype->GetName() != PdfName("Form"))) return;
+        if (!subtype && !fit) return;  // appearance streams may leave out /Subtype
+        Matrix matrix;
         if (const PdfObject* m = file_.get_key(form, "Matrix"); m && m->IsArray() && m->GetArray().size() == 6) {
             double v[6];
             for (int i = 0; i < 6; ++i) v[i] = number_value(file_.resolve(m->GetArray()[i]));
-            inner.ctm = Matrix{v[0], v[1], v[2], v[3], v[4], v[5]}.then(gs.ctm);
+            matrix = Matrix{v[0], v[1], v[2], v[3], v[4], v[5]};
+        }
+        GraphicsState inner = gs;
+        inner.ctm = matrix.then(gs.ctm);
+        if (fit) {
+            const Rect box = rect_of(file_.get_key(form, "BBox"));
+            double xs[4], ys[4];
+            const double corners[4][2] = {{box.llx, box.lly}, {box.urx, box.lly}, {box.llx, box.ury}, {box.urx, box.ury}};
+            for (int i = 0; i < 4; ++i) {
+                xs[i] = corners[i][0] * matrix.a + corners[i][1] * matrix.c + matrix.e;
+                ys[i] = corners[i][0] * matrix.b + corners[i][1] * matrix.d + matrix.f;
+            }
+            const double x0 = *std::min_element(xs, xs + 4), x1 = *std::max_element(xs, xs + 4);
+            const double y0 = *std::min_element(ys, ys + 4), y1 = *std::max_element(ys, ys + 4);
+            const double sx = x1 > x0 ? (fit->urx - fit->llx) / (x1 - x0) : 1, sy = y1 > y0 ? (fit->ury - fit->lly) / (y1 - y0) : 1;
+            inner.ctm = matrix.then(Matrix{sx, 0, 0, sy, fit->llx - x0 * sx, fit->lly - y0 * sy});
         }
         const PdfObject* own = file_.get_key(form, "Resources");
         std::string content;
         try {
-            content = file_.stream_decoded(entry->GetReference(), content_budget_);
+            content = file_.stream_decoded(ref, content_budget_);
         } catch (const Error&) {
             append_utf8(out_, kUnknown);  // not read (too much content, or undecodable)
             return;
         }
         content_budget_ -= content.size();
         read(content, own ? own : resources, inner, depth + 1);
+    }
+
+    Rect rect_of(const PdfObject* array) {
+        Rect r{0, 0, 0, 0};
+        if (!array || !array->IsArray() || array->GetArray().size() != 4) return r;
+        double v[4];
+        for (int i = 0; i < 4; ++i) v[i] = number_value(file_.resolve(array->GetArray()[i]));
+        return Rect{std::min(v[0], v[2]), std::min(v[1], v[3]), std::max(v[0], v[2]), std::max(v[1], v[3])};
     }
 
     // Writes the strings of one Tj/TJ/'/" with the breaks the content shows.
@@ -463,6 +525,7 @@ std::optional<std::string> shown_text(File& file, const Page& page, std::size_t 
     Reader reader(file, page, max_bytes, content.size());
     const PdfObject* resources = page.resources.IsDictionary() ? &page.resources : nullptr;
     if (!reader.read(content, resources, GraphicsState{}, 0)) return std::nullopt;
+    reader.read_annotations(file.get(page.ref));
     std::string& text = reader.text();
     std::size_t n = std::min(text.size(), max_bytes);
     while (n > 0 && n < text.size() && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;

@@ -2,7 +2,8 @@
 // pith::pdf::shown_text - the text a page shows, read quickly from its content and fonts.
 //
 // Made for finding a known string (a title, a badge's number) without a full text extractor:
-// strings are read in content order (Form XObjects included) through each font's ToUnicode
+// strings are read in content order (Form XObjects included), then the appearances of the
+// page's annotations that viewers show, each starting a line, through each font's ToUnicode
 // map, else its encoding (WinAnsi, MacRoman, Standard, /Differences glyph names, an embedded
 // Type 1 font's own encoding). A code none of these maps, and text drawn outside the page,
 // becomes U+FFFD. Breaks are written only where the content shows them: a space character,

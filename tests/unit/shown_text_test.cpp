@@ -9,14 +9,14 @@ using pdftest::Objects;
 namespace {
 
 // One page (MediaBox 0 0 600 800) drawing `content`, with `fonts` (a /Font dictionary body),
-// `xobjects` (an /XObject dictionary body) and `extra` objects from number 10 on.
+// `xobjects` (an /XObject dictionary body), `extra` objects from number 10 on and `page_keys`.
 std::string shown(const std::string& content, const std::string& fonts, const Objects& extra = {},
-                  const std::string& xobjects = "") {
+                  const std::string& xobjects = "", const std::string& page_keys = "") {
     Objects objs = {
         {1, "<< /Type /Catalog /Pages 2 0 R >>"},
         {2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>"},
         {3, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 600 800] /Contents 4 0 R /Resources << /Font << " + fonts +
-                " >> /XObject << " + xobjects + " >> >> >>"},
+                " >> /XObject << " + xobjects + " >> >> " + page_keys + " >>"},
         {4, "<< /Length " + std::to_string(content.size()) + " >>\nstream\n" + content + "\nendstream"},
     };
     objs.insert(extra.begin(), extra.end());
@@ -146,4 +146,32 @@ TEST_CASE("shown_text: bad content syntax gives no text, not an exception", "[sh
         pith::pdf::File other = pith::pdf::File::from_bytes(pdftest::classic(objs));
         CHECK_FALSE(pith::pdf::shown_text(other, other.page(0), 1 << 20));
     }
+}
+
+TEST_CASE("shown_text: annotation appearances follow the page's content, each on a line of its own", "[shown_text]") {
+    auto form = [](const std::string& keys, const std::string& text) {
+        return stream("/Type /XObject /Subtype /Form /BBox [0 0 100 20] " + keys + " /Resources << /Font << " + kHelvetica + " >> >>",
+                      "BT /F1 10 Tf 2 5 Td (" + text + ") Tj ET");
+    };
+    const Objects extra = {
+        {10, "<< /Type /Annot /Subtype /Widget /Rect [100 100 200 120] /AP << /N 11 0 R >> >>"},
+        {11, form("", "Signed by Alice")},
+        {12, "<< /Type /Annot /Subtype /Widget /F 2 /Rect [100 200 200 220] /AP << /N 13 0 R >> >>"},  // hidden
+        {13, form("", "Hidden")},
+        {14, "<< /Type /Annot /Subtype /Widget /F 36 /Rect [100 200 200 220] /AP << /N 13 0 R >> >>"},  // NoView (and Print)
+        {21, "<< /Type /Annot /Subtype /Widget /OC 22 0 R /Rect [100 200 200 220] /AP << /N 13 0 R >> >>"},  // optional content
+        {22, "<< /Type /OCG /Name (Layer) >>"},
+        {15, "<< /Type /Annot /Subtype /Widget /Rect [100 300 200 320] /AS /On /AP << /N << /On 16 0 R /Off 17 0 R >> >> >>"},
+        {16, form("", "Yes")},
+        {17, form("", "No")},
+        {18, "<< /Type /Annot /Subtype /Link /Rect [100 400 200 420] >>"},  // no appearance
+        // /BBox through /Matrix is fitted to /Rect: this one lands beyond the page's right edge.
+        {19, "<< /Type /Annot /Subtype /FreeText /Rect [650 100 750 120] /AP << /N 20 0 R >> >>"},
+        {20, form("/Matrix [1 0 0 1 -500 0]", "Off")},
+    };
+    const std::string unknown3 = "\uFFFD\uFFFD\uFFFD";
+    CHECK(shown("BT /F1 12 Tf 72 700 Td (Title) Tj ET", kHelvetica, extra, "",
+                "/Annots [10 0 R 12 0 R 14 0 R 21 0 R 15 0 R 18 0 R 19 0 R]") == "Title\nSigned by Alice\nYes\n" + unknown3);
+    // A page whose only text is a form field's.
+    CHECK(shown("", kHelvetica, extra, "", "/Annots [15 0 R]") == "Yes");
 }

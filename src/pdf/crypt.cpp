@@ -2,10 +2,17 @@
 
 #include "core/error.hpp"
 
+#include <openssl/core_dispatch.h>
+#include <openssl/core_names.h>
 #include <openssl/evp.h>
+#include <openssl/params.h>
+#include <openssl/provider.h>
 #include <sodium.h>
 
+#include <cstdlib>
 #include <memory>
+#include <mutex>
+#include <new>
 #include <vector>
 
 namespace pith::pdf {
@@ -14,24 +21,146 @@ using namespace PoDoFo;
 
 namespace {
 
+class Rc4 {
+public:
+    Rc4(const unsigned char* key, std::size_t length) {
+        for (int i = 0; i < 256; ++i) s_[i] = static_cast<unsigned char>(i);
+        unsigned j = 0;
+        for (std::size_t i = 0; i < 256; ++i) {
+            j = (j + s_[i] + key[i % length]) & 0xff;
+            std::swap(s_[i], s_[j]);
+        }
+    }
+    void apply(const unsigned char* in, unsigned char* out, std::size_t n) {
+        for (std::size_t k = 0; k < n; ++k) {
+            a_ = (a_ + 1) & 0xff;
+            b_ = (b_ + s_[a_]) & 0xff;
+            std::swap(s_[a_], s_[b_]);
+            out[k] = static_cast<unsigned char>(in[k] ^ s_[(s_[a_] + s_[b_]) & 0xff]);
+        }
+    }
+
+private:
+    unsigned char s_[256];
+    unsigned a_ = 0, b_ = 0;
+};
+
 std::string rc4(const std::string& key, std::string_view in) {
-    unsigned char s[256];
-    for (int i = 0; i < 256; ++i) s[i] = static_cast<unsigned char>(i);
-    unsigned j = 0;
-    for (int i = 0; i < 256; ++i) {
-        j = (j + s[i] + static_cast<unsigned char>(key[i % key.size()])) & 0xff;
-        std::swap(s[i], s[j]);
-    }
     std::string out(in.size(), '\0');
-    unsigned a = 0, b = 0;
-    for (std::size_t k = 0; k < in.size(); ++k) {
-        a = (a + 1) & 0xff;
-        b = (b + s[a]) & 0xff;
-        std::swap(s[a], s[b]);
-        out[k] = static_cast<char>(in[k] ^ s[(s[a] + s[b]) & 0xff]);
-    }
+    Rc4(reinterpret_cast<const unsigned char*>(key.data()), key.size())
+        .apply(reinterpret_cast<const unsigned char*>(in.data()), reinterpret_cast<unsigned char*>(&out[0]), in.size());
     return out;
 }
+
+// RC4 for OpenSSL, as a provider built into pith. PoDoFo checks the passwords of /V 1-4 files
+// with RC4, which OpenSSL 3 keeps in its legacy provider: a module whose loading (dlopen, and
+// a second libcrypto beside pith's static one) took 2 ms, as long as reading a small PDF.
+namespace rc4_provider {
+
+struct Context {
+    std::unique_ptr<Rc4> rc4;
+    std::size_t key_length = 16;
+};
+
+int set_ctx_params(void* ctx, const OSSL_PARAM params[]) {
+    const OSSL_PARAM* p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN);
+    std::size_t length = 0;
+    if (!p) return 1;
+    if (!OSSL_PARAM_get_size_t(p, &length) || length == 0 || length > 256) return 0;
+    static_cast<Context*>(ctx)->key_length = length;
+    return 1;
+}
+
+int init(void* vctx, const unsigned char* key, std::size_t length, const unsigned char*, std::size_t, const OSSL_PARAM params[]) {
+    auto* ctx = static_cast<Context*>(vctx);
+    if (!set_ctx_params(ctx, params)) return 0;
+    if (key) {
+        if (length == 0 || length > 256) return 0;
+        ctx->rc4 = std::make_unique<Rc4>(key, length);
+    }
+    return 1;
+}
+
+int update(void* vctx, unsigned char* out, std::size_t* written, std::size_t room, const unsigned char* in, std::size_t n) {
+    auto* ctx = static_cast<Context*>(vctx);
+    if (!ctx->rc4 || room < n) return 0;
+    ctx->rc4->apply(in, out, n);
+    *written = n;
+    return 1;
+}
+
+int final(void*, unsigned char*, std::size_t* written, std::size_t) {
+    *written = 0;
+    return 1;
+}
+
+int get_params(OSSL_PARAM params[]) {
+    OSSL_PARAM* p;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE)) && !OSSL_PARAM_set_uint(p, EVP_CIPH_STREAM_CIPHER)) return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) && !OSSL_PARAM_set_size_t(p, 16)) return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) && !OSSL_PARAM_set_size_t(p, 0)) return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE)) && !OSSL_PARAM_set_size_t(p, 1)) return 0;
+    for (const char* flag : {OSSL_CIPHER_PARAM_AEAD, OSSL_CIPHER_PARAM_CUSTOM_IV, OSSL_CIPHER_PARAM_CTS,
+                             OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, OSSL_CIPHER_PARAM_HAS_RAND_KEY})
+        if ((p = OSSL_PARAM_locate(params, flag)) && !OSSL_PARAM_set_int(p, 0)) return 0;
+    return 1;
+}
+
+int get_ctx_params(void* ctx, OSSL_PARAM params[]) {
+    OSSL_PARAM* p;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) && !OSSL_PARAM_set_size_t(p, static_cast<Context*>(ctx)->key_length))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) && !OSSL_PARAM_set_size_t(p, 0)) return 0;
+    return 1;
+}
+
+const OSSL_PARAM* gettable_params(void*) {
+    static const OSSL_PARAM params[] = {
+        OSSL_PARAM_uint(OSSL_CIPHER_PARAM_MODE, nullptr),        OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, nullptr),
+        OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, nullptr),     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_BLOCK_SIZE, nullptr),
+        OSSL_PARAM_int(OSSL_CIPHER_PARAM_AEAD, nullptr),         OSSL_PARAM_int(OSSL_CIPHER_PARAM_CUSTOM_IV, nullptr),
+        OSSL_PARAM_int(OSSL_CIPHER_PARAM_CTS, nullptr),          OSSL_PARAM_int(OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, nullptr),
+        OSSL_PARAM_int(OSSL_CIPHER_PARAM_HAS_RAND_KEY, nullptr), OSSL_PARAM_END};
+    return params;
+}
+
+const OSSL_PARAM* ctx_params(void*, void*) {
+    static const OSSL_PARAM params[] = {OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, nullptr), OSSL_PARAM_END};
+    return params;
+}
+
+const OSSL_DISPATCH cipher_functions[] = {
+    {OSSL_FUNC_CIPHER_NEWCTX, reinterpret_cast<void (*)()>(+[](void*) -> void* { return new (std::nothrow) Context; })},
+    {OSSL_FUNC_CIPHER_FREECTX, reinterpret_cast<void (*)()>(+[](void* ctx) { delete static_cast<Context*>(ctx); })},
+    {OSSL_FUNC_CIPHER_ENCRYPT_INIT, reinterpret_cast<void (*)()>(&init)},
+    {OSSL_FUNC_CIPHER_DECRYPT_INIT, reinterpret_cast<void (*)()>(&init)},
+    {OSSL_FUNC_CIPHER_UPDATE, reinterpret_cast<void (*)()>(&update)},
+    {OSSL_FUNC_CIPHER_FINAL, reinterpret_cast<void (*)()>(&final)},
+    {OSSL_FUNC_CIPHER_GET_PARAMS, reinterpret_cast<void (*)()>(&get_params)},
+    {OSSL_FUNC_CIPHER_GETTABLE_PARAMS, reinterpret_cast<void (*)()>(&gettable_params)},
+    {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, reinterpret_cast<void (*)()>(&get_ctx_params)},
+    {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, reinterpret_cast<void (*)()>(&set_ctx_params)},
+    {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, reinterpret_cast<void (*)()>(&ctx_params)},
+    {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, reinterpret_cast<void (*)()>(&ctx_params)},
+    {0, nullptr}};
+
+const OSSL_ALGORITHM ciphers[] = {{"RC4:1.2.840.113549.3.4", "provider=pith-rc4", cipher_functions, "RC4 (pith)"},
+                                  {nullptr, nullptr, nullptr, nullptr}};
+
+const OSSL_ALGORITHM* query(void*, int operation, int* no_cache) {
+    *no_cache = 0;
+    return operation == OSSL_OP_CIPHER ? ciphers : nullptr;
+}
+
+const OSSL_DISPATCH provider_functions[] = {{OSSL_FUNC_PROVIDER_QUERY_OPERATION, reinterpret_cast<void (*)()>(&query)}, {0, nullptr}};
+
+int provider_init(const OSSL_CORE_HANDLE*, const OSSL_DISPATCH*, const OSSL_DISPATCH** out, void** provider_context) {
+    *out = provider_functions;
+    *provider_context = nullptr;
+    return 1;
+}
+
+}  // namespace rc4_provider
 
 std::string md5(const std::string& in) {
     unsigned char out[EVP_MAX_MD_SIZE];
@@ -66,6 +195,24 @@ std::string aes(bool enc, const std::string& key, const unsigned char* iv, std::
 }
 
 }  // namespace
+
+bool ensure_rc4() {
+    static std::once_flag once;
+    static bool ok = false;
+    std::call_once(once, [] {
+        // Loading a provider by hand ends OpenSSL's implicit loading of the default one: load both.
+        static OSSL_PROVIDER* def = OSSL_PROVIDER_load(nullptr, "default");
+        static OSSL_PROVIDER* rc4 = OSSL_PROVIDER_add_builtin(nullptr, "pith-rc4", rc4_provider::provider_init) == 1
+                                        ? OSSL_PROVIDER_load(nullptr, "pith-rc4")
+                                        : nullptr;
+        ok = rc4 != nullptr && def != nullptr;
+        std::atexit([] {  // process-lifetime providers; unloaded so leak checkers stay quiet
+            if (rc4) OSSL_PROVIDER_unload(rc4);
+            if (def) OSSL_PROVIDER_unload(def);
+        });
+    });
+    return ok;
+}
 
 Crypt::Crypt(const PdfEncrypt& enc) {
     switch (enc.GetEncryptAlgorithm()) {

@@ -9,6 +9,10 @@
 
 namespace pith::pdf {
 
+// Makes RC4 available to OpenSSL 3 (for PoDoFo's PdfEncrypt), from a provider built into pith,
+// with OpenSSL's default provider beside it. Once per process; false if OpenSSL refused.
+bool ensure_rc4();
+
 class Crypt {
 public:
     explicit Crypt(const PoDoFo::PdfEncrypt& enc);

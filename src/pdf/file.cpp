@@ -6,7 +6,6 @@
 #include "pdf/filters.hpp"
 #include "pdf/syntax.hpp"
 
-#include <openssl/provider.h>
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -50,21 +49,6 @@ std::int64_t as_int(const PdfObject* o, std::int64_t def) {
 }
 
 }  // namespace
-
-bool ensure_legacy_crypto() {
-    static std::once_flag once;
-    static bool ok = false;
-    std::call_once(once, [] {
-        static OSSL_PROVIDER* legacy = OSSL_PROVIDER_load(nullptr, "legacy");
-        static OSSL_PROVIDER* def = OSSL_PROVIDER_load(nullptr, "default");
-        ok = legacy != nullptr && def != nullptr;
-        std::atexit([] {  // process-lifetime providers; unloaded so leak checkers stay quiet
-            if (legacy) OSSL_PROVIDER_unload(legacy);
-            if (def) OSSL_PROVIDER_unload(def);
-        });
-    });
-    return ok;
-}
 
 double number_value(const PdfObject& obj, double fallback) {
     if (obj.IsNumber()) return static_cast<double>(obj.GetNumber());
@@ -737,9 +721,7 @@ static void setup_encryption(File::Impl& f, const OpenOptions& opt) {
         std::string nm = filter && filter->IsName() ? filter->GetName().GetName() : std::string("?");
         f.fail("encrypted with the /" + nm + " security handler (public-key or custom encryption is not supported)");
     }
-    // RC4, which /V 1-4 use (to check the password too, even for AES-128), is in OpenSSL's legacy
-    // provider: loading it costs ~1 ms, so AES-256 (/V 5) goes without.
-    if (as_int(encdict.GetDictionary().GetKey("V"), 0) < 5) ensure_legacy_crypto();
+    ensure_rc4();  // /V 1-4 check the password with RC4, even for AES-128
     PdfString id0;
     const PdfObject* id = f.trailer.GetKey("ID");
     if (id && id->IsArray() && !id->GetArray().empty() &&
@@ -769,7 +751,7 @@ static void setup_encryption(File::Impl& f, const OpenOptions& opt) {
     }
     if (!ok) {
         if (!crypto_error.empty())
-            f.fail("cannot decrypt (" + crypto_error + "; RC4 needs the OpenSSL legacy provider)");
+            f.fail("cannot decrypt (" + crypto_error + ")");
         if (opt.password_given || !opt.password.empty()) f.fail("wrong password for encrypted PDF (check --password)");
         f.fail("encrypted PDF needs a password (use --password)");
     }

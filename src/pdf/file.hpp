@@ -153,8 +153,4 @@ std::string format_number(double value);
 // Serialise an object the way the writer does (for tests and debugging).
 std::string to_pdf_string(const PoDoFo::PdfObject& obj);
 
-// Load OpenSSL's legacy + default providers once (needed for RC4 under OpenSSL 3).
-// Returns true if the legacy provider is available.
-bool ensure_legacy_crypto();
-
 }  // namespace pith::pdf

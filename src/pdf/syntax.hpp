@@ -125,6 +125,7 @@ private:
 
     bool number_array(std::uint64_t& p, PoDoFo::PdfArray& array, int depth) {
         if (depth > kMaxDepth) return false;
+        array.reserve(count_items(p));  // PdfObject cannot be moved: growing the vector copies every item
         for (;;) {
             skip_ws(data, size, p);
             if (p >= size) return false;
@@ -146,6 +147,27 @@ private:
             if (!number(data + p, data + end, array.back())) return false;
             p = end;
         }
+    }
+
+    // The items of the array whose first item is at `p`, as far as it is a number array.
+    std::size_t count_items(std::uint64_t p) const {
+        std::size_t items = 0;
+        for (int depth = 0; p < size;) {
+            const char c = data[p];
+            if (is_ws(c)) {
+                ++p;
+            } else if (c == '[' || c == ']') {
+                if (c == ']' && depth-- == 0) break;
+                if (c == '[' && depth++ == 0) ++items;
+                ++p;
+            } else if (is_delim(c)) {
+                break;
+            } else {
+                if (depth == 0) ++items;
+                while (p < size && !is_ws(data[p]) && !is_delim(data[p])) ++p;
+            }
+        }
+        return items;
     }
 
     // [+-]digits or [+-]digits.digits with a digit somewhere; false for anything else.

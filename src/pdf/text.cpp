@@ -113,6 +113,12 @@ struct Font {
     std::u32string decode(File& file, std::uint32_t code);
 };
 
+Encoding encoding_of(const PdfEncoding* table) {
+    Encoding e{};
+    for (int code = 0; code < 256; ++code) e[code] = host_order(table->GetCharCode(code));
+    return e;
+}
+
 std::optional<Encoding> named_encoding(const std::string& name) {
     const PdfEncoding* table = name == "WinAnsiEncoding"   ? PdfEncodingFactory::GlobalWinAnsiEncodingInstance()
                                : name == "MacRomanEncoding" ? PdfEncodingFactory::GlobalMacRomanEncodingInstance()
@@ -120,9 +126,7 @@ std::optional<Encoding> named_encoding(const std::string& name) {
                                : name == "MacExpertEncoding" ? PdfEncodingFactory::GlobalMacExpertEncodingInstance()
                                                              : nullptr;
     if (!table) return std::nullopt;
-    Encoding e{};
-    for (int code = 0; code < 256; ++code) e[code] = host_order(table->GetCharCode(code));
-    return e;
+    return encoding_of(table);
 }
 
 // The encoding an embedded Type 1 font program declares in its clear-text part
@@ -176,8 +180,9 @@ bool is_standard_14_text_font(const std::string& base_font) {
     return false;
 }
 
-// Codes without a /Differences entry: the Standard encoding for a standard font that is not
-// embedded; an embedded Type 1 font's own (read when first needed); else unknown.
+// Codes without a /Differences entry: for a standard font that is not embedded, the Standard
+// encoding, or Symbol's and ZapfDingbats' own; an embedded Type 1 font's own (read when first
+// needed); else unknown.
 void set_default_encoding(File& file, const PdfDictionary& dict, const std::string& subtype, Font& font) {
     const PdfObject* descriptor = file.get_key(dict, "FontDescriptor");
     const bool embedded = descriptor && descriptor->IsDictionary() &&
@@ -188,6 +193,10 @@ void set_default_encoding(File& file, const PdfDictionary& dict, const std::stri
         font.builtin_from = descriptor;
     else if (!embedded && base && base->IsName() && is_standard_14_text_font(base->GetName().GetName()))
         font.encoding = *named_encoding("StandardEncoding");
+    else if (!embedded && base && base->IsName() && base->GetName().GetName() == "Symbol")
+        font.encoding = encoding_of(PdfEncodingFactory::GlobalSymbolEncodingInstance());
+    else if (!embedded && base && base->IsName() && base->GetName().GetName() == "ZapfDingbats")
+        font.encoding = encoding_of(PdfEncodingFactory::GlobalZapfDingbatsEncodingInstance());
 }
 
 // A ToUnicode CMap is PostScript, read with the content lexer: only its bfchar and bfrange

@@ -3,6 +3,7 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/keys.hpp"
+#include "pdf/crypt.hpp"
 #include "pdf/file.hpp"
 #include "pdf/update.hpp"
 #include "xmp/xmp.hpp"
@@ -142,7 +143,7 @@ PdfDictionary write_info(pdf::File& file, pdf::Update& update, const std::string
 
 // --rewrite: PoDoFo writes the stamped document as one new file (no revisions, no prior bytes).
 std::string rewrite_whole(const std::string& bytes, const std::string& name, const Options& options, const PdfDictionary& info) {
-    pdf::ensure_legacy_crypto();
+    pdf::ensure_rc4();
     try {
         PoDoFo::PdfMemDocument doc;
         try {

@@ -1,4 +1,5 @@
 #include "core/error.hpp"
+#include "pdf/crypt.hpp"
 #include "pdf/file.hpp"
 #include "pdf/filters.hpp"
 #include "pdf/syntax.hpp"
@@ -8,6 +9,9 @@
 
 #include <cstdio>
 #include <cstring>
+#include <vector>
+
+#include <openssl/evp.h>
 
 using namespace pith::pdf;
 using namespace PoDoFo;
@@ -397,4 +401,35 @@ TEST_CASE("pdf reader: arrays of numbers read from memory give what PoDoFo's tok
     Lexer unclosed(open.data(), open.size());
     PdfVariant v;
     CHECK_THROWS(unclosed.read(v));
+}
+
+TEST_CASE("pdf crypt: RC4 through OpenSSL, from pith's built-in provider, as PoDoFo calls it", "[pdf]") {
+    REQUIRE(ensure_rc4());
+    // RFC 6229: the first 32 bytes of keystream for a 40-bit and a 128-bit key.
+    const std::vector<std::pair<std::string, std::string>> vectors = {
+        {"0102030405", "b2396305f03dc027ccc3524a0a1118a86982944f18fc82d589c403a47a0d0919"},
+        {"0102030405060708090a0b0c0d0e0f10", "9ac7cc9a609d1ef7b2932899cde41b975248c4959014126a6e8a84f11d1a9e1c"},
+    };
+    auto hex = [](const unsigned char* b, std::size_t n) {
+        std::string s;
+        char two[3];
+        for (std::size_t i = 0; i < n; ++i) std::snprintf(two, sizeof two, "%02x", b[i]), s += two;
+        return s;
+    };
+    for (const auto& [key_hex, keystream] : vectors) {
+        std::vector<unsigned char> key;
+        for (std::size_t i = 0; i < key_hex.size(); i += 2) key.push_back(static_cast<unsigned char>(std::stoi(key_hex.substr(i, 2), nullptr, 16)));
+        EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
+        REQUIRE(EVP_EncryptInit_ex(ctx, EVP_rc4(), nullptr, nullptr, nullptr) == 1);
+        REQUIRE(EVP_CIPHER_CTX_set_key_length(ctx, static_cast<int>(key.size())) == 1);
+        REQUIRE(EVP_EncryptInit_ex(ctx, nullptr, nullptr, key.data(), nullptr) == 1);
+        unsigned char zeros[32] = {}, out[32];
+        int n = 0, tail = 0;
+        REQUIRE(EVP_EncryptUpdate(ctx, out, &n, zeros, 16) == 1);  // in two parts: the state carries over
+        REQUIRE(EVP_EncryptUpdate(ctx, out + 16, &n, zeros + 16, 16) == 1);
+        REQUIRE(EVP_EncryptFinal_ex(ctx, out + 32, &tail) == 1);
+        CHECK(tail == 0);
+        CHECK(hex(out, 32) == keystream);
+        EVP_CIPHER_CTX_free(ctx);
+    }
 }

@@ -44,6 +44,9 @@ TEST_CASE("shown_text: standard encodings and /Differences glyph names", "[shown
     const std::string font = "/F1 << /Type /Font /Subtype /Type1 /BaseFont /X /Encoding << /Differences "
                              "[65 /eacute /uni0042 /f_i /a.sc /g17] >> >>";
     CHECK(shown("BT /F1 12 Tf 72 700 Td (ABCDE) Tj ET", font) == "\u00E9Bfia\uFFFD");
+    // Symbol and ZapfDingbats, not embedded: their own encodings.
+    CHECK(shown("BT /F1 12 Tf 72 700 Td (ab) Tj ET", "/F1 << /Type /Font /Subtype /Type1 /BaseFont /Symbol >>") == "\u03B1\u03B2");
+    CHECK(shown("BT /F1 12 Tf 72 700 Td (4) Tj ET", "/F1 << /Type /Font /Subtype /Type1 /BaseFont /ZapfDingbats >>") == "\u2714");
 }
 
 TEST_CASE("shown_text: ToUnicode maps come first; Identity-H reads two-byte codes", "[shown_text]") {

@@ -2,7 +2,8 @@
 
 #include "core/error.hpp"
 
-#include <cctype>
+#include <array>
+#include <cstdint>
 
 namespace pith::pdf {
 
@@ -10,18 +11,28 @@ namespace {
 
 constexpr int kMaxNesting = 64;
 
-bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f' || c == '\0'; }
-bool is_delimiter(char c) {
-    return c == '(' || c == ')' || c == '<' || c == '>' || c == '[' || c == ']' || c == '{' || c == '}' || c == '/' || c == '%';
-}
-bool is_regular(char c) { return !is_space(c) && !is_delimiter(c); }
-bool is_number_start(char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.'; }
+// Character classes, looked up once per byte (the lexer's inner loops test every byte).
+enum : std::uint8_t { kSpace = 1, kDelimiter = 2, kDigit = 4, kNumberStart = 8 };
+constexpr std::array<std::uint8_t, 256> kClasses = [] {
+    std::array<std::uint8_t, 256> t{};
+    for (unsigned char c : {' ', '\n', '\r', '\t', '\f', '\0'}) t[c] = kSpace;
+    for (unsigned char c : {'(', ')', '<', '>', '[', ']', '{', '}', '/', '%'}) t[c] = kDelimiter;
+    for (unsigned char c = '0'; c <= '9'; ++c) t[c] = kDigit | kNumberStart;
+    for (unsigned char c : {'+', '-', '.'}) t[c] = kNumberStart;
+    return t;
+}();
+bool is_class(char c, std::uint8_t classes) { return kClasses[static_cast<unsigned char>(c)] & classes; }
+bool is_space(char c) { return is_class(c, kSpace); }
+bool is_delimiter(char c) { return is_class(c, kDelimiter); }
+bool is_regular(char c) { return !is_class(c, kSpace | kDelimiter); }
+bool is_digit(char c) { return is_class(c, kDigit); }
+bool is_number_start(char c) { return is_class(c, kNumberStart); }
 
 int hex_value(char c) {
-    return std::isdigit(static_cast<unsigned char>(c)) ? c - '0'
-           : (c >= 'a' && c <= 'f')                    ? c - 'a' + 10
-           : (c >= 'A' && c <= 'F')                    ? c - 'A' + 10
-                                                       : -1;
+    return is_digit(c)                 ? c - '0'
+           : (c >= 'a' && c <= 'f') ? c - 'a' + 10
+           : (c >= 'A' && c <= 'F') ? c - 'A' + 10
+                                    : -1;
 }
 
 std::string unescape_name(std::string_view raw) {
@@ -64,8 +75,7 @@ bool ContentLexer::next(std::string_view& op, std::vector<Operand>& operands) {
         skip_space();
         if (p_ >= d_.size()) return false;
         if (!is_regular(d_[p_]) || is_number_start(d_[p_])) {
-            Operand o;
-            if (value(o, 0)) operands.push_back(std::move(o));
+            if (!value(operands.emplace_back(), 0)) operands.pop_back();
             continue;
         }
         const std::string_view word = regular_run();
@@ -142,9 +152,10 @@ bool ContentLexer::value(Operand& o, int depth) {
                 ++p_;
                 break;
             }
-            Operand item;
-            if (value(item, depth + 1)) o.items.push_back(std::move(item));
-            else if (p_ < d_.size() && is_regular(d_[p_])) regular_run();  // true, false, null or an operator inside
+            if (!value(o.items.emplace_back(), depth + 1)) {
+                o.items.pop_back();
+                if (p_ < d_.size() && is_regular(d_[p_])) regular_run();  // true, false, null or an operator inside
+            }
         }
     } else {
         if (!is_regular(c)) ++p_;  // a stray ), >, ], { or }
@@ -160,7 +171,7 @@ double ContentLexer::number() {
     double v = 0, scale = 0;
     for (; p_ < d_.size(); ++p_) {
         const char c = d_[p_];
-        if (std::isdigit(static_cast<unsigned char>(c))) {
+        if (is_digit(c)) {
             v = v * 10 + (c - '0');
             if (scale > 0) scale *= 10;
         } else if (c == '.' && scale == 0) {

@@ -105,6 +105,7 @@ public:
 
 private:
     static constexpr int kMaxDepth = 256;  // as PoDoFo's own recursion guard
+    std::uint64_t fast_failed_at_ = 0;
 
     // An array of numbers only (or of such arrays), as a font's width table, read straight from
     // memory: PoDoFo's tokenizer makes a virtual call per byte and reads two tokens ahead after
@@ -113,9 +114,14 @@ private:
     // double its classic-locale stream gives); anything else (a comment, a name, a reference,
     // a number PoDoFo would read otherwise, as "1-2") leaves the array to the tokenizer.
     // Called just after '[': the tokenizer never reads past a delimiter, so nothing is queued.
+    // An array that starts before the point where an earlier attempt failed goes to the
+    // tokenizer directly: so no byte is scanned twice by failed attempts, however deep the nesting.
     bool read_number_array(PoDoFo::PdfArray& array, int depth) {
         std::uint64_t p = tell();
+        if (p < fast_failed_at_) return false;
+        array.reserve(count_items(p));  // PdfObject cannot be moved: growing the vector copies every item
         if (!number_array(p, array, depth)) {
+            fast_failed_at_ = p + 1;
             array.clear();
             return false;
         }
@@ -125,7 +131,6 @@ private:
 
     bool number_array(std::uint64_t& p, PoDoFo::PdfArray& array, int depth) {
         if (depth > kMaxDepth) return false;
-        array.reserve(count_items(p));  // PdfObject cannot be moved: growing the vector copies every item
         for (;;) {
             skip_ws(data, size, p);
             if (p >= size) return false;

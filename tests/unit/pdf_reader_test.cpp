@@ -367,6 +367,8 @@ TEST_CASE("pdf reader: arrays of numbers read from memory give what PoDoFo's tok
         "[1\n2\r3\t4\f5\0006]"s,
         "[1 0 R 2]"s, "[1 2 0 R]"s, "[1-2 3]"s, "[1.5.5 2]"s, "[/Name 1]"s, "[1 %comment\n 2]"s, "[(s) 1]"s,
         "[1 true null]"s, "[1e5]"s, "[- 1]"s, "[+ .]"s, "[<41> 2]"s, "[1 <</A 2>>]"s, "[1 [2 /X] 3]"s,
+        "[[1 2] [3 /X] [4 5]]"s, std::string(300, '[') + "1" + std::string(300, ']'),
+        std::string(2000, '[') + "(unclosed",
     };
     for (const std::string& bytes : arrays) {
         INFO(bytes);

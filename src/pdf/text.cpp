@@ -100,8 +100,9 @@ using Encoding = std::array<char32_t, 256>;
 // What a font's codes mean, worked out as codes are met: most of page 1's text goes through
 // a ToUnicode map, and glyph names are looked up only for codes the page shows.
 struct Font {
-    int code_bytes = 1;                                  // 2 for Identity-H/V composite fonts
+    int code_bytes = 1;                                  // 2 for the composite fonts pith reads
     bool codes_known = true;                             // false: a composite font's CMap pith does not read
+    bool ucs2 = false;                                   // codes are UCS-2 (Adobe's Uni*-UCS2-H/V CMaps)
     std::map<std::uint32_t, std::u32string> to_unicode;  // the ToUnicode map
     // Simple fonts: the base encoding, and glyph names (/Differences, or the embedded font's own
     // encoding) taking precedence over it.
@@ -160,6 +161,7 @@ void read_type1_encoding(File& file, const PdfObject& descriptor, Font& font) {
 
 std::u32string Font::decode(File& file, std::uint32_t code) {
     if (auto it = to_unicode.find(code); it != to_unicode.end() && !it->second.empty()) return it->second;
+    if (ucs2 && code >= 0x20 && (code < 0xD800 || code > 0xDFFF)) return std::u32string(1, static_cast<char32_t>(code));
     if (code_bytes != 1) return {};
     if (builtin_from) {
         const PdfObject* descriptor = builtin_from;
@@ -258,7 +260,11 @@ Font load_font(File& file, const PdfObject& object, std::size_t& cmap_budget) {
     if (subtype == "Type0") {
         const std::string cmap = encoding && encoding->IsName() ? encoding->GetName().GetName() : "";
         font.code_bytes = 2;
-        font.codes_known = cmap == "Identity-H" || cmap == "Identity-V";
+        // Identity-H/V codes mean what the ToUnicode map says; in Adobe's predefined Uni*-UCS2-H/V
+        // CMaps a code is the character's UCS-2 value itself (CJK fonts, as tcpdf writes them).
+        font.ucs2 = cmap.rfind("Uni", 0) == 0 && cmap.find("-UCS2-") != std::string::npos &&
+                    (cmap.size() > 2 && (cmap.compare(cmap.size() - 2, 2, "-H") == 0 || cmap.compare(cmap.size() - 2, 2, "-V") == 0));
+        font.codes_known = cmap == "Identity-H" || cmap == "Identity-V" || font.ucs2;
     } else if (encoding && encoding->IsName()) {
         font.encoding = named_encoding(encoding->GetName().GetName()).value_or(Encoding{});
     } else {

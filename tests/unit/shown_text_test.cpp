@@ -60,8 +60,13 @@ TEST_CASE("shown_text: ToUnicode maps come first; Identity-H reads two-byte code
     CHECK(shown("BT /F1 12 Tf 72 700 Td <0001001000110012000200200021> Tj ET", font, extra) == "Pabc\U0001D400Xff");
     // A code the map lacks, and a composite font whose CMap pith does not read: U+FFFD.
     CHECK(shown("BT /F1 12 Tf 72 700 Td <00010099> Tj ET", font, extra) == "P\uFFFD");
-    const std::string other = "/F1 << /Type /Font /Subtype /Type0 /BaseFont /X /Encoding /UniJIS-UCS2-H /ToUnicode 10 0 R >>";
+    const std::string other = "/F1 << /Type /Font /Subtype /Type0 /BaseFont /X /Encoding /UniJIS-UTF16-H /ToUnicode 10 0 R >>";
     CHECK(shown("BT /F1 12 Tf 72 700 Td <0001> Tj ET", other, extra) == "\uFFFD");
+    // Adobe's predefined UCS-2 CMaps: a code is its character (a ToUnicode map still comes first).
+    const std::string ucs2 = "/F1 << /Type /Font /Subtype /Type0 /BaseFont /STSong /Encoding /UniGB-UCS2-H >>";
+    CHECK(shown("BT /F1 12 Tf 72 700 Td <4E2D658700200041D800> Tj ET", ucs2) == "\u4E2D\u6587 A\uFFFD");
+    CHECK(shown("BT /F1 12 Tf 72 700 Td <4E2D> Tj ET", "/F1 << /Type /Font /Subtype /Type0 /BaseFont /X /Encoding /UniJIS-UCS2-HW-V /ToUnicode 10 0 R >>",
+                extra) == "\u4E2D");
     // A simple font's ToUnicode wins over its encoding.
     const Objects simple_map = {{10, stream("", "1 beginbfchar <41> <005A> endbfchar")}};
     CHECK(shown("BT /F1 12 Tf 72 700 Td (AB) Tj ET", kHelvetica.substr(0, kHelvetica.size() - 3) + " /ToUnicode 10 0 R >>", simple_map) == "ZB");

@@ -528,24 +528,39 @@ private:
 
 }  // namespace
 
+namespace {
+
+// A best-effort read: damage met in fonts and forms is worked around, not recorded.
+struct ForgetDefects {
+    File& file;
+    std::size_t known;
+    ~ForgetDefects() { file.forget_defects_since(known); }
+};
+
+std::string cut(std::string& text, std::size_t max_bytes) {
+    std::size_t n = std::min(text.size(), max_bytes);
+    while (n > 0 && n < text.size() && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
+    text.resize(n);
+    return std::move(text);
+}
+
+}  // namespace
+
 std::optional<std::string> shown_text(File& file, const Page& page, std::size_t max_bytes) {
-    // A best-effort read: damage met in fonts and forms is worked around, not recorded.
-    struct ForgetDefects {
-        File& file;
-        std::size_t known;
-        ~ForgetDefects() { file.forget_defects_since(known); }
-    } forget{file, file.defects().size()};
+    ForgetDefects forget{file, file.defects().size()};
     const std::string content = file.page_content(page);
     if (content.size() > kMaxTokenizedContent) return std::nullopt;
     Reader reader(file, page, max_bytes, content.size());
     const PdfObject* resources = page.resources.IsDictionary() ? &page.resources : nullptr;
     if (!reader.read(content, resources, GraphicsState{}, 0)) return std::nullopt;
+    return cut(reader.text(), max_bytes);
+}
+
+std::string annotations_text(File& file, const Page& page, std::size_t max_bytes) {
+    ForgetDefects forget{file, file.defects().size()};
+    Reader reader(file, page, max_bytes, 0);
     reader.read_annotations(file.get(page.ref));
-    std::string& text = reader.text();
-    std::size_t n = std::min(text.size(), max_bytes);
-    while (n > 0 && n < text.size() && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
-    text.resize(n);
-    return std::move(text);
+    return cut(reader.text(), max_bytes);
 }
 
 }  // namespace pith::pdf

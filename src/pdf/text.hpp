@@ -2,8 +2,7 @@
 // pith::pdf::shown_text - the text a page shows, read quickly from its content and fonts.
 //
 // Made for finding a known string (a title, a badge's number) without a full text extractor:
-// strings are read in content order (Form XObjects included), then the appearances of the
-// page's annotations that viewers show, each starting a line, through each font's ToUnicode
+// strings are read in content order (Form XObjects included) through each font's ToUnicode
 // map, else its encoding (WinAnsi, MacRoman, Standard, /Differences glyph names, an embedded
 // Type 1 font's own encoding). A code none of these maps, and text drawn outside the page,
 // becomes U+FFFD. Breaks are written only where the content shows them: a space character,
@@ -25,5 +24,11 @@ namespace pith::pdf {
 // font stream's wrong /Length) is worked around and not added to file.defects(): check_page
 // decides what damage counts.
 std::optional<std::string> shown_text(File& file, const Page& page, std::size_t max_bytes);
+
+// The text of the appearances of the page's annotations that viewers show (form fields,
+// signature fields, stamps; not hidden ones, nor those under optional content), each on a line
+// of its own, read as shown_text reads the page's content. Viewers draw them after the content,
+// and most pages show what is looked for in their content: so a call of its own.
+std::string annotations_text(File& file, const Page& page, std::size_t max_bytes);
 
 }  // namespace pith::pdf

@@ -365,6 +365,17 @@ std::optional<std::string> quick_text(pdf::File& file, int index) {
     }
 }
 
+// The text of a page's annotations, by pith's quick reading; "" where it gives none.
+std::string quick_annotations_text(pdf::File& file, int index) {
+    try {
+        return pdf::annotations_text(file, file.page(index), title::kMaxTextBytes);
+    } catch (const Error&) {
+        return {};
+    } catch (const PoDoFo::PdfError&) {
+        return {};
+    }
+}
+
 // `prefix_hash`: hashing the file from its start since it was opened (check 8).
 Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyring, const Options& options,
                    PrefixSha256& prefix_hash) {
@@ -447,10 +458,15 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     title::Result t = title::compare(prop("title"), title_hash, declared, std::nullopt);
     const bool has_title = !prop("title").empty() || !title_hash.empty();  // without one, no text can match
     std::optional<std::string> page1_quick;
+    auto title_in = [&](const std::optional<std::string>& text) {
+        title::Result q = title::compare(prop("title"), title_hash, declared, text);
+        if (q.outcome == title::Outcome::Matches) t = q;
+        return q.outcome == title::Outcome::Matches;
+    };
     if (has_title && t.outcome != title::Outcome::Matches) {
         page1_quick = quick_text(file, 0);
-        if (title::Result q = title::compare(prop("title"), title_hash, declared, page1_quick); q.outcome == title::Outcome::Matches)
-            t = q;
+        if (!title_in(page1_quick) && page1_quick)  // then with the page's form fields and stamps
+            if (const std::string more = quick_annotations_text(file, 0); !more.empty()) title_in(*page1_quick + "\n" + more);
     }
     const std::optional<std::string> badge_quick = e.badge_page == 1 && page1_quick ? page1_quick : quick_text(file, e.badge_page - 1);
     BadgeText badge = badge_text(badge_quick.value_or(""), *number);

@@ -19,8 +19,11 @@ int main(int argc, char** argv) {
     }
     try {
         pith::pdf::File file = pith::pdf::File::open(argv[1]);
-        const auto text = pith::pdf::shown_text(file, file.page(std::atoi(argv[2]) - 1), pith::title::kMaxTextBytes);
+        const pith::pdf::Page page = file.page(std::atoi(argv[2]) - 1);
+        auto text = pith::pdf::shown_text(file, page, pith::title::kMaxTextBytes);
         if (!text) return 3;
+        if (const std::string more = pith::pdf::annotations_text(file, page, pith::title::kMaxTextBytes); !more.empty())
+            *text += "\n" + more;  // as verify reads page 1 when its content alone does not show the title
         if (argc < 4) {
             std::cout << *text;
             return 0;

@@ -23,6 +23,8 @@ std::string shown(const std::string& content, const std::string& fonts, const Ob
     pith::pdf::File file = pith::pdf::File::from_bytes(pdftest::classic(objs));
     auto text = pith::pdf::shown_text(file, file.page(0), 1 << 20);
     REQUIRE(text);
+    if (const std::string more = pith::pdf::annotations_text(file, file.page(0), 1 << 20); !more.empty())
+        *text += (text->empty() ? "" : "\n") + more;
     return *text;
 }
 
@@ -156,7 +158,7 @@ TEST_CASE("shown_text: bad content syntax gives no text, not an exception", "[sh
     }
 }
 
-TEST_CASE("shown_text: annotation appearances follow the page's content, each on a line of its own", "[shown_text]") {
+TEST_CASE("annotations_text: the appearances viewers show, each on a line of its own", "[shown_text]") {
     auto form = [](const std::string& keys, const std::string& text) {
         return stream("/Type /XObject /Subtype /Form /BBox [0 0 100 20] " + keys + " /Resources << /Font << " + kHelvetica + " >> >>",
                       "BT /F1 10 Tf 2 5 Td (" + text + ") Tj ET");

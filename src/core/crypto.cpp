@@ -44,7 +44,7 @@ Sha256 sha256(std::string_view bytes) {
 
 struct PrefixSha256::Impl {
     static constexpr std::size_t kChunk = std::size_t(256) << 10;
-    static constexpr std::size_t kThreadFrom = std::size_t(2) << 20;  // smaller files: no thread
+    static constexpr std::size_t kThreadFrom = std::size_t(512) << 10;  // smaller files: no thread
 
     void* map = nullptr;
     std::string_view bytes;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <istream>
+#include <optional>
 #include <streambuf>
 
 namespace pith::pdf {
@@ -119,85 +120,94 @@ private:
     bool read_number_array(PoDoFo::PdfArray& array, int depth) {
         std::uint64_t p = tell();
         if (p < fast_failed_at_) return false;
-        array.reserve(count_items(p));  // PdfObject cannot be moved: growing the vector copies every item
-        if (!number_array(p, array, depth)) {
-            fast_failed_at_ = p + 1;
-            array.clear();
+        std::uint64_t end = p;
+        const std::optional<std::size_t> items = number_array_items(end, depth);
+        if (!items) {
+            fast_failed_at_ = end + 1;
             return false;
         }
+        array.reserve(*items);  // PdfObject cannot be moved: growing the vector copies every item
+        fill_number_array(p, array);
         m_device.Device()->Seek(static_cast<std::streamoff>(p));
         return true;
     }
 
-    bool number_array(std::uint64_t& p, PoDoFo::PdfArray& array, int depth) {
-        if (depth > kMaxDepth) return false;
-        for (;;) {
+    // The items of the array whose first item is at `p`, when it holds numbers and arrays of them
+    // only; otherwise nullopt, with `p` where it stops being such an array.
+    std::optional<std::size_t> number_array_items(std::uint64_t& p, int depth) const {
+        std::size_t items = 0;
+        for (int nesting = 0;;) {
             skip_ws(data, size, p);
-            if (p >= size) return false;
-            const char c = data[p];
-            if (c == ']') {
+            if (p >= size) return std::nullopt;
+            if (data[p] == ']') {
                 ++p;
-                return true;
-            }
-            array.push_back(PoDoFo::PdfObject(PoDoFo::PdfVariant()));
-            if (c == '[') {
-                ++p;
-                PoDoFo::PdfVariant& nested = array.back();
-                nested = PoDoFo::PdfArray();
-                if (!number_array(p, nested.GetArray(), depth + 1)) return false;
+                if (nesting-- == 0) return items;
                 continue;
             }
-            std::uint64_t end = p;
-            while (end < size && !is_ws(data[end]) && !is_delim(data[end])) ++end;
-            if (!number(data + p, data + end, array.back())) return false;
+            if (data[p] == '[') {
+                ++p;
+                if (nesting++ == 0) ++items;
+                if (depth + nesting > kMaxDepth) return std::nullopt;
+                continue;
+            }
+            const std::uint64_t end = token_end(p);
+            if (!is_number(data + p, data + end)) return std::nullopt;
+            if (nesting == 0) ++items;
             p = end;
         }
     }
 
-    // The items of the array whose first item is at `p`, as far as it is a number array.
-    std::size_t count_items(std::uint64_t p) const {
-        std::size_t items = 0;
-        for (int depth = 0; p < size;) {
-            const char c = data[p];
-            if (is_ws(c)) {
+    // Builds the array number_array_items() accepted.
+    void fill_number_array(std::uint64_t& p, PoDoFo::PdfArray& array) {
+        for (;;) {
+            skip_ws(data, size, p);
+            if (data[p] == ']') {
                 ++p;
-            } else if (c == '[' || c == ']') {
-                if (c == ']' && depth-- == 0) break;
-                if (c == '[' && depth++ == 0) ++items;
-                ++p;
-            } else if (is_delim(c)) {
-                break;
-            } else {
-                if (depth == 0) ++items;
-                while (p < size && !is_ws(data[p]) && !is_delim(data[p])) ++p;
+                return;
             }
+            array.push_back(PoDoFo::PdfObject(PoDoFo::PdfVariant()));
+            PoDoFo::PdfVariant& item = array.back();
+            if (data[p] == '[') {
+                ++p;
+                item = PoDoFo::PdfArray();
+                fill_number_array(p, item.GetArray());
+                continue;
+            }
+            const std::uint64_t end = token_end(p);
+            item = number_value(data + p, data + end);
+            p = end;
         }
-        return items;
     }
 
-    // [+-]digits or [+-]digits.digits with a digit somewhere; false for anything else.
-    static bool number(const char* b, const char* e, PoDoFo::PdfVariant& v) {
-        const char* digits = b < e && (*b == '+' || *b == '-') ? b + 1 : b;
-        const char* dot = nullptr;
-        bool any_digit = false;
-        for (const char* q = digits; q < e; ++q) {
-            if (*q == '.' && !dot) dot = q;
-            else if (is_digit(*q)) any_digit = true;
+    std::uint64_t token_end(std::uint64_t p) const {
+        while (p < size && !is_ws(data[p]) && !is_delim(data[p])) ++p;
+        return p;
+    }
+
+    // [+-]digits or [+-]digits.digits, with a digit somewhere: what PoDoFo reads as a number
+    // and from_chars reads whole.
+    static bool is_number(const char* b, const char* e) {
+        const char* q = b < e && (*b == '+' || *b == '-') ? b + 1 : b;
+        bool dot = false, digit = false;
+        for (; q < e; ++q) {
+            if (*q == '.' && !dot) dot = true;
+            else if (is_digit(*q)) digit = true;
             else return false;
         }
-        if (!any_digit || e - b > 40) return false;
-        if (!dot) {
+        return digit && e - b <= 40;
+    }
+
+    static PoDoFo::PdfVariant number_value(const char* b, const char* e) {
+        if (std::find(b, e, '.') == e) {
             char text[48];
             std::copy(b, e, text);
             text[e - b] = '\0';
-            v = PoDoFo::PdfVariant(static_cast<PoDoFo::pdf_int64>(std::strtol(text, nullptr, 10)));
-            return true;
+            return PoDoFo::PdfVariant(static_cast<PoDoFo::pdf_int64>(std::strtol(text, nullptr, 10)));
         }
+        const char* digits = *b == '+' || *b == '-' ? b + 1 : b;
         double d = 0;
-        const auto [end, error] = std::from_chars(digits, e, d, std::chars_format::fixed);
-        if (error != std::errc() || end != e) return false;
-        v = PoDoFo::PdfVariant(*b == '-' ? -d : d);
-        return true;
+        std::from_chars(digits, e, d, std::chars_format::fixed);  // is_number() checked the syntax
+        return PoDoFo::PdfVariant(*b == '-' ? -d : d);
     }
 
     void next(const char*& token, PoDoFo::EPdfTokenType& type) {

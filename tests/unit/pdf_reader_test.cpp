@@ -368,7 +368,7 @@ TEST_CASE("pdf reader: arrays of numbers read from memory give what PoDoFo's tok
         "[1 0 R 2]"s, "[1 2 0 R]"s, "[1-2 3]"s, "[1.5.5 2]"s, "[/Name 1]"s, "[1 %comment\n 2]"s, "[(s) 1]"s,
         "[1 true null]"s, "[1e5]"s, "[- 1]"s, "[+ .]"s, "[<41> 2]"s, "[1 <</A 2>>]"s, "[1 [2 /X] 3]"s,
         "[[1 2] [3 /X] [4 5]]"s, std::string(300, '[') + "1" + std::string(300, ']'),
-        std::string(2000, '[') + "(unclosed",
+        std::string(2000, '[') + "(unclosed", std::string(50, '[') + "1-2" + std::string(50, ']'), "[1 [2 [3] 4.5.] +.5]"s,
     };
     for (const std::string& bytes : arrays) {
         INFO(bytes);

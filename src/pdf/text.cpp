@@ -552,7 +552,9 @@ std::optional<std::string> shown_text(File& file, const Page& page, std::size_t 
     if (content.size() > kMaxTokenizedContent) return std::nullopt;
     Reader reader(file, page, max_bytes, content.size());
     const PdfObject* resources = page.resources.IsDictionary() ? &page.resources : nullptr;
-    if (!reader.read(content, resources, GraphicsState{}, 0)) return std::nullopt;
+    // Content that breaks off (a string or an array left open) ends what viewers draw, not what
+    // they drew before it: the text up to there stands.
+    reader.read(content, resources, GraphicsState{}, 0);
     return cut(reader.text(), max_bytes);
 }
 

@@ -18,10 +18,10 @@
 namespace pith::pdf {
 
 // UTF-8, at most `max_bytes` (cut at a character boundary). nullopt when the page's content is
-// larger than kMaxTokenizedContent or is not valid content syntax; its Form XObjects are read
-// while their content, with the page's, stays within kMaxTokenizedContent (one left unread
-// shows as U+FFFD). Damage met on the way (a
-// font stream's wrong /Length) is worked around and not added to file.defects(): check_page
+// larger than kMaxTokenizedContent; content syntax that breaks off (a string or an array left
+// open) ends the text there. Form XObjects are read while their content, with the page's,
+// stays within kMaxTokenizedContent (one left unread shows as U+FFFD). Damage met on the way
+// (a font stream's wrong /Length) is worked around and not added to file.defects(): check_page
 // decides what damage counts.
 std::optional<std::string> shown_text(File& file, const Page& page, std::size_t max_bytes);
 

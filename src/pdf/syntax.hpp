@@ -165,16 +165,15 @@ private:
                 ++p;
                 return;
             }
-            array.push_back(PoDoFo::PdfObject(PoDoFo::PdfVariant()));
-            PoDoFo::PdfVariant& item = array.back();
             if (data[p] == '[') {
                 ++p;
-                item = PoDoFo::PdfArray();
-                fill_number_array(p, item.GetArray());
+                array.push_back(PoDoFo::PdfObject(PoDoFo::PdfArray()));
+                PoDoFo::PdfVariant& nested = array.back();
+                fill_number_array(p, nested.GetArray());
                 continue;
             }
             const std::uint64_t end = token_end(p);
-            item = number_value(data + p, data + end);
+            array.push_back(PoDoFo::PdfObject(number_value(data + p, data + end)));
             p = end;
         }
     }

@@ -1,7 +1,10 @@
-# libFuzzer over pith's content lexer (included by tests/CMakeLists.txt): tests/fuzz/run_fuzz.py
-# builds the target with clang (-fsanitize=fuzzer,address,undefined) and fuzzes it for 60 s.
+# libFuzzer over pith's lexers (included by tests/CMakeLists.txt): tests/fuzz/run_fuzz.py builds
+# each target with clang (-fsanitize=fuzzer,address,undefined) and fuzzes it for 60 s:
+# content_lexer (content streams), object_lexer (object syntax, compared with PoDoFo's tokenizer).
 # Skipped (77) where clang or its libFuzzer runtime is missing.
-add_test(NAME fuzz_content_lexer
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/run_fuzz.py --source ${CMAKE_SOURCE_DIR}
-          --work ${CMAKE_CURRENT_BINARY_DIR}/fuzz --seconds 60)
-set_tests_properties(fuzz_content_lexer PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS "fuzz")
+foreach(target content_lexer object_lexer)
+  add_test(NAME fuzz_${target}
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/run_fuzz.py --source ${CMAKE_SOURCE_DIR}
+            --work ${CMAKE_CURRENT_BINARY_DIR}/fuzz/${target} --target ${target} --seconds 60)
+  set_tests_properties(fuzz_${target} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS "fuzz")
+endforeach()

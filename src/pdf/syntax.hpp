@@ -247,7 +247,8 @@ private:
                     const PdfName name = key.GetName();  // throws when the key is not a name
                     next(token, type);
                     dict.AddKey(name, PdfObject(PdfVariant()));
-                    read(token, type, *dict.GetKey(name), depth + 1);
+                    PdfObject* slot = dict.GetKeys().find(name)->second;  // GetKey() answers null for the empty name "/"
+                    read(token, type, *slot, depth + 1);
                 }
                 return;
             }

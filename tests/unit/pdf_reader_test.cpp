@@ -369,6 +369,7 @@ TEST_CASE("pdf reader: arrays of numbers read from memory give what PoDoFo's tok
         "[1 true null]"s, "[1e5]"s, "[- 1]"s, "[+ .]"s, "[<41> 2]"s, "[1 <</A 2>>]"s, "[1 [2 /X] 3]"s,
         "[[1 2] [3 /X] [4 5]]"s, std::string(300, '[') + "1" + std::string(300, ']'),
         std::string(2000, '[') + "(unclosed", std::string(50, '[') + "1-2" + std::string(50, ']'), "[1 [2 [3] 4.5.] +.5]"s,
+        "<< / 1 /A [2 3] >>"s, "[<< / [4] >> 5]"s,  // the empty name is a legal key (GetKey() cannot find it)
     };
     for (const std::string& bytes : arrays) {
         INFO(bytes);
@@ -434,4 +435,16 @@ TEST_CASE("pdf crypt: RC4 through OpenSSL, from pith's built-in provider, as PoD
         CHECK(hex(out, 32) == keystream);
         EVP_CIPHER_CTX_free(ctx);
     }
+}
+
+TEST_CASE("pdf reader: a dictionary keyed by the empty name", "[pdf]") {
+    // "/" alone is a legal name; PoDoFo's GetKey() answers null for it, which once crashed pith.
+    Objects objs = tree_objects();
+    objs[1] = "<< /Type /Catalog /Pages 2 0 R / 5 >>";
+    auto f = File::from_bytes(pdftest::classic(objs), "empty-key.pdf");
+    const auto& keys = f.catalog().GetDictionary().GetKeys();
+    const auto empty = keys.find(PdfName(""));
+    REQUIRE(empty != keys.end());
+    CHECK(empty->second->GetNumber() == 5);
+    CHECK(f.page_count() == 3);
 }

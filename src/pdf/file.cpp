@@ -727,6 +727,16 @@ static void setup_encryption(File::Impl& f, const OpenOptions& opt) {
     if (id && id->IsArray() && !id->GetArray().empty() &&
         (id->GetArray()[0].IsString() || id->GetArray()[0].IsHexString()))
         id0 = id->GetArray()[0].GetString();
+    // PoDoFo copies fixed lengths out of these strings and dereferences /OE, /UE and /Perms
+    // unchecked (a short or missing one read past its end or crashed): check them first.
+    const PdfDictionary& ed = encdict.GetDictionary();
+    std::vector<std::pair<const char*, pdf_long>> needed = {{"O", 32}, {"U", 32}};
+    if (as_int(ed.GetKey("V"), 0) == 5) needed = {{"O", 48}, {"U", 48}, {"OE", 32}, {"UE", 32}, {"Perms", 16}};
+    for (const auto& [key, length] : needed) {
+        const PdfObject* value = ed.GetKey(key);
+        if (!value || !(value->IsString() || value->IsHexString()) || value->GetString().GetLength() < length)
+            f.fail(std::string("unsupported encryption (/") + key + " is missing or shorter than " + std::to_string(length) + " bytes)");
+    }
     std::unique_ptr<PdfEncrypt> enc;
     try {
         enc.reset(PdfEncrypt::CreatePdfEncrypt(&encdict));

@@ -448,3 +448,30 @@ TEST_CASE("pdf reader: a dictionary keyed by the empty name", "[pdf]") {
     CHECK(empty->second->GetNumber() == 5);
     CHECK(f.page_count() == 3);
 }
+
+TEST_CASE("pdf reader: an encryption dictionary with short or missing strings is refused, not read past", "[pdf]") {
+    // PoDoFo copies 32 or 48 bytes from /O and /U (and /OE, /UE, /Perms for AES-256) unchecked.
+    const std::string o32(64, 'a'), o48(96, 'b'), e32(64, 'c'), p16(32, 'd');
+    auto open_with = [&](const std::string& encrypt) {
+        Objects objs = tree_objects();
+        objs[8] = encrypt;
+        return File::from_bytes(pdftest::classic(objs, "/Root 1 0 R /Encrypt 8 0 R /ID [<00> <00>]"), "encrypted.pdf");
+    };
+    auto refusal = [&](const std::string& encrypt) {
+        try {
+            open_with(encrypt);
+        } catch (const pith::Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("opened");
+    };
+    CHECK_THAT(refusal("<< /Filter /Standard /V 2 /R 3 /Length 128 /P -4 /O <0102> /U <" + o32 + "> >>"),
+               Catch::Contains("/O is missing or shorter than 32 bytes"));
+    CHECK_THAT(refusal("<< /Filter /Standard /V 5 /R 6 /P -4 /O <" + o48 + "> /U <" + o48 + "> /UE <" + e32 + "> /Perms <" + p16 + "> >>"),
+               Catch::Contains("/OE is missing or shorter than 32 bytes"));
+    CHECK_THAT(refusal("<< /Filter /Standard /V 5 /R 6 /P -4 /O <" + o48 + "> /U <" + o48 + "> /OE <" + e32 + "> /UE <" + e32 + "> /Perms <01> >>"),
+               Catch::Contains("/Perms is missing or shorter than 16 bytes"));
+    // Complete ones get as far as the password check.
+    CHECK_THAT(refusal("<< /Filter /Standard /V 2 /R 3 /Length 128 /P -4 /O <" + o32 + "> /U <" + o32 + "> >>"),
+               Catch::Contains("password"));
+}

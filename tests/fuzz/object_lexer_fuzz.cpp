@@ -2,39 +2,16 @@
 // against PoDoFo's own tokenizer: the same value, or both refuse. Built and run by
 // tests/fuzz.cmake with clang, AddressSanitizer and UBSan, against Debian's libpodofo.
 #include "pdf/syntax.hpp"
+#include "../unit/pdf_support.hpp"
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <string>
 #include <vector>
 
 using namespace PoDoFo;
 
-namespace {
-
-bool same(const PdfVariant& a, const PdfVariant& b) {
-    if (a.GetDataType() != b.GetDataType()) return false;
-    if (a.IsArray()) {
-        const PdfArray &x = a.GetArray(), &y = b.GetArray();
-        if (x.size() != y.size()) return false;
-        for (std::size_t i = 0; i < x.size(); ++i)
-            if (!same(x[i], y[i])) return false;
-        return true;
-    }
-    if (a.IsReal()) {
-        const double x = a.GetReal(), y = b.GetReal();
-        return std::memcmp(&x, &y, sizeof x) == 0;
-    }
-    std::string x, y;
-    a.ToString(x);
-    b.ToString(y);
-    return x == y;
-}
-
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     // PoDoFo's recursion guard leaks a level each time its limit (256) is hit, so that its later
@@ -58,7 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     } catch (const PdfError&) {
         podofo_refused = true;
     }
-    if (pith_refused != podofo_refused || (!pith_refused && !same(pith_value, podofo_value))) {
+    if (pith_refused != podofo_refused || (!pith_refused && !pdftest::same_value(pith_value, podofo_value))) {
         std::fprintf(stderr, "pith and PoDoFo disagree (refused: %d, %d)\n", pith_refused, podofo_refused);
         std::abort();
     }

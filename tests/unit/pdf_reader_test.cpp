@@ -335,26 +335,6 @@ TEST_CASE("pdf filters: flate and predictors", "[pdf]") {
     CHECK(decode_filters("41 42>", &hex, nullptr) == "AB");
 }
 
-namespace {
-
-// Same kind and value, element by element (reals compared bit for bit).
-bool same_value(const PdfVariant& a, const PdfVariant& b) {
-    if (a.GetDataType() != b.GetDataType()) return false;
-    if (a.IsArray()) {
-        const PdfArray &x = a.GetArray(), &y = b.GetArray();
-        if (x.size() != y.size()) return false;
-        for (std::size_t i = 0; i < x.size(); ++i)
-            if (!same_value(x[i], y[i])) return false;
-        return true;
-    }
-    if (a.IsReal()) return std::memcmp(&(const double&)a.GetReal(), &(const double&)b.GetReal(), sizeof(double)) == 0;
-    std::string sa, sb;
-    a.ToString(sa);
-    b.ToString(sb);
-    return sa == sb;
-}
-
-}  // namespace
 
 TEST_CASE("pdf reader: arrays of numbers read from memory give what PoDoFo's tokenizer gives", "[pdf]") {
     // The first ones take pith's fast path, the others fall back to PoDoFo's tokenizer part way.
@@ -388,7 +368,7 @@ TEST_CASE("pdf reader: arrays of numbers read from memory give what PoDoFo's tok
             slow_threw = true;
         }
         CHECK(fast_threw == slow_threw);
-        if (!fast_threw && !slow_threw) CHECK(same_value(fast, slow));
+        if (!fast_threw && !slow_threw) CHECK(pdftest::same_value(fast, slow));
     }
     // After a fast array the tokenizer goes on where the array ended.
     const std::string two = "[1 2] [3 0 R]";

@@ -1,6 +1,10 @@
 #pragma once
-// Helpers for the pdf_* unit tests: build small PDFs by hand.
+// Helpers for the pdf_* unit tests (and the object lexer's fuzz target): build small PDFs by
+// hand, compare parsed values.
+#include <podofo/podofo.h>
+
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <string>
 #include <vector>
@@ -10,6 +14,26 @@
 #include <zlib.h>
 
 namespace pdftest {
+
+// Same kind and value, element by element (reals compared bit for bit).
+inline bool same_value(const PoDoFo::PdfVariant& a, const PoDoFo::PdfVariant& b) {
+    if (a.GetDataType() != b.GetDataType()) return false;
+    if (a.IsArray()) {
+        const PoDoFo::PdfArray &x = a.GetArray(), &y = b.GetArray();
+        if (x.size() != y.size()) return false;
+        for (std::size_t i = 0; i < x.size(); ++i)
+            if (!same_value(x[i], y[i])) return false;
+        return true;
+    }
+    if (a.IsReal()) {
+        const double x = a.GetReal(), y = b.GetReal();
+        return std::memcmp(&x, &y, sizeof x) == 0;
+    }
+    std::string x, y;
+    a.ToString(x);
+    b.ToString(y);
+    return x == y;
+}
 
 // Objects by number (bodies without "N 0 obj"/"endobj").
 using Objects = std::map<int, std::string>;

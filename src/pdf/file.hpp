@@ -141,6 +141,10 @@ private:
 // (shown_text): a bound on the work a hostile file can ask for.
 inline constexpr std::size_t kMaxTokenizedContent = std::size_t(16) << 20;
 
+// A rectangle array (references resolved) as llx <= urx, lly <= ury; false unless it holds four
+// finite numbers.
+bool read_rect(File& file, const PoDoFo::PdfObject* array, Rect& rect);
+
 // "damaged PDF: <first defect> (and N more)", or "" when defects() is empty.
 std::string damage_message(const File& file);
 

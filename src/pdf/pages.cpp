@@ -22,21 +22,6 @@ constexpr int kMaxTreeDepth = 256;
 
 bool is_name(const PdfObject* o, const char* n) { return o && o->IsName() && o->GetName() == PdfName(n); }
 
-bool read_rect(File& f, const PdfObject* o, Rect& r) {
-    if (!o || !o->IsArray() || o->GetArray().size() != 4) return false;
-    double v[4];
-    for (int i = 0; i < 4; ++i) {
-        const PdfObject& e = f.resolve(o->GetArray()[i]);
-        if (!e.IsNumber() && !e.IsReal()) return false;
-        v[i] = number_value(e);
-        if (!std::isfinite(v[i])) return false;
-    }
-    r.llx = std::min(v[0], v[2]);
-    r.urx = std::max(v[0], v[2]);
-    r.lly = std::min(v[1], v[3]);
-    r.ury = std::max(v[1], v[3]);
-    return true;
-}
 
 struct Inherited {
     const PdfObject* resources = nullptr;
@@ -163,6 +148,22 @@ void check_last_branch(File& f, const PdfObject& root, const PdfReference& root_
 }
 
 }  // namespace
+
+bool read_rect(File& f, const PdfObject* o, Rect& r) {
+    if (!o || !o->IsArray() || o->GetArray().size() != 4) return false;
+    double v[4];
+    for (int i = 0; i < 4; ++i) {
+        const PdfObject& e = f.resolve(o->GetArray()[i]);
+        if (!e.IsNumber() && !e.IsReal()) return false;
+        v[i] = number_value(e);
+        if (!std::isfinite(v[i])) return false;
+    }
+    r.llx = std::min(v[0], v[2]);
+    r.urx = std::max(v[0], v[2]);
+    r.lly = std::min(v[1], v[3]);
+    r.ury = std::max(v[1], v[3]);
+    return true;
+}
 
 int File::page_count() {
     if (impl_->all_pages) return static_cast<int>(impl_->all_pages->size());

@@ -409,8 +409,10 @@ public:
                 const PdfObject* as = file_.get_key(a, "AS");
                 normal = states->IsDictionary() && as && as->IsName() ? states->GetDictionary().GetKey(as->GetName()) : nullptr;
             }
-            const Rect rect = rect_of(file_.get_key(a, "Rect"));
-            if (!normal || !normal->IsReference() || rect.urx <= rect.llx || rect.ury <= rect.lly) continue;
+            Rect rect;
+            if (!normal || !normal->IsReference() || !read_rect(file_, file_.get_key(a, "Rect"), rect) || rect.urx <= rect.llx ||
+                rect.ury <= rect.lly)
+                continue;
             if (!out_.empty() && out_.back() != '\n') out_ += '\n';
             have_last_ = false;
             draw_form(normal->GetReference(), nullptr, GraphicsState{}, 0, &rect);
@@ -445,7 +447,8 @@ private:
         GraphicsState inner = gs;
         inner.ctm = matrix.then(gs.ctm);
         if (fit) {
-            const Rect box = rect_of(file_.get_key(form, "BBox"));
+            Rect box;  // {0 0 0 0} where /BBox is unreadable: the form is then placed at the /Rect's corner
+            read_rect(file_, file_.get_key(form, "BBox"), box);
             double xs[4], ys[4];
             const double corners[4][2] = {{box.llx, box.lly}, {box.urx, box.lly}, {box.llx, box.ury}, {box.urx, box.ury}};
             for (int i = 0; i < 4; ++i) {
@@ -467,14 +470,6 @@ private:
         }
         content_budget_ -= content.size();
         read(content, own ? own : resources, inner, depth + 1);
-    }
-
-    Rect rect_of(const PdfObject* array) {
-        Rect r{0, 0, 0, 0};
-        if (!array || !array->IsArray() || array->GetArray().size() != 4) return r;
-        double v[4];
-        for (int i = 0; i < 4; ++i) v[i] = number_value(file_.resolve(array->GetArray()[i]));
-        return Rect{std::min(v[0], v[2]), std::min(v[1], v[3]), std::max(v[0], v[2]), std::max(v[1], v[3])};
     }
 
     // Writes the strings of one Tj/TJ/'/" with the breaks the content shows.

@@ -48,7 +48,7 @@ std::string unescape_name(std::string_view raw) {
     return out;
 }
 
-[[noreturn]] void unclosed(const char* what) { throw Error(std::string("unclosed ") + what); }
+[[noreturn]] void unclosed(const char* what) { throw UnclosedError(std::string("unclosed ") + what); }
 
 }  // namespace
 
@@ -74,55 +74,114 @@ bool ContentLexer::next(std::string_view& op, std::vector<Operand>& operands) {
     for (;;) {
         skip_space();
         if (p_ >= d_.size()) return false;
-        if (!is_regular(d_[p_]) || is_number_start(d_[p_])) {
-            if (!value(operands.emplace_back(), 0)) operands.pop_back();
-            continue;
-        }
-        const std::string_view word = regular_run();
-        if (word == "true" || word == "false" || word == "null") {
+        if (is_number_start(d_[p_])) {  // most operands, read here without the general case's work
+            Operand& o = operands.emplace_back();
+            o.kind = Operand::Number;
+            o.number_text = regular_run();
+        } else if (!is_regular(d_[p_])) {
+            if (!value(&operands.emplace_back(), 0)) operands.pop_back();
+        } else if (keyword(op)) {
             operands.emplace_back();
-        } else if (word == "BI") {
-            skip_inline_image();
-            operands.clear();
+        } else if (op == "BI") {
+            operands.clear();  // an inline image: passed over with what came before it
         } else {
-            op = word;
             return true;
         }
     }
 }
 
-void ContentLexer::skip_space() {
-    while (p_ < d_.size()) {
-        if (is_space(d_[p_])) {
-            ++p_;
-        } else if (d_[p_] == '%') {
-            while (p_ < d_.size() && d_[p_] != '\n' && d_[p_] != '\r') ++p_;
+ContentLexer::Token ContentLexer::token(std::string_view& op, Operand& operand) {
+    for (;;) {
+        skip_space();
+        if (p_ >= d_.size()) return Token::End;
+        if (!is_regular(d_[p_]) || is_number_start(d_[p_])) {
+            operand.kind = Operand::Other;
+            operand.bytes.clear();
+            operand.items.clear();
+            if (value(&operand, 0)) return Token::Operand;
+        } else if (keyword(op)) {
+            operand.kind = Operand::Other;
+            return Token::Operand;
         } else {
-            break;
+            return Token::Operator;
         }
     }
 }
 
-std::string_view ContentLexer::regular_run() {
-    const std::size_t start = p_;
-    while (p_ < d_.size() && is_regular(d_[p_])) ++p_;
-    return d_.substr(start, p_ - start);
+// At a word: true for the operands true, false and null; else the word is an operator, put in
+// `op` (after BI, the inline image's data has been passed over).
+bool ContentLexer::keyword(std::string_view& op) {
+    op = regular_run();
+    if (op == "true" || op == "false" || op == "null") return true;
+    if (op == "BI") skip_inline_image();
+    return false;
 }
 
-// Reads one value at p_ into `o`; false for what is not an operand (a stray delimiter).
-bool ContentLexer::value(Operand& o, int depth) {
+void ContentLexer::check_syntax() {
+    // Numbers and operators cannot be wrong: only what starts with a delimiter can, and the word
+    // BI (an inline image, whose data is passed over). So runs of other bytes are skipped whole.
+    const char* d = d_.data();
+    const std::size_t n = d_.size();
+    for (;;) {
+        std::size_t p = p_;
+        while (p < n && !is_delimiter(d[p]) && !(d[p] == 'B' && (p == 0 || !is_regular(d[p - 1])))) ++p;
+        p_ = p;
+        if (p >= n) return;
+        std::string_view word;
+        if (d[p] == 'B') keyword(word);
+        else if (d[p] == '%') skip_space();
+        else value(nullptr, 0);
+    }
+}
+
+// The byte loops work on locals: p_ written through `this` would have to be stored and
+// reloaded around every byte read (a char may alias it).
+void ContentLexer::skip_space() {
+    const char* d = d_.data();
+    const std::size_t n = d_.size();
+    std::size_t p = p_;
+    while (p < n) {
+        if (is_space(d[p])) {
+            ++p;
+        } else if (d[p] == '%') {
+            while (p < n && d[p] != '\n' && d[p] != '\r') ++p;
+        } else {
+            break;
+        }
+    }
+    p_ = p;
+}
+
+std::string_view ContentLexer::regular_run() {
+    const char* d = d_.data();
+    const std::size_t n = d_.size(), start = p_;
+    std::size_t p = start;
+    while (p < n && is_regular(d[p])) ++p;
+    p_ = p;
+    return d_.substr(start, p - start);
+}
+
+// Reads one value at p_ into `o` (or only passes over it, when null); false for what is not an
+// operand (a stray delimiter).
+bool ContentLexer::value(Operand* o, int depth) {
     if (depth > kMaxNesting) throw Error("arrays or dictionaries nested too deeply");
     const char c = d_[p_];
-    if (is_number_start(c)) {
-        o.kind = Operand::Number;
-        o.number = number();
+    if (is_number_start(c)) {  // its value is read when asked for (most operands are path coordinates)
+        const std::string_view text = regular_run();
+        if (o) {
+            o->kind = Operand::Number;
+            o->number_text = text;
+        }
     } else if (c == '/') {
         ++p_;
-        o.kind = Operand::Name;
-        o.bytes = unescape_name(regular_run());
+        const std::string_view name = regular_run();
+        if (o) {
+            o->kind = Operand::Name;
+            o->bytes = unescape_name(name);
+        }
     } else if (c == '(') {
-        o.kind = Operand::String;
-        o.bytes = literal_string();
+        if (o) o->kind = Operand::String;
+        literal_string(o ? &o->bytes : nullptr);
     } else if (c == '<' && p_ + 1 < d_.size() && d_[p_ + 1] == '<') {
         p_ += 2;
         for (bool key = true;; key = !key) {  // a dictionary: checked, then passed over
@@ -133,18 +192,19 @@ bool ContentLexer::value(Operand& o, int depth) {
                 break;
             }
             if (key && d_[p_] != '/') throw Error("a dictionary key that is not a name");
-            Operand inner;
-            if (!value(inner, depth + 1) && p_ < d_.size() && is_regular(d_[p_])) regular_run();  // true, false, null
+            if (!value(nullptr, depth + 1) && p_ < d_.size() && is_regular(d_[p_])) regular_run();  // true, false, null
         }
     } else if (c == '<') {
         const std::size_t end = d_.find('>', p_);
         if (end == std::string_view::npos) unclosed("hex string");
-        o.kind = Operand::String;
-        o.bytes = decode_hex(d_.substr(p_ + 1, end - p_ - 1));
+        if (o) {
+            o->kind = Operand::String;
+            o->bytes = decode_hex(d_.substr(p_ + 1, end - p_ - 1));
+        }
         p_ = end + 1;
     } else if (c == '[') {
         ++p_;
-        o.kind = Operand::Array;
+        if (o) o->kind = Operand::Array;
         for (;;) {
             skip_space();
             if (p_ >= d_.size()) unclosed("array");
@@ -152,8 +212,8 @@ bool ContentLexer::value(Operand& o, int depth) {
                 ++p_;
                 break;
             }
-            if (!value(o.items.emplace_back(), depth + 1)) {
-                o.items.pop_back();
+            if (!value(o ? &o->items.emplace_back() : nullptr, depth + 1)) {
+                if (o) o->items.pop_back();
                 if (p_ < d_.size() && is_regular(d_[p_])) regular_run();  // true, false, null or an operator inside
             }
         }
@@ -164,30 +224,50 @@ bool ContentLexer::value(Operand& o, int depth) {
     return true;
 }
 
-double ContentLexer::number() {
-    const std::size_t start = p_;
+double Operand::number() const {
+    if (kind != Number) return 0;
+    const std::string_view t = number_text;
+    std::size_t p = 0;
     bool negative = false;
-    while (p_ < d_.size() && (d_[p_] == '+' || d_[p_] == '-')) negative = d_[p_++] == '-' ? !negative : negative;
-    double v = 0, scale = 0;
-    for (; p_ < d_.size(); ++p_) {
-        const char c = d_[p_];
-        if (is_digit(c)) {
-            v = v * 10 + (c - '0');
-            if (scale > 0) scale *= 10;
-        } else if (c == '.' && scale == 0) {
-            scale = 1;
+    for (; p < t.size() && (t[p] == '+' || t[p] == '-'); ++p) negative = t[p] == '-' ? !negative : negative;
+    // Digits gathered as an integer, exact as a double up to 15 of them; a second point or any
+    // other character ends the number ("1.2.3" is 1.2, as readers take it).
+    std::uint64_t digits = 0;
+    int count = 0, decimals = -1;  // decimals: digits after the point, -1 before one
+    const std::size_t first = p;
+    for (; p < t.size(); ++p) {
+        if (is_digit(t[p])) {
+            if (count < 19) digits = digits * 10 + static_cast<unsigned>(t[p] - '0');
+            ++count;
+            if (decimals >= 0) ++decimals;
+        } else if (t[p] == '.' && decimals < 0) {
+            decimals = 0;
         } else {
             break;
         }
     }
-    if (p_ == start) ++p_;
-    while (p_ < d_.size() && is_regular(d_[p_])) ++p_;  // "1.2.3" and the like: the number read so far
-    if (scale > 0) v /= scale;
+    static constexpr double kPowers[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    double v = static_cast<double>(digits);
+    if (count <= 15) {
+        if (decimals > 0) v /= kPowers[decimals];
+    } else {  // digit by digit, rounding as it goes
+        double scale = 0;
+        v = 0;
+        for (std::size_t i = first; i < p; ++i) {
+            if (t[i] == '.') {
+                scale = 1;
+            } else {
+                v = v * 10 + (t[i] - '0');
+                if (scale > 0) scale *= 10;
+            }
+        }
+        if (scale > 0) v /= scale;
+    }
     return negative ? -v : v;
 }
 
-std::string ContentLexer::literal_string() {
-    std::string out;
+// Reads the string at p_ into `out`, or only passes over it when null.
+void ContentLexer::literal_string(std::string* out) {
     int depth = 0;
     for (++p_;; ++p_) {
         if (p_ >= d_.size()) unclosed("string");
@@ -197,7 +277,7 @@ std::string ContentLexer::literal_string() {
         } else if (c == ')') {
             if (depth-- == 0) {
                 ++p_;
-                return out;
+                return;
             }
         } else if (c == '\\') {
             if (++p_ >= d_.size()) unclosed("string");
@@ -206,15 +286,15 @@ std::string ContentLexer::literal_string() {
                 int v = 0;
                 for (int k = 0; k < 3 && p_ < d_.size() && d_[p_] >= '0' && d_[p_] <= '7'; ++k) v = v * 8 + (d_[p_++] - '0');
                 --p_;
-                out += static_cast<char>(v);
+                if (out) *out += static_cast<char>(v);
             } else if (e == '\r') {
                 if (p_ + 1 < d_.size() && d_[p_ + 1] == '\n') ++p_;  // a line continuation
-            } else if (e != '\n') {
-                out += e == 'n' ? '\n' : e == 'r' ? '\r' : e == 't' ? '\t' : e == 'b' ? '\b' : e == 'f' ? '\f' : e;
+            } else if (e != '\n' && out) {
+                *out += e == 'n' ? '\n' : e == 'r' ? '\r' : e == 't' ? '\t' : e == 'b' ? '\b' : e == 'f' ? '\f' : e;
             }
             continue;
         }
-        out += c;
+        if (out) *out += c;
     }
 }
 
@@ -227,8 +307,7 @@ void ContentLexer::skip_inline_image() {
             if (regular_run() == "ID") break;
             continue;
         }
-        Operand ignored;
-        value(ignored, 1);
+        value(nullptr, 1);
     }
     for (std::size_t at = p_ + 1; (at = d_.find("EI", at)) != std::string_view::npos; ++at) {
         if (is_space(d_[at - 1]) && (at + 2 == d_.size() || is_space(d_[at + 2]) || is_delimiter(d_[at + 2]))) {

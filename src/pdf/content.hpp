@@ -6,33 +6,51 @@
 // PoDoFo's content tokenizer builds an object for every token, which cost more than all the
 // rest of reading a page; this reads numbers, names, strings and arrays into one small
 // structure, and passes over dictionaries (marked-content properties) and inline image data.
+#include "core/error.hpp"
+
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace pith::pdf {
 
+// A string, array or dictionary the content does not close: everything after its start is
+// inside it, so no reader draws any of that.
+class UnclosedError : public Error {
+public:
+    using Error::Error;
+};
+
 // One operand of a content operator.
 struct Operand {
     enum Kind { Number, Name, String, Array, Other } kind = Other;  // Other: true, false, null, a dictionary
-    double number = 0;
-    std::string bytes;           // Name: the name (#xx escapes undone); String: its bytes
-    std::vector<Operand> items;  // Array
+    std::string_view number_text;  // Number: as written, in the content read
+    std::string bytes;             // Name: the name (#xx escapes undone); String: its bytes
+    std::vector<Operand> items;    // Array
+    double number() const;         // Number: its value (0 for other kinds)
 };
 
 class ContentLexer {
 public:
     explicit ContentLexer(std::string_view content) : d_(content) {}
 
-    // The next operator and its operands; false at the end. Throws pith::Error ("unclosed
-    // string", ...) on a string, array or dictionary the content does not close, and on a
-    // dictionary key that is not a name: the syntax errors that make a reader drop the rest.
+    // The next operator and its operands; false at the end. Throws UnclosedError ("unclosed
+    // string", ...) on a string, array or dictionary the content does not close, and
+    // pith::Error on a dictionary key that is not a name or nesting over 64 deep: the syntax
+    // errors that make a reader drop the rest.
     bool next(std::string_view& op, std::vector<Operand>& operands);
+    // One token at a time, for readers that handle operands as they come (long CMap blocks):
+    // an operand into `operand`, an operator into `op` (BI after passing over the inline
+    // image's data), or the end. Throws what next() throws.
+    enum class Token { Operand, Operator, End };
+    Token token(std::string_view& op, Operand& operand);
+    // Reads to the end as next() would, building nothing: throws what next() throws.
+    void check_syntax();
 
 private:
-    bool value(Operand& o, int depth);
-    double number();
-    std::string literal_string();
+    bool value(Operand* o, int depth);
+    bool keyword(std::string_view& op);
+    void literal_string(std::string* out);
     void skip_space();
     std::string_view regular_run();
     void skip_inline_image();

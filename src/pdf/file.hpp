@@ -128,7 +128,8 @@ public:
     void check_page(const Page& page);
     // The page's content streams decoded and joined (they form one stream of content syntax: a
     // token may span two); one that cannot be decoded is left out and recorded in defects().
-    std::string page_content(const Page& page);
+    // Valid until the next call.
+    const std::string& page_content(const Page& page);
 
     struct Impl;
 private:

@@ -80,9 +80,13 @@ struct File::Impl {
     XrefKind kind = XrefKind::Table;
     bool reconstructed = false;
     std::vector<std::string> defects;  // what a conforming reader would have to repair
-    // The last page_content() that decoded cleanly: check_page and the text reading ask for the
-    // same page in turn.
-    std::optional<std::pair<std::uint32_t, std::string>> last_page_content;
+    // The last page_content(), kept for its callers (check_page and the text reading ask for the
+    // same page in turn) and served again if it decoded cleanly.
+    struct PageContent {
+        std::uint32_t page = 0;  // the page's object number
+        bool clean = false;
+        std::string bytes;
+    } last_page_content;
     std::uint32_t max_num = 0;
 
     std::unordered_map<std::uint32_t, CachedObject> cache;

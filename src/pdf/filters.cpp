@@ -4,6 +4,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -16,6 +17,9 @@ std::string flate_decode(std::string_view in, std::size_t limit) {
     std::string out;
     for (int attempt = 0; attempt < 2; ++attempt) {
         out.clear();
+        // Room for a generous guess of the decoded size: pages not written to cost nothing,
+        // while growing the string copies it into freshly faulted ones.
+        out.reserve(std::min(limit, std::max<std::size_t>(in.size() * 32, 65536)));
         z_stream zs;
         std::memset(&zs, 0, sizeof zs);
         // attempt 0: zlib header (auto-detect zlib/gzip); attempt 1: raw deflate

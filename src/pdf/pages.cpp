@@ -295,13 +295,13 @@ Page File::page(int index) {
     return result;
 }
 
-std::string File::page_content(const Page& page) {
+const std::string& File::page_content(const Page& page) {
     auto& last = impl_->last_page_content;
-    if (last && last->first == page.ref.ObjectNumber()) return last->second;
-    std::string content;
+    if (last.clean && last.page == page.ref.ObjectNumber()) return last.bytes;
+    last = {page.ref.ObjectNumber(), true, {}};
     const PdfObject& node = get(page.ref);
     const PdfObject* c = node.IsDictionary() ? node.GetDictionary().GetKey("Contents") : nullptr;
-    if (!c) return content;
+    if (!c) return last.bytes;
     std::vector<const PdfObject*> parts;
     const PdfObject& resolved = resolve(*c);
     if (resolved.IsArray()) {
@@ -309,33 +309,40 @@ std::string File::page_content(const Page& page) {
     } else {
         parts.push_back(c);
     }
-    bool decoded = true;
+    std::vector<std::string> decoded;
     for (const PdfObject* part : parts) {
         if (!part->IsReference() || !is_stream(part->GetReference())) continue;
         try {
-            content += stream_decoded(part->GetReference());
-            content += '\n';
+            decoded.push_back(stream_decoded(part->GetReference()));
         } catch (const Error&) {
-            decoded = false;
+            last.clean = false;  // read (and recorded) again when asked again
             add_defect("page " + std::to_string(page.index + 1) + ": content stream " +
                        std::to_string(part->GetReference().ObjectNumber()) + " cannot be decoded");
         }
     }
-    if (decoded) last.emplace(page.ref.ObjectNumber(), content);  // a damaged page is read (and recorded) again
-    return content;
+    if (decoded.empty()) return last.bytes;
+    // Joined around the largest part, which is moved, not copied: a stamped page is the
+    // original content between pith's few bytes, and a fresh copy of megabytes of content
+    // costs more in page faults than reading it.
+    const auto largest = std::max_element(decoded.begin(), decoded.end(),
+                                          [](const std::string& a, const std::string& b) { return a.size() < b.size(); });
+    std::string before, after;
+    for (auto it = decoded.begin(); it != largest; ++it) before += *it + '\n';
+    for (auto it = largest + 1; it != decoded.end(); ++it) after += '\n' + *it;
+    last.bytes = std::move(*largest);
+    last.bytes.reserve(before.size() + last.bytes.size() + after.size());
+    last.bytes.insert(0, before);
+    last.bytes += after;
+    return last.bytes;
 }
 
 void File::check_page(const Page& page) {
     const std::string where = "page " + std::to_string(page.index + 1);
     if (!get(page.ref).IsDictionary()) return;
-    const std::string content = page_content(page);
+    const std::string& content = page_content(page);
     if (content.size() <= kMaxTokenizedContent) {
         try {
-            ContentLexer lexer(content);
-            std::string_view op;
-            std::vector<Operand> operands;
-            while (lexer.next(op, operands)) {
-            }
+            ContentLexer(content).check_syntax();
         } catch (const Error& e) {
             add_defect(where + ": content syntax error (" + e.what() + ")");
         }

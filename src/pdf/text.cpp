@@ -214,32 +214,40 @@ void read_to_unicode(std::string_view cmap, Font& font, std::size_t& budget) {
     auto text_of = [](const Operand& o) {
         return o.kind == Operand::Name ? glyph_name_text(o.bytes) : o.kind == Operand::String ? from_utf16be(o.bytes) : std::u32string();
     };
+    auto read_char = [&](const Operand& src, const Operand& dst) {
+        std::uint32_t code;
+        if (code_of(src, code)) font.to_unicode[code] = text_of(dst);
+        --budget;
+    };
+    auto read_range = [&](const Operand& low, const Operand& high, const Operand& dst) {
+        std::uint32_t lo, hi;
+        if (!code_of(low, lo) || !code_of(high, hi) || hi < lo || hi - lo > 0xFFFF) return;
+        const std::u32string first = text_of(dst);
+        for (std::uint32_t code = lo; code <= hi && budget > 0; ++code, --budget) {
+            if (dst.kind == Operand::Array) {
+                if (code - lo < dst.items.size()) font.to_unicode[code] = text_of(dst.items[code - lo]);
+            } else if (!first.empty()) {
+                std::u32string chars = first;
+                chars.back() += code - lo;
+                font.to_unicode[code] = chars;
+            }
+        }
+    };
+    // Entries are taken as they come (a block may hold thousands), two operands for a bfchar
+    // entry, three for a bfrange entry.
     try {
         ContentLexer lexer(cmap);
         std::string_view op;
-        std::vector<Operand> operands;
-        while (budget > 0 && lexer.next(op, operands)) {
-            if (op == "endbfchar") {
-                for (std::size_t i = 0; i + 1 < operands.size() && budget > 0; i += 2, --budget) {
-                    std::uint32_t code;
-                    if (code_of(operands[i], code)) font.to_unicode[code] = text_of(operands[i + 1]);
-                }
-            } else if (op == "endbfrange") {
-                for (std::size_t i = 0; i + 2 < operands.size(); i += 3) {
-                    std::uint32_t lo, hi;
-                    if (!code_of(operands[i], lo) || !code_of(operands[i + 1], hi) || hi < lo || hi - lo > 0xFFFF) continue;
-                    const Operand& dst = operands[i + 2];
-                    const std::u32string first = text_of(dst);
-                    for (std::uint32_t code = lo; code <= hi && budget > 0; ++code, --budget) {
-                        if (dst.kind == Operand::Array) {
-                            if (code - lo < dst.items.size()) font.to_unicode[code] = text_of(dst.items[code - lo]);
-                        } else if (!first.empty()) {
-                            std::u32string chars = first;
-                            chars.back() += code - lo;
-                            font.to_unicode[code] = chars;
-                        }
-                    }
-                }
+        Operand entry[3];
+        std::size_t have = 0, needed = 0;  // needed: 0 outside a block
+        for (ContentLexer::Token t; budget > 0 && (t = lexer.token(op, entry[have])) != ContentLexer::Token::End;) {
+            if (t == ContentLexer::Token::Operator) {
+                needed = op == "beginbfchar" ? 2 : op == "beginbfrange" ? 3 : 0;
+                have = 0;
+            } else if (needed && ++have == needed) {
+                if (needed == 2) read_char(entry[0], entry[1]);
+                else read_range(entry[0], entry[1], entry[2]);
+                have = 0;
             }
         }
     } catch (const Error&) {
@@ -322,8 +330,9 @@ public:
     Reader(File& file, const Page& page, std::size_t max_bytes, std::size_t page_content)
         : file_(file), page_(page), max_bytes_(max_bytes), content_budget_(kMaxTokenizedContent - page_content) {}
 
-    bool read(const std::string& content, const PdfObject* resources, const GraphicsState& start, int depth) {
-        if (depth > kMaxFormDepth || !may_show_text(content)) return true;
+    // Records in broken_by()/cut_short() how the page's own content (depth 0) ended.
+    void read(const std::string& content, const PdfObject* resources, const GraphicsState& start, int depth) {
+        if (depth > kMaxFormDepth || !may_show_text(content)) return;
         std::vector<GraphicsState> stack{start};
         Matrix tm, tlm;
         std::vector<Operand> operands;
@@ -332,7 +341,7 @@ public:
             std::string_view op;
             while (out_.size() < max_bytes_ && lexer.next(op, operands)) {
                 GraphicsState& gs = stack.back();
-                auto arg = [&](std::size_t i) { return i < operands.size() ? operands[i].number : 0.0; };
+                auto arg = [&](std::size_t i) { return i < operands.size() ? operands[i].number() : 0.0; };
                 auto move_line = [&](double tx, double ty) {
                     tlm = Matrix{1, 0, 0, 1, tx, ty}.then(tlm);
                     tm = tlm;
@@ -368,13 +377,16 @@ public:
                     draw_form(resources, PdfName(operands[0].bytes), gs, depth);
                 }
             }
-        } catch (const Error&) {
-            return false;
+        } catch (const UnclosedError& e) {
+            if (depth == 0) broken_by_ = e.what(), cut_short_ = true;
+        } catch (const Error& e) {
+            if (depth == 0) broken_by_ = e.what();
         }
-        return true;
     }
 
     std::string& text() { return out_; }
+    const std::string& broken_by() const { return broken_by_; }
+    bool cut_short() const { return cut_short_; }
 
 private:
     Font* font(const PdfObject* resources, const PdfName& name) {
@@ -489,7 +501,7 @@ private:
         const bool on_page = trm.e >= box.llx - 1 && trm.e <= box.urx + 1 && trm.f >= box.lly - 1 && trm.f <= box.ury + 1;
         for (const Operand& item : items) {
             if (item.kind == Operand::Number) {
-                if (-item.number / 1000 >= kWordGap && !out_.empty() && out_.back() != ' ' && out_.back() != '\n') out_ += ' ';
+                if (-item.number() / 1000 >= kWordGap && !out_.empty() && out_.back() != ' ' && out_.back() != '\n') out_ += ' ';
                 continue;
             }
             if (item.kind != Operand::String) continue;
@@ -518,6 +530,8 @@ private:
     std::size_t content_budget_;  // decoded content the page's forms may still add
     std::size_t cmap_budget_ = kMaxCMapEntries;
     bool have_last_ = false;
+    std::string broken_by_;
+    bool cut_short_ = false;
     double last_x_ = 0, last_y_ = 0, last_dx_ = 1, last_dy_ = 0, last_size_ = 0;
 };
 
@@ -541,16 +555,16 @@ std::string cut(std::string& text, std::size_t max_bytes) {
 
 }  // namespace
 
-std::optional<std::string> shown_text(File& file, const Page& page, std::size_t max_bytes) {
+std::optional<ShownText> shown_text(File& file, const Page& page, std::size_t max_bytes) {
     ForgetDefects forget{file, file.defects().size()};
-    const std::string content = file.page_content(page);
+    const std::string& content = file.page_content(page);
     if (content.size() > kMaxTokenizedContent) return std::nullopt;
     Reader reader(file, page, max_bytes, content.size());
     const PdfObject* resources = page.resources.IsDictionary() ? &page.resources : nullptr;
     // Content that breaks off (a string or an array left open) ends what viewers draw, not what
     // they drew before it: the text up to there stands.
     reader.read(content, resources, GraphicsState{}, 0);
-    return cut(reader.text(), max_bytes);
+    return ShownText{cut(reader.text(), max_bytes), reader.broken_by(), reader.cut_short()};
 }
 
 std::string annotations_text(File& file, const Page& page, std::size_t max_bytes) {

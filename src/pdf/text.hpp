@@ -17,13 +17,21 @@
 
 namespace pith::pdf {
 
-// UTF-8, at most `max_bytes` (cut at a character boundary). nullopt when the page's content is
-// larger than kMaxTokenizedContent; content syntax that breaks off (a string or an array left
-// open) ends the text there. Form XObjects are read while their content, with the page's,
+struct ShownText {
+    std::string text;  // UTF-8, at most the `max_bytes` asked for (cut at a character boundary)
+    // The syntax error that ended the page's content early ("unclosed array"), or "".
+    std::string broken_by;
+    // That error is a string, array or dictionary left open: nothing after its start is drawn
+    // by any reader, so the text is all the page shows (fonts permitting).
+    bool cut_short = false;
+};
+
+// nullopt when the page's content is larger than kMaxTokenizedContent; content syntax that
+// breaks off ends the text there. Form XObjects are read while their content, with the page's,
 // stays within kMaxTokenizedContent (one left unread shows as U+FFFD). Damage met on the way
 // (a font stream's wrong /Length) is worked around and not added to file.defects(): check_page
 // decides what damage counts.
-std::optional<std::string> shown_text(File& file, const Page& page, std::size_t max_bytes);
+std::optional<ShownText> shown_text(File& file, const Page& page, std::size_t max_bytes);
 
 // The text of the appearances of the page's annotations that viewers show (form fields,
 // signature fields, stamps; not hidden ones, nor those under optional content), each on a line

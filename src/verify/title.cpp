@@ -106,6 +106,28 @@ UChar32 unify_quote(UChar32 c) {
     }
 }
 
+// Right-to-left script that a PDF stores in visual order (glyphs from left to right, as many
+// producers write Arabic and Hebrew) reads reversed: each run of right-to-left letters, with
+// the marks and spaces between them, turned round gives the logical order back.
+bool is_rtl(UChar32 c) {
+    const UCharDirection d = u_charDirection(c);
+    return d == U_RIGHT_TO_LEFT || d == U_RIGHT_TO_LEFT_ARABIC;
+}
+std::string rtl_runs_reversed(const std::string& utf8) {
+    std::vector<UChar32> cps = code_points(from_utf8(utf8));
+    for (std::size_t i = 0; i < cps.size(); ++i) {
+        if (!is_rtl(cps[i])) continue;
+        std::size_t end = i + 1;  // one past the run's last letter or mark
+        for (std::size_t j = i + 1; j < cps.size(); ++j) {
+            if (is_rtl(cps[j]) || u_charDirection(cps[j]) == U_DIR_NON_SPACING_MARK) end = j + 1;
+            else if (!is_horizontal_space(cps[j])) break;
+        }
+        std::reverse(cps.begin() + static_cast<std::ptrdiff_t>(i), cps.begin() + static_cast<std::ptrdiff_t>(end));
+        i = end - 1;
+    }
+    return to_utf8(from_code_points(cps));
+}
+
 // Step 1 (on the text as extracted): join words hyphenated across line breaks, drop soft
 // hyphens and format characters.
 std::vector<UChar32> dehyphenate(const std::vector<UChar32>& in) {
@@ -255,9 +277,12 @@ std::string straight_quotes(const std::string& s) {
     return to_utf8(out);
 }
 
-// Spellings of one candidate title the registry may have hashed.
-void add_spellings(std::set<std::string>& out, const std::string& raw) {
+// Spellings of one candidate title the registry may have hashed (right-to-left runs in
+// either order).
+void add_spellings(std::set<std::string>& out, const std::string& raw, bool also_reversed = true) {
     if (trim(raw).empty()) return;
+    if (also_reversed)
+        if (const std::string reversed = rtl_runs_reversed(raw); reversed != raw) add_spellings(out, reversed, false);
     out.insert(raw);
     const std::string t = trim(raw);
     out.insert(t);
@@ -423,10 +448,15 @@ Result compare(const std::string& title, const std::string& title_hash,
     for (const std::string& d : declared) declared_seen = declared_seen || !trim(d).empty();
 
     if (!plain.empty()) {
-        const std::string t = normalise(plain);
+        const std::string t = normalise(plain), reversed = rtl_runs_reversed(t);
         const Words tw = words(t);
-        if (page_has_text && !t.empty() &&
-            (page_norm.find(t) != std::string::npos || word_aligned_in(tw, words(page_norm))))
+        std::optional<Words> page_words;
+        auto on_page = [&](const std::string& title_norm, const Words& title_words) {
+            if (page_norm.find(title_norm) != std::string::npos) return true;
+            if (!page_words) page_words = words(page_norm);
+            return word_aligned_in(title_words, *page_words);
+        };
+        if (page_has_text && !t.empty() && (on_page(t, tw) || (reversed != t && on_page(reversed, words(reversed)))))
             return {Outcome::Matches, note + "title matches the record: " + what + " is on page 1", "page 1"};
         for (const std::string& d : declared) {
             const std::string dn = normalise(d);

@@ -52,6 +52,8 @@ struct Result {
 // With a plain title: Matches when its normalised form occurs in normalised page-1 text
 // (plain substring, or the same words with white space/punctuation differences at word
 // boundaries: "KOMA - Script" shows "KOMA-Script"), or equals a normalised declared title.
+// Runs of right-to-left script match in either order: many producers store them in visual
+// order, which reads reversed.
 // With only the hash: Matches when a declared title, or a line of page 1, or 2-4 consecutive
 // non-empty lines joined with a space (raw and with white space collapsed, and a few more
 // spellings: NFC, NFKC, straight quotes, hyphenated line ends joined) hash to it.

@@ -355,7 +355,7 @@ BadgeText badge_text(const std::string& page_text, const PithNumber& number) {
 }
 
 // pith's quick reading of a page's text; nullopt where it gives none.
-std::optional<std::string> quick_text(pdf::File& file, int index) {
+std::optional<pdf::ShownText> quick_text(pdf::File& file, int index) {
     try {
         return pdf::shown_text(file, file.page(index), title::kMaxTextBytes);
     } catch (const Error&) {
@@ -457,7 +457,7 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     const std::string title_hash = record && record->title_hash ? *record->title_hash : "";
     title::Result t = title::compare(prop("title"), title_hash, declared, std::nullopt);
     const bool has_title = !prop("title").empty() || !title_hash.empty();  // without one, no text can match
-    std::optional<std::string> page1_quick;
+    std::optional<pdf::ShownText> page1_quick;
     auto title_in = [&](const std::optional<std::string>& text) {
         title::Result q = title::compare(prop("title"), title_hash, declared, text);
         if (q.outcome == title::Outcome::Matches) t = q;
@@ -465,12 +465,16 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     };
     if (has_title && t.outcome != title::Outcome::Matches) {
         page1_quick = quick_text(file, 0);
-        if (!title_in(page1_quick) && page1_quick)  // then with the page's form fields and stamps
-            if (const std::string more = quick_annotations_text(file, 0); !more.empty()) title_in(*page1_quick + "\n" + more);
+        if (page1_quick && !title_in(page1_quick->text))  // then with the page's form fields and stamps
+            if (const std::string more = quick_annotations_text(file, 0); !more.empty()) title_in(page1_quick->text + "\n" + more);
     }
-    const std::optional<std::string> badge_quick = e.badge_page == 1 && page1_quick ? page1_quick : quick_text(file, e.badge_page - 1);
-    BadgeText badge = badge_text(badge_quick.value_or(""), *number);
-    const bool title_open = has_title && t.outcome != title::Outcome::Matches, badge_open = badge != BadgeText::Shown;
+    const std::optional<pdf::ShownText> badge_quick = e.badge_page == 1 && page1_quick ? page1_quick : quick_text(file, e.badge_page - 1);
+    BadgeText badge = badge_text(badge_quick ? badge_quick->text : "", *number);
+    // `pith stamp` draws its badge after everything else on the page: content that leaves a
+    // string or an array open before it swallows the badge, for every reader.
+    const bool stamped_badge = std::any_of(e.links.begin(), e.links.end(), [&](const Link& l) { return l.pith_badge && l.page == e.badge_page; });
+    const bool badge_swallowed = badge != BadgeText::Shown && stamped_badge && badge_quick && badge_quick->cut_short;
+    const bool title_open = has_title && t.outcome != title::Outcome::Matches, badge_open = badge != BadgeText::Shown && !badge_swallowed;
     std::optional<PageTextChild> page1_child, badge_page_child;
     if (file.page_count() > 0) {  // without pages there is nothing for poppler to read either
         if (title_open || (badge_open && e.badge_page == 1)) page1_child.emplace(file.bytes(), 0, options.password);
@@ -542,7 +546,8 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     else if (badge == BadgeText::Other)
         f.fail("pith.badge.text.mismatch", "page " + std::to_string(e.badge_page) + " shows a different Pith number than pith:" + expected_short);
     else
-        f.info("pith.badge.text.absent", "no visible badge text pith:" + expected_short + " found on page " + std::to_string(e.badge_page));
+        f.info("pith.badge.text.absent", "no visible badge text pith:" + expected_short + " found on page " + std::to_string(e.badge_page) +
+                                             (badge_swallowed ? ": its content breaks off before the badge (" + badge_quick->broken_by + ")" : ""));
 
     // 7. Title binding (compared above).
     if (t.outcome == title::Outcome::Matches) f.ok("pith.title.match", t.explanation);

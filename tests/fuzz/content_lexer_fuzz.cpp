@@ -1,4 +1,5 @@
-// libFuzzer target: pith::pdf::ContentLexer (content streams are attacker-controlled bytes).
+// libFuzzer target: pith::pdf::ContentLexer (content streams are attacker-controlled bytes):
+// no crash, and its syntax check agrees with its reading.
 // Built and run by tests/fuzz.cmake with clang, AddressSanitizer and UBSan.
 #include "core/error.hpp"
 #include "pdf/content.hpp"
@@ -12,6 +13,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // A copy of exactly `size` bytes, so that reading one byte past the end is an error ASan sees.
     std::vector<char> bytes(data, data + size);
     const std::string_view content(bytes.data(), bytes.size());
+    // next() and check_syntax() must agree on whether the content's syntax holds.
+    bool read_whole = true, checked = true;
     try {
         pith::pdf::ContentLexer lexer(content);
         std::string_view op;
@@ -19,8 +22,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         while (lexer.next(op, operands)) {
         }
     } catch (const pith::Error&) {
-        // unclosed strings, arrays, dictionaries: reported, not crashed on
+        read_whole = false;  // unclosed strings, arrays, dictionaries: reported, not crashed on
     }
+    try {
+        pith::pdf::ContentLexer(content).check_syntax();
+    } catch (const pith::Error&) {
+        checked = false;
+    }
+    if (read_whole != checked) __builtin_trap();
     (void)pith::pdf::decode_hex(content);
     return 0;
 }

@@ -20,8 +20,9 @@ int main(int argc, char** argv) {
     try {
         pith::pdf::File file = pith::pdf::File::open(argv[1]);
         const pith::pdf::Page page = file.page(std::atoi(argv[2]) - 1);
-        auto text = pith::pdf::shown_text(file, page, pith::title::kMaxTextBytes);
-        if (!text) return 3;
+        const auto shown = pith::pdf::shown_text(file, page, pith::title::kMaxTextBytes);
+        if (!shown) return 3;
+        std::optional<std::string> text = shown->text;
         if (const std::string more = pith::pdf::annotations_text(file, page, pith::title::kMaxTextBytes); !more.empty())
             *text += "\n" + more;  // as verify reads page 1 when its content alone does not show the title
         if (argc < 4) {

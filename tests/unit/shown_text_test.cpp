@@ -1,4 +1,5 @@
 // pith::pdf::shown_text: fonts, encodings, breaks, Form XObjects, text off the page.
+#include "pdf/content.hpp"
 #include "pdf/text.hpp"
 #include "pdf_support.hpp"
 
@@ -21,11 +22,12 @@ std::string shown(const std::string& content, const std::string& fonts, const Ob
     };
     objs.insert(extra.begin(), extra.end());
     pith::pdf::File file = pith::pdf::File::from_bytes(pdftest::classic(objs));
-    auto text = pith::pdf::shown_text(file, file.page(0), 1 << 20);
-    REQUIRE(text);
+    auto shown = pith::pdf::shown_text(file, file.page(0), 1 << 20);
+    REQUIRE(shown);
+    std::string text = shown->text;
     if (const std::string more = pith::pdf::annotations_text(file, file.page(0), 1 << 20); !more.empty())
-        *text += (text->empty() ? "" : "\n") + more;
-    return *text;
+        text += (text.empty() ? "" : "\n") + more;
+    return text;
 }
 
 std::string stream(const std::string& dict, const std::string& data) {
@@ -72,6 +74,17 @@ TEST_CASE("shown_text: ToUnicode maps come first; Identity-H reads two-byte code
     // A simple font's ToUnicode wins over its encoding.
     const Objects simple_map = {{10, stream("", "1 beginbfchar <41> <005A> endbfchar")}};
     CHECK(shown("BT /F1 12 Tf 72 700 Td (AB) Tj ET", kHelvetica.substr(0, kHelvetica.size() - 3) + " /ToUnicode 10 0 R >>", simple_map) == "ZB");
+    // A block of thousands of entries (the spec says 100 at most; fonts do not care), and one
+    // that breaks off: the entries before the break stand.
+    std::string long_block = "5000 beginbfchar";
+    for (int code = 0x1000; code < 0x1000 + 5000; ++code) {
+        char entry[32];
+        std::snprintf(entry, sizeof entry, " <%04X> <%04X>", code, code - 0x1000 + 0x4E00);
+        long_block += entry;
+    }
+    const Objects long_map = {{10, stream("", long_block + " endbfchar 1 beginbfchar <0001> <0041> <0002> <0042")}};
+    const std::string mapped = "/F1 << /Type /Font /Subtype /Type0 /BaseFont /X /Encoding /Identity-H /ToUnicode 10 0 R >>";
+    CHECK(shown("BT /F1 12 Tf 72 700 Td <1000238700010002> Tj ET", mapped, long_map) == "\u4E00\u6187A\uFFFD");
 }
 
 TEST_CASE("shown_text: an embedded Type 1 font's own encoding", "[shown_text]") {
@@ -146,6 +159,30 @@ TEST_CASE("shown_text: content that breaks off gives the text shown before it, n
     const std::string start = "BT /F1 12 Tf 72 700 Td (Shown) Tj ";
     for (const char* rest : {"[(unterminated) Tj ET", "(unclosed Tj ET", "<4142 Tj ET", "<< /A (x) Tj", "[) (b) Tj ET"})
         CHECK(shown(start + rest, kHelvetica) == "Shown");
+    // What ended it, and whether it swallows all that follows (a string, array or dictionary
+    // left open) or is an error a reader may recover from.
+    auto ending = [](const std::string& content) {
+        const Objects objs = {
+            {1, "<< /Type /Catalog /Pages 2 0 R >>"},
+            {2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>"},
+            {3, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 600 800] /Contents [4 0 R 5 0 R] /Resources << /Font << " +
+                    kHelvetica + " >> >> >>"},
+            {4, stream("", content)},
+            {5, stream("", "BT /F1 12 Tf 72 600 Td (After) Tj ET")},
+        };
+        pith::pdf::File file = pith::pdf::File::from_bytes(pdftest::classic(objs));
+        const auto text = pith::pdf::shown_text(file, file.page(0), 1 << 20);
+        REQUIRE(text);
+        return *text;
+    };
+    auto t = ending(start + "ET [ /oops");
+    CHECK((t.text == "Shown" && t.broken_by == "unclosed array" && t.cut_short));
+    t = ending(start + "ET (open");
+    CHECK((t.text == "Shown" && t.broken_by == "unclosed string" && t.cut_short));
+    t = ending(start + "ET << 1 2 >> BDC");
+    CHECK((t.text == "Shown" && t.broken_by == "a dictionary key that is not a name" && !t.cut_short));
+    t = ending(start + "ET");
+    CHECK((t.text == "Shown\nAfter" && t.broken_by.empty() && !t.cut_short));
 }
 
 TEST_CASE("annotations_text: the appearances viewers show, each on a line of its own", "[shown_text]") {
@@ -174,4 +211,29 @@ TEST_CASE("annotations_text: the appearances viewers show, each on a line of its
                 "/Annots [10 0 R 12 0 R 14 0 R 21 0 R 15 0 R 18 0 R 19 0 R]") == "Title\nSigned by Alice\nYes\n" + unknown3);
     // A page whose only text is a form field's.
     CHECK(shown("", kHelvetica, extra, "", "/Annots [15 0 R]") == "Yes");
+}
+
+TEST_CASE("ContentLexer: numbers as PDF writes them, the long ones too", "[shown_text]") {
+    auto first_operand = [](const std::string& content) {
+        pith::pdf::ContentLexer lexer(content);
+        std::string_view op;
+        std::vector<pith::pdf::Operand> operands;
+        REQUIRE(lexer.next(op, operands));
+        REQUIRE(operands.size() == 1);
+        REQUIRE(operands[0].kind == pith::pdf::Operand::Number);
+        return operands[0].number();
+    };
+    // Exact where a double can be: the same value as the C library's reading.
+    for (const char* n : {"0", "7", "-7", "+7", "12.5", "-.5", ".25", "5.", "0.000001", "123456789012345", "-98765.4321",
+                          "3.14159265358979", "612", "841.89", "1e5"})
+        CHECK(first_operand(std::string(n) + " x") == (std::string(n) == "1e5" ? 1 : std::strtod(n, nullptr)));
+    // More than 15 digits: rounded as they come, still within a part in 10^15.
+    for (const char* n : {"12345678901234567890", "0.1234567890123456789", "-1000000000000000000000.5"})
+        CHECK(first_operand(std::string(n) + " x") == Approx(std::strtod(n, nullptr)).epsilon(1e-15));
+    // What readers make of malformed numbers: the number read so far; signs repeated.
+    CHECK(first_operand("1.2.3 x") == 1.2);
+    CHECK(first_operand("--5 x") == 5);
+    CHECK(first_operand("-+-5 x") == 5);
+    CHECK(first_operand(". x") == 0);
+    CHECK(first_operand("4a x") == 4);
 }

@@ -131,6 +131,22 @@ TEST_CASE("compare: plain title on page 1", "[title]") {
     CHECK(r.outcome == Outcome::Matches);
 }
 
+TEST_CASE("compare: right-to-left titles stored in visual order", "[title]") {
+    // "حَبيبي" (logical order) and the same letters as a PDF in visual order holds them.
+    const std::string logical = "\u062D\u064E\u0628\u064A\u0628\u064A", visual = "\u064A\u0628\u064A\u0628\u064E\u062D";
+    CHECK(compare(logical, "", {}, "x " + visual + " habibi").outcome == Outcome::Matches);
+    CHECK(compare(visual, "", {}, "x " + logical + " habibi").outcome == Outcome::Matches);
+    // Two words: the whole run turns round, the space between them included; Latin text stays.
+    const std::string two_logical = "\u05E9\u05DC\u05D5\u05DD \u05E2\u05D5\u05DC\u05DD";  // "שלום עולם"
+    const std::string two_visual = "\u05DD\u05DC\u05D5\u05E2 \u05DD\u05D5\u05DC\u05E9";
+    CHECK(compare("Paper: " + two_logical, "", {}, "paper: " + two_visual + "\n").outcome == Outcome::Matches);
+    CHECK(compare("", pith::title_hash(logical), {}, visual + "\n").outcome == Outcome::Matches);
+    // Not any order: the letters shuffled differ.
+    CHECK(compare(logical, "", {}, "\u0628\u064A\u062D\u064E\u0628\u064A\n").outcome == Outcome::Differs);
+    // Latin text is never turned round.
+    CHECK(compare("Potato", "", {}, std::string("otatoP\n")).outcome == Outcome::Differs);
+}
+
 TEST_CASE("compare: plain title only in the declared title", "[title]") {
     auto r = compare("Geometrie und Topologie", "", {"", "GEOMETRIE  UND TOPOLOGIE"}, std::nullopt);
     CHECK(r.outcome == Outcome::Matches);

@@ -865,6 +865,27 @@ def case_no_page_text_needed(ctx):
     check("page 1" in matched[0], "title not matched on page 1: %s" % matched)
 
 
+def case_badge_swallowed(ctx):
+    """Page content that leaves an array open swallows everything after it, pith's badge
+    included: verify says the badge text is absent and why, from its own reading (poppler's
+    child crashes here, test hook), and pdftotext agrees that the page shows no badge."""
+    data = open(ctx.article, "rb").read()
+    r = subprocess.run(["qpdf", "--show-object=3", "--filtered-stream-data", ctx.article], capture_output=True, timeout=120)
+    check(r.returncode == 0 and b"TJ" in r.stdout, "article.pdf's page content is not object 3: %r" % r.stderr)
+    broken = ctx.write("array-left-open.pdf", pdfedit.append_update(data, {3: pdfedit.stream_object("", r.stdout + b"\n[ /oops\n")}))
+    out = ctx.path("array-left-open-stamped.pdf")
+    rc, so, err = ctx.run(["stamp", broken, "--record", ctx.path("signed.json"), "-o", out, "--allow-damaged"])
+    check(rc == 0, "stamp --allow-damaged: " + err)
+    rc, report, err = ctx.verify(out, extra=["--allow-damaged"], env=ctx.env(PITH_TEST_PAGE_TEXT_CRASH="1"))
+    expect(ctx, "array-left-open", rc, report, "trusted", failures=[], success_includes=["pith.title.match"])
+    absent = [f["explanation"] for f in report["informational"] if f["code"] == "pith.badge.text.absent"]
+    check(absent and "breaks off before the badge (unclosed array)" in absent[0], "badge finding: %s" % report["informational"])
+    def page1(path):
+        return subprocess.run(["pdftotext", "-l", "1", path, "-"], capture_output=True, timeout=120).stdout.decode("utf-8", "replace")
+    check("pith:" + ARTICLE_BODY[:8] in page1(ctx.path("trusted.pdf")), "pdftotext does not find the badge of trusted.pdf")
+    check("pith:" + ARTICLE_BODY[:8] not in page1(out), "pdftotext finds the badge on page 1: %r" % page1(out)[-300:])
+
+
 def case_malformed_exit2(ctx):
     """Every malformed corpus PDF: exit 2 and a one-line message, from extract and verify alike;
     the damaged-but-readable ones are read with --allow-damaged, which lists the damage

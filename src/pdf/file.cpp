@@ -165,9 +165,14 @@ static bool locate_stream(File::Impl& f, std::uint64_t after, std::int64_t decla
 
 // Parses the value at `pos` straight into `out` (PoDoFo 0.9.8's objects have no move
 // constructors: every copy of a big /Kids array costs as much as parsing it). Returns the end.
-static std::uint64_t parse_into(const char* base, std::uint64_t size, std::uint64_t pos, PdfVariant& out) {
+// `partial`: null to read the whole value; else widths are left out (Lexer::leave_out_widths)
+// and *partial tells whether any were.
+static std::uint64_t parse_into(const char* base, std::uint64_t size, std::uint64_t pos, PdfVariant& out,
+                                bool* partial = nullptr) {
     Lexer lx(base + pos, static_cast<std::size_t>(size - pos));
+    if (partial) lx.leave_out_widths();
     lx.read(out);
+    if (partial) *partial = lx.left_out();
     return pos + lx.tell();
 }
 
@@ -608,12 +613,13 @@ static void check_references(File::Impl& f, const PdfObject& value, std::uint32_
 }
 
 // Parses object `num` at `abs` into `c`; false if "num gen obj" is not there.
-static bool parse_top_object(File::Impl& f, std::uint64_t abs, std::uint32_t num, std::uint32_t gen, CachedObject& c) {
+static bool parse_top_object(File::Impl& f, std::uint64_t abs, std::uint32_t num, std::uint32_t gen, CachedObject& c,
+                             bool without_widths) {
     std::uint32_t n2, g2;
     skip_ws(f.d, f.n, abs);  // an offset one end-of-line early is common (qpdf and poppler accept it too)
     std::uint64_t p = object_header(f.d, f.n, abs, &n2, &g2);
     if (p == npos64 || n2 != num) return false;
-    const std::uint64_t end = parse_into(f.d, f.n, p, c.value);
+    const std::uint64_t end = parse_into(f.d, f.n, p, c.value, without_widths ? &c.partial : nullptr);
     if (f.crypt && f.enc_ref.ObjectNumber() != num) {
         const PdfObject* t = c.value.IsDictionary() ? c.value.GetDictionary().GetKey("Type") : nullptr;
         if (!(t && t->IsName() && t->GetName() == PdfName("XRef")))
@@ -642,10 +648,11 @@ static bool parse_top_object(File::Impl& f, std::uint64_t abs, std::uint32_t num
     return true;
 }
 
-const CachedObject& File::Impl::load(const PdfReference& ref) {
+const CachedObject& File::Impl::load(const PdfReference& ref, bool without_widths) {
     const std::uint32_t num = ref.ObjectNumber();
     auto hit = cache.find(num);
-    if (hit != cache.end()) return hit->second;
+    if (hit != cache.end() && (!hit->second.partial || without_widths)) return hit->second;
+    if (hit != cache.end()) retired.push_back(cache.extract(hit));  // read again whole; the partial one stays where it is
     static const CachedObject null_cached;
     const XrefEntry* xe = xref.find(num);
     if (!xe || xe->type == 0) return null_cached;
@@ -661,13 +668,13 @@ const CachedObject& File::Impl::load(const PdfReference& ref) {
     CachedObject& c = cache[num];
     try {
         if (e.type == 1) {
-            bool ok = hdr + e.value < n && parse_top_object(*this, hdr + e.value, num, e.gen, c);
-            if (!ok && hdr > 0 && e.value < n) ok = parse_top_object(*this, e.value, num, e.gen, c);
+            bool ok = hdr + e.value < n && parse_top_object(*this, hdr + e.value, num, e.gen, c, without_widths);
+            if (!ok && hdr > 0 && e.value < n) ok = parse_top_object(*this, e.value, num, e.gen, c, without_widths);
             if (!ok) {
                 if (!scanned) scanned = scan_objects(*this);
                 auto s = scanned->find(num);
                 if (s != scanned->end() && s->second.value != e.value)
-                    ok = parse_top_object(*this, hdr + s->second.value, num, s->second.gen, c);
+                    ok = parse_top_object(*this, hdr + s->second.value, num, s->second.gen, c, without_widths);
                 if (!ok) {
                     defect("object " + std::to_string(num) + " not found at its cross-reference offset");
                     c = CachedObject();
@@ -686,7 +693,7 @@ const CachedObject& File::Impl::load(const PdfReference& ref) {
                 if (i == os->entries.size())
                     fail("object " + std::to_string(num) + " is missing from object stream " + std::to_string(e.value));
             }
-            parse_into(os->data.data(), os->data.size(), os->entries[i].second, c.value);
+            parse_into(os->data.data(), os->data.size(), os->entries[i].second, c.value, without_widths ? &c.partial : nullptr);
             check_references(*this, c.value, num);
         }
     } catch (const PdfError& err) {
@@ -977,6 +984,7 @@ bool File::exists(const PdfReference& ref) {
 }
 
 const PdfObject& File::get(const PdfReference& ref) { return impl_->load(ref).value; }
+const PdfObject& File::get_without_widths(const PdfReference& ref) { return impl_->load(ref, true).value; }
 
 const PdfObject& File::resolve(const PdfObject& obj) {
     const PdfObject* o = &obj;

@@ -99,6 +99,10 @@ public:
     // Objects. get() returns a Null object for free / nonexistent objects (as the spec says).
     bool exists(const PoDoFo::PdfReference& ref);
     const PoDoFo::PdfObject& get(const PoDoFo::PdfReference& ref);
+    // The same, but with a CID font's glyph widths (/W and /W2 arrays of numbers, at any depth)
+    // left out, for reading text: they can cost more to parse than the rest of a verify. A
+    // later get() of the object reads it whole.
+    const PoDoFo::PdfObject& get_without_widths(const PoDoFo::PdfReference& ref);
     // Follows indirect references (bounded chain); returns `obj` itself if direct.
     const PoDoFo::PdfObject& resolve(const PoDoFo::PdfObject& obj);
     // Looks up `key` in `dict` and resolves it; nullptr if absent or null.

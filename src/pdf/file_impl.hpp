@@ -53,6 +53,7 @@ struct XrefSection {
 
 struct CachedObject {
     PoDoFo::PdfObject value{PoDoFo::PdfVariant()};  // PdfObject() would be an empty dictionary
+    bool partial = false;  // read by get_without_widths(), and widths were left out
     bool stream = false;
     std::uint64_t data_abs = 0;  // absolute offset of the stream data
     std::uint64_t data_len = 0;
@@ -90,6 +91,8 @@ struct File::Impl {
     std::uint32_t max_num = 0;
 
     std::unordered_map<std::uint32_t, CachedObject> cache;
+    // Partial objects read again whole: kept, as callers may still hold them.
+    std::vector<std::unordered_map<std::uint32_t, CachedObject>::node_type> retired;
     std::unordered_map<std::uint32_t, std::shared_ptr<ObjStm>> objstms;
     std::optional<std::unordered_map<std::uint32_t, XrefEntry>> scanned;  // built on demand
     int depth = 0;
@@ -108,7 +111,7 @@ struct File::Impl {
     void defect(const std::string& what);
 
     void init(const OpenOptions& opt);
-    const CachedObject& load(const PoDoFo::PdfReference& ref);
+    const CachedObject& load(const PoDoFo::PdfReference& ref, bool without_widths = false);
 };
 
 // Stream bytes (decrypted; decoded if `decode`).

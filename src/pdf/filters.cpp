@@ -22,11 +22,16 @@ std::string flate_decode(std::string_view in, std::size_t limit) {
         out.reserve(std::min(limit, std::max<std::size_t>(in.size() * 32, 65536)));
         z_stream zs;
         std::memset(&zs, 0, sizeof zs);
-        // attempt 0: zlib header (auto-detect zlib/gzip); attempt 1: raw deflate
-        int wbits = attempt == 0 ? 15 + 32 : -15;
+        // Attempt 0: a zlib stream, its deflate data read raw after the two-byte header (so no
+        // Adler-32 is computed: readers do not refuse data whose checksum is wrong, and neither
+        // did pith), or gzip; attempt 1: raw deflate from the first byte.
+        const bool zlib_header = in.size() >= 2 && (in[0] & 0x8F) == 0x08 && !(in[1] & 0x20) &&
+                                 ((static_cast<unsigned char>(in[0]) << 8) | static_cast<unsigned char>(in[1])) % 31 == 0;
+        const std::size_t skip = attempt == 0 && zlib_header ? 2 : 0;
+        const int wbits = attempt == 0 && !zlib_header ? 15 + 32 : -15;
         if (inflateInit2(&zs, wbits) != Z_OK) throw Error("cannot initialise zlib");
-        zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
-        zs.avail_in = static_cast<uInt>(in.size());
+        zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data() + skip));
+        zs.avail_in = static_cast<uInt>(in.size() - skip);
         char buf[65536];
         int rc = Z_OK;
         while (true) {

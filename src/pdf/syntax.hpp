@@ -103,10 +103,30 @@ public:
         std::streamoff t = m_device.Device()->Tell();
         return t < 0 ? 0 : static_cast<std::uint64_t>(t);
     }
+    // Leaves out the values of /W and /W2 keys that are arrays of numbers (a CID font's glyph
+    // widths: thousands of numbers, which reading text does not need); left_out() tells
+    // whether any were.
+    void leave_out_widths() { leave_out_widths_ = true; }
+    bool left_out() const { return left_out_; }
 
 private:
     static constexpr int kMaxDepth = 256;  // as PoDoFo's own recursion guard
     std::uint64_t fast_failed_at_ = 0;
+    bool leave_out_widths_ = false, left_out_ = false;
+
+    // Passes over the array of numbers that starts just after '[', as read_number_array would
+    // read it; false (nothing passed over) for another array.
+    bool skip_number_array(int depth) {
+        const std::uint64_t p = tell();
+        if (p < fast_failed_at_) return false;
+        std::uint64_t end = p;
+        if (!number_array_items(end, depth)) {
+            fast_failed_at_ = end + 1;
+            return false;
+        }
+        m_device.Device()->Seek(static_cast<std::streamoff>(end));
+        return true;
+    }
 
     // An array of numbers only (or of such arrays), as a font's width table, read straight from
     // memory: PoDoFo's tokenizer makes a virtual call per byte and reads two tokens ahead after
@@ -246,6 +266,11 @@ private:
                     GetNextVariant(token, type, key, nullptr);
                     const PdfName name = key.GetName();  // throws when the key is not a name
                     next(token, type);
+                    if (leave_out_widths_ && type == ePdfTokenType_Delimiter && token[0] == '[' &&
+                        (name.GetName() == "W" || name.GetName() == "W2") && skip_number_array(depth + 1)) {
+                        left_out_ = true;
+                        continue;
+                    }
                     dict.AddKey(name, PdfObject(PdfVariant()));
                     PdfObject* slot = dict.GetKeys().find(name)->second;  // GetKey() answers null for the empty name "/"
                     read(token, type, *slot, depth + 1);

@@ -393,7 +393,7 @@ private:
         const PdfObject* fonts = resources && resources->IsDictionary() ? file_.get_key(resources->GetDictionary(), "Font") : nullptr;
         const PdfObject* entry = fonts && fonts->IsDictionary() ? fonts->GetDictionary().GetKey(name) : nullptr;
         if (!entry) return nullptr;
-        const PdfObject& dict = entry->IsReference() ? file_.get(entry->GetReference()) : *entry;  // held by the file's cache
+        const PdfObject& dict = entry->IsReference() ? file_.get_without_widths(entry->GetReference()) : *entry;  // held by the file's cache
         auto it = fonts_.find(&dict);
         if (it == fonts_.end()) it = fonts_.emplace(&dict, load_font(file_, dict, cmap_budget_)).first;
         return &it->second;

@@ -6,6 +6,7 @@
 #include "pdf_support.hpp"
 
 #include <catch2/catch.hpp>
+#include <zlib.h>
 
 #include <cstdio>
 #include <cstring>
@@ -329,6 +330,27 @@ TEST_CASE("pdf filters: flate and predictors", "[pdf]") {
     CHECK(flate_decode(flate_encode(text)) == text);
     CHECK_THROWS_AS(flate_decode("not flate data at all"), pith::Error);
     CHECK_THROWS_AS(flate_decode(flate_encode(std::string(1 << 20, 'a')), 1000), pith::Error);
+    // The forms PDF writers produce: a wrong Adler-32, raw deflate, gzip, a stream cut short.
+    std::string zlib = flate_encode(text + "end");
+    zlib[zlib.size() - 1] ^= 0x5A;
+    CHECK(flate_decode(zlib) == text + "end");
+    CHECK(flate_decode(zlib.substr(2, zlib.size() - 6)) == text + "end");
+    z_stream zs{};
+    REQUIRE(deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK);
+    std::string gzip(deflateBound(&zs, static_cast<uLong>(text.size())) + 32, '\0');
+    zs.next_in = reinterpret_cast<Bytef*>(text.data());
+    zs.avail_in = static_cast<uInt>(text.size());
+    zs.next_out = reinterpret_cast<Bytef*>(gzip.data());
+    zs.avail_out = static_cast<uInt>(gzip.size());
+    REQUIRE(deflate(&zs, Z_FINISH) == Z_STREAM_END);
+    gzip.resize(zs.total_out);
+    deflateEnd(&zs);
+    CHECK(flate_decode(gzip) == text);
+    std::string varied;
+    for (int i = 0; i < 20000; ++i) varied += std::to_string(i * 7919 % 10007) + " ";
+    const std::string cut = flate_encode(varied).substr(0, 2000);
+    const std::string prefix = flate_decode(cut);
+    CHECK((!prefix.empty() && prefix.size() < varied.size() && varied.compare(0, prefix.size(), prefix) == 0));
     PdfObject name(PdfName("DCTDecode"));
     CHECK_THROWS_WITH(decode_filters("abc", &name, nullptr), Catch::Contains("DCTDecode"));
     PdfObject hex(PdfName("ASCIIHexDecode"));
@@ -415,6 +437,45 @@ TEST_CASE("pdf crypt: RC4 through OpenSSL, from pith's built-in provider, as PoD
         CHECK(hex(out, 32) == keystream);
         EVP_CIPHER_CTX_free(ctx);
     }
+}
+
+TEST_CASE("pdf reader: a font read without its widths, then whole", "[pdf]") {
+    const std::string font = "<< /Type /Font /Subtype /Type0 /BaseFont /X /Encoding /Identity-H /DescendantFonts [ << /Type /Font "
+                             "/Subtype /CIDFontType2 /W [ 1 [ 600 ] 2 [ 500 650.5 ] 10 20 300 ] /W2 [ 1 2 -900 ] /DW 1000 >> ] "
+                             "/ToUnicode 9 0 R >>";
+    for (bool in_object_stream : {false, true}) {
+        Objects objs = tree_objects();
+        objs[8] = font;
+        objs[9] = "<< /Length 0 >>\nstream\n\nendstream";
+        Objects direct = objs;
+        direct.erase(8);
+        const std::string bytes = in_object_stream ? pdftest::xref_stream_file(direct, {{8, font}}, 20, 21) : pdftest::classic(objs);
+        auto f = File::from_bytes(bytes, "widths.pdf");
+        const PdfObject& partial = f.get_without_widths(PdfReference(8, 0));
+        const PdfDictionary& cid = partial.GetDictionary().GetKey("DescendantFonts")->GetArray()[0].GetDictionary();
+        CHECK(!cid.HasKey("W"));
+        CHECK(!cid.HasKey("W2"));
+        CHECK(cid.GetKey("DW")->GetNumber() == 1000);
+        CHECK(partial.GetDictionary().GetKey("ToUnicode")->GetReference() == PdfReference(9, 0));
+        CHECK(&f.get_without_widths(PdfReference(8, 0)) == &partial);  // cached
+        // get() reads it whole; what get_without_widths() gave stays valid.
+        const PdfObject& whole = f.get(PdfReference(8, 0));
+        const PdfArray& w = whole.GetDictionary().GetKey("DescendantFonts")->GetArray()[0].GetDictionary().GetKey("W")->GetArray();
+        CHECK(pith::pdf::to_pdf_string(whole).find("/W [ 1 [ 600 ] 2 [ 500 650.500000 ] 10 20 300 ]\n/W2 [ 1 2 -900 ]") !=
+              std::string::npos);
+        CHECK(w.size() == 7);
+        CHECK(cid.GetKey("DW")->GetNumber() == 1000);
+        CHECK(&f.get(PdfReference(8, 0)) == &whole);
+        CHECK(&f.get_without_widths(PdfReference(8, 0)) == &whole);  // whole serves both
+        CHECK(f.defects().empty());
+    }
+    // A /W that is not an array of numbers is read as it is.
+    Objects objs = tree_objects();
+    objs[8] = "<< /W [ 1 /Name ] /Widths [ 1 2 ] >>";
+    auto f = File::from_bytes(pdftest::classic(objs), "odd-widths.pdf");
+    const PdfDictionary& d = f.get_without_widths(PdfReference(8, 0)).GetDictionary();
+    CHECK(d.GetKey("W")->GetArray().size() == 2);
+    CHECK(d.GetKey("Widths")->GetArray().size() == 2);
 }
 
 TEST_CASE("pdf reader: a dictionary keyed by the empty name", "[pdf]") {

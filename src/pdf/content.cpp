@@ -69,25 +69,44 @@ std::string decode_hex(std::string_view hex) {
     return out;
 }
 
-bool ContentLexer::next(std::string_view& op, std::vector<Operand>& operands) {
-    operands.clear();
+bool ContentLexer::next_operator(std::string_view& op) {
+    starts_.clear();
     for (;;) {
         skip_space();
         if (p_ >= d_.size()) return false;
-        if (is_number_start(d_[p_])) {  // most operands, read here without the general case's work
-            Operand& o = operands.emplace_back();
-            o.kind = Operand::Number;
-            o.number_text = regular_run();
+        const std::size_t start = p_;
+        if (is_number_start(d_[p_])) {  // most operands: passed over without the general case's work
+            regular_run();
+            starts_.push_back(start);
         } else if (!is_regular(d_[p_])) {
-            if (!value(&operands.emplace_back(), 0)) operands.pop_back();
+            if (value(nullptr, 0)) starts_.push_back(start);
         } else if (keyword(op)) {
-            operands.emplace_back();
+            starts_.push_back(start);
         } else if (op == "BI") {
-            operands.clear();  // an inline image: passed over with what came before it
+            starts_.clear();  // an inline image: passed over with what came before it
         } else {
             return true;
         }
     }
+}
+
+void ContentLexer::operands(std::vector<Operand>& out) {
+    out.clear();
+    const std::size_t resume = p_;
+    std::string_view word;
+    for (const std::size_t start : starts_) {  // read once already: no error this time
+        p_ = start;
+        Operand& o = out.emplace_back();
+        if (!is_regular(d_[p_]) || is_number_start(d_[p_])) value(&o, 0);
+        else keyword(word);  // true, false or null
+    }
+    p_ = resume;
+}
+
+bool ContentLexer::next(std::string_view& op, std::vector<Operand>& operands) {
+    if (!next_operator(op)) return false;
+    this->operands(operands);
+    return true;
 }
 
 ContentLexer::Token ContentLexer::token(std::string_view& op, Operand& operand) {

@@ -39,6 +39,10 @@ public:
     // pith::Error on a dictionary key that is not a name or nesting over 64 deep: the syntax
     // errors that make a reader drop the rest.
     bool next(std::string_view& op, std::vector<Operand>& operands);
+    // The same in two steps, for readers that use few operators' operands: the next operator,
+    // its operands passed over; then, when asked, those operands.
+    bool next_operator(std::string_view& op);
+    void operands(std::vector<Operand>& out);
     // One token at a time, for readers that handle operands as they come (long CMap blocks):
     // an operand into `operand`, an operator into `op` (BI after passing over the inline
     // image's data), or the end. Throws what next() throws.
@@ -57,6 +61,7 @@ private:
 
     std::string_view d_;
     std::size_t p_ = 0;
+    std::vector<std::size_t> starts_;  // where the last operator's operands start
 };
 
 // Hex digits to bytes: other characters are skipped, an odd last digit is padded with 0.

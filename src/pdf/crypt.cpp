@@ -2,9 +2,12 @@
 
 #include "core/error.hpp"
 
+#define OPENSSL_SUPPRESS_DEPRECATED  // MD5(), see md5()
 #include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include <openssl/md5.h>
 #include <openssl/params.h>
 #include <openssl/provider.h>
 #include <sodium.h>
@@ -162,11 +165,12 @@ int provider_init(const OSSL_CORE_HANDLE*, const OSSL_DISPATCH*, const OSSL_DISP
 
 }  // namespace rc4_provider
 
+// OpenSSL's one-call MD5, deprecated for EVP, which would fetch it from the default provider:
+// RC4 files need nothing else from it.
 std::string md5(const std::string& in) {
-    unsigned char out[EVP_MAX_MD_SIZE];
-    unsigned int len = 0;
-    if (EVP_Digest(in.data(), in.size(), out, &len, EVP_md5(), nullptr) != 1) throw Error("MD5 is unavailable");
-    return std::string(reinterpret_cast<char*>(out), len);
+    unsigned char out[MD5_DIGEST_LENGTH];
+    MD5(reinterpret_cast<const unsigned char*>(in.data()), in.size(), out);
+    return std::string(reinterpret_cast<char*>(out), sizeof out);
 }
 
 struct CtxFree {
@@ -174,6 +178,7 @@ struct CtxFree {
 };
 
 std::string aes(bool enc, const std::string& key, const unsigned char* iv, std::string_view in) {
+    if (!ensure_aes()) throw Error("AES is unavailable (OpenSSL's default provider did not load)");
     std::unique_ptr<EVP_CIPHER_CTX, CtxFree> ctx(EVP_CIPHER_CTX_new());
     const EVP_CIPHER* c = key.size() == 32 ? EVP_aes_256_cbc() : EVP_aes_128_cbc();
     if (!ctx || EVP_CipherInit_ex(ctx.get(), c, nullptr, reinterpret_cast<const unsigned char*>(key.data()), iv,
@@ -194,24 +199,38 @@ std::string aes(bool enc, const std::string& key, const unsigned char* iv, std::
     return out;
 }
 
+// OpenSSL set up without reading the system's openssl.cnf (a third of a millisecond; pith uses
+// no TLS or engines it could configure). A provider loaded by hand ends OpenSSL's implicit
+// loading of its default one, so ensure_aes() loads that explicitly, when first needed:
+// fetching a cipher from it builds all of its ciphers (0.75 ms), which RC4 files do without.
+void init_openssl() {
+    static std::once_flag once;
+    std::call_once(once, [] { OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG, nullptr); });
+}
+
 }  // namespace
 
+// Providers live for the process; unloaded at exit so leak checkers stay quiet.
 bool ensure_rc4() {
     static std::once_flag once;
-    static bool ok = false;
+    static OSSL_PROVIDER* rc4 = nullptr;
     std::call_once(once, [] {
-        // Loading a provider by hand ends OpenSSL's implicit loading of the default one: load both.
-        static OSSL_PROVIDER* def = OSSL_PROVIDER_load(nullptr, "default");
-        static OSSL_PROVIDER* rc4 = OSSL_PROVIDER_add_builtin(nullptr, "pith-rc4", rc4_provider::provider_init) == 1
-                                        ? OSSL_PROVIDER_load(nullptr, "pith-rc4")
-                                        : nullptr;
-        ok = rc4 != nullptr && def != nullptr;
-        std::atexit([] {  // process-lifetime providers; unloaded so leak checkers stay quiet
-            if (rc4) OSSL_PROVIDER_unload(rc4);
-            if (def) OSSL_PROVIDER_unload(def);
-        });
+        init_openssl();
+        if (OSSL_PROVIDER_add_builtin(nullptr, "pith-rc4", rc4_provider::provider_init) == 1) rc4 = OSSL_PROVIDER_load(nullptr, "pith-rc4");
+        if (rc4) std::atexit([] { OSSL_PROVIDER_unload(rc4); });
     });
-    return ok;
+    return rc4 != nullptr;
+}
+
+bool ensure_aes() {
+    static std::once_flag once;
+    static OSSL_PROVIDER* def = nullptr;
+    std::call_once(once, [] {
+        init_openssl();
+        def = OSSL_PROVIDER_load(nullptr, "default");
+        if (def) std::atexit([] { OSSL_PROVIDER_unload(def); });
+    });
+    return def != nullptr;
 }
 
 Crypt::Crypt(const PdfEncrypt& enc) {

@@ -9,9 +9,12 @@
 
 namespace pith::pdf {
 
-// Makes RC4 available to OpenSSL 3 (for PoDoFo's PdfEncrypt), from a provider built into pith,
-// with OpenSSL's default provider beside it. Once per process; false if OpenSSL refused.
+// Makes RC4 available to OpenSSL 3 (for PoDoFo's PdfEncrypt), from a provider built into pith.
+// Once per process; false if OpenSSL refused.
 bool ensure_rc4();
+// Makes AES available to OpenSSL 3 (pith's own AESV2/AESV3 and PoDoFo's AESV3 password check):
+// loads OpenSSL's default provider. Once per process; false if OpenSSL refused.
+bool ensure_aes();
 
 class Crypt {
 public:

@@ -728,7 +728,8 @@ static void setup_encryption(File::Impl& f, const OpenOptions& opt) {
         std::string nm = filter && filter->IsName() ? filter->GetName().GetName() : std::string("?");
         f.fail("encrypted with the /" + nm + " security handler (public-key or custom encryption is not supported)");
     }
-    ensure_rc4();  // /V 1-4 check the password with RC4, even for AES-128
+    ensure_rc4();  // /V 1-4 check the password with RC4 (and MD5), even for AES-128
+    if (as_int(encdict.GetDictionary().GetKey("V"), 0) >= 5) ensure_aes();  // /V 5 checks it with AES and SHA-256
     PdfString id0;
     const PdfObject* id = f.trailer.GetKey("ID");
     if (id && id->IsArray() && !id->GetArray().empty() &&

@@ -325,6 +325,39 @@ bool may_show_text(std::string_view content) {
     return false;
 }
 
+// The operators the reading acts on, told apart once per operator (most of a page's content is
+// paths and colours, passed over: comparing each operator with a dozen strings cost more than
+// lexing it).
+enum class TextOp { Other, q, Q, cm, BT, Tf, TL, Td, TD, Tm, TStar, Tj, Quote, DoubleQuote, TJ, Do };
+
+TextOp text_op(std::string_view op) {
+    if (op.size() == 1) {
+        switch (op[0]) {
+            case 'q': return TextOp::q;
+            case 'Q': return TextOp::Q;
+            case '\'': return TextOp::Quote;
+            case '"': return TextOp::DoubleQuote;
+            default: return TextOp::Other;
+        }
+    }
+    if (op.size() != 2) return TextOp::Other;
+    if (op[0] == 'c') return op[1] == 'm' ? TextOp::cm : TextOp::Other;
+    if (op[0] == 'D') return op[1] == 'o' ? TextOp::Do : TextOp::Other;
+    if (op[0] == 'B') return op[1] == 'T' ? TextOp::BT : TextOp::Other;
+    if (op[0] != 'T') return TextOp::Other;
+    switch (op[1]) {
+        case 'f': return TextOp::Tf;
+        case 'L': return TextOp::TL;
+        case 'd': return TextOp::Td;
+        case 'D': return TextOp::TD;
+        case 'm': return TextOp::Tm;
+        case '*': return TextOp::TStar;
+        case 'j': return TextOp::Tj;
+        case 'J': return TextOp::TJ;
+        default: return TextOp::Other;
+    }
+}
+
 class Reader {
 public:
     Reader(File& file, const Page& page, std::size_t max_bytes, std::size_t page_content)
@@ -339,42 +372,66 @@ public:
         try {
             ContentLexer lexer(content);
             std::string_view op;
-            while (out_.size() < max_bytes_ && lexer.next(op, operands)) {
+            while (out_.size() < max_bytes_ && lexer.next_operator(op)) {
+                const TextOp code = text_op(op);
+                if (code == TextOp::Other) continue;
+                lexer.operands(operands);
                 GraphicsState& gs = stack.back();
                 auto arg = [&](std::size_t i) { return i < operands.size() ? operands[i].number() : 0.0; };
                 auto move_line = [&](double tx, double ty) {
                     tlm = Matrix{1, 0, 0, 1, tx, ty}.then(tlm);
                     tm = tlm;
                 };
-                if (op == "q") {
-                    if (stack.size() < 256) stack.push_back(gs);
-                } else if (op == "Q") {
-                    if (stack.size() > 1) stack.pop_back();
-                } else if (op == "cm" && operands.size() == 6) {
-                    gs.ctm = Matrix{arg(0), arg(1), arg(2), arg(3), arg(4), arg(5)}.then(gs.ctm);
-                } else if (op == "BT") {
-                    tm = tlm = Matrix{};
-                } else if (op == "Tf" && operands.size() == 2) {
-                    gs.font = operands[0].kind == Operand::Name ? font(resources, PdfName(operands[0].bytes)) : nullptr;
-                    gs.font_size = arg(1);
-                } else if (op == "TL" && operands.size() == 1) {
-                    gs.leading = arg(0);
-                } else if (op == "Td" && operands.size() == 2) {
-                    move_line(arg(0), arg(1));
-                } else if (op == "TD" && operands.size() == 2) {
-                    gs.leading = -arg(1);
-                    move_line(arg(0), arg(1));
-                } else if (op == "Tm" && operands.size() == 6) {
-                    tm = tlm = Matrix{arg(0), arg(1), arg(2), arg(3), arg(4), arg(5)};
-                } else if (op == "T*") {
-                    move_line(0, -gs.leading);
-                } else if (op == "Tj" || op == "'" || op == "\"") {
-                    if (op != "Tj") move_line(0, -gs.leading);
-                    if (!operands.empty()) show(gs, tm, {operands.back()});
-                } else if (op == "TJ" && operands.size() == 1 && operands[0].kind == Operand::Array) {
-                    show(gs, tm, operands[0].items);
-                } else if (op == "Do" && operands.size() == 1 && operands[0].kind == Operand::Name) {
-                    draw_form(resources, PdfName(operands[0].bytes), gs, depth);
+                switch (code) {
+                    case TextOp::q:
+                        if (stack.size() < 256) stack.push_back(gs);
+                        break;
+                    case TextOp::Q:
+                        if (stack.size() > 1) stack.pop_back();
+                        break;
+                    case TextOp::cm:
+                        if (operands.size() == 6) gs.ctm = Matrix{arg(0), arg(1), arg(2), arg(3), arg(4), arg(5)}.then(gs.ctm);
+                        break;
+                    case TextOp::BT:
+                        tm = tlm = Matrix{};
+                        break;
+                    case TextOp::Tf:
+                        if (operands.size() != 2) break;
+                        gs.font = operands[0].kind == Operand::Name ? font(resources, PdfName(operands[0].bytes)) : nullptr;
+                        gs.font_size = arg(1);
+                        break;
+                    case TextOp::TL:
+                        if (operands.size() == 1) gs.leading = arg(0);
+                        break;
+                    case TextOp::Td:
+                        if (operands.size() == 2) move_line(arg(0), arg(1));
+                        break;
+                    case TextOp::TD:
+                        if (operands.size() != 2) break;
+                        gs.leading = -arg(1);
+                        move_line(arg(0), arg(1));
+                        break;
+                    case TextOp::Tm:
+                        if (operands.size() == 6) tm = tlm = Matrix{arg(0), arg(1), arg(2), arg(3), arg(4), arg(5)};
+                        break;
+                    case TextOp::TStar:
+                        move_line(0, -gs.leading);
+                        break;
+                    case TextOp::Quote:
+                    case TextOp::DoubleQuote:
+                        move_line(0, -gs.leading);
+                        [[fallthrough]];
+                    case TextOp::Tj:
+                        if (!operands.empty()) show(gs, tm, {operands.back()});
+                        break;
+                    case TextOp::TJ:
+                        if (operands.size() == 1 && operands[0].kind == Operand::Array) show(gs, tm, operands[0].items);
+                        break;
+                    case TextOp::Do:
+                        if (operands.size() == 1 && operands[0].kind == Operand::Name) draw_form(resources, PdfName(operands[0].bytes), gs, depth);
+                        break;
+                    case TextOp::Other:
+                        break;
                 }
             }
         } catch (const UnclosedError& e) {

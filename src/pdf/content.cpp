@@ -70,19 +70,37 @@ std::string decode_hex(std::string_view hex) {
 }
 
 bool ContentLexer::next_operator(std::string_view& op) {
+    // The inner loops of skip_space() and regular_run(), inlined: this is the loop all of a
+    // page's content goes through.
     starts_.clear();
+    const char* d = d_.data();
+    const std::size_t n = d_.size();
     for (;;) {
-        skip_space();
-        if (p_ >= d_.size()) return false;
-        const std::size_t start = p_;
-        if (is_number_start(d_[p_])) {  // most operands: passed over without the general case's work
-            regular_run();
-            starts_.push_back(start);
-        } else if (!is_regular(d_[p_])) {
+        std::size_t p = p_;
+        while (p < n && (is_space(d[p]) || d[p] == '%')) {
+            if (d[p] == '%')
+                while (p < n && d[p] != '\n' && d[p] != '\r') ++p;
+            else
+                ++p;
+        }
+        p_ = p;
+        if (p >= n) return false;
+        const std::size_t start = p;
+        if (!is_regular(d[p])) {
             if (value(nullptr, 0)) starts_.push_back(start);
-        } else if (keyword(op)) {
+            continue;
+        }
+        while (p < n && is_regular(d[p])) ++p;
+        p_ = p;
+        if (is_number_start(d[start])) {  // most operands
+            starts_.push_back(start);
+            continue;
+        }
+        op = d_.substr(start, p - start);
+        if (op == "true" || op == "false" || op == "null") {
             starts_.push_back(start);
         } else if (op == "BI") {
+            skip_inline_image();
             starts_.clear();  // an inline image: passed over with what came before it
         } else {
             return true;

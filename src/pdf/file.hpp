@@ -129,7 +129,14 @@ public:
     // Reads what a viewer needs to show `page` -- its content streams (to the end of their syntax)
     // and the XObjects it names -- and records what is damaged there in defects().
     // For page 1 of a linearized file, also that the linearization dictionary names it.
-    void check_page(const Page& page);
+    // `syntax_later`: the content's syntax is checked by check_syntax_later() instead, for a
+    // caller that reads the page's text in between (shown_text() reads the content anyway, and
+    // tells the file what it found).
+    void check_page(const Page& page, bool syntax_later = false);
+    void check_syntax_later();
+    // What a reading of all of the page's content found: the syntax error that ended it, or "".
+    // Kept with the content page_content() last decoded, if it is this page's.
+    void note_content_syntax(const Page& page, const std::string& error);
     // The page's content streams decoded and joined (they form one stream of content syntax: a
     // token may span two); one that cannot be decoded is left out and recorded in defects().
     // Valid until the next call.

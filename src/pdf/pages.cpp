@@ -298,7 +298,7 @@ Page File::page(int index) {
 const std::string& File::page_content(const Page& page) {
     auto& last = impl_->last_page_content;
     if (last.clean && last.page == page.ref.ObjectNumber()) return last.bytes;
-    last = {page.ref.ObjectNumber(), true, {}};
+    last = {page.ref.ObjectNumber(), true, {}, std::nullopt};
     const PdfObject& node = get(page.ref);
     const PdfObject* c = node.IsDictionary() ? node.GetDictionary().GetKey("Contents") : nullptr;
     if (!c) return last.bytes;
@@ -336,17 +336,34 @@ const std::string& File::page_content(const Page& page) {
     return last.bytes;
 }
 
-void File::check_page(const Page& page) {
-    const std::string where = "page " + std::to_string(page.index + 1);
-    if (!get(page.ref).IsDictionary()) return;
-    const std::string& content = page_content(page);
-    if (content.size() <= kMaxTokenizedContent) {
-        try {
-            ContentLexer(content).check_syntax();
-        } catch (const Error& e) {
-            add_defect(where + ": content syntax error (" + e.what() + ")");
+void File::note_content_syntax(const Page& page, const std::string& error) {
+    auto& last = impl_->last_page_content;
+    if (last.clean && last.page == page.ref.ObjectNumber()) last.syntax_error = error;
+}
+
+void File::check_syntax_later() {
+    std::vector<Page> pages;
+    pages.swap(impl_->syntax_later);
+    for (const Page& page : pages) {
+        const std::string& content = page_content(page);
+        if (content.size() > kMaxTokenizedContent) continue;
+        auto& known = impl_->last_page_content.syntax_error;
+        if (!known) {
+            try {
+                ContentLexer(content).check_syntax();
+                known = "";
+            } catch (const Error& e) {
+                known = e.what();
+            }
         }
+        if (!known->empty()) add_defect("page " + std::to_string(page.index + 1) + ": content syntax error (" + *known + ")");
     }
+}
+
+void File::check_page(const Page& page, bool syntax_later) {
+    if (!get(page.ref).IsDictionary()) return;
+    impl_->syntax_later.push_back(page);
+    if (!syntax_later) check_syntax_later();
     // The XObjects it draws: loading each records a bad /Length or a dangling reference. (Not
     // the fonts: their /Widths and /W arrays can cost more to parse than the rest of a stamp.)
     if (page.resources.IsDictionary()) {

@@ -372,7 +372,11 @@ public:
         try {
             ContentLexer lexer(content);
             std::string_view op;
-            while (out_.size() < max_bytes_ && lexer.next_operator(op)) {
+            while (out_.size() < max_bytes_) {
+                if (!lexer.next_operator(op)) {
+                    if (depth == 0) read_whole_ = true;
+                    break;
+                }
                 const TextOp code = text_op(op);
                 if (code == TextOp::Other) continue;
                 lexer.operands(operands);
@@ -435,15 +439,16 @@ public:
                 }
             }
         } catch (const UnclosedError& e) {
-            if (depth == 0) broken_by_ = e.what(), cut_short_ = true;
+            if (depth == 0) broken_by_ = e.what(), cut_short_ = true, read_whole_ = true;
         } catch (const Error& e) {
-            if (depth == 0) broken_by_ = e.what();
+            if (depth == 0) broken_by_ = e.what(), read_whole_ = true;
         }
     }
 
     std::string& text() { return out_; }
     const std::string& broken_by() const { return broken_by_; }
     bool cut_short() const { return cut_short_; }
+    bool read_whole() const { return read_whole_; }  // the page's content, to its end or its syntax error
 
 private:
     Font* font(const PdfObject* resources, const PdfName& name) {
@@ -588,7 +593,7 @@ private:
     std::size_t cmap_budget_ = kMaxCMapEntries;
     bool have_last_ = false;
     std::string broken_by_;
-    bool cut_short_ = false;
+    bool cut_short_ = false, read_whole_ = false;
     double last_x_ = 0, last_y_ = 0, last_dx_ = 1, last_dy_ = 0, last_size_ = 0;
 };
 
@@ -621,6 +626,7 @@ std::optional<ShownText> shown_text(File& file, const Page& page, std::size_t ma
     // Content that breaks off (a string or an array left open) ends what viewers draw, not what
     // they drew before it: the text up to there stands.
     reader.read(content, resources, GraphicsState{}, 0);
+    if (reader.read_whole()) file.note_content_syntax(page, reader.broken_by());  // spares check_syntax_later() a pass
     return ShownText{cut(reader.text(), max_bytes), reader.broken_by(), reader.cut_short()};
 }
 

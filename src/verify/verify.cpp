@@ -72,7 +72,8 @@ void collect_links(pdf::File& file, int index, std::vector<Link>& links) {
     }
 }
 
-Embedded extract_from(pdf::File& file) {
+// `syntax_later`: the pages' content syntax is left for File::check_syntax_later().
+Embedded extract_from(pdf::File& file, bool syntax_later = false) {
     Embedded e;
     e.file = file.name();
     const PdfObject& catalog = file.catalog();
@@ -109,7 +110,7 @@ Embedded extract_from(pdf::File& file) {
     }
     for (int index : pages) {
         collect_links(file, index, e.links);
-        file.check_page(file.page(index));
+        file.check_page(file.page(index), syntax_later);
     }
     for (const auto& link : e.links)
         if (link.pith_badge) e.badge_page = link.page;
@@ -379,7 +380,7 @@ std::string quick_annotations_text(pdf::File& file, int index) {
 // `prefix_hash`: hashing the file from its start since it was opened (check 8).
 Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyring, const Options& options,
                    PrefixSha256& prefix_hash) {
-    Embedded e = extract_from(file);
+    Embedded e = extract_from(file, true);  // the syntax after the text reading, which lexes page 1's content anyway
     Report report;
     report.file = path;
     Findings& f = report.findings;
@@ -608,6 +609,7 @@ Report verify(const std::string& path, const Keyring& keyring, const Options& op
     pdf::File file = pdf::File::open(in.fd(), path, open_options(options.password));
     check_damage(file, options.allow_damaged);  // most damage shows on opening
     Report report = verify_file(file, path, keyring, options, prefix_hash);
+    file.check_syntax_later();
     check_damage(file, options.allow_damaged);
     for (const std::string& defect : file.defects())
         report.findings.info("pdf.damaged", "the PDF is damaged (" + defect + "); read with --allow-damaged");

@@ -237,3 +237,40 @@ TEST_CASE("ContentLexer: numbers as PDF writes them, the long ones too", "[shown
     CHECK(first_operand(". x") == 0);
     CHECK(first_operand("4a x") == 4);
 }
+
+TEST_CASE("shown_text: its reading of the whole content spares check_syntax_later() a pass", "[shown_text]") {
+    auto file_showing = [](const std::string& content) {
+        const Objects objs = {
+            {1, "<< /Type /Catalog /Pages 2 0 R >>"},
+            {2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>"},
+            {3, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 600 800] /Contents 4 0 R /Resources << /Font << " + kHelvetica +
+                    " >> >> >>"},
+            {4, stream("", content)},
+        };
+        return pith::pdf::File::from_bytes(pdftest::classic(objs));
+    };
+    const std::string broken = "BT /F1 12 Tf 72 700 Td (Shown) Tj ET [ /oops";
+    // Checked at once, or later: the same defect, once.
+    auto now = file_showing(broken);
+    now.check_page(now.page(0));
+    CHECK(now.defects() == std::vector<std::string>{"page 1: content syntax error (unclosed array)"});
+    auto later = file_showing(broken);
+    later.check_page(later.page(0), true);
+    CHECK(later.defects().empty());
+    REQUIRE(pith::pdf::shown_text(later, later.page(0), 1 << 20)->text == "Shown");
+    CHECK(later.defects().empty());  // the text reading records no damage itself
+    later.check_syntax_later();
+    later.check_syntax_later();  // nothing left to check
+    CHECK(later.defects() == std::vector<std::string>{"page 1: content syntax error (unclosed array)"});
+    // What the text reading noted is what check_syntax_later() reports: it does not lex again.
+    auto noted = file_showing("BT /F1 12 Tf 72 700 Td (Fine) Tj ET");
+    noted.check_page(noted.page(0), true);
+    (void)noted.page_content(noted.page(0));  // as the text reading decodes it before it notes
+    noted.note_content_syntax(noted.page(0), "noted");
+    noted.check_syntax_later();
+    CHECK(noted.defects() == std::vector<std::string>{"page 1: content syntax error (noted)"});
+    auto clean = file_showing("BT /F1 12 Tf 72 700 Td (Fine) Tj ET");
+    clean.check_page(clean.page(0), true);
+    clean.check_syntax_later();
+    CHECK(clean.defects().empty());
+}

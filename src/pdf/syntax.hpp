@@ -198,6 +198,21 @@ private:
         }
     }
 
+    // A hex string (just after '<'), read from memory as PoDoFo's ReadHexString reads it through
+    // a virtual call per byte (a signature's /Contents has tens of thousands): the hex digits up
+    // to '>' or the end, others skipped, an odd count padded with 0.
+    void read_hex_string(PoDoFo::PdfVariant& v) {
+        std::uint64_t p = tell();
+        std::string digits;
+        for (; p < size && data[p] != '>'; ++p)
+            if (is_digit(data[p]) || (data[p] >= 'A' && data[p] <= 'F') || (data[p] >= 'a' && data[p] <= 'f')) digits += data[p];
+        if (digits.size() % 2) digits += '0';
+        PoDoFo::PdfString string;
+        string.SetHexData(digits.data(), static_cast<PoDoFo::pdf_long>(digits.size()), nullptr);
+        v = string;
+        m_device.Device()->Seek(static_cast<std::streamoff>(p < size ? p + 1 : p));
+    }
+
     std::uint64_t token_end(std::uint64_t p) const {
         while (p < size && !is_ws(data[p]) && !is_delim(data[p])) ++p;
         return p;
@@ -245,8 +260,10 @@ private:
                 return;  // DetermineDataType has set it
             case ePdfDataType_Name:
             case ePdfDataType_String:
-            case ePdfDataType_HexString:
                 ReadDataType(kind, v, nullptr);
+                return;
+            case ePdfDataType_HexString:
+                read_hex_string(v);
                 return;
             case ePdfDataType_Array: {
                 v = PdfArray();

@@ -103,7 +103,7 @@ struct Font {
     int code_bytes = 1;                                  // 2 for the composite fonts pith reads
     bool codes_known = true;                             // false: a composite font's CMap pith does not read
     bool ucs2 = false;                                   // codes are UCS-2 (Adobe's Uni*-UCS2-H/V CMaps)
-    std::map<std::uint32_t, std::u32string> to_unicode;  // the ToUnicode map
+    std::unordered_map<std::uint32_t, std::u32string> to_unicode;  // the ToUnicode map
     // Simple fonts: the base encoding, and glyph names (/Differences, or the embedded font's own
     // encoding) taking precedence over it.
     Encoding encoding{};

@@ -69,9 +69,12 @@ def main():
             return 77
         print("FAIL: building the fuzz target:\n" + build.stderr[-3000:])
         return 1
+    env = dict(os.environ)
+    if "-detect_leaks=0" in options:  # that flag stops libFuzzer's checks, not LeakSanitizer's at exit
+        env["ASAN_OPTIONS"] = ":".join(filter(None, [env.get("ASAN_OPTIONS", ""), "detect_leaks=0"]))
     run = subprocess.run([target, "-max_total_time=%d" % args.seconds, *options,
                           "-artifact_prefix=" + args.work + "/", corpus],
-                         capture_output=True, text=True, timeout=args.seconds + 300)
+                         capture_output=True, text=True, timeout=args.seconds + 300, env=env)
     summary = re.search(r"Done \d+ runs in \d+ second", run.stderr)
     if run.returncode != 0:
         print("FAIL: %s under libFuzzer (input saved in %s):\n%s" % (args.target, args.work, run.stderr[-4000:]))

@@ -358,7 +358,7 @@ TEST_CASE("pdf filters: flate and predictors", "[pdf]") {
 }
 
 
-TEST_CASE("pdf reader: arrays of numbers read from memory give what PoDoFo's tokenizer gives", "[pdf]") {
+TEST_CASE("pdf reader: arrays of numbers and hex strings read from memory give what PoDoFo's tokenizer gives", "[pdf]") {
     // The first ones take pith's fast path, the others fall back to PoDoFo's tokenizer part way.
     using namespace std::string_literals;
     const std::string arrays[] = {
@@ -372,6 +372,8 @@ TEST_CASE("pdf reader: arrays of numbers read from memory give what PoDoFo's tok
         "[[1 2] [3 /X] [4 5]]"s, std::string(300, '[') + "1" + std::string(300, ']'),
         std::string(2000, '[') + "(unclosed", std::string(50, '[') + "1-2" + std::string(50, ']'), "[1 [2 [3] 4.5.] +.5]"s,
         "<< / 1 /A [2 3] >>"s, "[<< / [4] >> 5]"s,  // the empty name is a legal key (GetKey() cannot find it)
+        // Hex strings, read from memory: white space and other bytes skipped, odd counts, the end.
+        "<41 42\n4>"s, "<>"s, "<zz4g1>"s, "<414"s, "[1 2 <41> 3 0 R <4>]"s, "<< /A <00ff> /B <> /C (x) >>"s,
     };
     for (const std::string& bytes : arrays) {
         INFO(bytes);

@@ -25,10 +25,18 @@ inline bool same_value(const PoDoFo::PdfVariant& a, const PoDoFo::PdfVariant& b)
             if (!same_value(x[i], y[i])) return false;
         return true;
     }
+    if (a.IsDictionary()) {
+        const auto &x = a.GetDictionary().GetKeys(), &y = b.GetDictionary().GetKeys();
+        if (x.size() != y.size()) return false;
+        for (auto i = x.begin(), j = y.begin(); i != x.end(); ++i, ++j)
+            if (i->first.GetName() != j->first.GetName() || !same_value(*i->second, *j->second)) return false;
+        return true;
+    }
     if (a.IsReal()) {
         const double x = a.GetReal(), y = b.GetReal();
         return std::memcmp(&x, &y, sizeof x) == 0;
     }
+    if (a.IsName()) return a.GetName().GetName() == b.GetName().GetName();  // PoDoFo cannot write some names
     std::string x, y;
     a.ToString(x);
     b.ToString(y);

@@ -16,6 +16,10 @@ bool ensure_rc4();
 // loads OpenSSL's default provider. Once per process; false if OpenSSL refused.
 bool ensure_aes();
 
+// AES-CBC with PKCS #7 padding, a 16- or 32-byte key and a 16-byte IV. Decrypting, bad padding
+// leaves out the last block, as OpenSSL's EVP does (and qpdf reads such data).
+std::string aes_cbc(bool encrypt, const std::string& key, const unsigned char* iv, std::string_view data);
+
 class Crypt {
 public:
     explicit Crypt(const PoDoFo::PdfEncrypt& enc);

@@ -18,8 +18,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <regex>
 #include <set>
+#include <string_view>
 
 namespace pith::verify {
 namespace {
@@ -38,14 +38,24 @@ std::string text_of(const PdfObject* o) {
     return {};
 }
 
-// The body a resolver link names: https://host/pith/BODY[.json|/...]
+bool is_base32_letter(char c, bool lower_too) {
+    return (c >= 'A' && c <= 'Z') || (c >= '2' && c <= '7') || (lower_too && c >= 'a' && c <= 'z');
+}
+
+// The body a resolver link names: https://host/pith/BODY[.json|/...] (8 to 26 letters, any
+// case, then one of . / ? # or the end), upper-cased; "" if the link names none.
 std::string body_of_link(const std::string& uri) {
-    static const std::regex pattern("/pith/([A-Za-z2-7]{8,26})(?:[./?#]|$)");
-    std::smatch m;
-    if (!std::regex_search(uri, m, pattern)) return {};
-    std::string body = m[1];
-    std::transform(body.begin(), body.end(), body.begin(), [](unsigned char c) { return std::toupper(c); });
-    return body;
+    for (std::size_t at = uri.find("/pith/"); at != std::string::npos; at = uri.find("/pith/", at + 1)) {
+        std::size_t end = at + 6;
+        while (end < uri.size() && is_base32_letter(uri[end], true)) ++end;
+        const std::size_t length = end - at - 6;
+        if (length < 8 || length > 26 || (end < uri.size() && std::string_view("./?#").find(uri[end]) == std::string_view::npos))
+            continue;
+        std::string body = uri.substr(at + 6, length);
+        std::transform(body.begin(), body.end(), body.begin(), [](unsigned char c) { return std::toupper(c); });
+        return body;
+    }
+    return {};
 }
 
 void collect_links(pdf::File& file, int index, std::vector<Link>& links) {
@@ -345,11 +355,16 @@ namespace {
 // another Pith number, or none.
 enum class BadgeText { Shown, Other, None };
 
+// The badge shows "pith:" and, after any white space, 8 upper-case base32 letters.
 BadgeText badge_text(const std::string& page_text, const PithNumber& number) {
-    static const std::regex shown("pith:\\s*([A-Z2-7]{8})");
     bool other = false;
-    for (auto it = std::sregex_iterator(page_text.begin(), page_text.end(), shown); it != std::sregex_iterator(); ++it) {
-        if ((*it)[1] == number.body.substr(0, 8)) return BadgeText::Shown;
+    for (std::size_t at = page_text.find("pith:"); at != std::string::npos; at = page_text.find("pith:", at + 1)) {
+        std::size_t p = at + 5;
+        while (p < page_text.size() && (page_text[p] == ' ' || (page_text[p] >= '\t' && page_text[p] <= '\r'))) ++p;
+        if (p + 8 > page_text.size() ||
+            !std::all_of(page_text.begin() + p, page_text.begin() + p + 8, [](char c) { return is_base32_letter(c, false); }))
+            continue;
+        if (page_text.compare(p, 8, number.body, 0, 8) == 0) return BadgeText::Shown;
         other = true;
     }
     return other ? BadgeText::Other : BadgeText::None;

@@ -121,12 +121,6 @@ void ContentLexer::operands(std::vector<Operand>& out) {
     p_ = resume;
 }
 
-bool ContentLexer::next(std::string_view& op, std::vector<Operand>& operands) {
-    if (!next_operator(op)) return false;
-    this->operands(operands);
-    return true;
-}
-
 ContentLexer::Token ContentLexer::token(std::string_view& op, Operand& operand) {
     for (;;) {
         skip_space();

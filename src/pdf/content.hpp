@@ -34,21 +34,20 @@ class ContentLexer {
 public:
     explicit ContentLexer(std::string_view content) : d_(content) {}
 
-    // The next operator and its operands; false at the end. Throws UnclosedError ("unclosed
-    // string", ...) on a string, array or dictionary the content does not close, and
+    // The next operator (its operands passed over); false at the end. Throws UnclosedError
+    // ("unclosed string", ...) on a string, array or dictionary the content does not close, and
     // pith::Error on a dictionary key that is not a name or nesting over 64 deep: the syntax
     // errors that make a reader drop the rest.
-    bool next(std::string_view& op, std::vector<Operand>& operands);
-    // The same in two steps, for readers that use few operators' operands: the next operator,
-    // its operands passed over; then, when asked, those operands.
     bool next_operator(std::string_view& op);
+    // The operands of the operator next_operator() gave, built when asked: most operators'
+    // operands (paths, colours) are not wanted.
     void operands(std::vector<Operand>& out);
     // One token at a time, for readers that handle operands as they come (long CMap blocks):
     // an operand into `operand`, an operator into `op` (BI after passing over the inline
-    // image's data), or the end. Throws what next() throws.
+    // image's data), or the end. Throws what next_operator() throws.
     enum class Token { Operand, Operator, End };
     Token token(std::string_view& op, Operand& operand);
-    // Reads to the end as next() would, building nothing: throws what next() throws.
+    // Reads to the end as next_operator() would: throws what it throws.
     void check_syntax();
 
 private:

@@ -9,6 +9,7 @@
 #include <istream>
 #include <optional>
 #include <streambuf>
+#include <utility>
 
 namespace pith::pdf {
 
@@ -114,18 +115,27 @@ private:
     std::uint64_t fast_failed_at_ = 0;
     bool leave_out_widths_ = false, left_out_ = false;
 
-    // Passes over the array of numbers that starts just after '[', as read_number_array would
-    // read it; false (nothing passed over) for another array.
-    bool skip_number_array(int depth) {
+    // The array of numbers that starts just after '[': its item count and its end, or nullopt
+    // for another array. An array that starts before the point where an earlier attempt failed
+    // is refused directly: so no byte is scanned twice by failed attempts, however deep the nesting.
+    std::optional<std::pair<std::size_t, std::uint64_t>> number_array_here(int depth) {
         const std::uint64_t p = tell();
-        if (p < fast_failed_at_) return false;
+        if (p < fast_failed_at_) return std::nullopt;
         std::uint64_t end = p;
-        if (!number_array_items(end, depth)) {
+        const std::optional<std::size_t> items = number_array_items(end, depth);
+        if (!items) {
             fast_failed_at_ = end + 1;
-            return false;
+            return std::nullopt;
         }
-        m_device.Device()->Seek(static_cast<std::streamoff>(end));
-        return true;
+        return std::make_pair(*items, end);
+    }
+
+    // Passes over the array of numbers that starts just after '['; false (nothing passed over)
+    // for another array.
+    bool skip_number_array(int depth) {
+        const auto found = number_array_here(depth);
+        if (found) m_device.Device()->Seek(static_cast<std::streamoff>(found->second));
+        return found.has_value();
     }
 
     // An array of numbers only (or of such arrays), as a font's width table, read straight from
@@ -135,18 +145,11 @@ private:
     // double its classic-locale stream gives); anything else (a comment, a name, a reference,
     // a number PoDoFo would read otherwise, as "1-2") leaves the array to the tokenizer.
     // Called just after '[': the tokenizer never reads past a delimiter, so nothing is queued.
-    // An array that starts before the point where an earlier attempt failed goes to the
-    // tokenizer directly: so no byte is scanned twice by failed attempts, however deep the nesting.
     bool read_number_array(PoDoFo::PdfArray& array, int depth) {
+        const auto found = number_array_here(depth);
+        if (!found) return false;
+        array.reserve(found->first);  // PdfObject cannot be moved: growing the vector copies every item
         std::uint64_t p = tell();
-        if (p < fast_failed_at_) return false;
-        std::uint64_t end = p;
-        const std::optional<std::size_t> items = number_array_items(end, depth);
-        if (!items) {
-            fast_failed_at_ = end + 1;
-            return false;
-        }
-        array.reserve(*items);  // PdfObject cannot be moved: growing the vector copies every item
         fill_number_array(p, array);
         m_device.Device()->Seek(static_cast<std::streamoff>(p));
         return true;

@@ -13,14 +13,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // A copy of exactly `size` bytes, so that reading one byte past the end is an error ASan sees.
     std::vector<char> bytes(data, data + size);
     const std::string_view content(bytes.data(), bytes.size());
-    // next() and check_syntax() must agree on whether the content's syntax holds, and why not.
+    // The reading (every operator, its operands built) and check_syntax() must agree on whether
+    // the content's syntax holds, and why not.
     std::string read_error = "none", check_error = "none";
     try {
         pith::pdf::ContentLexer lexer(content);
         std::string_view op;
         std::vector<pith::pdf::Operand> operands;
-        while (lexer.next(op, operands)) {
-        }
+        while (lexer.next_operator(op)) lexer.operands(operands);
     } catch (const pith::Error& e) {
         read_error = e.what();  // unclosed strings, arrays, dictionaries: reported, not crashed on
     }

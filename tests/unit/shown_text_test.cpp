@@ -218,7 +218,8 @@ TEST_CASE("ContentLexer: numbers as PDF writes them, the long ones too", "[shown
         pith::pdf::ContentLexer lexer(content);
         std::string_view op;
         std::vector<pith::pdf::Operand> operands;
-        REQUIRE(lexer.next(op, operands));
+        REQUIRE(lexer.next_operator(op));
+        lexer.operands(operands);
         REQUIRE(operands.size() == 1);
         REQUIRE(operands[0].kind == pith::pdf::Operand::Number);
         return operands[0].number();

@@ -1,5 +1,6 @@
 #include "core/crypto.hpp"
 
+#include "core/cpus.hpp"
 #include "core/error.hpp"
 
 // SHA256_Init & co. are deprecated in OpenSSL 3 in favour of EVP, whose first use sets up
@@ -9,6 +10,7 @@
 #include <sodium.h>
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -18,7 +20,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <mutex>
-#include <thread>
+#include <optional>
 #include <vector>
 
 namespace pith {
@@ -53,7 +55,7 @@ struct PrefixSha256::Impl {
     bool stop = false;
     std::mutex lock;
     std::condition_variable advanced;
-    std::thread thread;
+    std::optional<pthread_t> thread;
 
     void run() {
         SHA256_CTX ctx = states[0];
@@ -79,16 +81,32 @@ PrefixSha256::PrefixSha256(int fd) : impl_(std::make_unique<Impl>()) {
     }
     impl_->states.resize(size >= Impl::kThreadFrom ? size / Impl::kChunk + 1 : 1);
     SHA256_Init(&impl_->states[0]);
-    if (impl_->states.size() > 1) impl_->thread = std::thread([impl = impl_.get()] { impl->run(); });
+    if (impl_->states.size() > 1) start_thread();
+}
+
+// On another CPU than this one (core/cpus.hpp). Without a thread, digest() hashes everything itself.
+void PrefixSha256::start_thread() {
+    auto run = [](void* impl) -> void* {
+        static_cast<Impl*>(impl)->run();
+        return nullptr;
+    };
+    pthread_attr_t attr;
+    pthread_t thread;
+    if (pthread_attr_init(&attr) == 0) {
+        if (cpu_set_t cpus; other_cpus(cpus)) pthread_attr_setaffinity_np(&attr, sizeof cpus, &cpus);
+        if (pthread_create(&thread, &attr, run, impl_.get()) == 0) impl_->thread = thread;
+        pthread_attr_destroy(&attr);
+    }
+    if (!impl_->thread) impl_->states.resize(1);
 }
 
 PrefixSha256::~PrefixSha256() {
-    if (impl_->thread.joinable()) {
+    if (impl_->thread) {
         {
             std::lock_guard<std::mutex> guard(impl_->lock);
             impl_->stop = true;
         }
-        impl_->thread.join();
+        pthread_join(*impl_->thread, nullptr);
     }
     if (impl_->map) ::munmap(impl_->map, impl_->bytes.size());
 }

@@ -33,6 +33,7 @@ public:
     Sha256 digest(std::uint64_t length);  // of the first `length` bytes; throws beyond the end
 
 private:
+    void start_thread();
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

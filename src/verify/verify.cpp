@@ -1,5 +1,6 @@
 #include "verify/verify.hpp"
 
+#include "core/cpus.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/number.hpp"
@@ -153,7 +154,10 @@ public:
         int fds[2];
         if (::pipe(fds) != 0) return;
         std::fflush(nullptr);
+        cpu_set_t cpus;
+        const bool elsewhere = other_cpus(cpus);
         child_ = ::fork();
+        if (child_ >= 0 && elsewhere) ::sched_setaffinity(child_, sizeof cpus, &cpus);  // in both: whichever runs first
         if (child_ < 0) {
             ::close(fds[0]);
             ::close(fds[1]);

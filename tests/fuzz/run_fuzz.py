@@ -56,7 +56,7 @@ def main():
     if args.target == "reader":
         src = os.path.join(args.source, "src")
         sources += [os.path.join(src, "pdf", n) for n in sorted(os.listdir(os.path.join(src, "pdf"))) if n.endswith(".cpp")]
-        sources += [os.path.join(src, "core", n) for n in ("files.cpp", "crypto.cpp", "text.cpp")]
+        sources += [os.path.join(src, "core", n) for n in ("cpus.cpp", "files.cpp", "crypto.cpp", "text.cpp")]
         # PoDoFo leaks a few bytes on some errors (not pith's to fix); PDFs are larger than lexer inputs.
         options = ["-max_len=65536", "-detect_leaks=0", "-timeout=20", "-rss_limit_mb=4096"]
     build = subprocess.run([clang, "-std=c++17", "-O1", "-g", "-fsanitize=fuzzer,address,undefined",

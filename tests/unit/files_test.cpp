@@ -1,3 +1,4 @@
+#include "core/cpus.hpp"
 #include "core/crypto.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
@@ -13,6 +14,7 @@
 #include <iterator>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -83,6 +85,34 @@ TEST_CASE("AtomicFile: all or nothing, and the kernel copy of a prefix", "[files
         CHECK(slurp(input) == bytes);
     }
     std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("other_cpus: the CPUs a helper may start on, this one left out", "[files]") {
+    cpu_set_t allowed;
+    REQUIRE(sched_getaffinity(0, sizeof allowed, &allowed) == 0);
+    // Pinned to one CPU, the process has none to spare; pinned to two, the other one.
+    std::vector<int> ids;
+    for (int i = 0; i < CPU_SETSIZE && ids.size() < 2; ++i)
+        if (CPU_ISSET(i, &allowed)) ids.push_back(i);
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(ids[0], &one);
+    REQUIRE(sched_setaffinity(0, sizeof one, &one) == 0);
+    cpu_set_t others;
+    CHECK_FALSE(pith::other_cpus(others));
+    if (ids.size() == 2) {
+        cpu_set_t two = one;
+        CPU_SET(ids[1], &two);
+        REQUIRE(sched_setaffinity(0, sizeof two, &two) == 0);
+        REQUIRE(pith::other_cpus(others));
+        const int here = sched_getcpu();
+        CHECK(CPU_COUNT(&others) == 1);
+        CHECK_FALSE(CPU_ISSET(here, &others));
+        CHECK(CPU_ISSET(here == ids[0] ? ids[1] : ids[0], &others));
+    } else {
+        WARN("one CPU only: the two-CPU case is not checked");
+    }
+    REQUIRE(sched_setaffinity(0, sizeof allowed, &allowed) == 0);
 }
 
 TEST_CASE("PrefixSha256: the digest of any prefix, hashed ahead on a thread", "[files]") {

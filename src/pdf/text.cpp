@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -45,14 +46,12 @@ void append_utf8(std::string& out, char32_t c) {
 }
 
 std::u32string from_utf16be(std::string_view bytes) {
-    std::vector<UChar> units;
-    for (std::size_t i = 0; i + 1 < bytes.size(); i += 2)
-        units.push_back(static_cast<UChar>((static_cast<unsigned char>(bytes[i]) << 8) | static_cast<unsigned char>(bytes[i + 1])));
+    auto unit = [&](std::size_t i) -> char32_t { return (static_cast<unsigned char>(bytes[2 * i]) << 8) | static_cast<unsigned char>(bytes[2 * i + 1]); };
     std::u32string out;
-    for (int32_t i = 0, n = static_cast<int32_t>(units.size()); i < n;) {
-        UChar32 c;
-        U16_NEXT(units.data(), i, n, c);
-        out += U_IS_SURROGATE(c) ? kUnknown : static_cast<char32_t>(c);
+    for (std::size_t i = 0, n = bytes.size() / 2; i < n; ++i) {
+        char32_t c = unit(i);
+        if (U16_IS_LEAD(c) && i + 1 < n && U16_IS_TRAIL(unit(i + 1))) c = U16_GET_SUPPLEMENTARY(c, unit(++i));
+        out += U_IS_SURROGATE(c) ? kUnknown : c;
     }
     return out;
 }
@@ -243,6 +242,8 @@ void read_to_unicode(std::string_view cmap, Font& font, std::size_t& budget) {
         for (ContentLexer::Token t; budget > 0 && (t = lexer.token(op, entry[have])) != ContentLexer::Token::End;) {
             if (t == ContentLexer::Token::Operator) {
                 needed = op == "beginbfchar" ? 2 : op == "beginbfrange" ? 3 : 0;
+                if (needed == 2 && entry[0].kind == Operand::Number)  // "n beginbfchar": n entries follow
+                    font.to_unicode.reserve(font.to_unicode.size() + static_cast<std::size_t>(std::clamp(entry[0].number(), 0.0, double(budget))));
                 have = 0;
             } else if (needed && ++have == needed) {
                 if (needed == 2) read_char(entry[0], entry[1]);
@@ -446,6 +447,7 @@ public:
     }
 
     std::string& text() { return out_; }
+    std::vector<TextRun>& runs() { return runs_; }
     const std::string& broken_by() const { return broken_by_; }
     bool cut_short() const { return cut_short_; }
     bool read_whole() const { return read_whole_; }  // the page's content, to its end or its syntax error
@@ -559,6 +561,7 @@ private:
         }
         have_last_ = true;
         last_x_ = trm.e, last_y_ = trm.f, last_dx_ = dx, last_dy_ = dy, last_size_ = size;
+        runs_.push_back({out_.size(), trm.e, trm.f, dx, dy, size, out_.empty() || out_.back() == '\n'});
         const Rect& box = page_.crop_box;
         const bool on_page = trm.e >= box.llx - 1 && trm.e <= box.urx + 1 && trm.f >= box.lly - 1 && trm.f <= box.ury + 1;
         for (const Operand& item : items) {
@@ -587,6 +590,7 @@ private:
     const Page& page_;
     std::size_t max_bytes_;
     std::string out_;
+    std::vector<TextRun> runs_;
     std::map<const PdfObject*, Font> fonts_;
     int forms_ = 0;
     std::size_t content_budget_;  // decoded content the page's forms may still add
@@ -627,14 +631,87 @@ std::optional<ShownText> shown_text(File& file, const Page& page, std::size_t ma
     // they drew before it: the text up to there stands.
     reader.read(content, resources, GraphicsState{}, 0);
     if (reader.read_whole()) file.note_content_syntax(page, reader.broken_by());  // spares check_syntax_later() a pass
-    return ShownText{cut(reader.text(), max_bytes), reader.broken_by(), reader.cut_short()};
+    return ShownText{cut(reader.text(), max_bytes), std::move(reader.runs()), reader.broken_by(), reader.cut_short()};
 }
 
-std::string annotations_text(File& file, const Page& page, std::size_t max_bytes) {
+namespace {
+
+// Where text written from `a` (a run of an annotation's appearance) goes into `shown`: into the
+// content's line on the same baseline and in the same direction, before its first run that
+// starts further along, or at the line's end; nullopt where no line shares the baseline.
+std::optional<std::size_t> place_in_line(const ShownText& shown, const TextRun& a) {
+    const std::string& text = shown.text;
+    const std::vector<TextRun>& runs = shown.runs;
+    std::size_t usable = 0;  // runs within the text (max_bytes may have cut it)
+    while (usable < runs.size() && runs[usable].offset < text.size()) ++usable;
+    std::optional<std::size_t> line;  // the first run of the nearest line
+    double nearest = 0;
+    for (std::size_t i = 0; i < usable; ++i) {
+        const TextRun& c = runs[i];
+        if (i > 0 && !c.line_start) continue;
+        const double across = std::fabs(c.dx * (a.y - c.y) - c.dy * (a.x - c.x));
+        if (c.dx * a.dx + c.dy * a.dy >= 0.99 && across <= 0.5 * std::max(a.size, c.size) && (!line || across < nearest))
+            line = i, nearest = across;
+    }
+    if (!line) return std::nullopt;
+    const TextRun& c = runs[*line];
+    const double along = c.dx * a.x + c.dy * a.y;
+    std::size_t next_line = *line + 1;
+    while (next_line < usable && !runs[next_line].line_start) ++next_line;
+    for (std::size_t r = *line; r < next_line; ++r)
+        if (c.dx * runs[r].x + c.dy * runs[r].y > along) return runs[r].offset;
+    std::size_t end = next_line < usable ? runs[next_line].offset : text.size();
+    while (end > c.offset && text[end - 1] == '\n') --end;
+    return end;
+}
+
+}  // namespace
+
+std::string with_annotations(File& file, const Page& page, const ShownText& shown, std::size_t max_bytes) {
     ForgetDefects forget{file, file.defects().size()};
     Reader reader(file, page, max_bytes, 0);
     reader.read_annotations(file.get(page.ref));
-    return cut(reader.text(), max_bytes);
+    const std::string& notes = reader.text();
+    const std::vector<TextRun>& note_runs = reader.runs();
+    if (notes.empty()) return shown.text;
+
+    struct Insertion {
+        std::size_t at;  // offset in shown.text
+        double along;    // position along the line, to order insertions at the same offset
+        std::string_view words;
+    };
+    std::vector<Insertion> insertions;
+    // Text before the first run (a form not read) and lines on no content line: lines of their own.
+    std::string own_lines = notes.substr(0, note_runs.empty() ? notes.size() : note_runs[0].offset);
+    for (std::size_t i = 0; i < note_runs.size();) {
+        const TextRun& a = note_runs[i];
+        std::size_t next = i + 1;
+        while (next < note_runs.size() && !note_runs[next].line_start) ++next;
+        std::string_view words = std::string_view(notes).substr(a.offset, (next < note_runs.size() ? note_runs[next].offset : notes.size()) - a.offset);
+        while (!words.empty() && words.back() == '\n') words.remove_suffix(1);
+        i = next;
+        if (const std::optional<std::size_t> at = place_in_line(shown, a)) {
+            insertions.push_back({*at, a.dx * a.x + a.dy * a.y, words});
+        } else {
+            if (!own_lines.empty() && own_lines.back() != '\n') own_lines += '\n';
+            own_lines += words;
+        }
+    }
+    std::stable_sort(insertions.begin(), insertions.end(),
+                     [](const Insertion& x, const Insertion& y) { return x.at != y.at ? x.at < y.at : x.along < y.along; });
+    const std::string& text = shown.text;
+    std::string out;
+    std::size_t done = 0;
+    for (const Insertion& insertion : insertions) {  // each set off by spaces from its neighbours
+        out.append(text, done, insertion.at - done);
+        done = insertion.at;
+        if (!out.empty() && out.back() != ' ' && out.back() != '\n') out += ' ';
+        out += insertion.words;
+        if (done < text.size() && text[done] != '\n' && text[done] != ' ') out += ' ';
+    }
+    out.append(text, done);
+    if (!own_lines.empty()) out += (out.empty() || out.back() == '\n' ? "" : "\n") + own_lines;
+    return cut(out, max_bytes);
 }
 
 }  // namespace pith::pdf

@@ -14,11 +14,22 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace pith::pdf {
 
+// Where the text of one string-showing operator (Tj, TJ, ', ") starts, on the page and in the text.
+struct TextRun {
+    std::size_t offset;  // in ShownText::text
+    double x, y;         // its origin on the page (default user space)
+    double dx, dy;       // the direction it is written in (a unit vector)
+    double size;         // its font size on the page
+    bool line_start;     // the first run of a line of the text
+};
+
 struct ShownText {
     std::string text;  // UTF-8, at most the `max_bytes` asked for (cut at a character boundary)
+    std::vector<TextRun> runs;
     // The syntax error that ended the page's content early ("unclosed array"), or "".
     std::string broken_by;
     // That error is a string, array or dictionary left open: nothing after its start is drawn
@@ -33,10 +44,12 @@ struct ShownText {
 // decides what damage counts.
 std::optional<ShownText> shown_text(File& file, const Page& page, std::size_t max_bytes);
 
-// The text of the appearances of the page's annotations that viewers show (form fields,
-// signature fields, stamps; not hidden ones, nor those under optional content), each on a line
-// of its own, read as shown_text reads the page's content. Viewers draw them after the content,
-// and most pages show what is looked for in their content: so a call of its own.
-std::string annotations_text(File& file, const Page& page, std::size_t max_bytes);
+// `shown` (the page's text by shown_text) with the text of the appearances of the page's
+// annotations that viewers show (form fields, signature fields, stamps; not hidden ones, nor
+// those under optional content), read as shown_text reads the content. A line of an appearance
+// that shares a baseline with a line of the content is put into that line by its position (a
+// form's label and its field's value read as one line, as viewers show them); the others follow
+// on lines of their own. Most pages show what is looked for in their content: so a call of its own.
+std::string with_annotations(File& file, const Page& page, const ShownText& shown, std::size_t max_bytes);
 
 }  // namespace pith::pdf

@@ -385,14 +385,14 @@ std::optional<pdf::ShownText> quick_text(pdf::File& file, int index) {
     }
 }
 
-// The text of a page's annotations, by pith's quick reading; "" where it gives none.
-std::string quick_annotations_text(pdf::File& file, int index) {
+// A page's quick text with its annotations' text placed in it; `shown.text` where that fails.
+std::string quick_with_annotations(pdf::File& file, int index, const pdf::ShownText& shown) {
     try {
-        return pdf::annotations_text(file, file.page(index), title::kMaxTextBytes);
+        return pdf::with_annotations(file, file.page(index), shown, title::kMaxTextBytes);
     } catch (const Error&) {
-        return {};
+        return shown.text;
     } catch (const PoDoFo::PdfError&) {
-        return {};
+        return shown.text;
     }
 }
 
@@ -486,9 +486,11 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     if (has_title && t.outcome != title::Outcome::Matches) {
         page1_quick = quick_text(file, 0);
         if (page1_quick && !title_in(page1_quick->text))  // then with the page's form fields and stamps
-            if (const std::string more = quick_annotations_text(file, 0); !more.empty()) title_in(page1_quick->text + "\n" + more);
+            if (std::string all = quick_with_annotations(file, 0, *page1_quick); all.size() != page1_quick->text.size()) title_in(all);
     }
-    const std::optional<pdf::ShownText> badge_quick = e.badge_page == 1 && page1_quick ? page1_quick : quick_text(file, e.badge_page - 1);
+    std::optional<pdf::ShownText> badge_page_quick;
+    if (e.badge_page != 1 || !page1_quick) badge_page_quick = quick_text(file, e.badge_page - 1);
+    const std::optional<pdf::ShownText>& badge_quick = e.badge_page == 1 && page1_quick ? page1_quick : badge_page_quick;
     BadgeText badge = badge_text(badge_quick ? badge_quick->text : "", *number);
     // `pith stamp` draws its badge after everything else on the page: content that leaves a
     // string or an array open before it swallows the badge, for every reader.

@@ -18,8 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (file.page_count() > 0) {
             const pith::pdf::Page page = file.page(0);
             file.check_page(page);
-            (void)pith::pdf::shown_text(file, page, 1 << 16);
-            (void)pith::pdf::annotations_text(file, page, 1 << 16);
+            if (const auto shown = pith::pdf::shown_text(file, page, 1 << 16)) (void)pith::pdf::with_annotations(file, page, *shown, 1 << 16);
         }
     } catch (const pith::Error&) {
         // what pith reports as an unreadable file

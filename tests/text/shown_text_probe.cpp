@@ -22,9 +22,8 @@ int main(int argc, char** argv) {
         const pith::pdf::Page page = file.page(std::atoi(argv[2]) - 1);
         const auto shown = pith::pdf::shown_text(file, page, pith::title::kMaxTextBytes);
         if (!shown) return 3;
-        std::optional<std::string> text = shown->text;
-        if (const std::string more = pith::pdf::annotations_text(file, page, pith::title::kMaxTextBytes); !more.empty())
-            *text += "\n" + more;  // as verify reads page 1 when its content alone does not show the title
+        // as verify reads page 1 when its content alone does not show the title
+        const std::optional<std::string> text = pith::pdf::with_annotations(file, page, *shown, pith::title::kMaxTextBytes);
         if (argc < 4) {
             std::cout << *text;
             return 0;

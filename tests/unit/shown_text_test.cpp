@@ -12,7 +12,7 @@ namespace {
 // One page (MediaBox 0 0 600 800) drawing `content`, with `fonts` (a /Font dictionary body),
 // `xobjects` (an /XObject dictionary body), `extra` objects from number 10 on and `page_keys`.
 std::string shown(const std::string& content, const std::string& fonts, const Objects& extra = {},
-                  const std::string& xobjects = "", const std::string& page_keys = "") {
+                  const std::string& xobjects = "", const std::string& page_keys = "", std::size_t max_bytes = 1 << 20) {
     Objects objs = {
         {1, "<< /Type /Catalog /Pages 2 0 R >>"},
         {2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>"},
@@ -22,12 +22,9 @@ std::string shown(const std::string& content, const std::string& fonts, const Ob
     };
     objs.insert(extra.begin(), extra.end());
     pith::pdf::File file = pith::pdf::File::from_bytes(pdftest::classic(objs));
-    auto shown = pith::pdf::shown_text(file, file.page(0), 1 << 20);
+    auto shown = pith::pdf::shown_text(file, file.page(0), max_bytes);
     REQUIRE(shown);
-    std::string text = shown->text;
-    if (const std::string more = pith::pdf::annotations_text(file, file.page(0), 1 << 20); !more.empty())
-        text += (text.empty() ? "" : "\n") + more;
-    return text;
+    return pith::pdf::with_annotations(file, file.page(0), *shown, max_bytes);
 }
 
 std::string stream(const std::string& dict, const std::string& data) {
@@ -185,7 +182,30 @@ TEST_CASE("shown_text: content that breaks off gives the text shown before it, n
     CHECK((t.text == "Shown\nAfter" && t.broken_by.empty() && !t.cut_short));
 }
 
-TEST_CASE("annotations_text: the appearances viewers show, each on a line of its own", "[shown_text]") {
+TEST_CASE("with_annotations: a field's value read into the line of its label", "[shown_text]") {
+    auto field = [](int id, const std::string& rect, const std::string& value) {
+        const std::string data = "BT /F1 10 Tf 2 5 Td (" + value + ") Tj ET";
+        return Objects{{id, "<< /Type /Annot /Subtype /Widget /Rect [" + rect + "] /AP << /N " + std::to_string(id + 1) + " 0 R >> >>"},
+                       {id + 1, stream("/Subtype /Form /BBox [0 0 100 20] /Resources << /Font << " + kHelvetica + " >> >>", data)}};
+    };
+    Objects extra;
+    for (const Objects& f : {field(10, "100 695 200 715", "Alice"), field(12, "300 697 400 717", "Today"), field(14, "0 694 40 714", "1."),
+                             field(16, "100 595 200 615", "Ahead"), field(18, "300 300 400 320", "Below")})
+        extra.insert(f.begin(), f.end());
+    const std::string labels = "BT /F1 10 Tf 50 700 Td (Name:) Tj 200 0 Td (Date:) Tj 0 -100 Td (Second line) Tj ET";
+    // Values go between the labels by position, on baselines a few points apart (the fields' own
+    // /Rect and text offsets); a value on no line of the content gets one of its own.
+    CHECK(shown(labels, kHelvetica, extra, "", "/Annots [10 0 R 12 0 R 14 0 R 16 0 R 18 0 R]") ==
+          "1. Name: Alice Date: Today\nAhead Second line\nBelow");
+    // Text cut short: the content's ("Name: Date", "Name": runs start beyond the cut), the
+    // fields' (those read before the cut), and what they make together.
+    CHECK(shown(labels, kHelvetica, extra, "", "/Annots [10 0 R 12 0 R 14 0 R 16 0 R 18 0 R]", 10) == "Name: Alic");
+    CHECK(shown(labels, kHelvetica, extra, "", "/Annots [10 0 R 12 0 R 14 0 R 16 0 R 18 0 R]", 4) == "Name");
+    // Turned text is not on the same line, whatever its position.
+    CHECK(shown("BT /F1 10 Tf 0 1 -1 0 120 700 Tm (Up) Tj ET", kHelvetica, extra, "", "/Annots [10 0 R]") == "Up\nAlice");
+}
+
+TEST_CASE("with_annotations: the appearances viewers show, each on a line of its own", "[shown_text]") {
     auto form = [](const std::string& keys, const std::string& text) {
         return stream("/Type /XObject /Subtype /Form /BBox [0 0 100 20] " + keys + " /Resources << /Font << " + kHelvetica + " >> >>",
                       "BT /F1 10 Tf 2 5 Td (" + text + ") Tj ET");

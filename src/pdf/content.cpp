@@ -12,9 +12,11 @@ namespace {
 constexpr int kMaxNesting = 64;
 
 // Character classes, looked up once per byte (the lexer's inner loops test every byte).
-enum : std::uint8_t { kSpace = 1, kDelimiter = 2, kDigit = 4, kNumberStart = 8 };
+// kLetter: the other regular bytes, which start operators (and true, false, null).
+enum : std::uint8_t { kSpace = 1, kDelimiter = 2, kDigit = 4, kNumberStart = 8, kLetter = 16 };
 constexpr std::array<std::uint8_t, 256> kClasses = [] {
     std::array<std::uint8_t, 256> t{};
+    for (auto& c : t) c = kLetter;
     for (unsigned char c : {' ', '\n', '\r', '\t', '\f', '\0'}) t[c] = kSpace;
     for (unsigned char c : {'(', ')', '<', '>', '[', ']', '{', '}', '/', '%'}) t[c] = kDelimiter;
     for (unsigned char c = '0'; c <= '9'; ++c) t[c] = kDigit | kNumberStart;
@@ -52,8 +54,8 @@ std::string unescape_name(std::string_view raw) {
 
 }  // namespace
 
-std::string decode_hex(std::string_view hex) {
-    std::string out;
+void decode_hex(std::string_view hex, std::string& out) {
+    out.clear();
     int half = -1;
     for (char ch : hex) {
         const int v = hex_value(ch);
@@ -66,45 +68,47 @@ std::string decode_hex(std::string_view hex) {
         }
     }
     if (half >= 0) out += static_cast<char>(half * 16);
-    return out;
 }
 
 bool ContentLexer::next_operator(std::string_view& op) {
-    // The inner loops of skip_space() and regular_run(), inlined: this is the loop all of a
-    // page's content goes through.
-    starts_.clear();
+    // Most of a page's bytes are numbers, which matter only as the operands of the few operators
+    // a reader acts on: the scan stops only at delimiters and at the start of a word (a letter
+    // after a byte that is not regular), and operands() finds the operands when asked.
     const char* d = d_.data();
     const std::size_t n = d_.size();
-    for (;;) {
-        std::size_t p = p_;
-        while (p < n && (is_space(d[p]) || d[p] == '%')) {
-            if (d[p] == '%')
-                while (p < n && d[p] != '\n' && d[p] != '\r') ++p;
-            else
-                ++p;
+    operands_from_ = p_;
+    for (std::size_t p = p_;;) {
+        while (p < n && !is_class(d[p], kDelimiter | kLetter)) ++p;
+        if (p >= n) {
+            p_ = n;
+            return false;
         }
-        p_ = p;
-        if (p >= n) return false;
-        const std::size_t start = p;
-        if (!is_regular(d[p])) {
-            if (value(nullptr, 0)) starts_.push_back(start);
+        if (d[p] == '%') {
+            while (p < n && d[p] != '\n' && d[p] != '\r') ++p;
             continue;
         }
+        if (is_delimiter(d[p])) {
+            p_ = p;
+            value(nullptr, 0);
+            p = p_;
+            continue;
+        }
+        if (p > 0 && is_regular(d[p - 1])) {  // inside a number ("1e5")
+            ++p;
+            continue;
+        }
+        const std::size_t start = p;
         while (p < n && is_regular(d[p])) ++p;
         p_ = p;
-        if (is_number_start(d[start])) {  // most operands
-            starts_.push_back(start);
+        op = d_.substr(start, p - start);
+        if (op == "true" || op == "false" || op == "null") continue;
+        if (op == "BI") {
+            skip_inline_image();
+            operands_from_ = p = p_;  // an inline image: passed over with what came before it
             continue;
         }
-        op = d_.substr(start, p - start);
-        if (op == "true" || op == "false" || op == "null") {
-            starts_.push_back(start);
-        } else if (op == "BI") {
-            skip_inline_image();
-            starts_.clear();  // an inline image: passed over with what came before it
-        } else {
-            return true;
-        }
+        op_start_ = start;
+        return true;
     }
 }
 
@@ -112,11 +116,13 @@ void ContentLexer::operands(std::vector<Operand>& out) {
     out.clear();
     const std::size_t resume = p_;
     std::string_view word;
-    for (const std::size_t start : starts_) {  // read once already: no error this time
-        p_ = start;
+    p_ = operands_from_;
+    for (;;) {  // read once already: no error this time
+        skip_space();
+        if (p_ >= op_start_) break;
         Operand& o = out.emplace_back();
-        if (!is_regular(d_[p_]) || is_number_start(d_[p_])) value(&o, 0);
-        else keyword(word);  // true, false or null
+        if (is_regular(d_[p_]) && !is_number_start(d_[p_])) keyword(word);  // true, false or null
+        else if (!value(&o, 0)) out.pop_back();                              // a stray delimiter
     }
     p_ = resume;
 }
@@ -230,7 +236,7 @@ bool ContentLexer::value(Operand* o, int depth) {
         if (end == std::string_view::npos) unclosed("hex string");
         if (o) {
             o->kind = Operand::String;
-            o->bytes = decode_hex(d_.substr(p_ + 1, end - p_ - 1));
+            decode_hex(d_.substr(p_ + 1, end - p_ - 1), o->bytes);
         }
         p_ = end + 1;
     } else if (c == '[') {

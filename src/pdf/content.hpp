@@ -60,10 +60,11 @@ private:
 
     std::string_view d_;
     std::size_t p_ = 0;
-    std::vector<std::size_t> starts_;  // where the last operator's operands start
+    std::size_t operands_from_ = 0, op_start_ = 0;  // the last operator's operands lie between
 };
 
-// Hex digits to bytes: other characters are skipped, an odd last digit is padded with 0.
-std::string decode_hex(std::string_view hex);
+// Hex digits to bytes, into `out` (its old contents replaced): other characters are skipped,
+// an odd last digit is padded with 0.
+void decode_hex(std::string_view hex, std::string& out);
 
 }  // namespace pith::pdf

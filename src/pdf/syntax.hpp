@@ -75,6 +75,65 @@ protected:
     }
 };
 
+// PoDoFo's input device over memory: GetChar, Look, Tell and Seek give what PdfInputDevice
+// gives over a std::istream, at the end and after it too (an istream's state: a read at the end
+// sets eof and fail, a peek eof; any call with either set fails; Seek clears eof), without the
+// istream's sentry and virtual streambuf calls per byte, which were most of the cost of
+// reading an object. `stream` only satisfies PdfInputDevice's constructor: it is not read.
+class MemoryDevice : public PoDoFo::PdfInputDevice {
+public:
+    MemoryDevice(const char* b, std::size_t n, const std::istream* stream) : PdfInputDevice(stream), d_(b), n_(n) {}
+    int GetChar() const override {
+        if (!ready()) return EOF;
+        if (p_ >= n_) {
+            eof_ = fail_ = true;
+            return EOF;
+        }
+        return static_cast<unsigned char>(d_[p_++]);
+    }
+    int Look() const override {
+        if (!ready()) return EOF;
+        if (p_ >= n_) {
+            eof_ = true;
+            return EOF;
+        }
+        return static_cast<unsigned char>(d_[p_]);
+    }
+    std::streamoff Tell() const override { return ready() ? static_cast<std::streamoff>(p_) : -1; }
+    void Seek(std::streamoff off, std::ios_base::seekdir dir) override {
+        eof_ = false;
+        if (!ready()) return;
+        const std::streamoff size = static_cast<std::streamoff>(n_);
+        const std::streamoff base = dir == std::ios_base::beg ? 0 : dir == std::ios_base::cur ? static_cast<std::streamoff>(p_) : size;
+        if (off < -base || off > size - base) fail_ = true;
+        else p_ = static_cast<std::size_t>(base + off);
+    }
+    std::streamoff Read(char* out, std::streamsize length) override {
+        if (!ready()) return 0;
+        const std::size_t got = std::min(static_cast<std::size_t>(std::max<std::streamsize>(length, 0)), n_ - p_);
+        std::copy(d_ + p_, d_ + p_ + got, out);
+        p_ += got;
+        if (static_cast<std::streamsize>(got) != length) eof_ = fail_ = true;
+        return static_cast<std::streamoff>(got);
+    }
+    bool Eof() const override { return eof_; }
+    bool Bad() const override { return false; }
+    void Clear(std::ios_base::iostate state) const override {
+        eof_ = (state & std::ios_base::eofbit) != 0;
+        fail_ = (state & (std::ios_base::failbit | std::ios_base::badbit)) != 0;
+    }
+
+private:
+    bool ready() const {  // an istream's sentry: any state bit set fails, and sets fail
+        if (eof_ || fail_) fail_ = true;
+        return !fail_;
+    }
+    const char* d_;
+    std::size_t n_;
+    mutable std::size_t p_ = 0;
+    mutable bool eof_ = false, fail_ = false;
+};
+
 struct LexerStorage {
     const char* data;
     std::size_t size;
@@ -88,7 +147,7 @@ class Lexer : private LexerStorage, public PoDoFo::PdfTokenizer {
 public:
     Lexer(const char* b, std::size_t n)
         : LexerStorage(b, n),
-          PoDoFo::PdfTokenizer(PoDoFo::PdfRefCountedInputDevice(new PoDoFo::PdfInputDevice(&is)),
+          PoDoFo::PdfTokenizer(PoDoFo::PdfRefCountedInputDevice(new MemoryDevice(b, n, &is)),
                                PoDoFo::PdfRefCountedBuffer(4096)) {}
     // The next value (strings as written: pith decrypts them itself). PoDoFo 0.9.8's
     // GetNextVariant copies every array and dictionary twice per level of nesting (its objects

@@ -12,6 +12,16 @@
 
 using namespace PoDoFo;
 
+namespace {
+
+// PoDoFo's tokenizer over its own istream device, telling where its reading stopped.
+class ReferenceTokenizer : public PdfTokenizer {
+public:
+    using PdfTokenizer::PdfTokenizer;
+    std::streamoff tell() { return m_device.Device()->Tell(); }
+};
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     // PoDoFo's recursion guard leaks a level each time its limit (256) is hit, so that its later
@@ -23,20 +33,26 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::vector<char> bytes(data, data + size);
     PdfVariant pith_value, podofo_value;
     bool pith_refused = false, podofo_refused = false;
+    std::uint64_t pith_end = 0;
+    std::streamoff podofo_end = 0;
     try {
         pith::pdf::Lexer lexer(bytes.data(), bytes.size());
         lexer.read(pith_value);
+        pith_end = lexer.tell();
     } catch (const PdfError&) {
         pith_refused = true;
     }
     try {
-        PdfTokenizer tokenizer(bytes.data(), static_cast<long>(bytes.size()));
+        ReferenceTokenizer tokenizer(bytes.data(), static_cast<long>(bytes.size()));
         tokenizer.GetNextVariant(podofo_value, nullptr);
+        podofo_end = tokenizer.tell();  // -1 once a read met the end (pith's fast paths say where they stopped)
     } catch (const PdfError&) {
         podofo_refused = true;
     }
-    if (pith_refused != podofo_refused || (!pith_refused && !pdftest::same_value(pith_value, podofo_value))) {
-        std::fprintf(stderr, "pith and PoDoFo disagree (refused: %d, %d)\n", pith_refused, podofo_refused);
+    if (pith_refused != podofo_refused ||
+        (!pith_refused && (!pdftest::same_value(pith_value, podofo_value) || (podofo_end >= 0 && pith_end != static_cast<std::uint64_t>(podofo_end))))) {
+        std::fprintf(stderr, "pith and PoDoFo disagree (refused: %d, %d; end: %llu, %lld)\n", pith_refused, podofo_refused,
+                     static_cast<unsigned long long>(pith_end), static_cast<long long>(podofo_end));
         std::abort();
     }
     return 0;

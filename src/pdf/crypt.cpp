@@ -175,6 +175,16 @@ std::string md5(const std::string& in) {
     return std::string(reinterpret_cast<char*>(out), sizeof out);
 }
 
+// The 32 bytes a password is padded with (PDF 32000-1 7.6.3.3).
+const char kPasswordPadding[] = "\x28\xBF\x4E\x5E\x4E\x75\x8A\x41\x64\x00\x4E\x56\xFF\xFA\x01\x08"
+                                "\x2E\x2E\x00\xB6\xD0\x68\x3E\x80\x2F\x0C\xA9\xFE\x64\x53\x69\x7A";
+
+std::string padded_password(const std::string& password) {
+    std::string out = password.substr(0, 32);
+    out.append(kPasswordPadding, 32 - out.size());
+    return out;
+}
+
 struct CtxFree {
     void operator()(EVP_CIPHER_CTX* c) const { EVP_CIPHER_CTX_free(c); }
 };
@@ -270,7 +280,50 @@ bool ensure_aes() {
     return def != nullptr;
 }
 
-Crypt::Crypt(const PdfEncrypt& enc) {
+std::optional<std::string> md5_file_key(const PdfEncrypt& enc, const std::string& document_id, const std::string& password) {
+    const int revision = enc.GetRevision();
+    const std::size_t length = static_cast<std::size_t>(enc.GetKeyLength() / 8);
+    if (revision < 2 || revision > 4 || length < 5 || length > 16) return std::nullopt;
+    const std::string o(reinterpret_cast<const char*>(enc.GetOValue()), 32), u(reinterpret_cast<const char*>(enc.GetUValue()), 32);
+    const std::string padding(kPasswordPadding, 32);
+    auto file_key = [&](const std::string& user_password) {  // algorithm 2, from a padded user password
+        std::string in = user_password + o;
+        const auto p = static_cast<std::uint32_t>(enc.GetPValue());
+        for (int shift = 0; shift < 32; shift += 8) in += static_cast<char>((p >> shift) & 0xFF);
+        in += document_id;
+        if (!enc.IsMetadataEncrypted()) in += "\xFF\xFF\xFF\xFF";
+        std::string digest = md5(in);
+        if (revision >= 3)
+            for (int i = 0; i < 50; ++i) digest = md5(digest.substr(0, length));
+        return digest.substr(0, length);
+    };
+    auto xored = [](std::string key, int with) {
+        for (char& c : key) c = static_cast<char>(c ^ with);
+        return key;
+    };
+    auto opens = [&](const std::string& key) {  // algorithms 4 and 5: is /U what `key` makes?
+        if (revision == 2) return rc4(key, padding) == u;
+        std::string check = md5(padding + document_id);
+        for (int i = 0; i < 20; ++i) check = rc4(xored(key, i), check);
+        return u.compare(0, 16, check) == 0;  // the rest of /U is arbitrary
+    };
+    if (std::string key = file_key(padded_password(password)); opens(key)) return key;
+    // Algorithm 7: as the owner password, which unlocks the user password kept in /O.
+    std::string owner = md5(padded_password(password));
+    if (revision >= 3)
+        for (int i = 0; i < 50; ++i) owner = md5(owner.substr(0, length));
+    std::string user_password = o;
+    if (revision == 2) {
+        user_password = rc4(owner.substr(0, 5), o);
+    } else {
+        owner.resize(length);
+        for (int i = 19; i >= 0; --i) user_password = rc4(xored(owner, i), user_password);
+    }
+    if (std::string key = file_key(user_password); opens(key)) return key;
+    return std::nullopt;
+}
+
+Crypt::Crypt(const PdfEncrypt& enc, const std::string& file_key) {
     switch (enc.GetEncryptAlgorithm()) {
         case PdfEncrypt::ePdfEncryptAlgorithm_RC4V1:
         case PdfEncrypt::ePdfEncryptAlgorithm_RC4V2: algo_ = Algo::RC4; break;
@@ -281,7 +334,7 @@ Crypt::Crypt(const PdfEncrypt& enc) {
     if (algo_ == Algo::AES256) len = 32;
     else if (algo_ == Algo::AES128) len = 16;
     else if (len < 5 || len > 16) len = len < 5 ? 5 : 16;
-    key_.assign(reinterpret_cast<const char*>(enc.GetEncryptionKey()), static_cast<std::size_t>(len));
+    key_ = file_key.substr(0, static_cast<std::size_t>(len));
 }
 
 std::string Crypt::object_key(const PdfReference& ref) const {

@@ -1,9 +1,10 @@
 #pragma once
-// Per-object encryption for the standard security handler (RC4, AESV2, AESV3),
-// using the file key PoDoFo's PdfEncrypt derived at Authenticate(). PoDoFo
-// 0.9.8's own Encrypt() fails for AES-256, so the writer uses this instead.
+// Per-object encryption for the standard security handler (RC4, AESV2, AESV3), with the file
+// key md5_file_key() derives (RC4, AESV2) or PoDoFo's PdfEncrypt at Authenticate() (AESV3).
+// PoDoFo 0.9.8's own Encrypt() fails for AES-256, so the writer uses this instead.
 #include <podofo/podofo.h>
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -20,9 +21,16 @@ bool ensure_aes();
 // leaves out the last block, as OpenSSL's EVP does (and qpdf reads such data).
 std::string aes_cbc(bool encrypt, const std::string& key, const unsigned char* iv, std::string_view data);
 
+// The file key of the standard security handler's revisions 2-4 (RC4 and AES-128 files:
+// PDF 32000-1 7.6.3.3, algorithms 2 and 4 to 7) when `password` is the user or the owner
+// password; nullopt otherwise. PoDoFo's PdfEncrypt::Authenticate computes the same through
+// OpenSSL's EVP RC4, whose first use costs a third of a millisecond to set up.
+std::optional<std::string> md5_file_key(const PoDoFo::PdfEncrypt& enc, const std::string& document_id, const std::string& password);
+
 class Crypt {
 public:
-    explicit Crypt(const PoDoFo::PdfEncrypt& enc);
+    // `file_key`: the key md5_file_key() gave, or PoDoFo's after Authenticate() (AES-256).
+    Crypt(const PoDoFo::PdfEncrypt& enc, const std::string& file_key);
     std::string encrypt(const PoDoFo::PdfReference& ref, std::string_view plain) const;
     std::string decrypt(const PoDoFo::PdfReference& ref, std::string_view cipher) const;
     // Replaces every string inside `obj` (recursively) by its encrypted form.

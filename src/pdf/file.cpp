@@ -728,8 +728,9 @@ static void setup_encryption(File::Impl& f, const OpenOptions& opt) {
         std::string nm = filter && filter->IsName() ? filter->GetName().GetName() : std::string("?");
         f.fail("encrypted with the /" + nm + " security handler (public-key or custom encryption is not supported)");
     }
-    ensure_rc4();  // /V 1-4 check the password with RC4 (and MD5), even for AES-128
-    if (as_int(encdict.GetDictionary().GetKey("V"), 0) >= 5) ensure_aes();  // /V 5 checks it with AES and SHA-256
+    // /V 5 (AES-256): PoDoFo checks the password with SHA-256 and AES, through EVP, which its
+    // PdfEncrypt sets up when made. /V 1-4: md5_file_key() needs nothing from OpenSSL's providers.
+    if (as_int(encdict.GetDictionary().GetKey("V"), 0) >= 5) ensure_aes();
     PdfString id0;
     const PdfObject* id = f.trailer.GetKey("ID");
     if (id && id->IsArray() && !id->GetArray().empty() &&
@@ -755,25 +756,29 @@ static void setup_encryption(File::Impl& f, const OpenOptions& opt) {
     std::vector<std::string> tries;
     if (opt.password_given || !opt.password.empty()) tries.push_back(opt.password);
     tries.push_back("");
-    bool ok = false;
+    std::optional<std::string> key;
     std::string crypto_error;
+    const auto algorithm = enc->GetEncryptAlgorithm();
+    const bool aes256 = algorithm == PdfEncrypt::ePdfEncryptAlgorithm_AESV3 || algorithm == PdfEncrypt::ePdfEncryptAlgorithm_AESV3R6;
     for (const auto& pw : tries) {
-        try {
-            if (enc->Authenticate(pw, id0)) {
-                ok = true;
-                break;
+        if (!aes256) {
+            key = md5_file_key(*enc, std::string(id0.GetString() ? id0.GetString() : "", id0.GetLength()), pw);
+        } else {
+            try {
+                if (enc->Authenticate(pw, id0)) key = std::string(reinterpret_cast<const char*>(enc->GetEncryptionKey()), 32);
+            } catch (const PdfError& err) {
+                crypto_error = PdfError::ErrorName(err.GetError());
             }
-        } catch (const PdfError& err) {
-            crypto_error = PdfError::ErrorName(err.GetError());
         }
+        if (key) break;
     }
-    if (!ok) {
+    if (!key) {
         if (!crypto_error.empty())
             f.fail("cannot decrypt (" + crypto_error + ")");
         if (opt.password_given || !opt.password.empty()) f.fail("wrong password for encrypted PDF (check --password)");
         f.fail("encrypted PDF needs a password (use --password)");
     }
-    f.crypt = std::make_unique<Crypt>(*enc);
+    f.crypt = std::make_unique<Crypt>(*enc, *key);
     f.enc = std::move(enc);
 }
 

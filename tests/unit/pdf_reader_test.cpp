@@ -10,6 +10,8 @@
 
 #include <cstdio>
 #include <cstring>
+#include <memory>
+#include <optional>
 #include <vector>
 
 #include <openssl/evp.h>
@@ -408,6 +410,53 @@ TEST_CASE("pdf reader: arrays of numbers and hex strings read from memory give w
     Lexer unclosed(open.data(), open.size());
     PdfVariant v;
     CHECK_THROWS(unclosed.read(v));
+}
+
+TEST_CASE("pdf crypt: md5_file_key opens what PoDoFo's Authenticate opens, with the same key", "[pdf]") {
+    if (!pdftest::have_qpdf()) {
+        WARN("qpdf not found: skipping");
+        return;
+    }
+    REQUIRE(ensure_rc4());  // for PoDoFo's Authenticate
+    const std::string plain_path = pdftest::temp_path("md5-plain.pdf");
+    pdftest::write_file(plain_path, pdftest::classic({{1, "<< /Type /Catalog /Pages 2 0 R >>"}, {2, "<< /Type /Pages /Kids [] /Count 0 >>"},
+                                                      {3, "<< /Title (T) >>"}},
+                                                     "/Root 1 0 R /Info 3 0 R"));
+    const std::string long_user(35, 'u');  // longer than the 32 bytes a password is cut to
+    struct Case {
+        std::string user, options;
+    };
+    for (const Case& c : {Case{"user", "40"}, Case{"user", "128 --use-aes=n"}, Case{"user", "128 --use-aes=y"},
+                          Case{"user", "128 --use-aes=y --cleartext-metadata"}, Case{"", "128 --use-aes=y"}, Case{"", "40"},
+                          Case{long_user, "128 --use-aes=n"}}) {
+        DYNAMIC_SECTION("user password '" << c.user << "', " << c.options) {
+            const std::string path = pdftest::temp_path("md5-enc.pdf");
+            int rc = -1;
+            const std::string msg = pdftest::run("qpdf --allow-weak-crypto --encrypt '" + c.user + "' owner " + c.options + " -- " +
+                                                     plain_path + " " + path, &rc);
+            INFO(msg);
+            REQUIRE(rc == 0);
+            OpenOptions owner;
+            owner.password = "owner";
+            owner.password_given = true;
+            const File file = File::open(path, owner);
+            REQUIRE(file.encryption() != nullptr);
+            const PdfString id = file.trailer().GetKey("ID")->GetArray()[0].GetString();
+            const std::string id0(id.GetString(), id.GetLength());
+            for (const std::string& password : {c.user, std::string("owner"), std::string(), std::string("wrong"), c.user.substr(0, 32),
+                                                c.user + "x", std::string("owner2")}) {
+                INFO("password '" << password << "'");
+                const std::optional<std::string> pith_key = md5_file_key(*file.encryption(), id0, password);
+                std::unique_ptr<PdfEncrypt> podofo(PdfEncrypt::CreatePdfEncrypt(*file.encryption()));
+                const bool podofo_opens = podofo->Authenticate(password, id);
+                CHECK(pith_key.has_value() == podofo_opens);
+                if (pith_key && podofo_opens)
+                    CHECK(*pith_key == std::string(reinterpret_cast<const char*>(podofo->GetEncryptionKey()), pith_key->size()));
+            }
+            std::remove(path.c_str());
+        }
+    }
+    std::remove(plain_path.c_str());
 }
 
 TEST_CASE("pdf crypt: RC4 through OpenSSL, from pith's built-in provider, as PoDoFo calls it", "[pdf]") {

@@ -332,6 +332,14 @@ TEST_CASE("pdf filters: flate and predictors", "[pdf]") {
     CHECK(flate_decode(flate_encode(text)) == text);
     CHECK_THROWS_AS(flate_decode("not flate data at all"), pith::Error);
     CHECK_THROWS_AS(flate_decode(flate_encode(std::string(1 << 20, 'a')), 1000), pith::Error);
+    // Large outputs (their room populated ahead, beyond the first 256 KiB): one that compresses
+    // beyond the 32x room reserved at first, one within it.
+    std::string large;
+    for (int i = 0; large.size() < (3u << 20); ++i) large += "0 0 0 RG [] 0 d " + std::to_string(i % 977) + " w\n";
+    CHECK(flate_decode(flate_encode(large)) == large);
+    std::string mixed;
+    for (std::uint32_t i = 0, x = 1; mixed.size() < (1u << 20); ++i) mixed += std::to_string(x = x * 1103515245u + 12345u) + " l\n";
+    CHECK(flate_decode(flate_encode(mixed)) == mixed);
     // The forms PDF writers produce: a wrong Adler-32, raw deflate, gzip, a stream cut short.
     std::string zlib = flate_encode(text + "end");
     zlib[zlib.size() - 1] ^= 0x5A;

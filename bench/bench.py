@@ -7,8 +7,9 @@ Verifying: pith verify, pdfinfo -meta, exiftool -XMP:all. For pith verify each f
 stamped with a record of its own title and a bench key, so verify makes every check (the
 receipt, the title on page 1, the badge text, the bytes before pith's update) and says trusted.
 
-Each command runs --runs times; the best wall time and that run's peak RSS are shown,
-with the peer's time as a multiple of pith's. Usage:
+Each command runs --runs times, in rounds of one run of every tool on the file (a slow spell
+on a shared machine then falls on all of them alike); the best wall time and that run's peak
+RSS are shown, with the peer's time as a multiple of pith's. Usage:
     bench/bench.py --pith build/pith [PDF ...]
 Without PDFs it uses a selection of ../shared/corpus plus one large file it builds from the
 corpus with qpdf (all of large/ concatenated); with --all, every PDF of the corpus (passwords
@@ -57,6 +58,20 @@ def run(cmd, runs, ok_codes=(0,), fresh=None):
             return None
         if best is None or elapsed < best[0]:
             best = (elapsed, usage.ru_maxrss / 1024)
+    return best
+
+
+def run_rounds(commands, runs):
+    """{name: best result} for {name: (cmd, ok_codes, fresh)}: `runs` rounds, each running
+    every command once; None for a command that failed."""
+    best = {}
+    for _ in range(runs):
+        for name, (cmd, ok_codes, fresh) in commands.items():
+            if name in best and best[name] is None:
+                continue
+            result = run(cmd, 1, ok_codes, fresh)
+            if result is None or best.get(name) is None or result[0] < best[name][0]:
+                best[name] = result
     return best
 
 
@@ -125,13 +140,17 @@ def main():
             out = work / "out.pdf"
             # --allow-damaged: the peers read damaged files too; this measures cost, not policy.
             pw = ["--password", passwords[f]] if passwords.get(f) else []
-            pith = run([args.pith, "stamp", str(f), "--record", str(RECORD), "-o", str(out), "--allow-damaged", *pw], args.runs, fresh=out)
-            row = [run(["cp", str(f), str(out)], args.runs, fresh=out), pith]
-            row.append(run(["exiftool", "-q", "-XMP-dc:Description=pith:2024:YRUNQITD2RKQXO2YH7SDTYYAQ3",
-                            "-o", "-", str(f)], args.runs) if have["exiftool"] else None)
-            row.append(run(["qpdf", str(f), "--overlay", str(stamp_pdf), "--to=1", "--", str(out)], args.runs, fresh=out) if have["qpdf"] else None)
-            row.append(run([system_python, str(script), str(f), str(stamp_pdf), str(out)], args.runs, fresh=out) if have["pikepdf"] else None)
-            cells = [cell(row[0], None), cell(row[1], None)] + [cell(r, pith) for r in row[2:]]
+            commands = {"cp": (["cp", str(f), str(out)], (0,), out),
+                        "pith": ([args.pith, "stamp", str(f), "--record", str(RECORD), "-o", str(out), "--allow-damaged", *pw], (0,), out)}
+            if have["exiftool"]:
+                commands["exiftool"] = (["exiftool", "-q", "-XMP-dc:Description=pith:2024:YRUNQITD2RKQXO2YH7SDTYYAQ3", "-o", "-", str(f)], (0,), None)
+            if have["qpdf"]:
+                commands["qpdf"] = (["qpdf", str(f), "--overlay", str(stamp_pdf), "--to=1", "--", str(out)], (0,), out)
+            if have["pikepdf"]:
+                commands["pikepdf"] = ([system_python, str(script), str(f), str(stamp_pdf), str(out)], (0,), out)
+            best = run_rounds(commands, args.runs)
+            pith = best["pith"]
+            cells = [cell(best["cp"], None), cell(pith, None)] + [cell(best.get(t), pith) for t in ("exiftool", "qpdf", "pikepdf")]
             print(f"{f.name[:34]:34} {f.stat().st_size / 1e6:6.2f} | " + " | ".join(cells))
 
         # Each file is stamped with a record carrying its own title (pdftotext's first line of
@@ -153,12 +172,15 @@ def main():
                                    capture_output=True, text=True).stdout
             state = json.loads(state)["state"] if state.startswith("{") else "unreadable"
             # Every state is a result, and so is "unreadable" (exit 2): the peers' failures are timed too.
-            pith = run([args.pith, "verify", str(stamped), "--allow-damaged", "--keyring", str(keyring), *pith_pw], args.runs,
-                       ok_codes=(0, 1, 2, 3, 4))
-            peers = {"pdfinfo -meta": run(["pdfinfo", "-meta", *(["-upw", pw] if pw else []), str(stamped)], args.runs,
-                                          ok_codes=range(256)) if have["pdfinfo"] else None,
-                     "exiftool -XMP:all": run(["exiftool", "-XMP:all", *(["-Password", pw] if pw else []), str(stamped)], args.runs,
-                                              ok_codes=range(256)) if have["exiftool"] else None}
+            commands = {"pith": ([args.pith, "verify", str(stamped), "--allow-damaged", "--keyring", str(keyring), *pith_pw],
+                                 (0, 1, 2, 3, 4), None)}
+            if have["pdfinfo"]:
+                commands["pdfinfo -meta"] = (["pdfinfo", "-meta", *(["-upw", pw] if pw else []), str(stamped)], range(256), None)
+            if have["exiftool"]:
+                commands["exiftool -XMP:all"] = (["exiftool", "-XMP:all", *(["-Password", pw] if pw else []), str(stamped)], range(256), None)
+            best = run_rounds(commands, args.runs)
+            pith = best["pith"]
+            peers = {tool: best.get(tool) for tool in ("pdfinfo -meta", "exiftool -XMP:all")}
             for tool, result in peers.items():
                 if result and pith and result[0] <= pith[0]:
                     slower[tool].append(f"{f.parent.name}/{f.name} ({pith[0] * 1e3:.1f} vs {result[0] * 1e3:.1f} ms)")

@@ -10,7 +10,8 @@
 
 namespace pith::pdf {
 
-// Makes RC4 available to OpenSSL 3 (for PoDoFo's PdfEncrypt), from a provider built into pith.
+// Makes RC4 available to OpenSSL 3, from a provider built into pith, for PoDoFo's own reading
+// of RC4 and AES-128 files (`pith stamp --rewrite` loads the whole document with PoDoFo).
 // Once per process; false if OpenSSL refused.
 bool ensure_rc4();
 // Makes AES available to OpenSSL 3 (pith's own AESV2/AESV3 and PoDoFo's AESV3 password check):

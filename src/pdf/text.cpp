@@ -561,7 +561,11 @@ private:
         }
         have_last_ = true;
         last_x_ = trm.e, last_y_ = trm.f, last_dx_ = dx, last_dy_ = dy, last_size_ = size;
-        runs_.push_back({out_.size(), trm.e, trm.f, dx, dy, size, out_.empty() || out_.back() == '\n'});
+        // A run that wrote nothing is replaced by the next: runs stay fewer than the text's bytes
+        // however many empty strings the content shows.
+        const TextRun run{out_.size(), trm.e, trm.f, dx, dy, size, out_.empty() || out_.back() == '\n'};
+        if (!runs_.empty() && runs_.back().offset == run.offset) runs_.back() = run;
+        else runs_.push_back(run);
         const Rect& box = page_.crop_box;
         const bool on_page = trm.e >= box.llx - 1 && trm.e <= box.urx + 1 && trm.f >= box.lly - 1 && trm.f <= box.ury + 1;
         for (const Operand& item : items) {

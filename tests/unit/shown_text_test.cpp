@@ -205,6 +205,22 @@ TEST_CASE("with_annotations: a field's value read into the line of its label", "
     CHECK(shown("BT /F1 10 Tf 0 1 -1 0 120 700 Tm (Up) Tj ET", kHelvetica, extra, "", "/Annots [10 0 R]") == "Up\nAlice");
 }
 
+TEST_CASE("shown_text: runs stay fewer than the text's bytes, however many empty strings the content shows", "[shown_text]") {
+    std::string content = "BT /F1 12 Tf ";
+    for (int i = 0; i < 20000; ++i) content += "1 0 0 1 10 " + std::to_string(700 - i % 50) + " Tm () Tj ";
+    content += "(x) Tj ET";
+    const std::string page = pdftest::classic({{1, "<< /Type /Catalog /Pages 2 0 R >>"},
+                                               {2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>"},
+                                               {3, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 600 800] /Contents 4 0 R /Resources << /Font << " +
+                                                       kHelvetica + " >> >> >>"},
+                                               {4, stream("", content)}});
+    pith::pdf::File file = pith::pdf::File::from_bytes(page);
+    const auto shown = pith::pdf::shown_text(file, file.page(0), 1 << 20);
+    REQUIRE(shown);
+    CHECK(shown->text == "x");
+    CHECK(shown->runs.size() == 1);
+}
+
 TEST_CASE("with_annotations: the appearances viewers show, each on a line of its own", "[shown_text]") {
     auto form = [](const std::string& keys, const std::string& text) {
         return stream("/Type /XObject /Subtype /Form /BBox [0 0 100 20] " + keys + " /Resources << /Font << " + kHelvetica + " >> >>",

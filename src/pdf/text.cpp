@@ -635,7 +635,10 @@ std::optional<ShownText> shown_text(File& file, const Page& page, std::size_t ma
     // they drew before it: the text up to there stands.
     reader.read(content, resources, GraphicsState{}, 0);
     if (reader.read_whole()) file.note_content_syntax(page, reader.broken_by());  // spares check_syntax_later() a pass
-    return ShownText{cut(reader.text(), max_bytes), std::move(reader.runs()), reader.broken_by(), reader.cut_short()};
+    std::string text = cut(reader.text(), max_bytes);
+    std::vector<TextRun>& runs = reader.runs();
+    while (!runs.empty() && runs.back().offset >= text.size()) runs.pop_back();  // those the cut left out
+    return ShownText{std::move(text), std::move(runs), reader.broken_by(), reader.cut_short()};
 }
 
 namespace {
@@ -646,11 +649,9 @@ namespace {
 std::optional<std::size_t> place_in_line(const ShownText& shown, const TextRun& a) {
     const std::string& text = shown.text;
     const std::vector<TextRun>& runs = shown.runs;
-    std::size_t usable = 0;  // runs within the text (max_bytes may have cut it)
-    while (usable < runs.size() && runs[usable].offset < text.size()) ++usable;
     std::optional<std::size_t> line;  // the first run of the nearest line
     double nearest = 0;
-    for (std::size_t i = 0; i < usable; ++i) {
+    for (std::size_t i = 0; i < runs.size(); ++i) {
         const TextRun& c = runs[i];
         if (i > 0 && !c.line_start) continue;
         const double across = std::fabs(c.dx * (a.y - c.y) - c.dy * (a.x - c.x));
@@ -661,10 +662,10 @@ std::optional<std::size_t> place_in_line(const ShownText& shown, const TextRun& 
     const TextRun& c = runs[*line];
     const double along = c.dx * a.x + c.dy * a.y;
     std::size_t next_line = *line + 1;
-    while (next_line < usable && !runs[next_line].line_start) ++next_line;
+    while (next_line < runs.size() && !runs[next_line].line_start) ++next_line;
     for (std::size_t r = *line; r < next_line; ++r)
         if (c.dx * runs[r].x + c.dy * runs[r].y > along) return runs[r].offset;
-    std::size_t end = next_line < usable ? runs[next_line].offset : text.size();
+    std::size_t end = next_line < runs.size() ? runs[next_line].offset : text.size();
     while (end > c.offset && text[end - 1] == '\n') --end;
     return end;
 }

@@ -29,7 +29,7 @@ struct TextRun {
 
 struct ShownText {
     std::string text;  // UTF-8, at most the `max_bytes` asked for (cut at a character boundary)
-    std::vector<TextRun> runs;  // where the text's strings start (at most one per byte of text)
+    std::vector<TextRun> runs;  // where the text's strings start, within it (at most one per byte)
     // The syntax error that ended the page's content early ("unclosed array"), or "".
     std::string broken_by;
     // That error is a string, array or dictionary left open: nothing after its start is drawn

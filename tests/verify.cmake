@@ -33,14 +33,14 @@ pith_verify_test(number_edited_everywhere 120) # XMP, Info and link alike -> pit
 pith_verify_test(link_changed 120)             # badge /URI to another number -> pith.links.mismatch
 pith_verify_test(signature_flipped 120)        # one signature byte -> receipt.invalid
 pith_verify_test(key_swapped 120)              # keyring's test-key holds another key -> receipt.invalid
-pith_verify_test(key_revoked 120)              # -> receipt.key_revoked, not trusted
+pith_verify_test(key_revoked 120)              # revoked or expired key -> unverified (receipt.key_revoked / key_outside_validity)
 pith_verify_test(prior_modified 120)           # a byte before pith's update -> pith.prior.mismatch
 pith_verify_test(title_differs 180)            # paper A's record stamped on paper B -> pith.title.differs
-pith_verify_test(page_appended 120)            # update adding a page -> pith.revisions.modified
-pith_verify_test(content_replaced 120)         # update replacing page content -> pith.revisions.modified
-pith_verify_test(badge_text_changed 120)       # update redrawing the badge with another number -> pith.badge.text.mismatch + pith.revisions.modified
+pith_verify_test(page_appended 120)            # update adding a page -> pith.changed.page_tree
+pith_verify_test(content_replaced 120)         # update replacing page content -> pith.changed.content
+pith_verify_test(badge_text_changed 120)       # update redrawing the badge with another number -> pith.badge.text.mismatch + pith.changed.resource
 pith_verify_test(metadata_stripped 120)        # catalog without /Metadata, Info without /PithNumber -> pith.metadata.absent
-pith_verify_test(later_revision_ok 120)        # a Text annotation added later -> trusted + pith.revisions.after
+pith_verify_test(later_revision_ok 120)        # a Text annotation added later -> trusted + pith.changes.after; over the badge -> pith.changed.annotation
 # States, exit codes, options, output.
 pith_verify_test(absent 120)
 pith_verify_test(absent_corpus 600)
@@ -59,5 +59,5 @@ pith_verify_test(malformed_no_crash 1800)
 pith_verify_test(malformed_exit2 1800)
 pith_verify_test(installed 300)                 # cmake --install: pith finds pith-text.so, links no poppler
 pith_verify_test(text_extraction_crash 120)    # poppler crash in its child -> pith.text.failed, invalid
-pith_verify_test(no_page_text_needed 120)      # declared title or quick reading of page 1: poppler not asked
+pith_verify_test(no_page_text_needed 120)      # quick reading of page 1 finds title and badge: poppler not asked
 pith_verify_test(badge_swallowed 120)          # content leaves an array open before the badge: absent, poppler not asked

@@ -55,7 +55,7 @@ int run_stamp(StampCommand& c) {
 struct VerifyCommand {
     std::vector<std::string> files;
     std::vector<std::string> keyrings;
-    std::string record, password;
+    std::string record, password, resolver = kDefaultResolver;
     bool json = false, allow_damaged = false;
 };
 
@@ -85,6 +85,7 @@ int run_verify(const VerifyCommand& c) {
     verify::Options options;
     options.password = c.password;
     options.allow_damaged = c.allow_damaged;
+    options.resolver = c.resolver;
     if (!c.record.empty()) options.expected = load_record(c.record);
     bool colour = use_colour(stdout);
     int worst = kExitOk;
@@ -192,8 +193,10 @@ void register_pdf_commands(CLI::App& app, int& status) {
     auto* verify = app.add_subcommand("verify", "Check the Pith data of received PDFs and say what holds");
     verify->footer(
         "Offline: reads only the PDF and the keys you trust. Each check prints one line with a stable code;\n"
-        "the state is trusted (every check holds and the receipt is valid under a trusted key), unverified\n"
-        "(consistent, but no receipt or the key is unknown), invalid (a check fails) or absent (no Pith data).\n\n"
+        "the state is trusted (every check was made and holds: a genuine record under a trusted key, its title\n"
+        "on page 1, the stamp intact and nothing a reader sees changed after it), unverified (nothing fails,\n"
+        "but evidence is missing: no receipt, an unknown, revoked or expired key, no record or title), invalid\n"
+        "(a check fails) or absent (no Pith data). What each state promises: doc/trust.md.\n\n"
         "Exit status: 0 trusted, 1 invalid, 2 usage, unreadable or damaged file, 3 absent, 4 unverified;\n"
         "with several files, the worst one decides. A damaged PDF is refused (exit 2) unless\n"
         "--allow-damaged, which reads it anyway and lists the damage as informational lines (pdf.damaged).\n\n"
@@ -206,6 +209,8 @@ void register_pdf_commands(CLI::App& app, int& status) {
     verify->add_option("--keyring", v->keyrings, "Keyring file with trusted registry keys (repeatable)")->allow_extra_args(false);
     verify->add_option("--record", v->record, "A record fetched from the registry: the embedded one must equal it");
     verify->add_option("--password", v->password, "User password of encrypted PDFs");
+    verify->add_option("--resolver", v->resolver, "The resolver every pith link must go to (as given to pith stamp --resolver)")
+        ->capture_default_str();
     verify->add_flag("--allow-damaged", v->allow_damaged, "Read a damaged PDF instead of refusing it (exit 2)");
     verify->add_flag("--json", v->json, "Print {file, state, number, success[], informational[], failure[]} (an array for several files)");
     verify->callback([v, &status] { status = run_verify(*v); });

@@ -143,7 +143,8 @@ const char* to_string(ReceiptStatus status) {
     return "?";
 }
 
-ReceiptCheck check_receipt(const std::optional<Receipt>& receipt, const Sha256& canonical_hash, const Keyring& keyring) {
+ReceiptCheck check_receipt(const std::optional<Receipt>& receipt, const Sha256& canonical_hash, const Keyring& keyring,
+                           const std::string& at) {
     if (!receipt) return {ReceiptStatus::Absent, "", "no receipt"};
     const Receipt& r = *receipt;
     auto result = [&](ReceiptStatus s, std::string why) { return ReceiptCheck{s, r.key_id, std::move(why)}; };
@@ -182,12 +183,14 @@ ReceiptCheck check_receipt(const std::optional<Receipt>& receipt, const Sha256& 
         return result(ReceiptStatus::KeyRevoked, "signature verifies, but " + who + " is revoked" +
                                                      (signer->revoked == "true" ? "" : " since " + signer->revoked));
     if (!signer->not_before.empty() || !signer->not_after.empty()) {
-        auto when = parse_rfc3339(r.signed_at);
+        const std::string when_text = at.empty() ? r.signed_at : at;
+        const std::string made = at.empty() ? "it was made at " + r.signed_at : "it is now " + at + " (the receipt's signed_at is not signed)";
+        auto when = parse_rfc3339(when_text);
         if (!when) return result(ReceiptStatus::KeyOutsideValidity, "signature verifies, but the receipt has no valid signed_at to check against the validity of " + who);
         if (!signer->not_before.empty() && *when < *parse_rfc3339(signer->not_before))
-            return result(ReceiptStatus::KeyOutsideValidity, "signature verifies, but it was made at " + r.signed_at + ", before " + who + " became valid (" + signer->not_before + ")");
+            return result(ReceiptStatus::KeyOutsideValidity, "signature verifies, but " + made + ", before " + who + " became valid (" + signer->not_before + ")");
         if (!signer->not_after.empty() && *when > *parse_rfc3339(signer->not_after))
-            return result(ReceiptStatus::KeyOutsideValidity, "signature verifies, but it was made at " + r.signed_at + ", after " + who + " expired (" + signer->not_after + ")");
+            return result(ReceiptStatus::KeyOutsideValidity, "signature verifies, but " + made + ", after " + who + " expired (" + signer->not_after + ")");
     }
     return result(ReceiptStatus::Valid, "signature valid under trusted " + who);
 }

@@ -53,8 +53,12 @@ struct ReceiptCheck {
     std::string explanation;  // one plain sentence
 };
 
-// Checks an Ed25519 receipt over the 32 raw bytes of `canonical_hash`.
-ReceiptCheck check_receipt(const std::optional<Receipt>& receipt, const Sha256& canonical_hash, const Keyring& keyring);
+// Checks an Ed25519 receipt over the 32 raw bytes of `canonical_hash`. A key's validity window
+// is compared with `at` (RFC 3339) when given, else with the receipt's signed_at. signed_at is
+// not signed, so a caller that must not trust the sender passes the current time: a backdated
+// signed_at then cannot revive an expired key.
+ReceiptCheck check_receipt(const std::optional<Receipt>& receipt, const Sha256& canonical_hash, const Keyring& keyring,
+                           const std::string& at = "");
 
 // Issues a receipt as the registry does.
 Json make_receipt(const Sha256& canonical_hash, const SecretKeyFile& key, const std::string& signed_at);

@@ -989,6 +989,11 @@ bool File::exists(const PdfReference& ref) {
     return e && e->type != 0;
 }
 
+PdfReference File::reference(std::uint32_t num) const {
+    const XrefEntry* e = impl_->xref.find(num);
+    return PdfReference(num, e && e->type == 1 ? e->gen : 0);
+}
+
 const PdfObject& File::get(const PdfReference& ref) { return impl_->load(ref).value; }
 const PdfObject& File::get_without_widths(const PdfReference& ref) { return impl_->load(ref, true).value; }
 

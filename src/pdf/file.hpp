@@ -98,6 +98,8 @@ public:
 
     // Objects. get() returns a Null object for free / nonexistent objects (as the spec says).
     bool exists(const PoDoFo::PdfReference& ref);
+    // Object `num` with the generation the cross-reference data gives it (0 when it has none).
+    PoDoFo::PdfReference reference(std::uint32_t num) const;
     const PoDoFo::PdfObject& get(const PoDoFo::PdfReference& ref);
     // The same, but with a CID font's glyph widths (/W and /W2 arrays of numbers, at any depth)
     // left out, for reading text: they can cost more to parse than the rest of a verify. A

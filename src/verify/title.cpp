@@ -345,15 +345,6 @@ bool page_hash_match(std::string_view page, const std::string& hash) {
     return false;
 }
 
-bool declared_hash_match(const std::vector<std::string>& declared, const std::string& hash) {
-    for (const std::string& d : declared) {
-        std::set<std::string> cands;
-        add_spellings(cands, d);
-        for (const std::string& c : cands)
-            if (pith::title_hash(c) == hash) return true;
-    }
-    return false;
-}
 
 std::string lower_hex(std::string s) {
     for (char& ch : s)
@@ -425,8 +416,7 @@ std::string normalise(std::string_view text) {
 
 // ================================================================ compare
 
-Result compare(const std::string& title, const std::string& title_hash,
-               const std::vector<std::string>& declared, const std::optional<std::string>& page1) {
+Result compare(const std::string& title, const std::string& title_hash, const std::optional<std::string>& page1) {
     const std::string hash = lower_hex(title_hash);
     std::string plain = trim(title);
     std::string note;
@@ -443,10 +433,6 @@ Result compare(const std::string& title, const std::string& title_hash,
     const bool page_has_text = !page_norm.empty();
     const std::string what = plain.empty() ? "the title with title_canon_sha256 " + hash.substr(0, 16) + "..."
                                            : "the record's title " + quoted(plain);
-
-    bool declared_seen = false;
-    for (const std::string& d : declared) declared_seen = declared_seen || !trim(d).empty();
-
     if (!plain.empty()) {
         const std::string t = normalise(plain), reversed = rtl_runs_reversed(t);
         const Words tw = words(t);
@@ -458,36 +444,12 @@ Result compare(const std::string& title, const std::string& title_hash,
         };
         if (page_has_text && !t.empty() && (on_page(t, tw) || (reversed != t && on_page(reversed, words(reversed)))))
             return {Outcome::Matches, note + "title matches the record: " + what + " is on page 1", "page 1"};
-        for (const std::string& d : declared) {
-            const std::string dn = normalise(d);
-            if (dn.empty()) continue;
-            if (dn == t || (!tw.joined.empty() && words(dn).joined == tw.joined))
-                return {Outcome::Matches, note + "title matches the record: " + what + " is the declared title",
-                        "declared title"};
-        }
-    } else {
-        if (page_has_text && page_hash_match(page, hash))
-            return {Outcome::Matches, note + "title matches the record: " + what + " is on page 1", "page 1"};
-        if (declared_hash_match(declared, hash))
-            return {Outcome::Matches, note + "title matches the record: " + what + " is the declared title",
-                    "declared title"};
+    } else if (page_has_text && page_hash_match(page, hash)) {
+        return {Outcome::Matches, note + "title matches the record: " + what + " is on page 1", "page 1"};
     }
-
-    std::string first_declared, declared_part;
-    for (const std::string& d : declared)
-        if (!trim(d).empty()) { first_declared = trim(d); break; }
-    if (declared_seen) declared_part = ", nor is it the declared title " + quoted(first_declared);
     if (page_has_text)
-        return {Outcome::Differs,
-                note + "title differs: " + what + " is not on page 1" + declared_part +
-                    " -- the badge may have been moved onto another paper",
-                ""};
-    return {Outcome::NothingToCompare,
-            note + "no title to compare: page 1 has no extractable text" +
-                (declared_seen ? " and the declared title " + quoted(first_declared) + " is not " + what +
-                                     " (a declared title alone is not reliable enough to fail on)"
-                               : " and the PDF declares no title"),
-            ""};
+        return {Outcome::Differs, note + "title differs: " + what + " is not on page 1 -- the badge may have been moved onto another paper", ""};
+    return {Outcome::NothingToCompare, note + "no title to compare: page 1 has no extractable text", ""};
 }
 
 }  // namespace pith::title

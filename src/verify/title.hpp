@@ -3,7 +3,7 @@
 //
 // `pith verify` uses this to notice a badge moved onto another paper: the record's title
 // (the plain title embedded at stamping, or only its title_canon_sha256) is compared with
-// what a reader sees -- the text of page 1 and the declared title (XMP dc:title, Info /Title).
+// what a reader sees on page 1.
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -41,27 +41,26 @@ enum class Outcome { Matches, Differs, NothingToCompare };
 struct Result {
     Outcome outcome;
     std::string explanation;  // one sentence for the user
-    std::string matched_on;   // "page 1" or "declared title" when Matches, else empty
+    std::string matched_on;   // "page 1" when Matches, else empty
 };
 
 // `title`: the record's plain title, empty if not known; `title_hash`: title_canon_sha256
-// (SHA-256 hex of pith::unicode_lower(title)), may be empty; `declared`: XMP dc:title and
-// Info /Title values (junk like "Microsoft Word - x.docx" is fine: a declared title never
-// causes a failure on its own); `page1`: page_text() of page 1 (nullopt if none).
+// (SHA-256 hex of pith::unicode_lower(title)), may be empty; `page1`: the text page 1 shows
+// (nullopt if none). A title the PDF declares (Info /Title, XMP dc:title) is never compared:
+// whoever sends the PDF chooses it.
 //
 // With a plain title: Matches when its normalised form occurs in normalised page-1 text
 // (plain substring, or the same words with white space/punctuation differences at word
-// boundaries: "KOMA - Script" shows "KOMA-Script"), or equals a normalised declared title.
+// boundaries: "KOMA - Script" shows "KOMA-Script").
 // Runs of right-to-left script match in either order: many producers store them in visual
 // order, which reads reversed.
-// With only the hash: Matches when a declared title, or a line of page 1, or 2-4 consecutive
-// non-empty lines joined with a space (raw and with white space collapsed, and a few more
-// spellings: NFC, NFKC, straight quotes, hyphenated line ends joined) hash to it.
+// With only the hash: Matches when a line of page 1, or 2-4 consecutive non-empty lines
+// joined with a space (raw and with white space collapsed, and a few more spellings: NFC,
+// NFKC, straight quotes, hyphenated line ends joined) hash to it.
 // If both are given and the plain title does not hash to title_hash, the hash wins (the
 // plain title is ignored and the explanation says so).
 // Otherwise Differs when page 1 has text, else NothingToCompare. No title and no hash:
 // NothingToCompare.
-Result compare(const std::string& title, const std::string& title_hash,
-               const std::vector<std::string>& declared, const std::optional<std::string>& page1);
+Result compare(const std::string& title, const std::string& title_hash, const std::optional<std::string>& page1);
 
 }  // namespace pith::title

@@ -8,7 +8,9 @@
 #include "pdf/file.hpp"
 #include "pdf/text.hpp"
 #include "stamp/stamp.hpp"
+#include "verify/changes.hpp"
 #include "verify/title.hpp"
+#include "xmp/xmp.hpp"
 
 #include <signal.h>
 #include <sys/resource.h>
@@ -68,15 +70,15 @@ void collect_links(pdf::File& file, int index, std::vector<Link>& links) {
         const PdfObject& annot = file.resolve(item);
         if (!annot.IsDictionary()) continue;
         const auto& d = annot.GetDictionary();
-        std::string uri;
-        if (const PdfObject* action = file.get_key(d, "A"); action && action->IsDictionary())
-            uri = text_of(file.get_key(action->GetDictionary(), "URI"));
-        bool badge = text_of(file.get_key(d, "NM")) == "pith-badge";
-        if (!badge && body_of_link(uri).empty()) continue;
         Link link;
+        if (const PdfObject* action = file.get_key(d, "A"); action && action->IsDictionary()) {
+            link.uri = text_of(file.get_key(action->GetDictionary(), "URI"));
+            link.action = text_of(file.get_key(action->GetDictionary(), "S"));
+            link.chained = action->GetDictionary().HasKey("Next");
+        }
+        link.pith_badge = text_of(file.get_key(d, "NM")) == "pith-badge";
+        if (!link.pith_badge && body_of_link(link.uri).empty()) continue;
         link.page = index + 1;
-        link.uri = uri;
-        link.pith_badge = badge;
         if (const PdfObject* rect = file.get_key(d, "Rect"); rect && rect->IsArray() && rect->GetArray().size() == 4)
             for (int i = 0; i < 4; ++i) link.rect[i] = pdf::number_value(file.resolve(rect->GetArray()[i]));
         links.push_back(link);
@@ -222,15 +224,6 @@ private:
     int pipe_ = -1;
 };
 
-// The XObject `pith stamp` drew its badge with on `page` (a reference), if the page names one.
-const PdfObject* badge_xobject(pdf::File& file, const pdf::Page& page) {
-    if (!page.resources.IsDictionary()) return nullptr;
-    const PdfObject* xobjects = file.get_key(page.resources.GetDictionary(), "XObject");
-    const PdfObject* badge = xobjects && xobjects->IsDictionary()
-                                 ? xobjects->GetDictionary().GetKey(PoDoFo::PdfName(stamp::kBadgeResourceName)) : nullptr;
-    return badge && badge->IsReference() ? badge : nullptr;
-}
-
 pdf::OpenOptions open_options(const std::string& password) { return pdf::OpenOptions{password, !password.empty()}; }
 
 std::optional<PithNumber> try_number(const std::string& text) {
@@ -239,78 +232,6 @@ std::optional<PithNumber> try_number(const std::string& text) {
         return parse_number(text);
     } catch (const Error&) {
         return std::nullopt;
-    }
-}
-
-// Revisions appended after pith's: what they change.
-void check_later_revisions(pdf::File& file, const Embedded& e, Findings& f) {
-    auto revisions = file.revisions();
-    std::size_t pith = *e.pith_revision;
-    if (pith + 1 == revisions.size()) {
-        f.ok("pith.revisions.none_after", "nothing was appended after pith's update");
-        return;
-    }
-    std::set<std::uint32_t> later;
-    for (std::size_t i = pith + 1; i < revisions.size(); ++i) later.insert(revisions[i].objects.begin(), revisions[i].objects.end());
-
-    pdf::File stamped = pdf::File::from_bytes(std::string(file.bytes().substr(0, revisions[pith].end)), file.name() + " (as stamped)");
-    std::vector<std::string> problems;
-    int stamped_pages = stamped.page_count(), pages = file.page_count();
-    if (stamped_pages != pages)
-        problems.push_back("the page count changed from " + std::to_string(stamped_pages) + " to " + std::to_string(pages));
-
-    std::set<std::uint32_t> protected_objects;  // pith's metadata, page content streams, the badge's drawing
-    if (const PdfObject* md = stamped.catalog().GetDictionary().GetKey("Metadata"); md && md->IsReference())
-        protected_objects.insert(md->GetReference().ObjectNumber());
-    std::set<std::uint32_t> badge_objects;  // the badge XObject and what it draws with (font, glyphs)
-    auto collect_badge = [&](auto&& self, const PdfObject& o, int depth) -> void {
-        if (depth > 8 || badge_objects.size() > 256) return;
-        if (o.IsReference()) {
-            if (badge_objects.insert(o.GetReference().ObjectNumber()).second) self(self, stamped.get(o.GetReference()), depth + 1);
-        } else if (o.IsArray()) {
-            for (const auto& item : o.GetArray()) self(self, item, depth + 1);
-        } else if (o.IsDictionary()) {
-            for (const auto& [key, item] : o.GetDictionary().GetKeys()) self(self, *item, depth + 1);
-        }
-    };
-    for (int i = 0; i < std::min(stamped_pages, pages); ++i) {
-        pdf::Page before = stamped.page(i);
-        const PdfObject& old_page = stamped.get(before.ref);
-        if (const PdfObject* contents = old_page.GetDictionary().GetKey("Contents")) {
-            const PdfObject& c = stamped.resolve(*contents);
-            if (contents->IsReference()) protected_objects.insert(contents->GetReference().ObjectNumber());
-            if (c.IsArray())
-                for (const auto& item : c.GetArray())
-                    if (item.IsReference()) protected_objects.insert(item.GetReference().ObjectNumber());
-        }
-        if (const PdfObject* badge = badge_xobject(stamped, before)) collect_badge(collect_badge, *badge, 0);
-        if (!later.count(before.ref.ObjectNumber())) continue;
-        const PdfObject& new_page = file.get(file.page(i).ref);
-        auto contents_of = [](pdf::File& in, const PdfObject& page) {
-            const PdfObject* c = page.GetDictionary().GetKey("Contents");
-            return c ? pdf::to_pdf_string(in.resolve(*c)) + pdf::to_pdf_string(*c) : std::string();
-        };
-        if (file.page(i).ref != before.ref || contents_of(stamped, old_page) != contents_of(file, new_page))
-            problems.push_back("the content of page " + std::to_string(i + 1) + " was replaced");
-    }
-    for (std::uint32_t num : later)
-        if (badge_objects.count(num) && !protected_objects.count(num))
-            problems.push_back("the badge's drawing (object " + std::to_string(num) + ") was replaced");
-    for (std::uint32_t num : later)
-        if (protected_objects.count(num)) {
-            const PdfObject& o = stamped.get(PdfReference(num, 0));
-            bool metadata = o.IsDictionary() && text_of(o.GetDictionary().GetKey("Type")) == "Metadata";
-            problems.push_back(metadata ? "the XMP metadata was rewritten" : "content stream " + std::to_string(num) + " was replaced");
-        }
-    std::size_t count = revisions.size() - pith - 1;
-    std::string what = std::to_string(count) + " revision" + (count == 1 ? "" : "s") + " appended after pith's update (" +
-                       std::to_string(later.size()) + " objects)";
-    if (problems.empty()) {
-        f.info("pith.revisions.after", what + " leave the page content and pith's data unchanged (comments, form data or signatures)");
-    } else {
-        std::string list;
-        for (const auto& p : problems) list += (list.empty() ? "" : "; ") + p;
-        f.fail("pith.revisions.modified", what + ": " + list);
     }
 }
 
@@ -329,7 +250,8 @@ const char* to_string(State state) {
 Json Embedded::to_json() const {
     Json links_json = Json::array();
     for (const auto& l : links)
-        links_json.push_back({{"page", l.page}, {"rect", {l.rect[0], l.rect[1], l.rect[2], l.rect[3]}}, {"uri", l.uri}, {"pith_badge", l.pith_badge}});
+        links_json.push_back({{"page", l.page}, {"rect", {l.rect[0], l.rect[1], l.rect[2], l.rect[3]}}, {"uri", l.uri},
+                              {"action", l.action}, {"chained", l.chained}, {"pith_badge", l.pith_badge}});
     Json revisions_json = Json::array();
     for (const auto& r : revisions) revisions_json.push_back({{"end", r.end}, {"objects", r.objects}, {"pith", r.pith}});
     Json xmp_json = Json::object();
@@ -355,23 +277,24 @@ Json Report::to_json() const {
 
 namespace {
 
-// What a page's text says of the badge: it shows pith:<the number's first 8 letters>, only
-// another Pith number, or none.
+// What a page's text says of the badge: it shows pith:<the number's first 8 letters>, another
+// Pith number (with or without that one), or none.
 enum class BadgeText { Shown, Other, None };
 
-// The badge shows "pith:" and, after any white space, 8 upper-case base32 letters.
+// The badge shows "pith:" and, after any white space, 8 upper-case base32 letters. Another
+// number anywhere on the page wins: a paper must never show two.
 BadgeText badge_text(const std::string& page_text, const PithNumber& number) {
-    bool other = false;
+    bool shown = false, other = false;
     for (std::size_t at = page_text.find("pith:"); at != std::string::npos; at = page_text.find("pith:", at + 1)) {
         std::size_t p = at + 5;
         while (p < page_text.size() && (page_text[p] == ' ' || (page_text[p] >= '\t' && page_text[p] <= '\r'))) ++p;
         if (p + 8 > page_text.size() ||
             !std::all_of(page_text.begin() + p, page_text.begin() + p + 8, [](char c) { return is_base32_letter(c, false); }))
             continue;
-        if (page_text.compare(p, 8, number.body, 0, 8) == 0) return BadgeText::Shown;
-        other = true;
+        if (page_text.compare(p, 8, number.body, 0, 8) == 0) shown = true;
+        else other = true;
     }
-    return other ? BadgeText::Other : BadgeText::None;
+    return other ? BadgeText::Other : shown ? BadgeText::Shown : BadgeText::None;
 }
 
 // pith's quick reading of a page's text; nullopt where it gives none.
@@ -396,6 +319,167 @@ std::string quick_with_annotations(pdf::File& file, int index, const pdf::ShownT
     }
 }
 
+std::string joined(const std::vector<std::string>& items) {
+    std::string out;
+    for (const auto& s : items) out += (out.empty() ? "" : "; ") + s;
+    return out;
+}
+
+// 1. The number as embedded, and whether the metadata reads one way only.
+std::optional<PithNumber> check_number(const Embedded& e, Report& report) {
+    Findings& f = report.findings;
+    const auto& p = e.xmp.pith;
+    const std::string xmp_text = p.count("number") ? p.at("number") : "";
+    std::optional<PithNumber> xmp_number = try_number(xmp_text);
+    std::optional<PithNumber> info_number = try_number(e.info.count("PithNumber") ? e.info.at("PithNumber") : "");
+    if (!xmp_text.empty() && !xmp_number) f.fail("pith.metadata.malformed", "XMP pith:number \"" + xmp_text + "\" is not a Pith number");
+    if (!e.xmp.ambiguities.empty())
+        f.fail("pith.metadata.ambiguous", "the XMP metadata can be read more than one way, so other readers may see other values: " +
+                                              joined(e.xmp.ambiguities));
+    std::optional<PithNumber> number = xmp_number ? xmp_number : info_number;
+    if (!number) {
+        f.fail("pith.metadata.malformed", "the pith metadata holds no readable Pith number");
+        return std::nullopt;
+    }
+    report.number = number->is_full() ? number->full() : number->short_form(number->body.size());
+    f.ok("pith.metadata.present", std::string("pith metadata found (") + (xmp_number ? "XMP" : "") +
+                                      (xmp_number && info_number ? " and " : "") + (info_number ? "Info" : "") + ")");
+    return number;
+}
+
+// 2-3. The record, its hash and the number derived from them.
+struct RecordData {
+    std::optional<Record> record;
+    std::optional<Sha256> hash;
+};
+
+RecordData check_record_data(const xmp::Properties& p, const PithNumber& number, const std::string& shown, Findings& f) {
+    auto prop = [&](const char* name) { auto it = p.find(name); return it == p.end() ? std::string() : it->second; };
+    RecordData r;
+    if (!prop("canonicalRecord").empty()) {
+        try {
+            r.record = read_record(prop("canonicalRecord"), "embedded canonical record");
+        } catch (const Error& err) {
+            f.fail("pith.record.malformed", err.what());
+        }
+    }
+    if (r.record) {
+        r.hash = r.record->canonical_hash;
+        const std::string stated = prop("canonicalSha256");
+        if (stated.empty())
+            f.info("pith.hash.not_stated", "no pith:canonicalSha256 embedded; recomputed " + to_hex(*r.hash));
+        else if (stated == to_hex(*r.hash))
+            f.ok("pith.hash.match", "canonical hash " + stated + " recomputes from the embedded canonical record");
+        else
+            f.fail("pith.hash.mismatch", "embedded canonical hash " + stated + " differs from the recomputed " + to_hex(*r.hash));
+        if (r.record->number.body == number.body && (number.year == 0 || number.year == r.record->number.year))
+            f.ok("pith.number.match", "Pith number " + r.record->number.full() + " derives from the embedded record");
+        else
+            f.fail("pith.number.mismatch", "embedded number " + shown + " differs from " + r.record->number.full() + ", derived from the embedded record");
+        return r;
+    }
+    // Without the record there is no signed title to bind the paper to: never trusted.
+    if (auto stated = sha256_from_hex(prop("canonicalSha256"))) {
+        r.hash = *stated;
+        f.info("pith.record.absent", "no canonical record embedded: the hash cannot be recomputed and the paper's title cannot be checked");
+        if (number_from_hash(*stated, number.year).body.substr(0, number.body.size()) == number.body)
+            f.ok("pith.number.match", "Pith number " + shown + " derives from the embedded canonical hash");
+        else
+            f.fail("pith.number.mismatch", "embedded number " + shown + " does not derive from the embedded canonical hash");
+    } else {
+        f.info("pith.record.absent", "only the number is embedded: no canonical record to check it or the paper's title against");
+    }
+    return r;
+}
+
+// 4. The receipt. A key that is revoked, or outside its validity now, makes it at most
+// unverified: the receipt's signed_at is not signed, so it cannot show the signature is older.
+bool check_receipt_data(const xmp::Properties& p, const std::optional<Sha256>& hash, const Keyring& keyring, Findings& f) {
+    auto prop = [&](const char* name) { auto it = p.find(name); return it == p.end() ? std::string() : it->second; };
+    bool valid = false;
+    if (!prop("receiptSignature").empty() && hash) {
+        Receipt receipt{prop("receiptKeyId"), prop("receiptAlgorithm"), prop("receiptSignature"), prop("receiptFingerprint"),
+                        prop("receiptSignedAt"), "", "canonical_sha256_bytes"};
+        ReceiptCheck check = check_receipt(receipt, *hash, keyring, now_rfc3339());
+        const std::string code = std::string("receipt.") + pith::to_string(check.status);
+        if (check.status == ReceiptStatus::Valid) {
+            valid = true;
+            f.ok(code, check.explanation);
+        } else if (check.status == ReceiptStatus::KeyUnknown || check.status == ReceiptStatus::KeyRevoked ||
+                   check.status == ReceiptStatus::KeyOutsideValidity) {
+            f.info(code, check.explanation);
+        } else {
+            f.fail(code, check.explanation);
+        }
+    } else {
+        f.info("receipt.absent", prop("receiptSignature").empty() ? "no receipt embedded" : "a receipt is embedded but no hash to check it against");
+    }
+    for (const auto& w : keyring.warnings) f.info("keyring.entry_refused", w);
+    return valid;
+}
+
+// 5. Info, XMP and links name one number; every pith link is a plain link to the resolver.
+void check_links(pdf::File& file, const Embedded& e, const PithNumber& number, const std::string& shown, const Baseline& baseline,
+                 const std::string& resolver, Findings& f) {
+    std::vector<std::string> disagreements, unsafe, elsewhere;
+    const auto xmp_number = try_number(e.xmp.pith.count("number") ? e.xmp.pith.at("number") : "");
+    const auto info_number = try_number(e.info.count("PithNumber") ? e.info.at("PithNumber") : "");
+    if (xmp_number && info_number && info_number->body != xmp_number->body)
+        disagreements.push_back("Info /PithNumber is " + e.info.at("PithNumber"));
+    for (const auto& link : e.links) {
+        const std::string body = body_of_link(link.uri), where = "the link on page " + std::to_string(link.page);
+        if (body.empty() || number.body.compare(0, body.size(), body) != 0 || body.size() > number.body.size())
+            disagreements.push_back(where + " points to " + (link.uri.empty() ? "nothing" : link.uri));
+        if (link.action != "URI" || link.chained)
+            unsafe.push_back(where + " runs a /" + (link.action.empty() ? "?" : link.action) + " action" + (link.chained ? " with more chained after it (/Next)" : ""));
+        else if (!body.empty() && link.uri.rfind(resolver, 0) != 0)
+            elsewhere.push_back(where + " goes to " + link.uri);
+    }
+    if (!disagreements.empty()) f.fail("pith.links.mismatch", "not everything names " + shown + ": " + joined(disagreements));
+    if (!unsafe.empty()) f.fail("pith.link.action", "a pith link must only open the resolver: " + joined(unsafe));
+    if (!elsewhere.empty()) f.fail("pith.link.host", "a pith link must go to " + resolver + ": " + joined(elsewhere));
+    if (disagreements.empty() && unsafe.empty() && elsewhere.empty()) {
+        if (!e.links.empty())
+            f.ok("pith.links.match", "the metadata and " + std::to_string(e.links.size()) + " link" + (e.links.size() == 1 ? "" : "s") +
+                                         " to " + resolver + " name the same number");
+        else
+            f.info("pith.links.absent", "no link to the Pith resolver found on page 1 or the badge's page");
+    }
+    // Another link over the badge takes the reader elsewhere when they click it.
+    if (!baseline.badge_drawn || baseline.badge_page >= file.page_count()) return;
+    const PdfObject& page = file.get(file.page(baseline.badge_page).ref);
+    const PdfObject* annots = page.IsDictionary() ? file.get_key(page.GetDictionary(), "Annots") : nullptr;
+    if (!annots || !annots->IsArray()) return;
+    for (const auto& item : annots->GetArray()) {
+        const PdfObject& a = file.resolve(item);
+        if (!a.IsDictionary() || text_of(file.get_key(a.GetDictionary(), "Subtype")) != "Link" ||
+            text_of(file.get_key(a.GetDictionary(), "NM")) == "pith-badge")
+            continue;
+        pdf::Rect r;
+        const pdf::Rect& b = baseline.badge_rect;
+        if (pdf::read_rect(file, file.get_key(a.GetDictionary(), "Rect"), r) && r.llx < b.urx && b.llx < r.urx && r.lly < b.ury && b.lly < r.ury) {
+            f.fail("pith.link.overlap", "another link lies over the badge on page " + std::to_string(baseline.badge_page + 1));
+            return;
+        }
+    }
+}
+
+// The reasons a report without failures is not trusted: every check must have been made.
+std::vector<std::string> missing_evidence(const Findings& f, bool receipt_valid, bool badge_expected, bool unverified_record) {
+    auto has = [&](const std::string& code) {
+        return std::any_of(f.success.begin(), f.success.end(), [&](const Finding& x) { return x.code == code; });
+    };
+    std::vector<std::string> missing;
+    if (!receipt_valid) missing.push_back("no valid receipt under a trusted key");
+    if (std::any_of(f.informational.begin(), f.informational.end(), [](const Finding& x) { return x.code == "pith.record.absent"; }))
+        missing.push_back("no canonical record to recompute the hash from");
+    if (!has("pith.title.match")) missing.push_back("the record's title was not found on page 1");
+    if (badge_expected && !has("pith.badge.text.match")) missing.push_back("the badge is not visible");
+    if (!has("pith.update.match") && !has("pith.update.none")) missing.push_back("the stamp could not be checked");
+    if (unverified_record) missing.push_back("the record was stamped with --allow-unverified");
+    return missing;
+}
+
 // `prefix_hash`: hashing the file from its start since it was opened (check 8).
 Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyring, const Options& options,
                    PrefixSha256& prefix_hash) {
@@ -406,10 +490,9 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     const auto& p = e.xmp.pith;
     auto prop = [&](const char* name) { auto it = p.find(name); return it == p.end() ? std::string() : it->second; };
 
-    bool badge_links = !e.links.empty();
     if (!e.xmp_error.empty()) f.fail("pith.metadata.malformed", "the XMP metadata is not well-formed: " + e.xmp_error);
     if (!e.any_pith_data()) {
-        if (badge_links) {
+        if (!e.links.empty()) {
             f.fail("pith.metadata.absent", "a Pith badge links to " + e.links.front().uri + " but the PDF carries no pith metadata");
             report.state = State::Invalid;
         } else {
@@ -418,72 +501,29 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
         }
         return report;
     }
-
-    // 1. The number as embedded.
-    std::optional<PithNumber> xmp_number = try_number(prop("number"));
-    std::optional<PithNumber> info_number = try_number(e.info.count("PithNumber") ? e.info.at("PithNumber") : "");
-    if (!prop("number").empty() && !xmp_number) f.fail("pith.metadata.malformed", "XMP pith:number \"" + prop("number") + "\" is not a Pith number");
-    std::optional<PithNumber> number = xmp_number ? xmp_number : info_number;
+    const std::optional<PithNumber> number = check_number(e, report);
     if (!number) {
-        f.fail("pith.metadata.malformed", "the pith metadata holds no readable Pith number");
         report.state = State::Invalid;
         return report;
     }
-    report.number = number->is_full() ? number->full() : number->short_form(number->body.size());
-    f.ok("pith.metadata.present", std::string("pith metadata found (") + (xmp_number ? "XMP" : "") +
-                                      (xmp_number && info_number ? " and " : "") + (info_number ? "Info" : "") + ")");
-
-    // 2-3. The record, its hash and the number derived from them.
-    std::optional<Record> record;
-    std::optional<Sha256> hash;
-    if (!prop("canonicalRecord").empty()) {
-        try {
-            record = read_record(prop("canonicalRecord"), "embedded canonical record");
-        } catch (const Error& err) {
-            f.fail("pith.record.malformed", err.what());
-        }
-    }
-    if (record) {
-        hash = record->canonical_hash;
-        std::string stated = prop("canonicalSha256");
-        if (stated.empty())
-            f.info("pith.hash.not_stated", "no pith:canonicalSha256 embedded; recomputed " + to_hex(*hash));
-        else if (stated == to_hex(*hash))
-            f.ok("pith.hash.match", "canonical hash " + stated + " recomputes from the embedded canonical record");
-        else
-            f.fail("pith.hash.mismatch", "embedded canonical hash " + stated + " differs from the recomputed " + to_hex(*hash));
-        if (record->number.body == number->body && (number->year == 0 || number->year == record->number.year))
-            f.ok("pith.number.match", "Pith number " + record->number.full() + " derives from the embedded record");
-        else
-            f.fail("pith.number.mismatch", "embedded number " + report.number + " differs from " + record->number.full() + ", derived from the embedded record");
-    } else if (auto stated = sha256_from_hex(prop("canonicalSha256"))) {
-        hash = *stated;
-        f.info("pith.record.absent", "no canonical record embedded: the hash cannot be recomputed");
-        if (number_from_hash(*stated, number->year).body.substr(0, number->body.size()) == number->body)
-            f.ok("pith.number.match", "Pith number " + report.number + " derives from the embedded canonical hash");
-        else
-            f.fail("pith.number.mismatch", "embedded number " + report.number + " does not derive from the embedded canonical hash");
-    } else {
-        f.info("pith.record.absent", "only the number is embedded: no canonical record or hash to recompute");
-    }
+    const RecordData data = check_record_data(p, *number, report.number, f);
 
     // Page text for checks 6 and 7. pith's quick reading of the page settles what it finds: the
     // record's title, the badge's number. Everything else -- and so every failure -- is
     // poppler's to say (what the quick reading misses may be in a font it cannot decode or in
-    // another order), in a child that works while checks 4, 5 and 8 run.
-    std::vector<std::string> declared;
-    if (!e.xmp.title.empty()) declared.push_back(e.xmp.title);
-    if (e.info.count("Title")) declared.push_back(e.info.at("Title"));
-    const std::string title_hash = record && record->title_hash ? *record->title_hash : "";
-    title::Result t = title::compare(prop("title"), title_hash, declared, std::nullopt);
-    const bool has_title = !prop("title").empty() || !title_hash.empty();  // without one, no text can match
+    // another order), in a child that works while checks 4, 5 and 8 run. Only a title
+    // that hashes to the signed title_canon_sha256 counts: pith:title itself is not signed.
+    const std::string title_hash = data.record && data.record->title_hash ? *data.record->title_hash : "";
+    const std::string signed_title = data.record ? prop("title") : "";
+    title::Result t = title::compare(signed_title, title_hash, std::nullopt);
+    const bool has_title = !signed_title.empty() || !title_hash.empty();  // without one, no text can match
     std::optional<pdf::ShownText> page1_quick;
     auto title_in = [&](const std::optional<std::string>& text) {
-        title::Result q = title::compare(prop("title"), title_hash, declared, text);
+        title::Result q = title::compare(signed_title, title_hash, text);
         if (q.outcome == title::Outcome::Matches) t = q;
         return q.outcome == title::Outcome::Matches;
     };
-    if (has_title && t.outcome != title::Outcome::Matches) {
+    if (has_title) {
         page1_quick = quick_text(file, 0);
         if (page1_quick && !title_in(page1_quick->text))  // then with the page's form fields and stamps
             if (std::string all = quick_with_annotations(file, 0, *page1_quick); all.size() != page1_quick->text.size()) title_in(all);
@@ -503,53 +543,22 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
         if (badge_open && e.badge_page != 1) badge_page_child.emplace(file.bytes(), e.badge_page - 1, options.password);
     }
 
-    // 4. Receipt.
-    bool receipt_valid = false;
-    if (!prop("receiptSignature").empty() && hash) {
-        Receipt receipt{prop("receiptKeyId"), prop("receiptAlgorithm"), prop("receiptSignature"), prop("receiptFingerprint"),
-                        prop("receiptSignedAt"), "", "canonical_sha256_bytes"};
-        ReceiptCheck check = check_receipt(receipt, *hash, keyring);
-        std::string code = std::string("receipt.") + pith::to_string(check.status);
-        if (check.status == ReceiptStatus::Valid) {
-            receipt_valid = true;
-            f.ok(code, check.explanation);
-        } else if (check.status == ReceiptStatus::KeyUnknown) {
-            f.info(code, check.explanation);
-        } else {
-            f.fail(code, check.explanation);
-        }
-    } else {
-        f.info("receipt.absent", prop("receiptSignature").empty() ? "no receipt embedded" : "a receipt is embedded but no hash to check it against");
-    }
-    for (const auto& w : keyring.warnings) f.info("keyring.entry_refused", w);
+    const bool receipt_valid = check_receipt_data(p, data.hash, keyring, f);
 
-    // 5. Info, XMP and links agree.
-    std::vector<std::string> disagreements;
-    if (xmp_number && info_number && info_number->body != xmp_number->body)
-        disagreements.push_back("Info /PithNumber is " + e.info.at("PithNumber"));
-    int pith_links = 0;
-    for (const auto& link : e.links) {
-        std::string body = body_of_link(link.uri);
-        ++pith_links;
-        if (body.empty() || number->body.compare(0, body.size(), body) != 0 || body.size() > number->body.size())
-            disagreements.push_back("the link on page " + std::to_string(link.page) + " points to " + (link.uri.empty() ? "nothing" : link.uri));
+    // 8. The bytes before pith's update, and pith's update itself.
+    std::optional<std::uint64_t> prior_length;
+    if (!prop("priorLength").empty()) {
+        prior_length = std::strtoull(prop("priorLength").c_str(), nullptr, 10);
+        if (*prior_length > file.bytes().size() || to_hex(prefix_hash.digest(*prior_length)) != prop("priorSha256"))
+            f.fail("pith.prior.mismatch", "the " + prop("priorLength") + " bytes pith stamped onto are no longer the start of the file");
+        else
+            f.ok("pith.prior.match", "the " + prop("priorLength") + " bytes pith stamped onto are unchanged");
     }
-    if (!disagreements.empty()) {
-        std::string list;
-        for (const auto& d : disagreements) list += (list.empty() ? "" : "; ") + d;
-        f.fail("pith.links.mismatch", "not everything names " + report.number + ": " + list);
-    } else if (pith_links) {
-        f.ok("pith.links.match", std::string(xmp_number && info_number ? "XMP, Info" : xmp_number ? "XMP" : "Info") + " and " +
-                                     std::to_string(pith_links) + " badge link" + (pith_links == 1 ? "" : "s") + " name the same number");
-    } else {
-        f.info("pith.links.absent", "no link to the Pith resolver found on page 1 or the stamped page");
-    }
-
-    // The bytes before pith's update (check 8 reports it).
-    std::optional<std::string> prior_sha256;
-    const std::uint64_t prior_length = std::strtoull(prop("priorLength").c_str(), nullptr, 10);
-    if (!prop("priorLength").empty() && prior_length <= file.bytes().size())
-        prior_sha256 = to_hex(prefix_hash.digest(prior_length));
+    const Baseline baseline = check_pith_update(file, prior_length, f);
+    if (!prior_length && baseline.found)
+        f.ok("pith.update.none", "no update of pith stamp's: the pith data was written with the document (made by " +
+                                     (prop("stampTool").empty() ? std::string("an unknown tool") : prop("stampTool")) + ")");
+    check_links(file, e, *number, report.number, baseline, options.resolver, f);
 
     // poppler's page text, where the quick reading left a check open.
     PageText page1, badge_page;
@@ -558,7 +567,7 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     if (page1.failed || badge_page.failed)  // a file that defeats the text checks is not given their benefit
         f.fail("pith.text.failed", "the page text could not be extracted (" + (page1.failed ? page1.why : badge_page.why) +
                                        "), so the checks that need it cannot be made");
-    if (title_open) t = title::compare(prop("title"), title_hash, declared, page1.text);
+    if (title_open) t = title::compare(signed_title, title_hash, page1.text);
     if (badge_open) badge = badge_text((badge_page_child ? badge_page : page1).text.value_or(""), *number);
 
     // 6. The visible badge text.
@@ -576,34 +585,35 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     else if (t.outcome == title::Outcome::Differs) f.fail("pith.title.differs", t.explanation);
     else f.info("pith.title.none", t.explanation);
 
-    // 8. Changes after stamping.
-    if (!prop("priorLength").empty()) {
-        if (!prior_sha256 || *prior_sha256 != prop("priorSha256"))
-            f.fail("pith.prior.mismatch", "the " + prop("priorLength") + " bytes pith stamped onto are no longer the start of the file");
-        else
-            f.ok("pith.prior.match", "the " + prop("priorLength") + " bytes pith stamped onto are unchanged");
-        if (e.pith_revision)
-            check_later_revisions(file, e, f);
-        else
-            f.fail("pith.revisions.rewritten", "pith's update is no longer a revision of the file: it was rewritten after stamping");
-    } else {
-        f.info("pith.revisions.unrecorded", "no record of the file before the pith data was added (made by " +
-                                                (prop("stampTool").empty() ? std::string("an unknown tool") : prop("stampTool")) + ")");
-    }
+    // 9. What changed after the stamp.
+    std::vector<Area> keep_clear;
+    if (baseline.badge_drawn) keep_clear.push_back({baseline.badge_page, baseline.badge_rect, "the badge"});
+    else  // pith.sty's badge: its links
+        for (const auto& l : e.links) keep_clear.push_back({l.page - 1, {l.rect[0], l.rect[1], l.rect[2], l.rect[3]}, "the badge"});
+    check_later_changes(file, baseline, keep_clear, f);
 
-    // 9. The record the reader fetched.
+    // 10. The record the reader fetched.
     if (options.expected) {
+        const auto& record = data.record;
         if (record ? record->canonical_bytes == options.expected->canonical_bytes : options.expected->number.body == number->body)
             f.ok("pith.record.expected.match", "the embedded " + std::string(record ? "record" : "number") + " equals " + options.expected->source);
         else
             f.fail("pith.record.expected.mismatch", "the embedded " + std::string(record ? "record" : "number") + " differs from " + options.expected->source);
     }
-    if (prop("unverified") == "True")
+    const bool unverified_record = prop("unverified") == "True";
+    if (unverified_record)
         f.info("pith.record.unverified", "the record was stamped with --allow-unverified: its stated hash or number did not recompute");
 
-    if (!f.failure.empty()) report.state = State::Invalid;
-    else if (receipt_valid && prop("unverified") != "True") report.state = State::Trusted;
-    else report.state = State::Unverified;
+    const bool badge_expected = baseline.badge_drawn || !e.links.empty();
+    const std::vector<std::string> missing = missing_evidence(f, receipt_valid, badge_expected, unverified_record);
+    if (!f.failure.empty()) {
+        report.state = State::Invalid;
+    } else if (missing.empty()) {
+        report.state = State::Trusted;
+    } else {
+        report.state = State::Unverified;
+        f.info("pith.evidence.missing", "not trusted: " + joined(missing));
+    }
     return report;
 }
 

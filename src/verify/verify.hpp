@@ -2,6 +2,7 @@
 // pith extract and pith verify: what a PDF carries, and whether to believe it.
 #include "core/findings.hpp"
 #include "core/keys.hpp"
+#include "core/number.hpp"
 #include "core/record.hpp"
 #include "xmp/xmp.hpp"
 
@@ -17,6 +18,8 @@ struct Link {
     int page = 0;  // 1-based
     double rect[4] = {0, 0, 0, 0};
     std::string uri;
+    std::string action;       // the action's /S: "URI" for every honest pith link
+    bool chained = false;     // the action has /Next: more actions run after it
     bool pith_badge = false;  // the link `pith stamp` drew (/NM pith-badge)
 };
 
@@ -47,6 +50,7 @@ struct Options {
     std::string password;
     std::optional<Record> expected;  // --record: the embedded record must equal this one
     bool allow_damaged = false;      // read a damaged PDF (pdf::File::defects()) instead of refusing it
+    std::string resolver = kDefaultResolver;  // every pith link must go here
 };
 
 enum class State { Trusted, Unverified, Invalid, Absent };

@@ -5,6 +5,7 @@
 
 #include <pugixml.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <sstream>
 
@@ -129,15 +130,38 @@ bool Schema::defines(const std::string& name) const {
     return false;
 }
 
+namespace {
+bool is_description(pugi::xml_node n) {
+    return n && local_name(n.name()) == "Description" && in_namespace(n, n.name(), kRdfNs);
+}
+}  // namespace
+
 Packet read(std::string_view packet) {
     pugi::xml_document doc;
     load(doc, packet);
     const Schema& schema = Schema::pith();
     Packet out;
+    // One reading only: a pith property is a simple value, given once, directly in an
+    // rdf:Description (as an element or an attribute), in the one packet there is.
+    auto set_pith = [&](const std::string& name, std::string value, bool in_description, bool simple) {
+        if (!out.pith.emplace(name, value).second) out.ambiguities.push_back("pith:" + name + " is given more than once");
+        if (!in_description) out.ambiguities.push_back("pith:" + name + " stands outside an rdf:Description");
+        if (!simple) out.ambiguities.push_back("pith:" + name + " is not a simple text value");
+    };
+    int rdf_count = 0;
+    for (std::size_t at = packet.find("<?xpacket begin"), n = 0; at != std::string_view::npos; at = packet.find("<?xpacket begin", at + 1))
+        if (++n == 2) out.ambiguities.push_back("the metadata stream holds more than one XMP packet");
     for_each_element(doc, [&](pugi::xml_node n) {
         std::string name = local_name(n.name());
         std::string ns = namespace_of(n, prefix_of(n.name()));
-        if (ns == schema.namespace_uri) out.pith[name] = text_of(n);
+        if (name == "RDF" && ns == kRdfNs && ++rdf_count == 2) out.ambiguities.push_back("the packet holds more than one rdf:RDF");
+        if (ns == schema.namespace_uri) {
+            bool simple = !n.first_attribute() || std::all_of(n.attributes_begin(), n.attributes_end(), [](const pugi::xml_attribute& a) {
+                              return std::string(a.name()).rfind("xmlns", 0) == 0;
+                          });
+            for (pugi::xml_node c : n.children()) simple &= c.type() == pugi::node_pcdata || c.type() == pugi::node_cdata;
+            set_pith(name, n.text().get(), is_description(n.parent()), simple);
+        }
         else if (ns == kDcNs && name == "title" && out.title.empty()) out.title = text_of(n);
         else if (ns == kPdfaIdNs && name == "part") out.pdfa_part = n.text().get();
         else if (ns == kPdfaIdNs && name == "conformance") out.pdfa_conformance = n.text().get();
@@ -148,7 +172,7 @@ Packet read(std::string_view packet) {
             if (aname.rfind("xmlns", 0) == 0) continue;
             std::string ans = namespace_of(n, prefix_of(a.name()));
             std::string alocal = local_name(a.name());
-            if (ans == schema.namespace_uri) out.pith[alocal] = a.value();
+            if (ans == schema.namespace_uri) set_pith(alocal, a.value(), is_description(n), true);
             else if (ans == kPdfaIdNs && alocal == "part") out.pdfa_part = a.value();
             else if (ans == kPdfaIdNs && alocal == "conformance") out.pdfa_conformance = a.value();
             else if (ans == kPdfaSchemaNs && alocal == "namespaceURI" && schema.namespace_uri == a.value())

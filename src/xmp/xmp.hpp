@@ -34,6 +34,9 @@ struct Packet {
     std::string pdfa_part;          // pdfaid:part, empty when the file does not claim PDF/A
     std::string pdfa_conformance;
     bool pith_declared_for_pdfa = false;  // a pdfaExtension schema declares the pith namespace
+    // Why other readers may read other pith values than `pith` holds: a property given twice,
+    // outside an rdf:Description, with a structured value, or more than one packet or rdf:RDF.
+    std::vector<std::string> ambiguities;
 };
 
 // Throws pith::Error for a packet that is not well-formed XML (DTDs and entities are never expanded).

@@ -32,8 +32,8 @@ int main(int argc, char** argv) {
         using pith::title::Outcome;
         auto word = [](Outcome o) { return o == Outcome::Matches ? "matches" : o == Outcome::Differs ? "differs" : "none"; };
         for (int i = 3; i < argc; ++i)
-            std::cout << word(pith::title::compare(argv[i], "", {}, *text).outcome) << " "
-                      << word(pith::title::compare(argv[i], "", {}, poppler).outcome) << "\n";
+            std::cout << word(pith::title::compare(argv[i], "", *text).outcome) << " "
+                      << word(pith::title::compare(argv[i], "", poppler).outcome) << "\n";
         return 0;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "%s\n", e.what());

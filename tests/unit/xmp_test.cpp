@@ -105,3 +105,52 @@ TEST_CASE("hostile packets: no entity expansion, no recursion, clear errors", "[
     CHECK_THROWS_WITH(xmp::read("<a><b></a>"), Catch::Contains("not well-formed"));
     CHECK_THROWS_WITH(xmp::read(std::string(xmp::kMaxPacketSize + 1, ' ')), Catch::Contains("larger than"));
 }
+
+TEST_CASE("a packet that other readers may read differently is flagged ambiguous", "[xmp]") {
+    const std::string ns = "xmlns:pith=\"https://pith.science/ns/xmp/1.0/\"";
+    auto packet = [](const std::string& body) {
+        return "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">" + body +
+               "</rdf:RDF></x:xmpmeta>";
+    };
+    // What pith stamp writes reads one way only, merged into a PDF/A packet too.
+    CHECK(xmp::read(xmp::merge("", {{"number", "pith:2024:A"}})).ambiguities.empty());
+    CHECK(xmp::read(xmp::merge(kPdfaPacket, {{"number", "pith:2024:A"}})).ambiguities.empty());
+
+    auto ambiguous = [&](const std::string& body, const std::string& why) {
+        INFO(body);
+        xmp::Packet p = xmp::read(packet(body));
+        REQUIRE(p.ambiguities.size() >= 1);
+        CHECK_THAT(p.ambiguities.front(), Catch::Contains(why));
+    };
+    ambiguous("<rdf:Description rdf:about=\"\" " + ns + "><pith:number>pith:2024:A</pith:number></rdf:Description>"
+              "<rdf:Description rdf:about=\"\" " + ns + "><pith:number>pith:2024:B</pith:number></rdf:Description>",
+              "pith:number is given more than once");
+    ambiguous("<rdf:Description rdf:about=\"\" " + ns + " pith:number=\"pith:2024:A\"><pith:number>pith:2024:B</pith:number></rdf:Description>",
+              "pith:number is given more than once");
+    ambiguous("<rdf:Description rdf:about=\"\" " + ns + "><pith:number>pith:2024:A</pith:number><pith:number>pith:2024:A</pith:number></rdf:Description>",
+              "given more than once");
+    ambiguous("<rdf:Description rdf:about=\"\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\" " + ns +
+                  "><dc:subject><pith:number>pith:2024:A</pith:number></dc:subject></rdf:Description>",
+              "stands outside an rdf:Description");
+    ambiguous("<rdf:Description rdf:about=\"\" " + ns + "><pith:number><rdf:Alt><rdf:li>pith:2024:A</rdf:li></rdf:Alt></pith:number></rdf:Description>",
+              "not a simple text value");
+    ambiguous("<rdf:Description rdf:about=\"\" " + ns + "><pith:number rdf:resource=\"x\">pith:2024:A</pith:number></rdf:Description>",
+              "not a simple text value");
+    const std::string one = "<?xpacket begin=\"\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>" +
+                            packet("<rdf:Description rdf:about=\"\" " + ns + "><pith:number>pith:2024:A</pith:number></rdf:Description>") +
+                            "<?xpacket end=\"w\"?>";
+    CHECK(xmp::read(one).ambiguities.empty());
+    // Two packets in one stream: refused as XML, or read and flagged, never read one way silently.
+    bool refused = false;
+    xmp::Packet twice;
+    try {
+        twice = xmp::read(one + one);
+    } catch (const Error&) {
+        refused = true;
+    }
+    CHECK((refused || !twice.ambiguities.empty()));
+    const std::string rdf = "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"></rdf:RDF>";
+    xmp::Packet two = xmp::read("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\">" + rdf + rdf + "</x:xmpmeta>");
+    REQUIRE(two.ambiguities.size() == 1);
+    CHECK_THAT(two.ambiguities.front(), Catch::Contains("more than one rdf:RDF"));
+}

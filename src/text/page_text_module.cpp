@@ -182,6 +182,13 @@ int page_words(const char* pdf, std::size_t size, int index, const char* passwor
                         const Ink ink = ink_in(*with, *without, scale, w.x0, w.y0, w.x1, w.y1);
                         w.ink = ink.fraction;
                         w.ink_pixels = ink.pixels;
+                        w.least_char_ink = 1;
+                        for (int i = 0; i < word->getLength(); ++i) {
+                            double x0, y0, x1, y1;
+                            word->getCharBBox(i, &x0, &y0, &x1, &y1);
+                            w.least_char_ink = std::min(w.least_char_ink,
+                                                        ink_in(*with, *without, scale, x0, y0, x1, y1).fraction);
+                        }
                     }
                     word_sink(context, &w);
                 }

@@ -13,6 +13,7 @@ struct PithWordFacts {
     int line_end;           // last word of its line in reading order
     double ink;             // fraction of the box's pixels that differ between the renders with and without text
     double ink_pixels;      // how many pixels that is
+    double least_char_ink;  // the smallest such fraction over the boxes of the word's characters
 };
 
 struct PithPageFacts {

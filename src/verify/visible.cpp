@@ -3,6 +3,7 @@
 #include "text/page_words_abi.h"
 #include "verify/text_module.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -33,11 +34,12 @@ std::string one_decimal(double v) {
 // Why a reader does not see this word, or "" when they do. Order: the cheapest to explain first.
 std::string why_hidden(const PithPageFacts& page, const PithWordFacts& w) {
     if (!page.rendered) return "page not rendered in time";
-    if (!(w.x0 >= -kEdgeSlack && w.y0 >= -kEdgeSlack && w.x1 <= page.width + kEdgeSlack &&
-          w.y1 <= page.height + kEdgeSlack))
+    const double slack = std::max(kEdgeSlack, kEdgeSlackOfSize * w.size);
+    if (!(w.x0 >= -slack && w.y0 >= -slack && w.x1 <= page.width + slack && w.y1 <= page.height + slack))
         return "outside the page";
     if (!(w.size >= kMinSize)) return "too small (" + one_decimal(w.size) + " pt)";
     if (!(w.ink >= kMinInk && w.ink_pixels >= kMinInkPixels)) return "not painted";
+    if (!(w.least_char_ink > 0)) return "partly painted";
     return "";
 }
 

@@ -30,11 +30,14 @@ struct Page {
 // Below this font size (points, after all matrices) a word is not legible.
 inline constexpr double kMinSize = 3.0;
 // A word is painted when at least this fraction of its box's pixels, and kMinInkPixels of
-// them, change by a visible amount when its glyphs are drawn (tuned on the corpus: doc/visible.md).
+// them, change by a visible amount when its glyphs are drawn, and every character's box holds
+// some such pixel (tuned on the corpus: doc/visible.md).
 inline constexpr double kMinInk = 0.03;
 inline constexpr double kMinInkPixels = 3;
-// How far (points) a word's box may stick out of the page: font boxes are generous.
-inline constexpr double kEdgeSlack = 1.0;
+// How far a word's box may stick out of the page: font boxes reach below the baseline by the
+// font's descent, so a line set on the bottom edge is still read.
+inline constexpr double kEdgeSlack = 1.0;         // points
+inline constexpr double kEdgeSlackOfSize = 0.3;   // of the font size
 // Wall-clock limit for laying out and rendering one page; words of a page not rendered in
 // time come out hidden ("page not rendered in time").
 inline constexpr double kRenderSeconds = 12.0;

@@ -141,6 +141,8 @@ std::vector<Hidden> hidden_fixtures() {
          true},
         {"form XObject with an empty BBox", {"/Fm0 Do\n"}, {}, "not painted", false},
         {"1x1 pt annotation", {"", "", true}, {}, "too small", true, 16},
+        {"only a first letter painted", {"BT /F1 24 Tf " + at + "(F) Tj 1 1 1 rg (orged Paper Title) Tj ET\n"},
+         {"BT /F1 24 Tf " + at + "(F) Tj ET\n"}, "", false},
     };
 }
 
@@ -286,4 +288,16 @@ TEST_CASE("visible: text joins visible words by spaces and lines by newlines", "
                   {"C", 0, 0, 0, 0, 10, true, true, ""}};
     CHECK(pith::visible::visible_text(page) == "A\nB C");
     CHECK(pith::visible::all_text(page) == "A hidden\nB C");
+}
+
+TEST_CASE("visible: a word with one letter painted and the rest white is not visible", "[visible]") {
+    const std::optional<Page> page = pith::visible::page_words(
+        make_pdf({"BT /F1 24 Tf 72 600 Td (F) Tj 1 1 1 rg (orged Paper Title) Tj ET\n"}), 0);
+    REQUIRE(page);
+    const Word* w = find(*page, "Forged");
+    REQUIRE(w);
+    CHECK(w->hidden_why == "partly painted");
+    w = find(*page, "Paper");
+    REQUIRE(w);
+    CHECK(w->hidden_why == "not painted");
 }

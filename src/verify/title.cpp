@@ -3,9 +3,7 @@
 #include "core/text.hpp"
 
 #include "core/error.hpp"
-
-#include <dlfcn.h>
-#include <unistd.h>
+#include "verify/text_module.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -362,30 +360,10 @@ std::string quoted(const std::string& s) {
 
 using PageTextFn = int (*)(const char*, std::size_t, int, const char*, void (*)(void*, const char*, std::size_t), void*);
 
-std::string executable_dir() {
-    char path[PATH_MAX];
-    ssize_t n = ::readlink("/proc/self/exe", path, sizeof path - 1);
-    if (n <= 0) return ".";
-    std::string p(path, static_cast<std::size_t>(n));
-    return p.substr(0, p.rfind('/'));
-}
-
-// pith-text.so sits beside the executable in the build tree and at PITH_TEXT_MODULE_FROM_BINDIR
-// (relative to the executable) once installed.
+// Looked up once per process.
 PageTextFn load_text_module() {
-    static PageTextFn fn = nullptr;
-    if (fn) return fn;
-    const std::string dir = executable_dir();
-    std::string tried;
-    for (const std::string& path : {dir + "/pith-text.so", dir + "/" PITH_TEXT_MODULE_FROM_BINDIR}) {
-        if (void* module = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL)) {
-            fn = reinterpret_cast<PageTextFn>(::dlsym(module, "pith_page_text"));
-            if (fn) return fn;
-        }
-        const char* why = ::dlerror();
-        tried += (tried.empty() ? "" : "; ") + (why ? std::string(why) : path);
-    }
-    throw Error("cannot load pith's text module (pith-text.so): " + tried);
+    static const PageTextFn fn = reinterpret_cast<PageTextFn>(text_module::symbol("pith_page_text"));
+    return fn;
 }
 
 void append_text(void* context, const char* data, std::size_t size) {

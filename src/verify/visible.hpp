@@ -1,0 +1,59 @@
+#pragma once
+// Which words of a page a reader actually sees (issue 14, point 3; doc/visible.md).
+//
+// Text extraction also returns text nobody sees (render mode 3 or 7, white on white, clipped,
+// covered, transparent, off the page, microscopic). page_words() lays the page out with
+// poppler's TextOutputDev and renders it twice with poppler's Splash (as a viewer shows it, and
+// with every glyph left out): a word is visible when its box holds enough pixels that differ
+// between the two renders, at a legible size, within the page.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pith::visible {
+
+struct Word {
+    std::string text;                       // UTF-8, as poppler's layout gives it
+    double x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // box in points on the page as displayed (CropBox, /Rotate applied), origin top-left
+    double size = 0;                        // font size in points after all matrices
+    bool line_end = false;                  // last word of its line in reading order
+    bool visible = false;                   // its glyphs change what the page looks like, at a legible size
+    std::string hidden_why;                 // when !visible: "not painted", "too small (0.1 pt)", "outside the page", ...
+};
+
+struct Page {
+    double width = 0, height = 0;  // as displayed
+    std::vector<Word> words;       // reading order
+};
+
+// Below this font size (points, after all matrices) a word is not legible.
+inline constexpr double kMinSize = 3.0;
+// A word is painted when at least this fraction of its box's pixels, and kMinInkPixels of
+// them, change by a visible amount when its glyphs are drawn, and every character's box holds
+// some such pixel (tuned on the corpus: doc/visible.md).
+inline constexpr double kMinInk = 0.03;
+inline constexpr double kMinInkPixels = 3;
+// How far a word's box may stick out of the page: font boxes reach below the baseline by the
+// font's descent, so a line set on the bottom edge is still read.
+inline constexpr double kEdgeSlack = 1.0;         // points
+inline constexpr double kEdgeSlackOfSize = 0.3;   // of the font size
+// Wall-clock limit for laying out and rendering one page; words of a page not rendered in
+// time come out hidden ("page not rendered in time").
+inline constexpr double kRenderSeconds = 12.0;
+
+// Words of page `index` (0-based), judged by rendering. nullopt when poppler cannot open or
+// unlock the file or the page does not exist. Throws pith::Error when pith-text.so cannot be
+// loaded. Runs in the calling process (verify calls it in its child process).
+std::optional<Page> page_words(std::string_view pdf, int index, const std::string& password = "");
+
+// For the child's pipe: a lossless text encoding of Page and its inverse (nullopt on junk).
+std::string encode(const Page& page);
+std::optional<Page> decode(std::string_view bytes);
+
+// The page's text from its visible words only (words joined by spaces, lines by '\n'), and
+// from all words: what title matching reads.
+std::string visible_text(const Page& page);
+std::string all_text(const Page& page);
+
+}  // namespace pith::visible

@@ -1,0 +1,303 @@
+// verify/visible: which words of a page a reader sees (issue 14 point 3, doc/visible.md).
+// Fixtures are one-page PDFs built here: a visible title line plus one copy of another title
+// hidden by one technique each, or one visible control. pdftoppm and mutool (independent
+// renderers) confirm that each hidden copy changes no pixel of the page.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "pdf_support.hpp"
+#include "verify/visible.hpp"
+
+namespace fs = std::filesystem;
+using pith::visible::Page;
+using pith::visible::Word;
+
+namespace {
+
+const std::string kShown = "BT /F1 24 Tf 72 700 Td (Visible Control Title) Tj ET\n";
+// The hidden copy, at 24 pt where it would be readable if drawn.
+const std::string kForged = "(Forged Paper Title) Tj";
+
+struct Spec {
+    std::string extra_content;  // page content after kShown
+    std::string page_keys;      // more page dictionary keys
+    bool annotation = false;    // the 1x1 pt annotation showing the forged title
+};
+
+// Resources shared by all fixtures: F1 Helvetica, F3 a Type 3 font (A, B), MC0 an OCG that
+// is OFF, GS0 fill alpha 0, Fm0 a form with an empty BBox showing the forged title, Im0 a
+// 2x2 RGB image.
+std::string make_pdf(const Spec& spec) {
+    const std::string type3_a = "600 0 0 0 500 700 d1 0 0 m 250 700 l 500 0 l f";
+    const std::string type3_b = "600 0 0 0 500 700 d1 0 0 500 700 re 100 100 300 500 re f*";
+    const std::string form = "BT /F1 24 Tf 72 600 Td " + kForged + " ET";
+    const std::string image = "\x20\x60\xC0\xC0\x80\x20\x40\xA0\x40\xF0\xD0\x10";
+    const std::string annot_ap = "BT /F1 24 Tf 0 5 Td " + kForged + " ET";
+    const std::string content = kShown + spec.extra_content;
+    auto stream = [](const std::string& dict, const std::string& data) {
+        return "<< " + dict + " /Length " + std::to_string(data.size()) + " >>\nstream\n" + data + "\nendstream";
+    };
+    pdftest::Objects o;
+    o[1] = "<< /Type /Catalog /Pages 2 0 R /OCProperties << /OCGs [5 0 R] /D << /OFF [5 0 R] >> >> >>";
+    o[2] = "<< /Type /Pages /Kids [3 0 R] /Count 1 >>";
+    o[3] = "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] " + spec.page_keys +
+           " /Resources << /Font << /F1 4 0 R /F3 9 0 R >> /ExtGState << /GS0 6 0 R >>"
+           " /XObject << /Fm0 7 0 R /Im0 8 0 R >> /Properties << /MC0 5 0 R >> >>" +
+           (spec.annotation ? " /Annots [13 0 R]" : "") + " /Contents 10 0 R >>";
+    o[4] = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>";
+    o[5] = "<< /Type /OCG /Name (Hidden layer) >>";
+    o[6] = "<< /Type /ExtGState /ca 0 >>";
+    o[7] = stream("/Type /XObject /Subtype /Form /BBox [0 0 0 0] /Resources << /Font << /F1 4 0 R >> >>", form);
+    o[8] = stream("/Type /XObject /Subtype /Image /Width 2 /Height 2 /ColorSpace /DeviceRGB /BitsPerComponent 8",
+                  image);
+    o[9] = "<< /Type /Font /Subtype /Type3 /FontBBox [0 0 500 700] /FontMatrix [0.001 0 0 0.001 0 0]"
+           " /CharProcs << /A 11 0 R /B 12 0 R >> /Encoding << /Type /Encoding /Differences [65 /A /B] >>"
+           " /FirstChar 65 /LastChar 66 /Widths [600 600] /Resources << >> >>";
+    o[10] = stream("", content);
+    o[11] = stream("", type3_a);
+    o[12] = stream("", type3_b);
+    o[13] = "<< /Type /Annot /Subtype /Stamp /Rect [300 100 301 101] /F 4 /AP << /N 14 0 R >> >>";
+    o[14] = stream("/Type /XObject /Subtype /Form /BBox [0 0 300 30] /Resources << /Font << /F1 4 0 R >> >>",
+                   annot_ap);
+    return pdftest::classic(o);
+}
+
+const Word* find(const Page& page, const std::string& text) {
+    for (const Word& w : page.words)
+        if (w.text == text) return &w;
+    return nullptr;
+}
+
+// The words of kShown: on the top line of an upright page, else the first ones.
+void require_shown_visible(const Page& page) {
+    for (const char* text : {"Visible", "Control", "Title"}) {
+        const Word* w = nullptr;
+        for (const Word& x : page.words)
+            if (x.text == text && x.y1 < 110 && !w) w = &x;
+        if (!w) w = find(page, text);
+        INFO(text);
+        REQUIRE(w);
+        CHECK(w->visible);
+        CHECK(w->hidden_why.empty());
+    }
+}
+
+// Pixels of page 1 rendered at 100 dpi by an independent renderer, as PPM bytes.
+std::string independent_render(const std::string& tool, const std::string& pdf, const std::string& name) {
+    const std::string in = pdftest::temp_path(name + ".pdf"), out = pdftest::temp_path(name + "-" + tool + ".ppm");
+    pdftest::write_file(in, pdf);
+    const std::string cmd = tool == "pdftoppm" ? "pdftoppm -cropbox -r 100 -f 1 -l 1 -singlefile " + in + " " +
+                                                     out.substr(0, out.size() - 4)
+                                               : "mutool draw -q -r 100 -o " + out + " " + in + " 1";
+    int rc = -1;
+    const std::string said = pdftest::run(cmd, &rc);
+    INFO(cmd << ": " << said);
+    REQUIRE(rc == 0);
+    std::string pixels = pdftest::read_file(out);
+    fs::remove(in);
+    fs::remove(out);
+    REQUIRE(!pixels.empty());
+    return pixels;
+}
+
+// How many bytes differ between two renders of the same size.
+long differing_bytes(const std::string& a, const std::string& b) {
+    REQUIRE(a.size() == b.size());
+    long n = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) n += a[i] != b[i];
+    return n;
+}
+
+struct Hidden {
+    std::string name;
+    Spec with, without;        // the page with the forged title hidden, and without it at all
+    std::string why;           // expected hidden_why prefix
+    bool may_be_absent;        // poppler's layout may leave the words out entirely
+    long speck = 0;            // bytes an independent render may differ by (sub-pixel glyphs)
+};
+
+std::vector<Hidden> hidden_fixtures() {
+    const std::string at = "72 600 Td ";
+    const std::string box = "1 1 1 rg 60 590 400 40 re f\n";
+    return {
+        {"render mode 3", {"BT /F1 24 Tf 3 Tr " + at + kForged + " ET\n"}, {}, "not painted", false},
+        {"render mode 7", {"q BT /F1 24 Tf 7 Tr " + at + kForged + " ET Q\n"}, {}, "not painted", false},
+        {"white on white", {"1 1 1 rg BT /F1 24 Tf " + at + kForged + " ET\n"}, {}, "not painted", false},
+        {"0.05 pt", {"BT /F1 0.05 Tf " + at + kForged + " ET\n"}, {}, "too small", true, 16},
+        {"clipped away", {"q 0 0 10 10 re W n BT /F1 24 Tf " + at + kForged + " ET Q\n"}, {}, "not painted", false},
+        {"under an opaque box painted later", {"BT /F1 24 Tf " + at + kForged + " ET\n" + box}, {box},
+         "not painted", false},
+        {"outside the CropBox", {"BT /F1 24 Tf 72 100 Td " + kForged + " ET\n", "/CropBox [0 300 612 792]"},
+         {"", "/CropBox [0 300 612 792]"}, "outside the page", true},
+        {"zero text matrix", {"BT /F1 24 Tf 0 0 0 0 72 600 Tm " + kForged + " ET\n"}, {}, "too small", true},
+        {"fill alpha 0", {"q /GS0 gs BT /F1 24 Tf " + at + kForged + " ET Q\n"}, {}, "not painted", false},
+        {"optional content OFF", {"/OC /MC0 BDC BT /F1 24 Tf " + at + kForged + " ET EMC\n"}, {}, "not painted",
+         true},
+        {"form XObject with an empty BBox", {"/Fm0 Do\n"}, {}, "not painted", false},
+        {"1x1 pt annotation", {"", "", true}, {}, "too small", true, 16},
+        {"only a first letter painted", {"BT /F1 24 Tf " + at + "(F) Tj 1 1 1 rg (orged Paper Title) Tj ET\n"},
+         {"BT /F1 24 Tf " + at + "(F) Tj ET\n"}, "", false},
+    };
+}
+
+}  // namespace
+
+TEST_CASE("visible: each hidden copy of a title is not visible; the shown title is", "[visible]") {
+    for (const Hidden& h : hidden_fixtures()) {
+        INFO(h.name);
+        const std::optional<Page> page = pith::visible::page_words(make_pdf(h.with), 0);
+        REQUIRE(page);
+        require_shown_visible(*page);
+        bool present = false;
+        for (const char* text : {"Forged", "Paper"}) {
+            const Word* w = find(*page, text);
+            if (!w) continue;
+            present = true;
+            INFO(text << " why: " << w->hidden_why << " size " << w->size);
+            CHECK(!w->visible);
+            CHECK(w->hidden_why.rfind(h.why, 0) == 0);
+        }
+        if (!h.may_be_absent) CHECK(present);  // text extraction does return it: the test bites
+        CHECK(pith::visible::visible_text(*page) == "Visible Control Title");
+    }
+}
+
+TEST_CASE("visible: independent renderers draw no hidden copy", "[visible]") {
+    for (const Hidden& h : hidden_fixtures()) {
+        for (const std::string tool : {"pdftoppm", "mutool"}) {
+            INFO(h.name << " by " << tool);
+            const std::string with = independent_render(tool, make_pdf(h.with), "with");
+            const std::string without = independent_render(tool, make_pdf(h.without), "without");
+            CHECK(differing_bytes(with, without) <= h.speck);
+        }
+    }
+    // The check can fail: the same title drawn plainly changes many pixels.
+    const std::string plain = independent_render("pdftoppm", make_pdf({"BT /F1 24 Tf 72 600 Td " + kForged + " ET"}), "p");
+    CHECK(differing_bytes(plain, independent_render("pdftoppm", make_pdf({}), "e")) > 1000);
+}
+
+TEST_CASE("visible: ordinary text is visible", "[visible]") {
+    const std::string forged = "BT /F1 24 Tf 72 600 Td " + kForged + " ET\n";
+    const std::vector<std::pair<std::string, Spec>> controls = {
+        {"black", {forged}},
+        {"red", {"1 0 0 rg " + forged}},
+        {"blue, stroked (mode 1)", {"0 0 1 RG 1 Tr " + forged}},
+        {"on a coloured box painted before", {"0.8 0.9 1 rg 60 590 400 40 re f 0 g " + forged}},
+        {"white on a dark box painted before", {"0.1 0.1 0.4 rg 60 590 400 40 re f 1 g " + forged}},
+        {"over an image", {"q 400 0 0 40 60 590 cm /Im0 Do Q 0 g " + forged}},
+        {"page /Rotate 90", {forged, "/Rotate 90"}},
+        {"page /Rotate 270, CropBox not at the origin", {forged, "/Rotate 270 /CropBox [40 300 600 780]"}},
+        {"CropBox not at the origin", {forged, "/CropBox [50 500 562 760]"}},
+        {"rotated text", {"BT /F1 24 Tf 0 1 -1 0 300 300 Tm " + kForged + " ET\n"}},
+        {"6 pt footnote", {"BT /F1 6 Tf 72 600 Td " + kForged + " ET\n"}},
+    };
+    for (const auto& [name, spec] : controls) {
+        INFO(name);
+        const std::optional<Page> page = pith::visible::page_words(make_pdf(spec), 0);
+        REQUIRE(page);
+        require_shown_visible(*page);
+        for (const char* text : {"Forged", "Paper", "Title"}) {
+            const Word* w = nullptr;
+            for (const Word& x : page->words)
+                if (x.text == text && !(text == std::string("Title") && x.y0 < 120)) w = &x;
+            INFO(text);
+            REQUIRE(w);
+            INFO("why: " << w->hidden_why << ", size " << w->size);
+            CHECK(w->visible);
+            CHECK(w->x0 >= 0);
+            CHECK(w->x1 <= page->width);
+        }
+    }
+}
+
+TEST_CASE("visible: Type 3 glyphs count; in render mode 3 they do not", "[visible]") {
+    const std::optional<Page> shown = pith::visible::page_words(make_pdf({"BT /F3 24 Tf 72 600 Td (ABBA) Tj ET\n"}), 0);
+    REQUIRE(shown);
+    const Word* w = find(*shown, "ABBA");
+    REQUIRE(w);
+    CHECK(w->visible);
+    const std::optional<Page> hidden =
+        pith::visible::page_words(make_pdf({"BT /F3 24 Tf 3 Tr 72 600 Td (ABBA) Tj ET\n"}), 0);
+    REQUIRE(hidden);
+    w = find(*hidden, "ABBA");
+    REQUIRE(w);
+    CHECK(!w->visible);
+}
+
+TEST_CASE("visible: page size as displayed, boxes from the top-left", "[visible]") {
+    std::optional<Page> page = pith::visible::page_words(make_pdf({"", "/Rotate 90 /CropBox [0 0 600 700]"}), 0);
+    REQUIRE(page);
+    CHECK(page->width == Approx(700));
+    CHECK(page->height == Approx(600));
+    page = pith::visible::page_words(make_pdf({}), 0);
+    REQUIRE(page);
+    const Word* w = find(*page, "Visible");
+    REQUIRE(w);
+    // Baseline at y = 700 from the bottom of a 792 pt page: 92 pt from the top.
+    CHECK(w->y1 == Approx(92).margin(8));
+    CHECK(w->x0 == Approx(72).margin(1));
+    CHECK(w->size == Approx(24));
+    CHECK(w->line_end == false);
+    CHECK(find(*page, "Title")->line_end);
+}
+
+TEST_CASE("visible: no page, no document", "[visible]") {
+    CHECK(!pith::visible::page_words(make_pdf({}), 1));
+    CHECK(!pith::visible::page_words(make_pdf({}), -1));
+    CHECK(!pith::visible::page_words("not a pdf", 0));
+    CHECK(!pith::visible::page_words("", 0));
+}
+
+TEST_CASE("visible: encode and decode are inverse; junk is refused", "[visible]") {
+    Page page;
+    page.width = 612.25;
+    page.height = 1.0 / 3;
+    page.words.push_back({"Visible", 1.0 / 7, 2, 3, 4, 24, false, true, ""});
+    page.words.push_back({"a\nb 3 \xE2\x82\xAC", -0.0, 1e-300, 1e300, 5, 0.05, true, false, "too small (0.1 pt)"});
+    page.words.push_back({"", 0, 0, 0, 0, 0, true, false, "not painted"});
+    const std::string bytes = pith::visible::encode(page);
+    const std::optional<Page> back = pith::visible::decode(bytes);
+    REQUIRE(back);
+    CHECK(pith::visible::encode(*back) == bytes);
+    CHECK(back->width == page.width);
+    CHECK(back->height == page.height);
+    REQUIRE(back->words.size() == 3);
+    CHECK(back->words[1].text == page.words[1].text);
+    CHECK(back->words[0].x0 == page.words[0].x0);
+    CHECK(back->words[1].hidden_why == "too small (0.1 pt)");
+    CHECK(pith::visible::visible_text(*back) == "Visible");
+    CHECK(pith::visible::all_text(*back) == "Visible a\nb 3 \xE2\x82\xAC\n");
+    // Every strict prefix, and any byte appended, is junk.
+    for (std::size_t n = 0; n < bytes.size(); ++n) CHECK(!pith::visible::decode(bytes.substr(0, n)));
+    CHECK(!pith::visible::decode(bytes + "x"));
+    CHECK(!pith::visible::decode("pith-visible 1 1 1 1\n0 0 0 0 0 0 1 0 3\nwhy\n"));  // visible with a reason
+    CHECK(!pith::visible::decode("pith-visible 1 nan 1 0\n"));
+}
+
+TEST_CASE("visible: text joins visible words by spaces and lines by newlines", "[visible]") {
+    Page page;
+    page.words = {{"A", 0, 0, 0, 0, 10, false, true, ""},
+                  {"hidden", 0, 0, 0, 0, 10, true, false, "not painted"},
+                  {"B", 0, 0, 0, 0, 10, false, true, ""},
+                  {"C", 0, 0, 0, 0, 10, true, true, ""}};
+    CHECK(pith::visible::visible_text(page) == "A\nB C");
+    CHECK(pith::visible::all_text(page) == "A hidden\nB C");
+}
+
+TEST_CASE("visible: a word with one letter painted and the rest white is not visible", "[visible]") {
+    const std::optional<Page> page = pith::visible::page_words(
+        make_pdf({"BT /F1 24 Tf 72 600 Td (F) Tj 1 1 1 rg (orged Paper Title) Tj ET\n"}), 0);
+    REQUIRE(page);
+    const Word* w = find(*page, "Forged");
+    REQUIRE(w);
+    CHECK(w->hidden_why == "partly painted");
+    w = find(*page, "Paper");
+    REQUIRE(w);
+    CHECK(w->hidden_why == "not painted");
+}

@@ -5,6 +5,7 @@
 #include "xmp/xmp.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <map>
@@ -34,12 +35,41 @@ std::string keys_text(const std::set<std::string>& keys) {
     return out;
 }
 
+// A value as text for comparing: strings by their (decrypted) text whatever their syntax, so
+// that an encrypted file's strings, re-encrypted as another string form, still compare equal.
+std::string canon(const PdfObject& o) {
+    if (o.IsString() || o.IsHexString()) return "(" + o.GetString().GetStringUtf8() + ")";
+    if (o.IsName()) return "/" + o.GetName().GetName();
+    if (o.IsReference()) return std::to_string(o.GetReference().ObjectNumber()) + " " + std::to_string(o.GetReference().GenerationNumber()) + " R";
+    if (o.IsNumber() || o.IsReal()) {
+        char buf[40];
+        std::snprintf(buf, sizeof buf, "%.12g", pdf::number_value(o));
+        return buf;
+    }
+    if (o.IsArray()) {
+        std::string out = "[";
+        for (const auto& item : o.GetArray()) out += canon(item) + " ";
+        return out + "]";
+    }
+    if (o.IsDictionary()) {
+        std::string out = "<<";
+        for (const auto& [key, value] : o.GetDictionary().GetKeys()) out += "/" + key.GetName() + " " + canon(*value) + " ";
+        return out + ">>";
+    }
+    return pdf::to_pdf_string(o);  // null, booleans
+}
+
+bool has_name(const PdfObject& annotation, const char* name) {
+    const PdfObject* nm = annotation.IsDictionary() ? annotation.GetDictionary().GetKey("NM") : nullptr;
+    return nm && (nm->IsString() || nm->IsHexString()) && nm->GetString().GetStringUtf8() == name;
+}
+
 // Object `num` of `a` and of `b` are the same: same value, and for streams the same bytes.
 bool same_object(pdf::File& a, pdf::File& b, std::uint32_t num) {
     const PdfReference ra = a.reference(num), rb = b.reference(num);
     if (a.exists(ra) != b.exists(rb)) return false;
     if (!a.exists(ra)) return true;
-    if (ra != rb || pdf::to_pdf_string(a.get(ra)) != pdf::to_pdf_string(b.get(rb))) return false;
+    if (ra != rb || canon(a.get(ra)) != canon(b.get(rb))) return false;
     if (a.is_stream(ra) != b.is_stream(rb)) return false;
     return !a.is_stream(ra) || a.stream_encoded(ra) == b.stream_encoded(rb);
 }
@@ -50,7 +80,7 @@ std::set<std::string> changed_keys(const PdfObject& a, const PdfObject& b) {
     if (!a.IsDictionary() || !b.IsDictionary()) return {"(whole object)"};
     for (const auto& [key, value] : a.GetDictionary().GetKeys()) {
         const PdfObject* other = b.GetDictionary().GetKey(key);
-        if (!other || pdf::to_pdf_string(*other) != pdf::to_pdf_string(*value)) out.insert(key.GetName());
+        if (!other || canon(*other) != canon(*value)) out.insert(key.GetName());
     }
     for (const auto& [key, value] : b.GetDictionary().GetKeys())
         if (!a.GetDictionary().GetKey(key)) out.insert(key.GetName());
@@ -81,9 +111,10 @@ bool overlaps(const pdf::Rect& a, const pdf::Rect& b) {
 }
 
 // The document `file` held when it was `length` bytes long; nullopt when those bytes are no PDF.
-std::optional<pdf::File> prefix(pdf::File& file, std::uint64_t length, const std::string& what) {
+std::optional<pdf::File> prefix(pdf::File& file, std::uint64_t length, const std::string& what, const std::string& password) {
     try {
-        return pdf::File::from_bytes(std::string(file.bytes().substr(0, length)), file.name() + " (" + what + ")");
+        return pdf::File::from_bytes(std::string(file.bytes().substr(0, length)), file.name() + " (" + what + ")",
+                                     pdf::OpenOptions{password, !password.empty()});
     } catch (const Error&) {
         return std::nullopt;
     } catch (const PoDoFo::PdfError&) {
@@ -135,14 +166,13 @@ bool is_badge_link(pdf::File& stamped, const PdfObject& link, const PdfReference
     for (const auto& [key, value] : d.GetKeys()) keys.insert(key.GetName());
     if (keys != std::set<std::string>{"Type", "Subtype", "Rect", "Border", "F", "NM", "P", "Contents", "A"}) return false;
     const PdfObject* action = d.GetKey("A");
-    if (name_of(d.GetKey("Subtype")) != "Link" || pdf::to_pdf_string(*d.GetKey("Border")) != "[ 0 0 0 ]" ||
+    if (name_of(d.GetKey("Subtype")) != "Link" || canon(*d.GetKey("Border")) != "[0 0 0 ]" ||
         pdf::number_value(*d.GetKey("F")) != 4 || !d.GetKey("P")->IsReference() || d.GetKey("P")->GetReference() != page ||
         !action->IsDictionary() || action->GetDictionary().GetKeys().size() != 2 ||
         name_of(action->GetDictionary().GetKey("S")) != "URI")
         return false;
-    const PdfObject* nm = d.GetKey("NM");
     pdf::Rect rect;
-    return nm->IsString() && nm->GetString().GetStringUtf8() == "pith-badge" && pdf::read_rect(stamped, d.GetKey("Rect"), rect);
+    return has_name(link, "pith-badge") && pdf::read_rect(stamped, d.GetKey("Rect"), rect);
 }
 
 // The badge page: pith's update may change its /Contents (its two streams around what was
@@ -190,7 +220,7 @@ void check_badge_page(pdf::File& before, pdf::File& stamped, const PdfReference&
         if (resources_ok) {
             xobjects.AddKey(PoDoFo::PdfName(stamp::kBadgeResourceName), *badge);
             expected.AddKey("XObject", xobjects);
-            resources_ok = pdf::to_pdf_string(PdfObject(expected)) == pdf::to_pdf_string(*resources);
+            resources_ok = canon(PdfObject(expected)) == canon(*resources);
         }
     }
     if (!resources_ok) problems.push_back("page " + std::to_string(index + 1) + "'s /Resources beyond the badge XObject");
@@ -199,16 +229,14 @@ void check_badge_page(pdf::File& before, pdf::File& stamped, const PdfReference&
     std::vector<std::string> expected_annots;
     if (const PdfObject* old = before.get_key(old_page.GetDictionary(), "Annots"); old && old->IsArray())
         for (const auto& item : old->GetArray()) {
-            const PdfObject& a = before.resolve(item);
-            const PdfObject* nm = a.IsDictionary() ? a.GetDictionary().GetKey("NM") : nullptr;
-            if (!(nm && nm->IsString() && nm->GetString().GetStringUtf8() == "pith-badge")) expected_annots.push_back(pdf::to_pdf_string(item));
+            if (!has_name(before.resolve(item), "pith-badge")) expected_annots.push_back(canon(item));
         }
     const PdfObject* annots = new_page.GetDictionary().GetKey("Annots");
     bool annots_ok = annots && annots->IsArray() && annots->GetArray().size() == expected_annots.size() + 1;
     PdfReference link;
     if (annots_ok) {
         const PdfArray& items = annots->GetArray();
-        for (std::size_t i = 0; i < expected_annots.size(); ++i) annots_ok &= pdf::to_pdf_string(items[i]) == expected_annots[i];
+        for (std::size_t i = 0; i < expected_annots.size(); ++i) annots_ok &= canon(items[i]) == expected_annots[i];
         annots_ok &= items.back().IsReference() && !before.exists(items.back().GetReference());
         if (annots_ok) link = items.back().GetReference();
         annots_ok = annots_ok && is_badge_link(stamped, stamped.get(link), ref);
@@ -347,9 +375,7 @@ private:
             }
         } else if (role == kAnnots) {
             for (const auto& item : refs_in(doc_, &o)) {
-                const PdfObject& a = doc_.get(item);
-                const PdfObject* nm = a.IsDictionary() ? a.GetDictionary().GetKey("NM") : nullptr;
-                visit(item, nm && nm->IsString() && nm->GetString().GetStringUtf8() == "pith-badge" ? kBadgeLink : kAnnotation);
+                visit(item, has_name(doc_.get(item), "pith-badge") ? kBadgeLink : kAnnotation);
             }
         } else if (role == kBadgeLink || role == kAnnotation) {
             children(o, role, {"P", "Parent", "Popup"});
@@ -388,10 +414,7 @@ void judge_annotation(pdf::File& doc, const PdfObject& annot, int page, const st
 void judge_annots(pdf::File& before, pdf::File& now, const std::vector<PdfReference>& old_list,
                   const std::vector<PdfReference>& new_list, int page, const std::vector<Area>& keep_clear, Problems& p) {
     for (const auto& r : old_list) {
-        const PdfObject& a = before.get(r);
-        const PdfObject* nm = a.IsDictionary() ? a.GetDictionary().GetKey("NM") : nullptr;
-        if (nm && nm->IsString() && nm->GetString().GetStringUtf8() == "pith-badge" &&
-            std::find(new_list.begin(), new_list.end(), r) == new_list.end())
+        if (has_name(before.get(r), "pith-badge") && std::find(new_list.begin(), new_list.end(), r) == new_list.end())
             p.add("pith.changed.annotation", "the badge's link was removed from page " + std::to_string(page + 1));
     }
     for (const auto& r : new_list)
@@ -465,7 +488,8 @@ void judge_annots_arrays(pdf::File& before, pdf::File& now, const std::set<std::
 
 }  // namespace
 
-Baseline check_pith_update(pdf::File& file, const std::optional<std::uint64_t>& prior_length, Findings& f) {
+Baseline check_pith_update(pdf::File& file, const std::optional<std::uint64_t>& prior_length, const std::string& password,
+                           Findings& f) {
     Baseline b;
     const auto revisions = file.revisions();
     const std::string_view bytes = file.bytes();
@@ -480,7 +504,7 @@ Baseline check_pith_update(pdf::File& file, const std::optional<std::uint64_t>& 
         b.end = revisions.back().end;
         for (const auto& r : revisions) {
             if (r.end >= b.end) break;
-            auto d = prefix(file, r.end, "first revision");
+            auto d = prefix(file, r.end, "first revision", password);
             if (d && !d->reconstructed() && d->defects().empty()) {
                 b.end = r.end;
                 break;
@@ -500,9 +524,9 @@ Baseline check_pith_update(pdf::File& file, const std::optional<std::uint64_t>& 
     if (b.end < bytes.size() && bytes[b.end] == '\r') ++b.end;
     if (b.end < bytes.size() && bytes[b.end] == '\n') ++b.end;
     b.whole_file = nothing_after(b.end);
-    std::optional<pdf::File> before = prefix(file, prior, "before pith's update");
+    std::optional<pdf::File> before = prefix(file, prior, "before pith's update", password);
     const bool is_file = b.end == bytes.size();
-    std::optional<pdf::File> copy = is_file ? std::nullopt : prefix(file, b.end, "as stamped");
+    std::optional<pdf::File> copy = is_file ? std::nullopt : prefix(file, b.end, "as stamped", password);
     if (!before || (!is_file && !copy)) {
         f.fail("pith.update.missing", "the bytes before and through pith's update are not a PDF of their own");
         return b;
@@ -530,13 +554,14 @@ Baseline check_pith_update(pdf::File& file, const std::optional<std::uint64_t>& 
     return b;
 }
 
-void check_later_changes(pdf::File& file, const Baseline& b, const std::vector<Area>& keep_clear, Findings& f) {
+void check_later_changes(pdf::File& file, const Baseline& b, const std::vector<Area>& keep_clear, const std::string& password,
+                         Findings& f) {
     if (!b.found) return;
     if (b.whole_file) {
         f.ok("pith.changes.none", "nothing was appended to the file after its pith data");
         return;
     }
-    std::optional<pdf::File> baseline = prefix(file, b.end, "as stamped");
+    std::optional<pdf::File> baseline = prefix(file, b.end, "as stamped", password);
     if (!baseline || !chain_starts_with(file, *baseline)) {
         f.fail("pith.xref.chain", "the file's cross-reference chain does not pass through the revision that holds its pith data: "
                                   "viewers and pith may read different documents");
@@ -561,7 +586,7 @@ void check_later_changes(pdf::File& file, const Baseline& b, const std::vector<A
     auto pith_number = [](pdf::File& d) {
         const PdfObject* info = d.info();
         const PdfObject* n = info ? info->GetDictionary().GetKey("PithNumber") : nullptr;
-        return n ? pdf::to_pdf_string(*n) : std::string();
+        return n ? canon(*n) : std::string();
     };
     if (pith_number(*baseline) != pith_number(file)) p.add("pith.changed.metadata", "Info's /PithNumber");
     if (!changed.empty() || !freed.empty()) {

@@ -38,11 +38,14 @@ struct Baseline {
 
 // Finds the baseline and checks pith's own update. `prior_length`: pith:priorLength (its
 // SHA-256 is checked by the caller); without it (pith.sty, other tools) the baseline is the
-// file's first revision and there is no update of pith's to check.
-Baseline check_pith_update(pdf::File& file, const std::optional<std::uint64_t>& prior_length, Findings& f);
+// file's first revision and there is no update of pith's to check. `password` opens the
+// earlier documents of an encrypted file.
+Baseline check_pith_update(pdf::File& file, const std::optional<std::uint64_t>& prior_length, const std::string& password,
+                           Findings& f);
 
 // Checks every revision after the baseline. `keep_clear`: the badge's and the title's areas,
 // which no annotation added later may cover.
-void check_later_changes(pdf::File& file, const Baseline& baseline, const std::vector<Area>& keep_clear, Findings& f);
+void check_later_changes(pdf::File& file, const Baseline& baseline, const std::vector<Area>& keep_clear, const std::string& password,
+                         Findings& f);
 
 }  // namespace pith::verify

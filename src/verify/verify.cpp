@@ -6,10 +6,10 @@
 #include "core/number.hpp"
 #include "core/text.hpp"
 #include "pdf/file.hpp"
-#include "pdf/text.hpp"
 #include "stamp/stamp.hpp"
 #include "verify/changes.hpp"
 #include "verify/title.hpp"
+#include "verify/visible.hpp"
 #include "xmp/xmp.hpp"
 
 #include <signal.h>
@@ -130,19 +130,20 @@ Embedded extract_from(pdf::File& file, bool syntax_later = false) {
     return e;
 }
 
-// Page text for what pith's quick reading (pdf::shown_text) leaves open comes from poppler,
-// which parses the whole file its own way: it runs in a child with CPU and memory limits, so a
-// PDF that crashes or hangs poppler costs a finding, not the run. The child works while the
-// other checks run (the receipt, the hash of the bytes before pith's update).
+// What page 1 (and the badge's page) shows a reader comes from poppler, which lays the page
+// out and renders it (src/verify/visible.hpp) and parses the whole file its own way: it runs in
+// a child with CPU and memory limits, so a PDF that crashes or hangs poppler costs a finding,
+// not the run. The child works while the other checks run (the receipt, the hash of the
+// bytes before pith's update, the difference analysis).
 struct PageText {
-    std::optional<std::string> text;  // nullopt: the page has no text
-    bool failed = false;              // poppler crashed, ran out of time or memory, or could not be loaded
-    std::string why;                  // when failed
+    std::optional<visible::Page> page;  // nullopt: poppler cannot open the page
+    bool failed = false;                // poppler crashed, ran out of time or memory, or could not be loaded
+    std::string why;                    // when failed
 };
 
 PageText page_text_or_failure(std::string_view bytes, int index, const std::string& password) {
     try {
-        return {title::page_text(bytes, index, password), false, {}};
+        return {visible::page_words(bytes, index, password), false, {}};
     } catch (const Error& e) {
         return {std::nullopt, true, e.what()};
     }
@@ -174,8 +175,8 @@ public:
             struct rlimit memory = {kPageTextMemory, kPageTextMemory};
             ::setrlimit(RLIMIT_AS, &memory);
 #endif
-            PageText t = page_text_or_failure(bytes_, page_, password_);  // 'T' text, 'N' no text, 'E' why not
-            const std::string message = t.failed ? "E" + t.why : t.text ? "T" + *t.text : "N";
+            PageText t = page_text_or_failure(bytes_, page_, password_);  // 'W' words, 'N' no page, 'E' why not
+            const std::string message = t.failed ? "E" + t.why : t.page ? "W" + visible::encode(*t.page) : "N";
             ::_exit(write_all(fds[1], message) ? 0 : 1);
         }
         ::close(fds[1]);
@@ -204,7 +205,11 @@ public:
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || message.empty())
             return {std::nullopt, true, "poppler crashed or ran out of time or memory"};
         if (message[0] == 'E') return {std::nullopt, true, message.substr(1)};
-        if (message[0] == 'T') return {message.substr(1), false, {}};
+        if (message[0] == 'W') {
+            auto page = visible::decode(std::string_view(message).substr(1));
+            if (!page) return {std::nullopt, true, "poppler's child sent words that do not decode"};
+            return {std::move(page), false, {}};
+        }
         return {};
     }
 
@@ -295,28 +300,6 @@ BadgeText badge_text(const std::string& page_text, const PithNumber& number) {
         else other = true;
     }
     return other ? BadgeText::Other : shown ? BadgeText::Shown : BadgeText::None;
-}
-
-// pith's quick reading of a page's text; nullopt where it gives none.
-std::optional<pdf::ShownText> quick_text(pdf::File& file, int index) {
-    try {
-        return pdf::shown_text(file, file.page(index), title::kMaxTextBytes);
-    } catch (const Error&) {
-        return std::nullopt;
-    } catch (const PoDoFo::PdfError&) {
-        return std::nullopt;
-    }
-}
-
-// A page's quick text with its annotations' text placed in it; `shown.text` where that fails.
-std::string quick_with_annotations(pdf::File& file, int index, const pdf::ShownText& shown) {
-    try {
-        return pdf::with_annotations(file, file.page(index), shown, title::kMaxTextBytes);
-    } catch (const Error&) {
-        return shown.text;
-    } catch (const PoDoFo::PdfError&) {
-        return shown.text;
-    }
 }
 
 std::string joined(const std::vector<std::string>& items) {
@@ -464,6 +447,89 @@ void check_links(pdf::File& file, const Embedded& e, const PithNumber& number, c
     }
 }
 
+// The first few reasons why words of a page are hidden.
+std::string hidden_reasons(const visible::Page& page) {
+    std::vector<std::string> why;
+    for (const auto& w : page.words)
+        if (!w.visible && why.size() < 3 && std::find(why.begin(), why.end(), w.hidden_why) == why.end()) why.push_back(w.hidden_why);
+    return joined(why);
+}
+
+std::string without_spaces(std::string s) {
+    s.erase(std::remove(s.begin(), s.end(), ' '), s.end());
+    return s;
+}
+
+// The visible words that spell `title` in reading order (normalised, spaces ignored, a word
+// hyphenated at a line end joined to the next): the indices of the first and the last.
+std::optional<std::pair<std::size_t, std::size_t>> title_span(const std::vector<const visible::Word*>& words, const std::string& title) {
+    const std::string want = without_spaces(title::normalise(title));
+    std::vector<std::string> norm;
+    for (const auto* w : words) norm.push_back(without_spaces(title::normalise(w->text)));
+    for (std::size_t i = 0; i < words.size() && !want.empty(); ++i) {
+        std::string got;
+        for (std::size_t j = i; j < words.size(); ++j) {
+            std::string w = norm[j];
+            if (words[j]->line_end && !w.empty() && w.back() == '-' && want.compare(got.size(), w.size(), w) != 0) w.pop_back();
+            got += w;
+            if (got.size() > want.size() || want.compare(0, got.size(), got) != 0) break;
+            if (got == want) return std::make_pair(i, j);
+        }
+    }
+    return std::nullopt;
+}
+
+// A word's box (top-left origin, the page as displayed) in the page's default user space.
+pdf::Rect user_rect(const visible::Word& w, const pdf::Page& page) {
+    const pdf::Rect& c = page.crop_box;
+    auto at = [&](double x, double y) -> std::pair<double, double> {
+        switch (page.rotate) {
+            case 90: return {c.llx + y, c.lly + x};
+            case 180: return {c.urx - x, c.lly + y};
+            case 270: return {c.urx - y, c.ury - x};
+            default: return {c.llx + x, c.ury - y};
+        }
+    };
+    auto [ax, ay] = at(w.x0, w.y0);
+    auto [bx, by] = at(w.x1, w.y1);
+    return {std::min(ax, bx), std::min(ay, by), std::max(ax, bx), std::max(ay, by)};
+}
+
+struct TitleCheck {
+    std::optional<pdf::Rect> area;  // where page 1 shows it, when the record gives the plain title
+};
+
+// 7. The record's title against what page 1 shows a reader: text nobody sees never binds.
+TitleCheck check_title(const std::string& plain, const std::string& hash, const std::optional<visible::Page>& page,
+                       const pdf::Page& geometry, Findings& f) {
+    TitleCheck out;
+    const std::optional<std::string> shown = page ? std::optional<std::string>(visible::visible_text(*page)) : std::nullopt;
+    const title::Result t = title::compare(plain, hash, shown);
+    if (t.outcome == title::Outcome::Matches) {
+        f.ok("pith.title.match", t.explanation);
+        if (plain.empty() || pith::title_hash(plain) != hash) return out;
+        std::vector<const visible::Word*> words;
+        for (const auto& w : page->words)
+            if (w.visible) words.push_back(&w);
+        if (auto span = title_span(words, plain)) {
+            pdf::Rect area = user_rect(*words[span->first], geometry);
+            for (std::size_t i = span->first + 1; i <= span->second; ++i) {
+                const pdf::Rect r = user_rect(*words[i], geometry);
+                area = {std::min(area.llx, r.llx), std::min(area.lly, r.lly), std::max(area.urx, r.urx), std::max(area.ury, r.ury)};
+            }
+            out.area = area;
+        }
+        return out;
+    }
+    if (page && title::compare(plain, hash, visible::all_text(*page)).outcome == title::Outcome::Matches)
+        f.fail("pith.title.hidden", "the record's title is on page 1 only as text a reader cannot see (" + hidden_reasons(*page) + ")");
+    else if (t.outcome == title::Outcome::Differs)
+        f.fail("pith.title.differs", t.explanation);
+    else
+        f.info("pith.title.none", t.explanation);
+    return out;
+}
+
 // The reasons a report without failures is not trusted: every check must have been made.
 std::vector<std::string> missing_evidence(const Findings& f, bool receipt_valid, bool badge_expected, bool unverified_record) {
     auto has = [&](const std::string& code) {
@@ -508,39 +574,15 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     }
     const RecordData data = check_record_data(p, *number, report.number, f);
 
-    // Page text for checks 6 and 7. pith's quick reading of the page settles what it finds: the
-    // record's title, the badge's number. Everything else -- and so every failure -- is
-    // poppler's to say (what the quick reading misses may be in a font it cannot decode or in
-    // another order), in a child that works while checks 4, 5 and 8 run. Only a title
-    // that hashes to the signed title_canon_sha256 counts: pith:title itself is not signed.
+    // What page 1 and the badge's page show a reader (checks 6 and 7): poppler lays them out and
+    // renders them in a child that works while checks 4, 5, 8 and 9 run. Only a title that
+    // hashes to the signed title_canon_sha256 counts: pith:title itself is not signed.
     const std::string title_hash = data.record && data.record->title_hash ? *data.record->title_hash : "";
     const std::string signed_title = data.record ? prop("title") : "";
-    title::Result t = title::compare(signed_title, title_hash, std::nullopt);
-    const bool has_title = !signed_title.empty() || !title_hash.empty();  // without one, no text can match
-    std::optional<pdf::ShownText> page1_quick;
-    auto title_in = [&](const std::optional<std::string>& text) {
-        title::Result q = title::compare(signed_title, title_hash, text);
-        if (q.outcome == title::Outcome::Matches) t = q;
-        return q.outcome == title::Outcome::Matches;
-    };
-    if (has_title) {
-        page1_quick = quick_text(file, 0);
-        if (page1_quick && !title_in(page1_quick->text))  // then with the page's form fields and stamps
-            if (std::string all = quick_with_annotations(file, 0, *page1_quick); all.size() != page1_quick->text.size()) title_in(all);
-    }
-    std::optional<pdf::ShownText> badge_page_quick;
-    if (e.badge_page != 1 || !page1_quick) badge_page_quick = quick_text(file, e.badge_page - 1);
-    const std::optional<pdf::ShownText>& badge_quick = e.badge_page == 1 && page1_quick ? page1_quick : badge_page_quick;
-    BadgeText badge = badge_text(badge_quick ? badge_quick->text : "", *number);
-    // `pith stamp` draws its badge after everything else on the page: content that leaves a
-    // string or an array open before it swallows the badge, for every reader.
-    const bool stamped_badge = std::any_of(e.links.begin(), e.links.end(), [&](const Link& l) { return l.pith_badge && l.page == e.badge_page; });
-    const bool badge_swallowed = badge != BadgeText::Shown && stamped_badge && badge_quick && badge_quick->cut_short;
-    const bool title_open = has_title && t.outcome != title::Outcome::Matches, badge_open = badge != BadgeText::Shown && !badge_swallowed;
     std::optional<PageTextChild> page1_child, badge_page_child;
     if (file.page_count() > 0) {  // without pages there is nothing for poppler to read either
-        if (title_open || (badge_open && e.badge_page == 1)) page1_child.emplace(file.bytes(), 0, options.password);
-        if (badge_open && e.badge_page != 1) badge_page_child.emplace(file.bytes(), e.badge_page - 1, options.password);
+        page1_child.emplace(file.bytes(), 0, options.password);
+        if (e.badge_page != 1) badge_page_child.emplace(file.bytes(), e.badge_page - 1, options.password);
     }
 
     const bool receipt_valid = check_receipt_data(p, data.hash, keyring, f);
@@ -554,43 +596,44 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
         else
             f.ok("pith.prior.match", "the " + prop("priorLength") + " bytes pith stamped onto are unchanged");
     }
-    const Baseline baseline = check_pith_update(file, prior_length, f);
+    const Baseline baseline = check_pith_update(file, prior_length, options.password, f);
     if (!prior_length && baseline.found)
         f.ok("pith.update.none", "no update of pith stamp's: the pith data was written with the document (made by " +
                                      (prop("stampTool").empty() ? std::string("an unknown tool") : prop("stampTool")) + ")");
     check_links(file, e, *number, report.number, baseline, options.resolver, f);
 
-    // poppler's page text, where the quick reading left a check open.
+    // poppler's layout and rendering of the pages.
     PageText page1, badge_page;
     if (page1_child) page1 = page1_child->collect();
     if (badge_page_child) badge_page = badge_page_child->collect();
     if (page1.failed || badge_page.failed)  // a file that defeats the text checks is not given their benefit
         f.fail("pith.text.failed", "the page text could not be extracted (" + (page1.failed ? page1.why : badge_page.why) +
                                        "), so the checks that need it cannot be made");
-    if (title_open) t = title::compare(signed_title, title_hash, page1.text);
-    if (badge_open) badge = badge_text((badge_page_child ? badge_page : page1).text.value_or(""), *number);
 
     // 6. The visible badge text.
+    const std::optional<visible::Page>& shown_badge_page = badge_page_child ? badge_page.page : page1.page;
+    const BadgeText badge = badge_text(shown_badge_page ? visible::visible_text(*shown_badge_page) : "", *number);
     const std::string expected_short = number->body.substr(0, 8);
     if (badge == BadgeText::Shown)
         f.ok("pith.badge.text.match", "page " + std::to_string(e.badge_page) + " shows pith:" + expected_short);
     else if (badge == BadgeText::Other)
         f.fail("pith.badge.text.mismatch", "page " + std::to_string(e.badge_page) + " shows a different Pith number than pith:" + expected_short);
+    else if (shown_badge_page && badge_text(visible::all_text(*shown_badge_page), *number) == BadgeText::Shown)
+        f.fail("pith.badge.hidden", "the badge's text pith:" + expected_short + " is on page " + std::to_string(e.badge_page) +
+                                        " only where a reader cannot see it (" + hidden_reasons(*shown_badge_page) + ")");
     else
-        f.info("pith.badge.text.absent", "no visible badge text pith:" + expected_short + " found on page " + std::to_string(e.badge_page) +
-                                             (badge_swallowed ? ": its content breaks off before the badge (" + badge_quick->broken_by + ")" : ""));
+        f.info("pith.badge.text.absent", "no visible badge text pith:" + expected_short + " found on page " + std::to_string(e.badge_page));
 
-    // 7. Title binding (compared above).
-    if (t.outcome == title::Outcome::Matches) f.ok("pith.title.match", t.explanation);
-    else if (t.outcome == title::Outcome::Differs) f.fail("pith.title.differs", t.explanation);
-    else f.info("pith.title.none", t.explanation);
+    // 7. The title, as a reader sees it on page 1.
+    const TitleCheck title = check_title(signed_title, title_hash, page1.page, file.page_count() > 0 ? file.page(0) : pdf::Page{}, f);
 
     // 9. What changed after the stamp.
     std::vector<Area> keep_clear;
     if (baseline.badge_drawn) keep_clear.push_back({baseline.badge_page, baseline.badge_rect, "the badge"});
     else  // pith.sty's badge: its links
         for (const auto& l : e.links) keep_clear.push_back({l.page - 1, {l.rect[0], l.rect[1], l.rect[2], l.rect[3]}, "the badge"});
-    check_later_changes(file, baseline, keep_clear, f);
+    if (title.area) keep_clear.push_back({0, *title.area, "the title"});
+    check_later_changes(file, baseline, keep_clear, options.password, f);
 
     // 10. The record the reader fetched.
     if (options.expected) {

@@ -31,3 +31,8 @@ foreach(part controls attacks)
   set_tests_properties(attacks_verify_${part} PROPERTIES FIXTURES_REQUIRED pith_attacks SKIP_RETURN_CODE 77
                        TIMEOUT 300 LABELS "attacks")
 endforeach()
+
+# The judge itself: made-up verify answers it must accept or reject (no pith needed).
+add_test(NAME attacks_judge_selftest
+  COMMAND ${PITH_ATTACKS_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/attacks/attack_suite.py --selftest)
+set_tests_properties(attacks_judge_selftest PROPERTIES TIMEOUT 60 LABELS "attacks")

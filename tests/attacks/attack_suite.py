@@ -76,14 +76,44 @@ def judge(entry, rc, report):
     return None
 
 
+def selftest():
+    """judge() on made-up answers: a test that cannot fail is a defect, so show it fails."""
+    attack = {"name": "x.pdf", "control": False, "expect": {"state": "invalid", "code": "pith.title.hidden"}}
+    control = {"name": "c.pdf", "control": True, "expect": {"state": "trusted", "code": None}}
+    absent = {"name": "record-absent.pdf", "control": False, "expect": {"state": "unverified", "code": "pith.record.absent"}}
+    hybrid = dict(attack, expect={"state": "invalid", "code": "pith.xref.hybrid", "or": {"exit": 2}})
+
+    def rep(state, failure=(), info=(), success=()):
+        return {"state": state, "failure": [{"code": c} for c in failure],
+                "informational": [{"code": c} for c in info], "success": [{"code": c} for c in success]}
+    cases = [(attack, 1, rep("invalid", ["pith.title.hidden"]), True),
+             (attack, 0, rep("trusted"), False),
+             (attack, 1, rep("invalid", ["pith.title.differs"]), False),
+             (attack, 4, rep("unverified", info=["pith.title.hidden"]), False),
+             (attack, 2, None, False),
+             (hybrid, 2, None, True),
+             (absent, 4, rep("unverified", info=["pith.record.absent"]), True),
+             (absent, 4, rep("unverified", info=["pith.record.absent"], success=["pith.title.match"]), False),
+             (control, 0, rep("trusted"), True),
+             (control, 1, rep("invalid", ["pith.changed.page"]), False)]
+    bad = [i for i, (e, rc, r, ok) in enumerate(cases) if (judge(e, rc, r) is None) != ok]
+    print("selftest: %d cases, %s" % (len(cases), "wrong verdicts in cases %s" % bad if bad else "all verdicts right"))
+    return 1 if bad else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--pith", required=True)
-    ap.add_argument("--dir", required=True)
+    ap.add_argument("--pith")
+    ap.add_argument("--dir")
+    ap.add_argument("--selftest", action="store_true", help="check the judge on made-up answers, then exit")
     ap.add_argument("--open", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "open.txt"))
     ap.add_argument("--class", dest="cls", help="only entries of this class (controls: 'control')")
     ap.add_argument("--exclude-class", dest="not_cls", help="all entries but those of this class")
     args = ap.parse_args()
+    if args.selftest:
+        return selftest()
+    if not args.pith or not args.dir:
+        ap.error("--pith and --dir are required")
     manifest = os.path.join(args.dir, "manifest.json")
     if not os.path.exists(manifest):
         print("skipped: no %s (attacks_build did not run or was skipped)" % manifest)

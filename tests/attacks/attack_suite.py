@@ -139,13 +139,13 @@ def main():
         if e["name"] in opened:
             skipped += 1
             tag = "OPEN" + ("(now ok: prune open.txt)" if problem is None else "")
-            print("%-4s %-36s %-10s %s   [%s]" % (tag, e["name"], state, shown, problem or opened[e["name"]]))
+            print("%-4s %-40s %-10s %s   [%s]" % (tag, e["name"], state, shown, problem or opened[e["name"]]))
         elif problem is None:
             passed += 1
-            print("ok   %-36s %-10s %s" % (e["name"], state, shown))
+            print("ok   %-40s %-10s %s" % (e["name"], state, shown))
         else:
             failed += 1
-            print("FAIL %-36s %-10s %s   [%s; want %s %s]" % (e["name"], state, shown, problem, e["expect"]["state"],
+            print("FAIL %-40s %-10s %s   [%s; want %s %s]" % (e["name"], state, shown, problem, e["expect"]["state"],
                                                            e["expect"]["code"] or ""))
     for name in unknown:
         print("note: open.txt names %s, which the manifest does not have" % name)

@@ -1,0 +1,38 @@
+# `pith verify` attack suite (issue 14; included by tests/CMakeLists.txt).
+# attacks_build (fixture): tests/attacks/build_attacks.py signs records with a test key, builds
+# the attack files and honest controls, and proves each file renders as its manifest claims with
+# poppler, MuPDF, exiftool and qpdf (never pith). attacks_verify runs `pith verify` on each:
+# no attack may be trusted, each must give its expected state and code, every control must be
+# trusted; names in tests/attacks/open.txt are reported OPEN (skipped) until verify catches them.
+# Python: Debian's /usr/bin/python3 when present (it has python3-pikepdf), else the one CMake found.
+find_program(PITH_ATTACKS_PYTHON python3 PATHS /usr/bin NO_DEFAULT_PATH)
+if(NOT PITH_ATTACKS_PYTHON)
+  set(PITH_ATTACKS_PYTHON ${Python3_EXECUTABLE})
+endif()
+set(PITH_ATTACKS_WORK ${CMAKE_CURRENT_BINARY_DIR}/attacks-work)
+
+add_test(NAME attacks_build
+  COMMAND ${PITH_ATTACKS_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/attacks/build_attacks.py
+          --pith $<TARGET_FILE:pith> --out ${PITH_ATTACKS_WORK})
+set_tests_properties(attacks_build PROPERTIES FIXTURES_SETUP pith_attacks SKIP_RETURN_CODE 77 TIMEOUT 600
+                     LABELS "attacks")
+
+# Controls first (a false invalid on an honest paper), then the attacks (a false trusted).
+foreach(part controls attacks)
+  if(part STREQUAL "controls")
+    set(select --class control)
+  else()
+    set(select --exclude-class control)
+  endif()
+  add_test(NAME attacks_verify_${part}
+    COMMAND ${PITH_ATTACKS_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/attacks/attack_suite.py
+            --pith $<TARGET_FILE:pith> --dir ${PITH_ATTACKS_WORK}
+            --open ${CMAKE_CURRENT_SOURCE_DIR}/attacks/open.txt ${select})
+  set_tests_properties(attacks_verify_${part} PROPERTIES FIXTURES_REQUIRED pith_attacks SKIP_RETURN_CODE 77
+                       TIMEOUT 300 LABELS "attacks")
+endforeach()
+
+# The judge itself: made-up verify answers it must accept or reject (no pith needed).
+add_test(NAME attacks_judge_selftest
+  COMMAND ${PITH_ATTACKS_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/attacks/attack_suite.py --selftest)
+set_tests_properties(attacks_judge_selftest PROPERTIES TIMEOUT 60 LABELS "attacks")

@@ -346,6 +346,12 @@ private:
                 if (!skipped) children(*value, role);
             }
     }
+    // The items of a page's /Annots array: pith's badge link, or other annotations.
+    void annotations(const PdfObject& array) {
+        if (!array.IsArray()) return;
+        for (const auto& item : array.GetArray())
+            if (item.IsReference()) visit(item.GetReference(), has_name(doc_.get(item.GetReference()), "pith-badge") ? kBadgeLink : kAnnotation);
+    }
     void expand(const PdfReference& ref, unsigned role) {
         const PdfObject& o = doc_.get(ref);
         const std::string type = type_of(o);
@@ -370,13 +376,12 @@ private:
                 if (k == "Parent") continue;
                 if (k == "Contents") children(*value, kContent);
                 else if (k == "Resources") children(*value, kResource);
-                else if (k == "Annots") children(*value, kAnnots);
+                else if (k == "Annots" && value->IsReference()) visit(value->GetReference(), kAnnots);
+                else if (k == "Annots") annotations(*value);
                 else children(*value, kPage);
             }
         } else if (role == kAnnots) {
-            for (const auto& item : refs_in(doc_, &o)) {
-                visit(item, has_name(doc_.get(item), "pith-badge") ? kBadgeLink : kAnnotation);
-            }
+            annotations(o);
         } else if (role == kBadgeLink || role == kAnnotation) {
             children(o, role, {"P", "Parent", "Popup"});
         } else if (role != kMetadata) {

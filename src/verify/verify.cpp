@@ -455,28 +455,55 @@ std::string hidden_reasons(const visible::Page& page) {
     return joined(why);
 }
 
-std::string without_spaces(std::string s) {
-    s.erase(std::remove(s.begin(), s.end(), ' '), s.end());
+// Letters and digits only (ASCII punctuation and spaces dropped): "Models," spells "models".
+std::string letters(std::string s) {
+    s.erase(std::remove_if(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80 && !std::isalnum(static_cast<unsigned char>(c)); }),
+            s.end());
     return s;
 }
 
-// The visible words that spell `title` in reading order (normalised, spaces ignored, a word
-// hyphenated at a line end joined to the next): the indices of the first and the last.
-std::optional<std::pair<std::size_t, std::size_t>> title_span(const std::vector<const visible::Word*>& words, const std::string& title) {
-    const std::string want = without_spaces(title::normalise(title));
+// Every run of visible words that spells `title` in reading order (normalised, punctuation and
+// spaces ignored, so a word hyphenated at a line end joins the next): its first and last word.
+std::vector<std::pair<std::size_t, std::size_t>> title_spans(const std::vector<const visible::Word*>& words, const std::string& title) {
+    const std::string want = letters(title::normalise(title));
     std::vector<std::string> norm;
-    for (const auto* w : words) norm.push_back(without_spaces(title::normalise(w->text)));
+    for (const auto* w : words) norm.push_back(letters(title::normalise(w->text)));
+    std::vector<std::pair<std::size_t, std::size_t>> spans;
     for (std::size_t i = 0; i < words.size() && !want.empty(); ++i) {
         std::string got;
         for (std::size_t j = i; j < words.size(); ++j) {
-            std::string w = norm[j];
-            if (words[j]->line_end && !w.empty() && w.back() == '-' && want.compare(got.size(), w.size(), w) != 0) w.pop_back();
+            const std::string& w = norm[j];
+            if (w.empty() && got.empty()) break;  // a span starts with a word
             got += w;
             if (got.size() > want.size() || want.compare(0, got.size(), got) != 0) break;
-            if (got == want) return std::make_pair(i, j);
+            if (got == want) {
+                spans.emplace_back(i, j);
+                break;
+            }
         }
     }
-    return std::nullopt;
+    return spans;
+}
+
+// A title is set as a title: on lines of its own (it starts a line and ends one), in type no
+// smaller than most of the page's text, and not as a column of one-word lines at the size of
+// the text around it. A citation in running text, a footnote, a reference list or a column of
+// labels is not. (Heuristics, measured on the corpus: doc/trust.md.)
+bool set_as_title(const std::vector<const visible::Word*>& words, std::pair<std::size_t, std::size_t> span) {
+    if (span.first > 0 && !words[span.first - 1]->line_end) return false;
+    if (!words[span.second]->line_end && span.second + 1 < words.size()) return false;
+    std::vector<double> sizes;
+    for (const auto* w : words) sizes.push_back(w->size);
+    std::nth_element(sizes.begin(), sizes.begin() + sizes.size() / 2, sizes.end());
+    const double median = sizes[sizes.size() / 2];
+    std::size_t lines = 0, count = span.second - span.first + 1;
+    double smallest = words[span.first]->size;
+    for (std::size_t i = span.first; i <= span.second; ++i) {
+        smallest = std::min(smallest, words[i]->size);
+        lines += words[i]->line_end || i == span.second;
+    }
+    if (smallest < 0.85 * median) return false;
+    return lines < 3 || count >= 2 * lines || smallest > 1.1 * median;
 }
 
 // A word's box (top-left origin, the page as displayed) in the page's default user space.
@@ -506,14 +533,23 @@ TitleCheck check_title(const std::string& plain, const std::string& hash, const 
     const std::optional<std::string> shown = page ? std::optional<std::string>(visible::visible_text(*page)) : std::nullopt;
     const title::Result t = title::compare(plain, hash, shown);
     if (t.outcome == title::Outcome::Matches) {
-        f.ok("pith.title.match", t.explanation);
-        if (plain.empty() || pith::title_hash(plain) != hash) return out;
         std::vector<const visible::Word*> words;
         for (const auto& w : page->words)
             if (w.visible) words.push_back(&w);
-        if (auto span = title_span(words, plain)) {
-            pdf::Rect area = user_rect(*words[span->first], geometry);
-            for (std::size_t i = span->first + 1; i <= span->second; ++i) {
+        // Where the plain title is known, find it as a title; where its words cannot be lined up
+        // (text stored in visual order), the text match stands.
+        const auto spans = !plain.empty() && pith::title_hash(plain) == hash ? title_spans(words, plain)
+                                                                             : std::vector<std::pair<std::size_t, std::size_t>>{};
+        const auto as_title = std::find_if(spans.begin(), spans.end(), [&](const auto& span) { return set_as_title(words, span); });
+        if (!spans.empty() && as_title == spans.end()) {
+            f.fail("pith.title.not_title", "the record's title is on page 1 only inside other text or in small type (a citation, a "
+                                           "footnote, a reference), not set as the paper's title");
+            return out;
+        }
+        f.ok("pith.title.match", t.explanation);
+        if (as_title != spans.end()) {
+            pdf::Rect area = user_rect(*words[as_title->first], geometry);
+            for (std::size_t i = as_title->first + 1; i <= as_title->second; ++i) {
                 const pdf::Rect r = user_rect(*words[i], geometry);
                 area = {std::min(area.llx, r.llx), std::min(area.lly, r.lly), std::max(area.urx, r.urx), std::max(area.ury, r.ury)};
             }
@@ -521,9 +557,14 @@ TitleCheck check_title(const std::string& plain, const std::string& hash, const 
         }
         return out;
     }
-    if (page && title::compare(plain, hash, visible::all_text(*page)).outcome == title::Outcome::Matches)
-        f.fail("pith.title.hidden", "the record's title is on page 1 only as text a reader cannot see (" + hidden_reasons(*page) + ")");
-    else if (t.outcome == title::Outcome::Differs)
+    const bool shows_text = page && std::any_of(page->words.begin(), page->words.end(), [](const visible::Word& w) { return w.visible; });
+    if (page && title::compare(plain, hash, visible::all_text(*page)).outcome == title::Outcome::Matches) {
+        if (shows_text)
+            f.fail("pith.title.hidden", "the record's title is on page 1 only as text a reader cannot see (" + hidden_reasons(*page) + ")");
+        else  // a scan with an OCR layer: the title is in the image, which pith cannot read
+            f.info("pith.title.none", "page 1 shows no text drawn as glyphs (a scanned page?): the record's title is only in its "
+                                      "invisible text layer, which cannot bind it");
+    } else if (t.outcome == title::Outcome::Differs)
         f.fail("pith.title.differs", t.explanation);
     else
         f.info("pith.title.none", t.explanation);

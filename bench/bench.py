@@ -3,7 +3,8 @@
 
 Stamping:  cp (the floor), pith stamp, exiftool (XMP only), qpdf --overlay (badge only),
            pikepdf (XMP + overlay, full rewrite).
-Verifying: pith verify, pdfinfo -meta, exiftool -XMP:all. For pith verify each file is
+Verifying: pith verify, pdfinfo -meta, exiftool -XMP:all, pdfsig (checks a file's signatures, the
+nearest peer of a verifier). For pith verify each file is
 stamped with a record of its own title and a bench key, so verify makes every check (the
 receipt, the title on page 1, the badge text, the bytes before pith's update) and says trusted.
 
@@ -115,7 +116,7 @@ def main():
     ap.add_argument("--all", action="store_true", help="every PDF of the corpus, and a count of where pith is faster")
     ap.add_argument("pdfs", nargs="*")
     args = ap.parse_args()
-    have = {tool: shutil.which(tool) for tool in ("exiftool", "qpdf", "pdfinfo")}
+    have = {tool: shutil.which(tool) for tool in ("exiftool", "qpdf", "pdfinfo", "pdfsig")}
     # Debian's python3-pikepdf belongs to the system interpreter, which may not be the first python3.
     system_python = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
     have["pikepdf"] = subprocess.run([system_python, "-c", "import pikepdf"], capture_output=True).returncode == 0
@@ -159,8 +160,8 @@ def main():
         subprocess.run([args.pith, "keygen", "--key-id", "bench", "--secret", str(work / "bench.key"), "--keyring", str(keyring)],
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         print("\nVERIFY / READ METADATA (best of %d; pith: each file stamped with a record of its own title, signed)" % args.runs)
-        print(f"{'file':34} {'MB':>6} | {'pith verify':>20} | {'pdfinfo -meta':>20} | {'exiftool -XMP:all':>20} | state")
-        slower = {"pdfinfo -meta": [], "exiftool -XMP:all": []}
+        print(f"{'file':34} {'MB':>6} | {'pith verify':>20} | {'pdfinfo -meta':>20} | {'exiftool -XMP:all':>20} | {'pdfsig':>20} | state")
+        slower = {"pdfinfo -meta": [], "exiftool -XMP:all": [], "pdfsig": []}
         for f in files:
             stamped = work / "stamped.pdf"
             pw = passwords.get(f, "")
@@ -178,9 +179,11 @@ def main():
                 commands["pdfinfo -meta"] = (["pdfinfo", "-meta", *(["-upw", pw] if pw else []), str(stamped)], range(256), None)
             if have["exiftool"]:
                 commands["exiftool -XMP:all"] = (["exiftool", "-XMP:all", *(["-Password", pw] if pw else []), str(stamped)], range(256), None)
+            if have["pdfsig"]:
+                commands["pdfsig"] = (["pdfsig", *(["-upw", pw] if pw else []), str(stamped)], range(256), None)
             best = run_rounds(commands, args.runs)
             pith = best["pith"]
-            peers = {tool: best.get(tool) for tool in ("pdfinfo -meta", "exiftool -XMP:all")}
+            peers = {tool: best.get(tool) for tool in ("pdfinfo -meta", "exiftool -XMP:all", "pdfsig")}
             for tool, result in peers.items():
                 if result and pith and result[0] <= pith[0]:
                     slower[tool].append(f"{f.parent.name}/{f.name} ({pith[0] * 1e3:.1f} vs {result[0] * 1e3:.1f} ms)")

@@ -36,14 +36,15 @@ std::string keys_text(const std::set<std::string>& keys) {
 }
 
 // A value as text for comparing: strings by their (decrypted) text whatever their syntax, so
-// that an encrypted file's strings, re-encrypted as another string form, still compare equal.
+// that an encrypted file's strings, re-encrypted as another string form, still compare equal;
+// numbers to 5 decimals, as pith stamp's writer (PoDoFo) keeps 6 of a page's real numbers.
 std::string canon(const PdfObject& o) {
     if (o.IsString() || o.IsHexString()) return "(" + o.GetString().GetStringUtf8() + ")";
     if (o.IsName()) return "/" + o.GetName().GetName();
     if (o.IsReference()) return std::to_string(o.GetReference().ObjectNumber()) + " " + std::to_string(o.GetReference().GenerationNumber()) + " R";
-    if (o.IsNumber() || o.IsReal()) {
-        char buf[40];
-        std::snprintf(buf, sizeof buf, "%.12g", pdf::number_value(o));
+    if (o.IsNumber() || o.IsReal()) {  // to 5 decimals: PoDoFo writes reals with 6
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.5f", pdf::number_value(o));
         return buf;
     }
     if (o.IsArray()) {
@@ -158,6 +159,12 @@ bool new_plain_stream(pdf::File& before, pdf::File& stamped, const PdfReference&
     return ok(stamped.stream_encoded(ref));
 }
 
+bool no_border(const PdfObject& border) {
+    return border.IsArray() && border.GetArray().size() == 3 &&
+           std::all_of(border.GetArray().begin(), border.GetArray().end(),
+                       [](const PdfObject& n) { return (n.IsNumber() || n.IsReal()) && pdf::number_value(n) == 0; });
+}
+
 // The link annotation draw_badge writes, and nothing more.
 bool is_badge_link(pdf::File& stamped, const PdfObject& link, const PdfReference& page) {
     if (!link.IsDictionary()) return false;
@@ -166,7 +173,7 @@ bool is_badge_link(pdf::File& stamped, const PdfObject& link, const PdfReference
     for (const auto& [key, value] : d.GetKeys()) keys.insert(key.GetName());
     if (keys != std::set<std::string>{"Type", "Subtype", "Rect", "Border", "F", "NM", "P", "Contents", "A"}) return false;
     const PdfObject* action = d.GetKey("A");
-    if (name_of(d.GetKey("Subtype")) != "Link" || canon(*d.GetKey("Border")) != "[0 0 0 ]" ||
+    if (name_of(d.GetKey("Subtype")) != "Link" || !no_border(*d.GetKey("Border")) ||
         pdf::number_value(*d.GetKey("F")) != 4 || !d.GetKey("P")->IsReference() || d.GetKey("P")->GetReference() != page ||
         !action->IsDictionary() || action->GetDictionary().GetKeys().size() != 2 ||
         name_of(action->GetDictionary().GetKey("S")) != "URI")

@@ -557,7 +557,9 @@ TitleCheck check_title(const std::string& plain, const std::string& hash, const 
         }
         return out;
     }
-    const bool shows_text = page && std::any_of(page->words.begin(), page->words.end(), [](const visible::Word& w) { return w.visible; });
+    const bool shows_text = page && std::any_of(page->words.begin(), page->words.end(), [](const visible::Word& w) {
+                                return w.visible && w.text.rfind("pith:", 0) != 0;  // a badge is no text of the paper's
+                            });
     if (page && title::compare(plain, hash, visible::all_text(*page)).outcome == title::Outcome::Matches) {
         if (shows_text)
             f.fail("pith.title.hidden", "the record's title is on page 1 only as text a reader cannot see (" + hidden_reasons(*page) + ")");
@@ -654,16 +656,19 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     // 6. The visible badge text.
     const std::optional<visible::Page>& shown_badge_page = badge_page_child ? badge_page.page : page1.page;
     const BadgeText badge = badge_text(shown_badge_page ? visible::visible_text(*shown_badge_page) : "", *number);
-    const std::string expected_short = number->body.substr(0, 8);
+    const std::string expected_short = number->body.substr(0, 8), on_page = " on page " + std::to_string(e.badge_page);
+    const bool badge_hidden = badge == BadgeText::None && shown_badge_page &&
+                              badge_text(visible::all_text(*shown_badge_page), *number) == BadgeText::Shown;
     if (badge == BadgeText::Shown)
         f.ok("pith.badge.text.match", "page " + std::to_string(e.badge_page) + " shows pith:" + expected_short);
     else if (badge == BadgeText::Other)
         f.fail("pith.badge.text.mismatch", "page " + std::to_string(e.badge_page) + " shows a different Pith number than pith:" + expected_short);
-    else if (shown_badge_page && badge_text(visible::all_text(*shown_badge_page), *number) == BadgeText::Shown)
-        f.fail("pith.badge.hidden", "the badge's text pith:" + expected_short + " is on page " + std::to_string(e.badge_page) +
-                                        " only where a reader cannot see it (" + hidden_reasons(*shown_badge_page) + ")");
-    else
-        f.info("pith.badge.text.absent", "no visible badge text pith:" + expected_short + " found on page " + std::to_string(e.badge_page));
+    else if (badge_hidden && !baseline.badge_drawn)  // drawn to be unseen
+        f.fail("pith.badge.hidden", "the badge's text pith:" + expected_short + " is" + on_page + " only where a reader cannot see it (" +
+                                        hidden_reasons(*shown_badge_page) + ")");
+    else  // none, or pith stamp's own badge, unchanged since (9), hidden by the page (too small, content left open)
+        f.info("pith.badge.text.absent", "no visible badge text pith:" + expected_short + on_page +
+                                             (badge_hidden ? " (pith stamp drew it, but it is " + hidden_reasons(*shown_badge_page) + ")" : ""));
 
     // 7. The title, as a reader sees it on page 1.
     const TitleCheck title = check_title(signed_title, title_hash, page1.page, file.page_count() > 0 ? file.page(0) : pdf::Page{}, f);

@@ -430,6 +430,8 @@ def group_metadata(r):
         checks = {"compile": (pdf is not None, "rc=%d" % rc)}
         if pdf:
             checks.update(xmp_number_checks(r, pdf))
+            checks["info"] = (info(pdf).get("/PithNumber") == "pith:" + BODY,
+                              "info=%r" % info(pdf))
             if "docmeta" in name:
                 rc2, out = M.run(["exiftool", "-j", "-XMP-xmp:CreatorTool",
                                   pdf], wd)

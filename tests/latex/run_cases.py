@@ -461,6 +461,20 @@ def group_metadata(r):
                                   "info=%r" % info(pdf))
             r.report(name, checks)
 
+    # revtex ships its last pages at TeX's \\end, after \\end{document}'s
+    # hooks: a number on the last page is written with it, no false error
+    revtex = ("\\documentclass[aps,reprint]{revtex4-2}\n\\usepackage{pith}\n"
+              "\\begin{document}\n\\title{Performance Modeling}\n"
+              "\\author{A. Author}\n\\maketitle\nText.\n\\clearpage\n"
+              "Page 2.\n\\pithnumber{%s}\nMore.\n\\end{document}\n" % BODY)
+    for e in ["xelatex", "dvips", "pdflatex"]:
+        name = "revtex-last-page-" + e
+        rc, log, pdf, wd = r.compile("meta-" + name, revtex, e, runs=2)
+        checks = {"compile": (pdf is not None, "rc=%d" % rc)}
+        if pdf:
+            checks.update(xmp_number_checks(r, pdf))
+        r.report(name, checks)
+
     # cannot be written any more: an error, not a PDF without the data
     too_late = ("\\maketitle\nText.\n\\clearpage\n"
                 "\\pithnumber{%s}\n" % BODY)

@@ -53,8 +53,10 @@ foreach(engine ${_pith_latex_engines})
   endforeach()
 endforeach()
 
-# Single-document cases: errors, options, robustness, pdfx, reproducibility
-foreach(group errors options robust pdfx reproducible example)
+# Single-document cases: errors, options, robustness, pdfx, reproducibility,
+# metadata never lost, engine XMP kept, messages, font fallback (issue 16)
+foreach(group errors options robust pdfx reproducible example metadata keepxmp
+              messages fonts)
   add_test(NAME latex_cases_${group}
            COMMAND ${Python3_EXECUTABLE} ${PITH_LATEX_TESTS}/run_cases.py
                    ${group} --pith ${_pith_bin}

@@ -10,6 +10,16 @@
   pdfx       pith + \\pithnumber before pdfx: properties in pdfx's packet;
              pith after pdfx: documented warning, Info only, one /Metadata
   reproducible  two runs with SOURCE_DATE_EPOCH give identical PDFs
+  metadata   the pith XMP is never lost: last page shipped before the end
+             (\\clearpage, \\DocumentMetadata, lineno), a late \\pithnumber,
+             and a clear error when it cannot be written (issue 16.1)
+  keepxmp    every engine x {plain, hyperref, hyperxmp, docmeta}: each
+             XMP tag the engine writes without pith is still there with
+             pith (exiftool -a -G1 -XMP:all), dvips included (issue 16.2)
+  messages   each pith message shows the author's value and no expl3
+             internals (issue 16.6)
+  fonts      XeLaTeX/LuaLaTeX with a typewriter font that has no TU shapes:
+             no font warning from the badge (issue 16.7)
 
 Usage: run_cases.py GROUP [--pith PATH]
 """
@@ -45,13 +55,18 @@ class Runner:
         self.work, self.sty_dir, self.pith = work, sty_dir, pith
         self.failures = 0
 
-    def compile(self, name, src, engine="pdflatex"):
+    def compile(self, name, src, engine="pdflatex", runs=1, job=None):
+        """runs=2: the second run reads the .aux, so LaTeX knows which
+        page is the last (shipout/lastpage then runs with that page).
+        job: the job name, if not the directory's name."""
         wd = os.path.join(self.work, name)
         shutil.rmtree(wd, ignore_errors=True)
         os.makedirs(wd)
+        name = job or name
         with open(os.path.join(wd, name + ".tex"), "w", encoding="utf-8") as f:
             f.write(src)
-        rc, out, log = M.compile_doc(engine, wd, name, self.sty_dir)
+        for _ in range(runs):
+            rc, out, log = M.compile_doc(engine, wd, name, self.sty_dir)
         pdf = os.path.join(wd, name + ".pdf")
         return rc, log, pdf if (rc == 0 and os.path.exists(pdf)) else None, wd
 
@@ -341,9 +356,317 @@ def group_example(r):
             r.report(name, checks)
 
 
+ENGINES = ["pdflatex", "xelatex", "lualatex", "dvips"]
+PITH = "\\usepackage{pith}\n\\pithnumber{%s}\n" % BODY
+
+
+def flat_log(log):
+    """The .log with TeX's line breaks and (pith) continuations joined."""
+    return re.sub(r"\s*\n(?:\(pith\))?\s*", " ", log)
+
+
+def pith_messages(log):
+    """Text of every pith warning and error in a .log, one string each."""
+    out = []
+    for m in re.finditer(r"(?:! Package pith Error|Package pith Warning): "
+                         r"(.*?)(?:\n\n|\nSee the pith|\nType  H|\nl\.\d)",
+                         log, re.S):
+        out.append(re.sub(r"\s*\n(?:\(pith\))?\s*", " ", m.group(1)))
+    return out
+
+
+# expl3 internals a message must never show: \__pith..., \str_use:N, ...
+INTERNALS = re.compile(r"\\[A-Za-z@]*_|\\[A-Za-z@]+:[A-Za-z]+\b")
+
+
+def pith_xmp(pdf):
+    """exiftool's view of the pith XMP properties (empty dict if none)."""
+    rc, out = M.run(["exiftool", "-j", "-XMP-pith:all", pdf],
+                    os.path.dirname(pdf))
+    try:
+        j = json.loads(out)[0]
+    except (ValueError, IndexError):
+        return {}
+    j.pop("SourceFile", None)
+    return j
+
+
+def xmp_number_checks(r, pdf, number="pith:" + BODY):
+    """The pith number in the XMP, seen by exiftool and by pith extract."""
+    checks = {"xmp": (pith_xmp(pdf).get("Number") == number,
+                      "exiftool -XMP-pith:all: %r" % pith_xmp(pdf))}
+    if r.pith and os.path.exists(r.pith):
+        rc, out = M.run([r.pith, "extract", pdf, "--json"],
+                        os.path.dirname(pdf))
+        try:
+            got = json.loads(out).get("number")
+        except ValueError:
+            got = None
+        checks["extract"] = (got == number, "pith extract: %r" % out[:200])
+    else:
+        checks["extract"] = (False, "pith binary not found: %r" % r.pith)
+    return checks
+
+
+def group_metadata(r):
+    clear = "\\maketitle\nText.\n\\clearpage\n"
+    cases = []
+    # the last page is shipped before \end{document}: every engine
+    for e in ENGINES:
+        cases.append(("clearpage-" + e, doc(PITH, clear), e))
+    # LaTeX's PDF management builds its XMP at the last page
+    for e in ["pdflatex", "xelatex", "lualatex"]:
+        cases.append(("docmeta-clearpage-" + e,
+                      doc(PITH, clear, before="\\DocumentMetadata{}\n"), e))
+    # line numbers (lineno's output routine)
+    lineno = "\\usepackage{lineno}\n\\linenumbers\n" + PITH
+    cases.append(("lineno-xelatex", doc(lineno), "xelatex"))
+    cases.append(("lineno-clearpage-xelatex", doc(lineno, clear), "xelatex"))
+    cases.append(("lineno-docmeta-xelatex",
+                  doc(lineno, clear, before="\\DocumentMetadata{}\n"),
+                  "xelatex"))
+    for name, src, engine in cases:
+        rc, log, pdf, wd = r.compile("meta-" + name, src, engine, runs=2)
+        checks = {"compile": (pdf is not None, "rc=%d" % rc)}
+        if pdf:
+            checks.update(xmp_number_checks(r, pdf))
+            checks["info"] = (info(pdf).get("/PithNumber") == "pith:" + BODY,
+                              "info=%r" % info(pdf))
+            if "docmeta" in name:
+                rc2, out = M.run(["exiftool", "-j", "-XMP-xmp:CreatorTool",
+                                  pdf], wd)
+                checks["latex-packet"] = ("CreatorTool" in out,
+                                          "LaTeX's own XMP lost: " + out)
+        r.report(name, checks)
+
+    # \pithnumber after page 1: a warning, and the metadata is written
+    late = ("\\maketitle\nText.\n\\clearpage\nPage 2.\n"
+            "\\pithnumber{%s}\n\\clearpage\nPage 3.\n" % BODY)
+    for e in ENGINES:
+        for dm in ["", "\\DocumentMetadata{}\n"]:
+            if dm and e == "dvips":
+                continue
+            name = "late-%s%s" % (e, "-docmeta" if dm else "")
+            rc, log, pdf, wd = r.compile(
+                "meta-" + name, doc("\\usepackage{pith}\n", late, before=dm),
+                e, runs=2)
+            checks = {"compile": (pdf is not None, "rc=%d" % rc)}
+            msgs = " | ".join(pith_messages(log))
+            checks["late-warning"] = (
+                "\\pithnumber{pith:%s} came after page 1 was shipped out"
+                % BODY in msgs, msgs[:300])
+            if pdf:
+                checks.update(xmp_number_checks(r, pdf))
+                checks["info"] = (info(pdf).get("/PithNumber") == "pith:" + BODY,
+                                  "info=%r" % info(pdf))
+            r.report(name, checks)
+
+    # revtex ships its last pages at TeX's \\end, after \\end{document}'s
+    # hooks: a number on the last page is written with it, no false error
+    revtex = ("\\documentclass[aps,reprint]{revtex4-2}\n\\usepackage{pith}\n"
+              "\\begin{document}\n\\title{Performance Modeling}\n"
+              "\\author{A. Author}\n\\maketitle\nText.\n\\clearpage\n"
+              "Page 2.\n\\pithnumber{%s}\nMore.\n\\end{document}\n" % BODY)
+    for e in ["xelatex", "dvips", "pdflatex"]:
+        name = "revtex-last-page-" + e
+        rc, log, pdf, wd = r.compile("meta-" + name, revtex, e, runs=2)
+        checks = {"compile": (pdf is not None, "rc=%d" % rc)}
+        if pdf:
+            checks.update(xmp_number_checks(r, pdf))
+        r.report(name, checks)
+
+    # cannot be written any more: an error, not a PDF without the data
+    too_late = ("\\maketitle\nText.\n\\clearpage\n"
+                "\\pithnumber{%s}\n" % BODY)
+    for name, src, engine, phrase in [
+            ("after-last-page-xelatex", doc("\\usepackage{pith}\n", too_late),
+             "xelatex", "came after the last page"),
+            ("after-last-page-dvips", doc("\\usepackage{pith}\n", too_late),
+             "dvips", "came after the last page"),
+            ("after-last-page-docmeta-pdflatex",
+             doc("\\usepackage{pith}\n", too_late,
+                 before="\\DocumentMetadata{}\n"),
+             "pdflatex", "LaTeX's XMP packet was built before"),
+            ("second-number-in-body-pdflatex",
+             doc(PITH, "\\maketitle\nText.\n\\clearpage\n"
+                 "\\pithnumber{pith:2024:%s}\n" % BODY), "pdflatex",
+             "came after the metadata for pith:%s was written" % BODY)]:
+        rc, log, pdf, wd = r.compile("meta-" + name, src, engine, runs=2)
+        msgs = " | ".join(pith_messages(log))
+        r.report(name, {
+            "stops": (rc != 0, "rc=%d" % rc),
+            "pith-error": ("! Package pith Error" in log, "no pith error"),
+            "says-why": (phrase in msgs, "%r not in %r" % (phrase, msgs[:300])),
+        })
+
+
+# tags whose value legitimately differs between two compiles
+VOLATILE = ("Date", "DocumentID", "InstanceID")
+
+
+def xmp_tags(pdf):
+    rc, out = M.run(["exiftool", "-j", "-a", "-G1", "-XMP:all", pdf],
+                    os.path.dirname(pdf))
+    try:
+        j = json.loads(out)[0]
+    except (ValueError, IndexError):
+        return {}
+    j.pop("SourceFile", None)
+    return j
+
+
+def same_or_more(before, after):
+    """An engine's value is kept: equal, or for a list (hyperxmp's font
+    list: the badge adds the typewriter font) every item is still there."""
+    if isinstance(before, list):
+        after = after if isinstance(after, list) else [after]
+        return all(x in after for x in before)
+    return before == after
+
+
+def group_keepxmp(r):
+    variants = {
+        "plain": ("", ""),
+        "hyperref": ("", "\\usepackage{hyperref}\n"
+                     "\\hypersetup{pdftitle={Performance Modeling},"
+                     "pdfauthor={A. Author},pdfkeywords={LLM}}\n"),
+        "hyperxmp": ("", "\\usepackage{hyperref}\n\\usepackage{hyperxmp}\n"
+                     "\\hypersetup{pdftitle={Performance Modeling},"
+                     "pdfauthor={A. Author},pdfkeywords={LLM}}\n"),
+        "docmeta": ("\\DocumentMetadata{}\n", "\\usepackage{hyperref}\n"
+                    "\\hypersetup{pdftitle={Performance Modeling},"
+                    "pdfauthor={A. Author}}\n"),
+    }
+    for e in ENGINES:
+        for v, (before, pre) in variants.items():
+            name = "keep-%s-%s" % (e, v)
+            tags = {}
+            for label, p in [("without", pre), ("with", pre + PITH)]:
+                # same job name: dc:Source and Ghostscript's dc:Title
+                # are the file name
+                rc, log, pdf, wd = r.compile(name + "-" + label,
+                                             doc(p, before=before), e,
+                                             job="paper")
+                tags[label] = xmp_tags(pdf) if pdf else None
+            checks = {"compile": (None not in tags.values(), "a compile failed")}
+            if None not in tags.values():
+                lost = [k for k in tags["without"] if k not in tags["with"]]
+                changed = [k for k in tags["without"] if k in tags["with"]
+                           and not any(x in k for x in VOLATILE)
+                           and not same_or_more(tags["without"][k],
+                                                tags["with"][k])]
+                checks["kept"] = (not lost and not changed,
+                                  "lost %s changed %s" % (lost, changed))
+                checks["pith-added"] = (
+                    tags["with"].get("XMP-pith:Number") == "pith:" + BODY,
+                    "no XMP-pith:Number")
+                if e == "dvips" or v in ("hyperxmp", "docmeta"):
+                    # a packet to keep exists (Ghostscript's, hyperxmp's,
+                    # LaTeX's): the comparison is not vacuous
+                    checks["engine-wrote"] = (
+                        len(tags["without"]) >= 5,
+                        "%d tags without pith" % len(tags["without"]))
+            r.report(name, checks)
+
+
+MESSAGES = [
+    # (name, preamble, body, engine, the author's value the message shows)
+    ("bad-number", "\\usepackage{pith}\n\\pithnumber{YRUNQITD}\n", None,
+     "\\pithnumber{YRUNQITD} is not a Pith number"),
+    ("bad-option", "\\usepackage{pith}\n\\pithnumber[hash=c468]{%s}\n" % BODY,
+     None, "option `hash' is malformed: `c468' does not have the right form"),
+    ("bad-option-keyid",
+     "\\usepackage{pith}\n\\pithnumber[keyid={a b}]{%s}\n" % BODY,
+     None, "`a b' does not have the right form"),
+    ("year-mismatch",
+     "\\usepackage{pith}\n\\pithnumber[year=2023]{pith:2024:%s}\n" % BODY,
+     None, "year 2023 does not match year 2024"),
+    ("year-mismatch-record",
+     "\\usepackage{pith}\n\\pithnumber[record={%s}]{pith:2024:%s}\n"
+     % ('{"metadata":{"submitted_at":"2023-01-01"}}'.encode().hex(), BODY),
+     None, "year 2023 does not match year 2024 (from the record's "
+     "submitted_at"),
+    ("signature-without-hash",
+     "\\usepackage{pith}\n\\pithnumber[signature={%s==}]{%s}\n"
+     % ("A" * 86, BODY), None, "signature= given without hash="),
+    ("bad-choice", "\\usepackage[placement=top]{pith}\n", None,
+     "Unknown value `top' for option `placement'"),
+    ("no-number", "\\usepackage{pith}\n", "Text.\n",
+     "No \\pithnumber was given before \\end{document}"),
+    ("no-number-maketitle", "\\usepackage{pith}\n",
+     "\\maketitle\n\\pithnumber{%s}\nText.\n" % BODY,
+     "No \\pithnumber was given before \\maketitle: no badge was printed"),
+    ("no-number-pithbadge", "\\usepackage{pith}\n", "\\pithbadge\n",
+     "No \\pithnumber was given before \\pithbadge"),
+    ("twice", PITH + "\\pithnumber{pith:2024:%s}\n" % BODY, None,
+     "given twice; the last one (pith:2024:%s) is used" % BODY),
+    ("late", "\\usepackage{pith}\n",
+     "Text.\n\\clearpage\n\\pithnumber{%s}\nPage 2.\n" % BODY,
+     "\\pithnumber{pith:%s} came after page 1 was shipped out" % BODY),
+    ("already-written", PITH,
+     "Text.\n\\clearpage\n\\pithnumber{pith:2024:%s}\nPage 2.\n" % BODY,
+     "\\pithnumber{pith:2024:%s} came after the metadata for pith:%s"
+     % (BODY, BODY)),
+    ("not-written", "\\usepackage{pith}\n",
+     "Text.\n\\clearpage\n\\pithnumber{%s}\n" % BODY,
+     "The pith metadata for pith:%s could not be written" % BODY),
+    ("no-maketitle", PITH, "Text.\n",
+     "placement=title but \\maketitle was never used"),
+    ("no-xmp-pdfx", "\\usepackage[a-2b]{pdfx}\n" + PITH, None,
+     "pdfx wrote its XMP packet before \\pithnumber was known"),
+    ("unknown-driver", PITH, None,
+     "Unknown output driver; the badge is printed without a link"),
+]
+
+
+def group_messages(r):
+    for name, pre, body, value in MESSAGES:
+        engine = "xelatex" if name == "not-written" else "pdflatex"
+        before = ""
+        if name == "unknown-driver":  # expl3's dvisvgm back end: no links
+            engine, before = "dvips", "\\RequirePackage[backend=dvisvgm]{expl3}\n"
+        src = doc(pre, body or "\\maketitle\nText.\n", before=before)
+        rc, log, pdf, wd = r.compile("msg-" + name, src, engine)
+        msgs = pith_messages(log)
+        hit = [m for m in msgs if value in m]
+        bad = [m for m in msgs if INTERNALS.search(m)]
+        checks = {"issued": (bool(hit), "%r not in %r" % (value, msgs)),
+                  "no-internals": (not bad, "internals in %r" % bad)}
+        if name == "no-number-maketitle":
+            # the metadata is written although the badge is not printed
+            checks["no-false-claim"] = (
+                not any("no metadata" in m for m in msgs), repr(msgs))
+            checks.update(xmp_number_checks(r, pdf) if pdf else
+                          {"xmp": (False, "no PDF, rc=%d" % rc)})
+        r.report("message " + name, checks)
+
+
+def group_fonts(r):
+    """The document's typewriter family is pcr (courier), which has no TU
+    shapes: the badge must not make NFSS substitute with a warning."""
+    pre = ("\\usepackage{fontspec}\n\\setmainfont{TeX Gyre Termes}\n"
+           "\\usepackage{courier}\n")
+    for e in ["xelatex", "lualatex"]:
+        for style in ["text", "logo"]:
+            name = "font-%s-%s" % (e, style)
+            rc, log, pdf, wd = r.compile(
+                name, doc(pre + PITH.replace("{pith}", "[style=%s]{pith}"
+                                             % style)), e)
+            warn = re.findall(r"LaTeX Font Warning: .*", log)
+            checks = {"compile": (pdf is not None, "rc=%d" % rc),
+                      "no-font-warning": (not warn, repr(warn[:3]))}
+            if pdf:
+                checks["badge"] = (SHORT in page1_text(pdf), "missing")
+                rc2, fonts = M.run(["pdffonts", pdf], wd)
+                checks["mono-fallback"] = ("LMMono" in fonts, fonts[-300:])
+            r.report(name, checks)
+
+
 GROUPS = {"example": group_example, "errors": group_errors, "options": group_options,
           "robust": group_robust, "pdfx": group_pdfx,
-          "reproducible": group_reproducible}
+          "reproducible": group_reproducible, "metadata": group_metadata,
+          "keepxmp": group_keepxmp, "messages": group_messages,
+          "fonts": group_fonts}
 
 
 def main():

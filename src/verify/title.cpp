@@ -165,6 +165,7 @@ std::string finish(const std::vector<UChar32>& in) {
             continue;
         }
         if (is_dash(c)) c = '-';
+        if (c == '-' && !pending_space && u.length() > 0 && u.char32At(u.length() - 1) == '-') continue;  // TeX's -- and --- are one dash
         c = unify_quote(c);
         if (pending_space) u.append(static_cast<UChar>(' '));
         pending_space = false;

@@ -32,7 +32,8 @@ std::optional<std::string> page_text(std::string_view pdf_bytes, int index, cons
 //  - case folded (Unicode full case folding: "Straße" -> "strasse");
 //  - NFKD, then combining marks dropped: accents ("Café" -> "cafe"), ligatures ("ﬁ" -> "fi"),
 //    full-width and other compatibility forms;
-//  - every dash (Unicode Pd, minus sign) becomes "-", curly/angle quotes become ' or ";
+//  - every dash (Unicode Pd, minus sign) becomes "-", and a run of them one "-" (a title typed
+//    with TeX's -- or --- reads as the en or em dash LaTeX prints); curly/angle quotes become ' or ";
 //  - every run of white space / control characters becomes one space; trimmed.
 std::string normalise(std::string_view text);
 

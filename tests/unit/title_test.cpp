@@ -80,6 +80,13 @@ TEST_CASE("normalise: case, accents, ligatures", "[title]") {
     CHECK(normalise("Ｆｕｌｌ") == "full");  // full-width
 }
 
+TEST_CASE("normalise: TeX's dashes read as the dash LaTeX prints", "[title]") {
+    CHECK(normalise("Pre-training -- a Survey") == normalise("Pre-training \xE2\x80\x93 a Survey"));     // -- and an en dash
+    CHECK(normalise("Models---and Data") == normalise("Models\xE2\x80\x94and Data"));               // --- and an em dash
+    CHECK(normalise("1--10") == "1-10");
+    CHECK(normalise("a - - b") == "a - - b");  // dashes apart stay apart
+}
+
 TEST_CASE("normalise: white space", "[title]") {
     CHECK(normalise("  A\tTitle \n\n on\r\ntwo   lines  ") == "a title on two lines");
     CHECK(normalise("no\xC2\xA0" "break\xE2\x80\x83" "em") == "no break em");  // NBSP, em space

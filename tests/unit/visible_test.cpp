@@ -264,6 +264,20 @@ TEST_CASE("visible: no page, no document", "[visible]") {
     CHECK(!pith::visible::page_words("", 0));
 }
 
+TEST_CASE("visible: degenerate and huge pages neither crash nor take long", "[visible]") {
+    for (const std::string box : {"[0 0 0 0]", "[0 0 -50 -50]", "[0 0 1e9 1e9]", "[0 0 14400 14400]", "[0 0 1 1]"}) {
+        INFO(box);
+        std::string pdf = make_pdf({});
+        pdf.replace(pdf.find("[0 0 612 792]"), 13, box);  // the offsets that follow are not needed: poppler repairs
+        const auto start = std::chrono::steady_clock::now();
+        const std::optional<Page> page = pith::visible::page_words(pdf, 0);
+        CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+        if (page)
+            for (const Word& w : page->words)
+                CHECK(w.visible == (w.x1 <= page->width + 8 && w.y1 <= page->height + 8));
+    }
+}
+
 TEST_CASE("visible: encode and decode are inverse; junk is refused", "[visible]") {
     Page page;
     page.width = 612.25;

@@ -125,7 +125,12 @@ public:
             const long pos = next_;
             next_ += nBytes;
             note(state, x, y, pos);
-            if (!drawn(pos)) return;
+            const bool clips = (state->getRender() & 4) || state->getFillColorSpace()->getMode() == csPattern;
+            if (!drawn(pos)) {
+                if (clips) clip_far_away(state, x, y, dx, dy, ox, oy, code, nBytes, u, uLen);
+                return;
+            }
+            if (clips) clip_pending_ = true;
         }
         SplashOutputDev::drawChar(state, x, y, dx, dy, ox, oy, code, nBytes, u, uLen);
     }
@@ -145,8 +150,26 @@ public:
         SplashOutputDev::endType3Char(state);
     }
 
-    // A mask paints glyphs only (and all that Type 3 glyphs paint), opaque, black where it can.
+    // Text in clip modes (4-7, and text filled with a pattern, which Gfx draws as a clip and then
+    // fills) clips what follows until the graphics state it was set in is restored.
+    void endTextObject(GfxState* state) override {
+        SplashOutputDev::endTextObject(state);
+        if (clip_pending_ && clip_level_ < 0) clip_level_ = level_;
+        clip_pending_ = false;
+    }
+    void saveState(GfxState* state) override {
+        ++level_;
+        SplashOutputDev::saveState(state);
+    }
+    void restoreState(GfxState* state) override {
+        if (--level_ < clip_level_) clip_level_ = -1;
+        SplashOutputDev::restoreState(state);
+    }
+
+    // A mask paints glyphs only, opaque, black where it can: what Type 3 glyphs paint, and what
+    // is painted through the clip of its glyphs, count as glyphs.
     bool mask() const { return select_.kind == Selection::Only; }
+    bool paints() const { return !mask() || depth_ > 0 || clip_level_ >= 0; }
     void updateFillColor(GfxState* state) override {
         SplashOutputDev::updateFillColor(state);
         if (mask()) getSplash()->setFillPattern(new SplashSolidColor(kBlack));
@@ -166,25 +189,25 @@ public:
     bool useTilingPatternFill() override { return !mask(); }
     bool useShadedFills(int type) override { return !mask() && SplashOutputDev::useShadedFills(type); }
     void stroke(GfxState* state) override {
-        if (!mask() || depth_ > 0) SplashOutputDev::stroke(state);
+        if (paints()) SplashOutputDev::stroke(state);
     }
     void fill(GfxState* state) override {
-        if (!mask() || depth_ > 0) SplashOutputDev::fill(state);
+        if (paints()) SplashOutputDev::fill(state);
     }
     void eoFill(GfxState* state) override {
-        if (!mask() || depth_ > 0) SplashOutputDev::eoFill(state);
+        if (paints()) SplashOutputDev::eoFill(state);
     }
     // OutputDev's versions draw nothing and skip inline image data.
     void drawImageMask(GfxState* state, Object* ref, Stream* str, int width, int height, bool invert,
                        bool interpolate, bool inlineImg) override {
-        if (!mask() || depth_ > 0)
+        if (paints())
             SplashOutputDev::drawImageMask(state, ref, str, width, height, invert, interpolate, inlineImg);
         else
             OutputDev::drawImageMask(state, ref, str, width, height, invert, interpolate, inlineImg);
     }
     void drawImage(GfxState* state, Object* ref, Stream* str, int width, int height, GfxImageColorMap* colorMap,
                    bool interpolate, const int* maskColors, bool inlineImg) override {
-        if (!mask() || depth_ > 0)
+        if (paints())
             SplashOutputDev::drawImage(state, ref, str, width, height, colorMap, interpolate, maskColors, inlineImg);
         else
             OutputDev::drawImage(state, ref, str, width, height, colorMap, interpolate, maskColors, inlineImg);
@@ -192,20 +215,31 @@ public:
     void drawMaskedImage(GfxState* state, Object* ref, Stream* str, int width, int height, GfxImageColorMap* colorMap,
                          bool interpolate, Stream* maskStr, int maskWidth, int maskHeight, bool maskInvert,
                          bool maskInterpolate) override {
-        if (!mask() || depth_ > 0)
+        if (paints())
             SplashOutputDev::drawMaskedImage(state, ref, str, width, height, colorMap, interpolate, maskStr, maskWidth,
                                              maskHeight, maskInvert, maskInterpolate);
     }
     void drawSoftMaskedImage(GfxState* state, Object* ref, Stream* str, int width, int height,
                              GfxImageColorMap* colorMap, bool interpolate, Stream* maskStr, int maskWidth,
                              int maskHeight, GfxImageColorMap* maskColorMap, bool maskInterpolate) override {
-        if (!mask() || depth_ > 0)
+        if (paints())
             SplashOutputDev::drawSoftMaskedImage(state, ref, str, width, height, colorMap, interpolate, maskStr,
                                                  maskWidth, maskHeight, maskColorMap, maskInterpolate);
     }
 
 private:
     static constexpr unsigned char kBlack[3] = {0, 0, 0};
+
+    // A glyph left out that would clip what follows (render modes 4-7, pattern fill): what
+    // follows must still be clipped to the page's other glyphs, not drawn unclipped, so the
+    // glyph joins the clip far off the page instead.
+    void clip_far_away(GfxState* state, double x, double y, double dx, double dy, double ox, double oy, CharCode code,
+                       int nBytes, const Unicode* u, int uLen) {
+        const int render = state->getRender();
+        state->setRender(7);
+        SplashOutputDev::drawChar(state, x + 1e6, y + 1e6, dx, dy, ox, oy, code, nBytes, u, uLen);
+        state->setRender(render);
+    }
 
     bool drawn(long pos) const {
         const int group = owner_ && pos < static_cast<long>(owner_->size()) ? (*owner_)[pos] : kNoWord;
@@ -227,7 +261,10 @@ private:
     Selection select_;
     std::vector<std::pair<double, double>>* origins_;
     long next_ = 0;
-    int depth_ = 0;
+    int depth_ = 0;           // open Type 3 glyph procedures
+    int level_ = 0;           // graphics state nesting
+    int clip_level_ = -1;     // level at which a selected glyph clip was set, or -1
+    bool clip_pending_ = false;
 };
 
 // The page as a viewer shows it (CropBox, /Rotate, annotations viewers draw), RGB, white paper,

@@ -54,7 +54,7 @@ std::string make_pdf(const Spec& spec) {
     o[2] = "<< /Type /Pages /Kids [3 0 R] /Count 1 >>";
     o[3] = "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] " + spec.page_keys +
            " /Resources << /Font << /F1 4 0 R /F3 9 0 R >> /ExtGState << /GS0 6 0 R >>"
-           " /XObject << /Fm0 7 0 R /Im0 8 0 R >> /Properties << /MC0 5 0 R >> >>" +
+           " /XObject << /Fm0 7 0 R /Im0 8 0 R >> /Properties << /MC0 5 0 R >> /Pattern << /P0 16 0 R >> >>" +
            (spec.annotation.empty() ? "" : " /Annots [13 0 R]") + " /Contents 10 0 R >>";
     o[4] = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>";
     o[5] = "<< /Type /OCG /Name (Hidden layer) >>";
@@ -72,6 +72,9 @@ std::string make_pdf(const Spec& spec) {
     o[14] = stream("/Type /XObject /Subtype /Form /BBox [0 0 300 30] /Resources << /Font << /F1 4 0 R >> >>",
                    annot_ap);
     o[15] = stream("/Type /XObject /Subtype /Form /BBox [0 0 400 40]", "1 g 0 0 400 40 re f");
+    // P0: an axial shading pattern, red to blue across the page.
+    o[16] = "<< /PatternType 2 /Shading << /ShadingType 2 /ColorSpace /DeviceRGB /Coords [0 0 612 0]"
+            " /Function << /FunctionType 2 /Domain [0 1] /C0 [1 0 0] /C1 [0 0 1] /N 1 >> /Extend [true true] >> >>";
     return pdftest::classic(o);
 }
 
@@ -142,6 +145,8 @@ std::vector<Hidden> hidden_fixtures() {
     const std::string box = "1 1 1 rg 60 590 400 40 re f\n";
     return {
         {"render mode 3", {"BT /F1 24 Tf 3 Tr " + at + kForged + " ET\n"}, {}, "not painted", false},
+        {"render mode 3 laid over the shown title", {"BT /F1 24 Tf 3 Tr 72 700 Td " + kForged + " ET\n"}, {},
+         "not painted", false},
         {"render mode 7", {"q BT /F1 24 Tf 7 Tr " + at + kForged + " ET Q\n"}, {}, "not painted", false},
         {"white on white", {"1 1 1 rg BT /F1 24 Tf " + at + kForged + " ET\n"}, {}, "not painted", false},
         {"0.05 pt", {"BT /F1 0.05 Tf " + at + kForged + " ET\n"}, {}, "too small", true, 16},
@@ -214,6 +219,9 @@ TEST_CASE("visible: ordinary text is visible", "[visible]") {
         {"CropBox not at the origin", {forged, "/CropBox [50 500 562 760]"}},
         {"rotated text", {"BT /F1 24 Tf 0 1 -1 0 300 300 Tm " + kForged + " ET\n"}},
         {"6 pt footnote", {"BT /F1 6 Tf 72 600 Td " + kForged + " ET\n"}},
+        {"filled with a shading pattern", {"/Pattern cs /P0 scn " + forged}},
+        {"clip (mode 7), then a box painted through it",
+         {"q BT /F1 24 Tf 7 Tr 72 600 Td " + kForged + " ET 0 0.5 0 rg 60 590 400 40 re f Q\n"}},
     };
     for (const auto& [name, spec] : controls) {
         INFO(name);
@@ -427,4 +435,17 @@ TEST_CASE("visible: a hidden title laid over other visible words is not visible"
         }
         CHECK(one_line(*page) == "Visible Control Title");
     }
+}
+
+TEST_CASE("visible: a word under words of every group is crowded out", "[visible]") {
+    // Five different words stacked on one spot: the fifth overlaps words of all 4 groups.
+    std::string stack;
+    for (const char* word : {"(Aaaa)", "(Bbbb)", "(Cccc)", "(Dddd)", "(Eeee)"})
+        stack += "BT /F1 24 Tf 72 600 Td " + std::string(word) + " Tj ET\n";
+    const std::optional<Page> page = pith::visible::page_words(make_pdf({stack}), 0);
+    REQUIRE(page);
+    require_shown_visible(*page);
+    int crowded = 0;
+    for (const Word& w : page->words) crowded += w.hidden_why == "overlaps too many other words";
+    CHECK(crowded >= 1);
 }

@@ -69,7 +69,7 @@ constexpr int kMinChannelChange = 40;        // of 255: fainter changes are not 
 constexpr int kMaxGroups = 4;                // renders beyond the full one: words overlapping 4 others are "crowded"
 constexpr std::size_t kMaxGroupedWords = 5000;  // grouping is quadratic: more words share one render without text
 
-// Gfx polls this between operators: both renders and the layout stop at the deadline.
+// Gfx polls this between operators: the layout and every render stop at the deadline.
 bool past_deadline(void* deadline) {
     return Clock::now() > *static_cast<Clock::time_point*>(deadline);
 }
@@ -399,9 +399,9 @@ int page_words(const char* pdf, std::size_t size, int index, const char* passwor
     facts.dpi = std::min(kDpi, 72 * std::sqrt(kMaxPixels / std::max(1.0, facts.width * facts.height)));
     const double scale = facts.dpi / 72;
 
-    // The full render, then one per group of words with that group left out. When the glyph
-    // numbering cannot be trusted, or the page has too many words to group, one render without
-    // any glyph stands for all groups.
+    // The full render, then per group of words one render with that group left out and one
+    // mask of that group alone. When the glyph numbering cannot be trusted, or the page has too
+    // many words to group, one render without any glyph and one mask of all glyphs serve all.
     std::vector<std::pair<double, double>> origins;
     std::unique_ptr<SplashBitmap> full = render(doc, page, facts.dpi, nullptr, {}, &origins, deadline);
     std::vector<Box> boxes;
@@ -413,7 +413,7 @@ int page_words(const char* pdf, std::size_t size, int index, const char* passwor
     int groups = 1;
     std::vector<int> group(words.size(), 0);
     std::vector<int> owner;
-    facts.attributed = words.size() <= kMaxGroupedWords && numbering_matches(words, origins, facts.dpi / 72);
+    facts.attributed = words.size() <= kMaxGroupedWords && numbering_matches(words, origins, scale);
     if (facts.attributed) {
         group = group_words(boxes, &groups);
         for (std::size_t i = 0; i < words.size(); ++i) {

@@ -1,7 +1,7 @@
 // pith-text.so: poppler, loaded with dlopen() by pith only when `pith verify` needs it, so that
 // no other pith run pays for loading poppler. Two entry points:
 //  - pith_page_text: page text by poppler-cpp (pith::title::page_text());
-//  - pith_page_words_v1: the page's words with what rendering says about each
+//  - pith_page_words_v3: the page's words with what rendering says about each
 //    (pith::visible::page_words(); src/text/page_words_abi.h, doc/visible.md).
 #include "page_words_abi.h"
 
@@ -15,7 +15,9 @@
 #include <poppler/SplashOutputDev.h>
 #include <poppler/Stream.h>
 #include <poppler/TextOutputDev.h>
+#include <poppler/splash/Splash.h>
 #include <poppler/splash/SplashBitmap.h>
+#include <poppler/splash/SplashPattern.h>
 
 #include <algorithm>
 #include <chrono>
@@ -55,7 +57,7 @@ extern "C" __attribute__((visibility("default"))) int pith_page_text(const char*
     }
 }
 
-// ================================================================ pith_page_words_v1
+// ================================================================ pith_page_words_v3
 
 namespace {
 
@@ -64,8 +66,10 @@ using Clock = std::chrono::steady_clock;
 constexpr double kDpi = 100;                 // enough for 3 pt type to leave ~4 px of ink
 constexpr double kMaxPixels = 6e6;           // per render; larger pages are rendered coarser
 constexpr int kMinChannelChange = 40;        // of 255: fainter changes are not counted as ink
+constexpr int kMaxGroups = 4;                // renders beyond the full one: words overlapping 4 others are "crowded"
+constexpr std::size_t kMaxGroupedWords = 5000;  // grouping is quadratic: more words share one render without text
 
-// Gfx polls this between operators: both renders and the layout stop at the deadline.
+// Gfx polls this between operators: the layout and every render stop at the deadline.
 bool past_deadline(void* deadline) {
     return Clock::now() > *static_cast<Clock::time_point*>(deadline);
 }
@@ -89,44 +93,275 @@ void append_utf8(std::string& out, Unicode u) {
     }
 }
 
-// The page as a viewer shows it (CropBox, /Rotate, annotations viewers draw), RGB, white paper.
-// skip_text: every glyph left out (Type 3 ones too), everything else drawn the same.
-std::unique_ptr<SplashBitmap> render(PDFDoc& doc, int page, double dpi, bool skip_text, Clock::time_point& deadline) {
+// Glyphs are numbered as TextOutputDev numbers them (TextWord::getCharPos(): bytes of the
+// strings shown, in drawing order, including strings in OFF optional content), so that a word's
+// glyphs can be left out of a render by number.
+constexpr int kNoWord = -1;  // glyph of no word (spaces, duplicates poppler's layout dropped)
+
+// Which glyphs a render draws.
+struct Selection {
+    enum Kind { All, AllBut, Only, None } kind = All;
+    int group = 0;  // for AllBut and Only
+};
+
+// Splash drawing the glyphs `select` names, given `owner` (the group of each glyph's word, or
+// kNoWord). All notes each glyph's device origin in `origins`. Only is a mask: it draws
+// nothing but those glyphs, opaque black, so that their shape can be compared with what the
+// page shows. Type 3 glyphs count as one byte each, and the content of a Type 3 glyph belongs
+// to that glyph.
+class SelectiveSplash : public SplashOutputDev {
+public:
+    SelectiveSplash(SplashColorPtr paper, const std::vector<int>* owner, Selection select,
+                    std::vector<std::pair<double, double>>* origins)
+        : SplashOutputDev(splashModeRGB8, 4, false, paper), owner_(owner), select_(select), origins_(origins) {}
+
+    bool needCharCount() override { return true; }
+    void incCharCount(int n) override {
+        if (depth_ == 0) next_ += n;
+    }
+    void drawChar(GfxState* state, double x, double y, double dx, double dy, double ox, double oy, CharCode code,
+                  int nBytes, const Unicode* u, int uLen) override {
+        if (depth_ == 0) {
+            const long pos = next_;
+            next_ += nBytes;
+            note(state, x, y, pos);
+            const bool clips = (state->getRender() & 4) || state->getFillColorSpace()->getMode() == csPattern;
+            if (!drawn(pos)) {
+                if (clips) clip_far_away(state, x, y, dx, dy, ox, oy, code, nBytes, u, uLen);
+                return;
+            }
+            if (clips) clip_pending_ = true;
+        }
+        SplashOutputDev::drawChar(state, x, y, dx, dy, ox, oy, code, nBytes, u, uLen);
+    }
+    bool beginType3Char(GfxState* state, double x, double y, double dx, double dy, CharCode code, const Unicode* u,
+                        int uLen) override {
+        if (depth_ == 0) {
+            const long pos = next_++;
+            note(nullptr, 0, 0, pos);      // Gfx has moved the CTM to the glyph already: no origin
+            if (!drawn(pos)) return true;  // true: "drawn", Gfx skips the glyph's content
+        }
+        const bool done = SplashOutputDev::beginType3Char(state, x, y, dx, dy, code, u, uLen);
+        if (!done) ++depth_;
+        return done;
+    }
+    void endType3Char(GfxState* state) override {
+        if (depth_ > 0) --depth_;
+        SplashOutputDev::endType3Char(state);
+    }
+
+    // Text in clip modes (4-7, and text filled with a pattern, which Gfx draws as a clip and then
+    // fills) clips what follows until the graphics state it was set in is restored.
+    void endTextObject(GfxState* state) override {
+        SplashOutputDev::endTextObject(state);
+        if (clip_pending_ && clip_level_ < 0) clip_level_ = level_;
+        clip_pending_ = false;
+    }
+    void saveState(GfxState* state) override {
+        ++level_;
+        SplashOutputDev::saveState(state);
+    }
+    void restoreState(GfxState* state) override {
+        if (--level_ < clip_level_) clip_level_ = -1;
+        SplashOutputDev::restoreState(state);
+    }
+
+    // A mask paints glyphs only, opaque, black where it can: what Type 3 glyphs paint, and what
+    // is painted through the clip of its glyphs, count as glyphs.
+    bool mask() const { return select_.kind == Selection::Only; }
+    bool paints() const { return !mask() || depth_ > 0 || clip_level_ >= 0; }
+    void updateFillColor(GfxState* state) override {
+        SplashOutputDev::updateFillColor(state);
+        if (mask()) getSplash()->setFillPattern(new SplashSolidColor(kBlack));
+    }
+    void updateStrokeColor(GfxState* state) override {
+        SplashOutputDev::updateStrokeColor(state);
+        if (mask()) getSplash()->setStrokePattern(new SplashSolidColor(kBlack));
+    }
+    void updateFillOpacity(GfxState* state) override {
+        SplashOutputDev::updateFillOpacity(state);
+        if (mask()) getSplash()->setFillAlpha(1);
+    }
+    void updateStrokeOpacity(GfxState* state) override {
+        SplashOutputDev::updateStrokeOpacity(state);
+        if (mask()) getSplash()->setStrokeAlpha(1);
+    }
+    bool useTilingPatternFill() override { return !mask(); }
+    bool useShadedFills(int type) override { return !mask() && SplashOutputDev::useShadedFills(type); }
+    void stroke(GfxState* state) override {
+        if (paints()) SplashOutputDev::stroke(state);
+    }
+    void fill(GfxState* state) override {
+        if (paints()) SplashOutputDev::fill(state);
+    }
+    void eoFill(GfxState* state) override {
+        if (paints()) SplashOutputDev::eoFill(state);
+    }
+    // OutputDev's versions draw nothing and skip inline image data.
+    void drawImageMask(GfxState* state, Object* ref, Stream* str, int width, int height, bool invert,
+                       bool interpolate, bool inlineImg) override {
+        if (paints())
+            SplashOutputDev::drawImageMask(state, ref, str, width, height, invert, interpolate, inlineImg);
+        else
+            OutputDev::drawImageMask(state, ref, str, width, height, invert, interpolate, inlineImg);
+    }
+    void drawImage(GfxState* state, Object* ref, Stream* str, int width, int height, GfxImageColorMap* colorMap,
+                   bool interpolate, const int* maskColors, bool inlineImg) override {
+        if (paints())
+            SplashOutputDev::drawImage(state, ref, str, width, height, colorMap, interpolate, maskColors, inlineImg);
+        else
+            OutputDev::drawImage(state, ref, str, width, height, colorMap, interpolate, maskColors, inlineImg);
+    }
+    void drawMaskedImage(GfxState* state, Object* ref, Stream* str, int width, int height, GfxImageColorMap* colorMap,
+                         bool interpolate, Stream* maskStr, int maskWidth, int maskHeight, bool maskInvert,
+                         bool maskInterpolate) override {
+        if (paints())
+            SplashOutputDev::drawMaskedImage(state, ref, str, width, height, colorMap, interpolate, maskStr, maskWidth,
+                                             maskHeight, maskInvert, maskInterpolate);
+    }
+    void drawSoftMaskedImage(GfxState* state, Object* ref, Stream* str, int width, int height,
+                             GfxImageColorMap* colorMap, bool interpolate, Stream* maskStr, int maskWidth,
+                             int maskHeight, GfxImageColorMap* maskColorMap, bool maskInterpolate) override {
+        if (paints())
+            SplashOutputDev::drawSoftMaskedImage(state, ref, str, width, height, colorMap, interpolate, maskStr,
+                                                 maskWidth, maskHeight, maskColorMap, maskInterpolate);
+    }
+
+private:
+    static constexpr unsigned char kBlack[3] = {0, 0, 0};
+
+    // A glyph left out that would clip what follows (render modes 4-7, pattern fill): what
+    // follows must still be clipped to the page's other glyphs, not drawn unclipped, so the
+    // glyph joins the clip far off the page instead.
+    void clip_far_away(GfxState* state, double x, double y, double dx, double dy, double ox, double oy, CharCode code,
+                       int nBytes, const Unicode* u, int uLen) {
+        const int render = state->getRender();
+        state->setRender(7);
+        SplashOutputDev::drawChar(state, x + 1e6, y + 1e6, dx, dy, ox, oy, code, nBytes, u, uLen);
+        state->setRender(render);
+    }
+
+    bool drawn(long pos) const {
+        const int group = owner_ && pos < static_cast<long>(owner_->size()) ? (*owner_)[pos] : kNoWord;
+        switch (select_.kind) {
+        case Selection::All: return true;
+        case Selection::None: return false;
+        case Selection::AllBut: return group != kNoWord && group != select_.group;
+        case Selection::Only: return group == select_.group;
+        }
+        return true;
+    }
+    void note(GfxState* state, double x, double y, long pos) {
+        if (!origins_ || pos < 0 || pos > 10'000'000) return;
+        if (origins_->size() <= static_cast<std::size_t>(pos)) origins_->resize(pos + 1, {NAN, NAN});
+        if (state) state->transform(x, y, &(*origins_)[pos].first, &(*origins_)[pos].second);
+    }
+
+    const std::vector<int>* owner_;
+    Selection select_;
+    std::vector<std::pair<double, double>>* origins_;
+    long next_ = 0;
+    int depth_ = 0;           // open Type 3 glyph procedures
+    int level_ = 0;           // graphics state nesting
+    int clip_level_ = -1;     // level at which a selected glyph clip was set, or -1
+    bool clip_pending_ = false;
+};
+
+// The page as a viewer shows it (CropBox, /Rotate, annotations viewers draw), RGB, white paper,
+// with the glyphs SelectiveSplash is told to draw.
+std::unique_ptr<SplashBitmap> render(PDFDoc& doc, int page, double dpi, const std::vector<int>* owner,
+                                     Selection select, std::vector<std::pair<double, double>>* origins,
+                                     Clock::time_point& deadline) {
     SplashColor white = {255, 255, 255};
-    SplashOutputDev out(splashModeRGB8, 4, false, white);
+    SelectiveSplash out(white, owner, select, origins);
     out.setFontAntialias(true);
     out.setVectorAntialias(true);
-    out.setSkipText(skip_text, skip_text);
     out.startDoc(&doc);
     doc.displayPage(&out, page, dpi, dpi, 0, false, true, false, &past_deadline, &deadline);
     return std::unique_ptr<SplashBitmap>(out.takeBitmap());
 }
 
 struct Ink {
-    double fraction = 0, pixels = 0;
+    double fraction = 0, pixels = 0;  // changed pixels, as a share of the box and counted
+    double shown = 0;                 // share of the glyphs' own pixels (mask) that changed
 };
 
-// How many pixels of the box (points) differ by a visible amount between the two renders.
-Ink ink_in(const SplashBitmap& with, const SplashBitmap& without, double scale, double x0, double y0, double x1,
-           double y1) {
+// How the pixels of the box (points) differ by a visible amount between the renders with and
+// without the glyphs; `mask` (may be null) has those glyphs alone, black on white.
+Ink ink_in(const SplashBitmap& with, const SplashBitmap& without, const SplashBitmap* mask, double scale, double x0,
+           double y0, double x1, double y1) {
     const int w = with.getWidth(), h = with.getHeight();
     const int px0 = std::clamp(static_cast<int>(std::floor(x0 * scale)), 0, w);
     const int px1 = std::clamp(static_cast<int>(std::ceil(x1 * scale)), 0, w);
     const int py0 = std::clamp(static_cast<int>(std::floor(y0 * scale)), 0, h);
     const int py1 = std::clamp(static_cast<int>(std::ceil(y1 * scale)), 0, h);
     if (px1 <= px0 || py1 <= py0) return {};
-    long changed = 0;
+    long changed = 0, glyph = 0, glyph_changed = 0;
     for (int y = py0; y < py1; ++y) {
-        const unsigned char* a = with.getDataPtr() + static_cast<std::ptrdiff_t>(y) * with.getRowSize();
-        const unsigned char* b = without.getDataPtr() + static_cast<std::ptrdiff_t>(y) * without.getRowSize();
+        const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(y) * with.getRowSize();
+        const unsigned char* a = with.getDataPtr() + row;
+        const unsigned char* b = without.getDataPtr() + row;
+        const unsigned char* m = mask ? mask->getDataPtr() + row : nullptr;
         for (int x = px0; x < px1; ++x) {
             int most = 0;
             for (int c = 0; c < 3; ++c) most = std::max(most, std::abs(a[3 * x + c] - b[3 * x + c]));
-            if (most >= kMinChannelChange) ++changed;
+            const bool differs = most >= kMinChannelChange;
+            changed += differs;
+            if (m && 255 - std::min({m[3 * x], m[3 * x + 1], m[3 * x + 2]}) >= kMinChannelChange) {
+                ++glyph;
+                glyph_changed += differs;
+            }
         }
     }
     const double area = static_cast<double>(px1 - px0) * (py1 - py0);
-    return {changed / area, static_cast<double>(changed)};
+    return {changed / area, static_cast<double>(changed), glyph ? static_cast<double>(glyph_changed) / glyph : 0};
+}
+
+struct Box {
+    double x0, y0, x1, y1;
+};
+
+bool overlap(const Box& a, const Box& b) {
+    return std::min(a.x1, b.x1) > std::max(a.x0, b.x0) && std::min(a.y1, b.y1) > std::max(a.y0, b.y0);
+}
+
+// Groups of words whose boxes do not overlap (greedy colouring in reading order): a word's ink
+// is measured with the other groups drawn, so ink from a word it overlaps is not its own.
+// kNoWord for words needing more than kMaxGroups groups.
+std::vector<int> group_words(const std::vector<Box>& boxes, int* groups) {
+    std::vector<int> group(boxes.size(), kNoWord);
+    std::vector<std::vector<std::size_t>> members;
+    for (std::size_t i = 0; i < boxes.size(); ++i) {
+        for (int g = 0; g < kMaxGroups && group[i] == kNoWord; ++g) {
+            if (g == static_cast<int>(members.size())) members.emplace_back();
+            const bool free = std::none_of(members[g].begin(), members[g].end(),
+                                           [&](std::size_t j) { return overlap(boxes[i], boxes[j]); });
+            if (free) {
+                group[i] = g;
+                members[g].push_back(i);
+            }
+        }
+    }
+    *groups = static_cast<int>(members.size());
+    return group;
+}
+
+// The glyph numbering of the full render matches the layout's when every word's first glyph
+// was drawn inside that word's box (in points, with half the font size to spare).
+bool numbering_matches(const std::vector<const TextWord*>& words,
+                       const std::vector<std::pair<double, double>>& origins, double scale) {
+    for (const TextWord* word : words) {
+        const long pos = word->getCharPos();
+        if (pos < 0 || pos >= static_cast<long>(origins.size())) return false;
+        const auto [x, y] = origins[pos];
+        if (std::isnan(x)) continue;  // a Type 3 glyph: no origin noted
+        double x0, y0, x1, y1;
+        word->getBBox(&x0, &y0, &x1, &y1);
+        const double spare = 0.5 * word->getFontSize() + 1;
+        if (!(x / scale >= x0 - spare && x / scale <= x1 + spare && y / scale >= y0 - spare && y / scale <= y1 + spare))
+            return false;
+    }
+    return true;
 }
 
 int page_words(const char* pdf, std::size_t size, int index, const char* password, double seconds,
@@ -151,53 +386,89 @@ int page_words(const char* pdf, std::size_t size, int index, const char* passwor
         void operator()(TextPage* p) const { p->decRefCnt(); }  // TextPage is reference-counted
     };
     std::unique_ptr<TextPage, Release> layout(text.takeText());
+    std::vector<const TextWord*> words;
+    for (const TextFlow* flow = layout->getFlows(); flow; flow = flow->getNext())
+        for (const TextBlock* block = flow->getBlocks(); block; block = block->getNext())
+            for (const TextLine* line = block->getLines(); line; line = line->getNext())
+                for (const TextWord* word = line->getWords(); word; word = word->getNext()) words.push_back(word);
 
     const bool sideways = doc.getPageRotate(page) % 180 != 0;
     PithPageFacts facts{};
     facts.width = sideways ? doc.getPageCropHeight(page) : doc.getPageCropWidth(page);
     facts.height = sideways ? doc.getPageCropWidth(page) : doc.getPageCropHeight(page);
-    const double area = std::max(1.0, facts.width * facts.height);
-    facts.dpi = std::min(kDpi, 72 * std::sqrt(kMaxPixels / area));
-    std::unique_ptr<SplashBitmap> with = render(doc, page, facts.dpi, false, deadline);
-    std::unique_ptr<SplashBitmap> without = render(doc, page, facts.dpi, true, deadline);
-    facts.rendered = Clock::now() <= deadline && with && without && with->getWidth() == without->getWidth() &&
-                     with->getHeight() == without->getHeight();
+    facts.dpi = std::min(kDpi, 72 * std::sqrt(kMaxPixels / std::max(1.0, facts.width * facts.height)));
+    const double scale = facts.dpi / 72;
+
+    // The full render, then per group of words one render with that group left out and one
+    // mask of that group alone. When the glyph numbering cannot be trusted, or the page has too
+    // many words to group, one render without any glyph and one mask of all glyphs serve all.
+    std::vector<std::pair<double, double>> origins;
+    std::unique_ptr<SplashBitmap> full = render(doc, page, facts.dpi, nullptr, {}, &origins, deadline);
+    std::vector<Box> boxes;
+    for (const TextWord* w : words) {
+        Box b;
+        w->getBBox(&b.x0, &b.y0, &b.x1, &b.y1);
+        boxes.push_back(b);
+    }
+    int groups = 1;
+    std::vector<int> group(words.size(), 0);
+    std::vector<int> owner;
+    facts.attributed = words.size() <= kMaxGroupedWords && numbering_matches(words, origins, scale);
+    if (facts.attributed) {
+        group = group_words(boxes, &groups);
+        for (std::size_t i = 0; i < words.size(); ++i) {
+            const long from = words[i]->getCharPos(), to = from + words[i]->getCharLen();
+            if (from < 0 || to > 10'000'000) continue;
+            if (owner.size() < static_cast<std::size_t>(to)) owner.resize(to, kNoWord);
+            for (long p = from; p < to; ++p) owner[p] = group[i];
+        }
+    }
+    std::vector<std::unique_ptr<SplashBitmap>> without, mask;
+    for (int g = 0; g < groups; ++g) {
+        const Selection all_but = facts.attributed ? Selection{Selection::AllBut, g} : Selection{Selection::None, 0};
+        const Selection only = facts.attributed ? Selection{Selection::Only, g} : Selection{Selection::Only, kNoWord};
+        without.push_back(render(doc, page, facts.dpi, facts.attributed ? &owner : nullptr, all_but, nullptr, deadline));
+        mask.push_back(render(doc, page, facts.dpi, facts.attributed ? &owner : nullptr, only, nullptr, deadline));
+    }
+    facts.rendered = Clock::now() <= deadline && full;
+    for (const auto* set : {&without, &mask})
+        for (const auto& b : *set)
+            facts.rendered = facts.rendered && b && b->getWidth() == full->getWidth() && b->getHeight() == full->getHeight();
     page_sink(context, &facts);
 
-    const double scale = facts.dpi / 72;
     std::string utf8;
-    for (const TextFlow* flow = layout->getFlows(); flow; flow = flow->getNext())
-        for (const TextBlock* block = flow->getBlocks(); block; block = block->getNext())
-            for (const TextLine* line = block->getLines(); line; line = line->getNext())
-                for (const TextWord* word = line->getWords(); word; word = word->getNext()) {
-                    utf8.clear();
-                    for (int i = 0; i < word->getLength(); ++i) append_utf8(utf8, *word->getChar(i));
-                    PithWordFacts w{};
-                    w.text = utf8.data();
-                    w.text_size = utf8.size();
-                    word->getBBox(&w.x0, &w.y0, &w.x1, &w.y1);
-                    w.size = word->getFontSize();
-                    w.line_end = word->getNext() == nullptr;
-                    if (facts.rendered) {
-                        const Ink ink = ink_in(*with, *without, scale, w.x0, w.y0, w.x1, w.y1);
-                        w.ink = ink.fraction;
-                        w.ink_pixels = ink.pixels;
-                        w.least_char_ink = 1;
-                        for (int i = 0; i < word->getLength(); ++i) {
-                            double x0, y0, x1, y1;
-                            word->getCharBBox(i, &x0, &y0, &x1, &y1);
-                            w.least_char_ink = std::min(w.least_char_ink,
-                                                        ink_in(*with, *without, scale, x0, y0, x1, y1).fraction);
-                        }
-                    }
-                    word_sink(context, &w);
-                }
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        const TextWord* word = words[i];
+        utf8.clear();
+        for (int c = 0; c < word->getLength(); ++c) append_utf8(utf8, *word->getChar(c));
+        PithWordFacts w{};
+        w.text = utf8.data();
+        w.text_size = utf8.size();
+        w.x0 = boxes[i].x0, w.y0 = boxes[i].y0, w.x1 = boxes[i].x1, w.y1 = boxes[i].y1;
+        w.size = word->getFontSize();
+        w.line_end = word->getNext() == nullptr;
+        w.crowded = group[i] == kNoWord;
+        if (facts.rendered && !w.crowded) {
+            const SplashBitmap& other = *without[group[i]];
+            const Ink ink = ink_in(*full, other, mask[group[i]].get(), scale, w.x0, w.y0, w.x1, w.y1);
+            w.ink = ink.fraction;
+            w.ink_pixels = ink.pixels;
+            w.shown = ink.shown;
+            w.least_char_ink = 1;
+            for (int c = 0; c < word->getLength(); ++c) {
+                double x0, y0, x1, y1;
+                word->getCharBBox(c, &x0, &y0, &x1, &y1);
+                w.least_char_ink = std::min(w.least_char_ink, ink_in(*full, other, nullptr, scale, x0, y0, x1, y1).fraction);
+            }
+        }
+        word_sink(context, &w);
+    }
     return 1;
 }
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) int pith_page_words_v1(
+extern "C" __attribute__((visibility("default"))) int pith_page_words_v3(
     const char* pdf, std::size_t size, int index, const char* password, double seconds,
     void (*page)(void*, const PithPageFacts*), void (*word)(void*, const PithWordFacts*), void* context) {
     try {

@@ -14,16 +14,20 @@ struct PithWordFacts {
     double ink;             // fraction of the box's pixels that differ between the renders with and without text
     double ink_pixels;      // how many pixels that is
     double least_char_ink;  // the smallest such fraction over the boxes of the word's characters
+    double shown;           // share of the word's own glyph pixels (drawn alone, black) among those that changed
+    int crowded;            // its box overlaps words of every group: no ink measured
 };
 
 struct PithPageFacts {
     double width, height;  // points, as displayed
     double dpi;            // resolution of the two renders
     int rendered;          // 0 when rendering was cut short (time limit): `ink` means nothing then
+    int attributed;        // 1: a word's ink is its own glyphs' (renders leave out groups of words
+                           // whose boxes do not overlap); 0: ink of all text in its box
 };
 
 // Symbol name carries the version of these structs.
-#define PITH_PAGE_WORDS_SYMBOL "pith_page_words_v1"
+#define PITH_PAGE_WORDS_SYMBOL "pith_page_words_v3"
 // Returns 1 when the page was laid out and rendered (page(), then word() for each word in
 // reading order, have been called), 0 when poppler cannot open or unlock the file or the page
 // does not exist.

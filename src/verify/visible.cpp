@@ -38,7 +38,9 @@ std::string why_hidden(const PithPageFacts& page, const PithWordFacts& w) {
     if (!(w.x0 >= -slack && w.y0 >= -slack && w.x1 <= page.width + slack && w.y1 <= page.height + slack))
         return "outside the page";
     if (!(w.size >= kMinSize)) return "too small (" + one_decimal(w.size) + " pt)";
+    if (w.crowded) return "overlaps too many other words";
     if (!(w.ink >= kMinInk && w.ink_pixels >= kMinInkPixels)) return "not painted";
+    if (!(w.shown >= kMinShown)) return "glyphs mostly not shown (" + std::to_string(std::lround(100 * w.shown)) + " %)";
     if (!(w.least_char_ink > 0)) return "partly painted";
     return "";
 }

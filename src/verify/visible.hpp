@@ -34,6 +34,9 @@ inline constexpr double kMinSize = 3.0;
 // some such pixel (tuned on the corpus: doc/visible.md).
 inline constexpr double kMinInk = 0.03;
 inline constexpr double kMinInkPixels = 3;
+// ... and at least this share of the pixels its glyphs cover when drawn alone changed: white
+// glyphs that only scratch other text, or glyphs mostly covered, do not show the word.
+inline constexpr double kMinShown = 0.5;
 // How far a word's box may stick out of the page: font boxes reach below the baseline by the
 // font's descent, so a line set on the bottom edge is still read.
 inline constexpr double kEdgeSlack = 1.0;         // points

@@ -82,7 +82,7 @@ TEST_CASE("normalise: case, accents, ligatures", "[title]") {
 
 TEST_CASE("normalise: TeX's dashes read as the dash LaTeX prints", "[title]") {
     CHECK(normalise("Pre-training -- a Survey") == normalise("Pre-training \xE2\x80\x93 a Survey"));     // -- and an en dash
-    CHECK(normalise("Models---and Data") == normalise("Models\xE2\x80\x94and Data"));               // --- and an em dash
+    CHECK(normalise("Models---and Data") == normalise("Models\xE2\x80\x94" "and Data"));               // --- and an em dash
     CHECK(normalise("1--10") == "1-10");
     CHECK(normalise("a - - b") == "a - - b");  // dashes apart stay apart
 }

@@ -134,7 +134,12 @@ Packet read(std::string_view packet) {
     load(doc, packet);
     const Schema& schema = Schema::pith();
     Packet out;
-    for_each_element(doc, [&](pugi::xml_node n) {
+    // Properties live in rdf:RDF: merge() replaces the pith properties there, so a pith property
+    // elsewhere (an attribute of x:xmpmeta, say) would outlive every stamp (fuzz_xmp). Only a
+    // packet without rdf:RDF, which merge() replaces whole, is read everywhere.
+    pugi::xml_node scope = find_rdf(doc);
+    if (!scope) scope = doc;
+    for_each_element(scope, [&](pugi::xml_node n) {
         std::string name = local_name(n.name());
         std::string ns = namespace_of(n, prefix_of(n.name()));
         if (ns == schema.namespace_uri) out.pith[name] = text_of(n);

@@ -59,5 +59,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         std::fprintf(stderr, "%s: PoDoFo's error escaped: %s\n", step, PoDoFo::PdfError::ErrorName(e.GetError()));
         std::abort();
     }
+    std::remove(input_path.c_str());
+    std::remove(output_path.c_str());
     return 0;
 }

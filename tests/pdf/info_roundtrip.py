@@ -14,7 +14,8 @@ corpus     Every PDF under DIR ($PITH_SHARED/corpus when set; skipped with 77 wh
            --force), those pith still refuses listed.
 
 Each is stamped, then qpdf (independent of pith) reads the Info before and after: every entry
-must read back identical, /PithNumber the only one added. For generated files, qpdf's reading of
+must read back identical, /PithNumber the only one added; where pikepdf is installed, also
+every string's bytes as pikepdf reads them (qpdf's JSON gives some strings only as text). For generated files, qpdf's reading of
 the input must also be the value the generator meant (so the generator tests what it says).
 Exit 0 all identical, 1 a difference, 77 no corpus.
 """
@@ -165,6 +166,34 @@ def qpdf_info(path, password=""):
     return {k: resolve(v) for k, v in info.items()}
 
 
+PIKEPDF_DUMP = r"""
+import json, sys, pikepdf
+def show(v, depth=0):
+    if isinstance(v, pikepdf.String): return "s:" + bytes(v).hex()
+    if isinstance(v, pikepdf.Name): return "n:" + str(v)
+    if isinstance(v, pikepdf.Array): return [show(x, depth + 1) for x in v] if depth < 8 else "deep"
+    if isinstance(v, pikepdf.Dictionary): return {k: show(v[k], depth + 1) for k in v.keys()} if depth < 8 else "deep"
+    return repr(v)
+with pikepdf.open(sys.argv[1], password=sys.argv[2]) as pdf:
+    info = pdf.trailer.get("/Info")
+    print(json.dumps({k: show(info[k]) for k in info.keys()} if info is not None else {}))
+"""
+
+
+def pikepdf_python():
+    """A Python that has pikepdf (Debian's python3-pikepdf is for /usr/bin/python3), or None."""
+    for python in (sys.executable, "/usr/bin/python3"):
+        if os.path.exists(python) and subprocess.run([python, "-c", "import pikepdf"], capture_output=True).returncode == 0:
+            return python
+    return None
+
+
+def pikepdf_info(python, path, password=""):
+    """The Info as pikepdf reads it, strings as their bytes (qpdf's JSON gives some only as text)."""
+    r = subprocess.run([python, "-c", PIKEPDF_DUMP, path, password], capture_output=True, text=True, timeout=120)
+    return json.loads(r.stdout) if r.returncode == 0 else None
+
+
 def same_string(got, meant):
     """Whether qpdf's JSON string `got` ("u:" text, "b:" hex) is the string of bytes `meant`.
     "u:" gives only the text: meant is then decoded as a PDF text string (UTF-16BE with BOM, else
@@ -192,11 +221,13 @@ def pdfdoc_decode(raw):
     return "".join("\ufffd" if b in (0x7f, 0x9f, 0xad) else PDFDOC_SPECIAL.get(b, chr(b)) for b in raw)
 
 
-def compare(before, after):
-    """Differences between two Info readings, /PithNumber only in `after`."""
+def compare(before, after, added="/PithNumber"):
+    """Differences between two Info readings, `added` only in `after`."""
+    if before is None or after is None:
+        return ["unreadable: %s" % ("before" if before is None else "after")]
     problems = []
     for key in sorted(set(before) | set(after)):
-        if key == "/PithNumber" and key not in before:
+        if key == added and key not in before:
             continue
         if key not in after:
             problems.append("%s lost" % key)
@@ -204,8 +235,8 @@ def compare(before, after):
             problems.append("%s added" % key)
         elif before[key] != after[key]:
             problems.append("%s: %r -> %r" % (key, before[key], after[key]))
-    if "/PithNumber" not in after:
-        problems.append("/PithNumber not added")
+    if added not in after:
+        problems.append("%s not added" % added)
     return problems
 
 
@@ -234,6 +265,9 @@ def passwords(corpus_dir):
 
 def generated(args, work):
     rng = random.Random(args.seed)
+    python = pikepdf_python()
+    if not python:
+        print("note: no pikepdf: Info compared by qpdf's JSON only")
     failures = entries = 0
     for i in range(args.count):
         data, meant = make_pdf(rng)
@@ -254,6 +288,8 @@ def generated(args, work):
             problems.append("stamp failed (%d): %s" % (rc, err))
         else:
             problems += compare(before, qpdf_info(out))
+            if python:
+                problems += ["pikepdf: " + p for p in compare(pikepdf_info(python, src), pikepdf_info(python, out))]
         if problems:
             failures += 1
             print("FAIL %s:\n  %s" % (src, "\n  ".join(problems[:6])))
@@ -269,6 +305,7 @@ def corpus(args, work):
         return 77
     files = sorted(os.path.join(d, n) for d, _, names in os.walk(args.corpus) for n in names if n.endswith(".pdf"))
     known = passwords(args.corpus)
+    python = pikepdf_python()
     stamped = refused = unreadable = failures = 0
     for i, src in enumerate(files):
         out = os.path.join(work, "corpus-%d.pdf" % i)
@@ -288,6 +325,9 @@ def corpus(args, work):
             continue
         stamped += 1
         problems = compare(before, qpdf_info(out, password) or {})
+        pike_before = pikepdf_info(python, src, password) if python else None
+        if pike_before is not None:  # pikepdf opens fewer damaged files than qpdf (page-tree loops)
+            problems += ["pikepdf: " + p for p in compare(pike_before, pikepdf_info(python, out, password))]
         if problems:
             failures += 1
             print("FAIL %s:\n  %s" % (os.path.relpath(src, args.corpus), "\n  ".join(problems[:6])))

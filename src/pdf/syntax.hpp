@@ -9,6 +9,7 @@
 #include <istream>
 #include <optional>
 #include <streambuf>
+#include <string>
 #include <utility>
 
 namespace pith::pdf {
@@ -159,9 +160,12 @@ public:
         if (!GetNextToken(token, &type)) PODOFO_RAISE_ERROR(PoDoFo::ePdfError_UnexpectedEOF);
         read(token, type, v, 0);
     }
+    // Where reading stopped. The device answers -1 once a read met the end (as an istream's
+    // tellg), so that is the end: answering 0 made read_hex_string() rescan the input from its
+    // start for "<" as the last byte (fuzz_object_lexer's finding, tests/fuzz/corpus/object_lexer).
     std::uint64_t tell() {
         std::streamoff t = m_device.Device()->Tell();
-        return t < 0 ? 0 : static_cast<std::uint64_t>(t);
+        return t < 0 ? size : static_cast<std::uint64_t>(t);
     }
     // Leaves out the values of /W and /W2 keys that are arrays of numbers (a CID font's glyph
     // widths: thousands of numbers, which reading text does not need); left_out() tells
@@ -275,6 +279,57 @@ private:
         m_device.Device()->Seek(static_cast<std::streamoff>(p < size ? p + 1 : p));
     }
 
+    // A literal string (just after '('), read from memory as PDF 32000-1 7.3.4.2 says, which
+    // PoDoFo 0.9.8's ReadString does not: an unknown escape drops only the backslash ("\q" is
+    // "q"; PoDoFo dropped both, so a stamp turned an Info "(v\quantum)" into "vuantum"); a
+    // backslash before an end of line (CR, LF or CRLF) drops both; an end of line without one
+    // is a single LF; \ddd is 1 to 3 octal digits, high-order overflow ignored. Balanced
+    // parentheses need no escape. An unterminated string ends at the end of the input, as
+    // PoDoFo read it.
+    void read_literal_string(PoDoFo::PdfVariant& v) {
+        std::uint64_t p = tell();
+        std::string out;
+        for (int open = 0; p < size;) {
+            const char c = data[p++];
+            if (c == '(') ++open;
+            if (c == ')' && open-- == 0) break;
+            if (c == '\r' || c == '\n') {  // any end of line is one LF
+                if (c == '\r' && p < size && data[p] == '\n') ++p;
+                out += '\n';
+            } else if (c != '\\') {
+                out += c;
+            } else if (p < size) {
+                p = read_escape(p, out);
+            }
+        }
+        v = PoDoFo::PdfString(out.data(), static_cast<PoDoFo::pdf_long>(out.size()));
+        m_device.Device()->Seek(static_cast<std::streamoff>(p));
+    }
+
+    // The escape whose byte after the backslash is at `p`: appends its value, returns its end.
+    std::uint64_t read_escape(std::uint64_t p, std::string& out) const {
+        const char c = data[p++];
+        switch (c) {
+            case 'n': out += '\n'; return p;
+            case 'r': out += '\r'; return p;
+            case 't': out += '\t'; return p;
+            case 'b': out += '\b'; return p;
+            case 'f': out += '\f'; return p;
+            case '\r': return p < size && data[p] == '\n' ? p + 1 : p;  // a line continuation
+            case '\n': return p;
+            default: break;
+        }
+        if (c < '0' || c > '7') {  // "(", ")", "\\" and unknown escapes: the byte itself
+            out += c;
+            return p;
+        }
+        unsigned code = static_cast<unsigned>(c - '0');
+        for (int digits = 1; digits < 3 && p < size && data[p] >= '0' && data[p] <= '7'; ++digits)
+            code = code * 8 + static_cast<unsigned>(data[p++] - '0');
+        out += static_cast<char>(code & 0xff);
+        return p;
+    }
+
     std::uint64_t token_end(std::uint64_t p) const {
         while (p < size && !is_ws(data[p]) && !is_delim(data[p])) ++p;
         return p;
@@ -321,8 +376,10 @@ private:
             case ePdfDataType_Reference:
                 return;  // DetermineDataType has set it
             case ePdfDataType_Name:
-            case ePdfDataType_String:
                 ReadDataType(kind, v, nullptr);
+                return;
+            case ePdfDataType_String:
+                read_literal_string(v);
                 return;
             case ePdfDataType_HexString:
                 read_hex_string(v);

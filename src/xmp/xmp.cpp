@@ -198,17 +198,23 @@ std::string merge(std::string_view existing, const Properties& properties) {
     auto rdf_name = [&](const char* local) { return (rdf_prefix.empty() ? "" : rdf_prefix + ":") + local; };
     const bool claims_pdfa = !existing.empty() && !read(existing).pdfa_part.empty();
 
-    // Remove every previous pith property and pith's PDF/A schema declaration.
+    // Remove every previous pith property, wherever it stands (a pith property outside rdf:RDF
+    // would otherwise outlive every stamp: fuzz_xmp), and pith's PDF/A schema declaration.
     std::vector<pugi::xml_node> doomed;
     std::vector<std::pair<pugi::xml_node, pugi::xml_attribute>> doomed_attributes;
     std::string about;
     bool about_seen = false;
-    for_each_element(rdf, [&](pugi::xml_node n) {
+    auto holds_rdf = [&](pugi::xml_node n) {
+        for (pugi::xml_node p = rdf; p; p = p.parent())
+            if (p == n) return true;
+        return false;
+    };
+    for_each_element(doc, [&](pugi::xml_node n) {
         if (local_name(n.name()) == "Description" && in_namespace(n, n.name(), kRdfNs) && !about_seen) {
             about = n.attribute(rdf_name("about").c_str()).value();
             about_seen = true;
         }
-        if (namespace_of(n, prefix_of(n.name())) == schema.namespace_uri) doomed.push_back(n);
+        if (namespace_of(n, prefix_of(n.name())) == schema.namespace_uri && !holds_rdf(n)) doomed.push_back(n);
         if (local_name(n.name()) == "namespaceURI" && in_namespace(n, n.name(), kPdfaSchemaNs) &&
             schema.namespace_uri == n.text().get())
             doomed.push_back(n.parent());  // the rdf:li describing the pith schema

@@ -300,6 +300,7 @@ Json stamp_one(const Entry& e, const Keyring& keyring, const Options& opt) {
             verify::Options vo;
             vo.password = e.options.password;
             vo.allow_damaged = e.options.allow_damaged;
+            vo.render = false;  // its own output: the stamp is checked, the paper's title is not
             verify::Report rep = verify::verify(e.output, keyring, vo);
             bool good = rep.state == verify::State::Trusted || rep.state == verify::State::Unverified;
             if (good && rep.number == number) {
@@ -334,6 +335,7 @@ Json stamp_one(const Entry& e, const Keyring& keyring, const Options& opt) {
             verify::Options vo;
             vo.password = e.options.password;
             vo.allow_damaged = e.options.allow_damaged;
+            vo.render = false;  // its own output: the stamp is checked, the paper's title is not
             verify::Report rep = verify::verify(e.output, keyring, vo);
             if (rep.state != verify::State::Trusted && rep.state != verify::State::Unverified)
                 problem = std::string("state ") + verify::to_string(rep.state) +

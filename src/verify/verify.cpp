@@ -573,6 +573,25 @@ TitleCheck check_title(const std::string& plain, const std::string& hash, const 
     return out;
 }
 
+// 6. The badge text a reader sees on the badge's page: the number's first 8 letters, and no
+// other Pith number.
+void check_badge_text(const Embedded& e, const PithNumber& number, const Baseline& baseline, const std::optional<visible::Page>& page,
+                      Findings& f) {
+    const BadgeText badge = badge_text(page ? visible::visible_text(*page) : "", number);
+    const std::string expected = "pith:" + number.body.substr(0, 8), where = "page " + std::to_string(e.badge_page);
+    const bool hidden = badge == BadgeText::None && page && badge_text(visible::all_text(*page), number) == BadgeText::Shown;
+    if (badge == BadgeText::Shown)
+        f.ok("pith.badge.text.match", where + " shows " + expected);
+    else if (badge == BadgeText::Other)
+        f.fail("pith.badge.text.mismatch", where + " shows a different Pith number than " + expected);
+    else if (hidden && !baseline.badge_drawn)  // drawn to be unseen
+        f.fail("pith.badge.hidden", "the badge's text " + expected + " is on " + where + " only where a reader cannot see it (" +
+                                        hidden_reasons(*page) + ")");
+    else  // none, or pith stamp's own badge, unchanged since (9), hidden by its page (too small, content left open)
+        f.info("pith.badge.text.absent", "no visible badge text " + expected + " found on " + where +
+                                             (hidden ? " (pith stamp drew it, but it is " + hidden_reasons(*page) + ")" : ""));
+}
+
 // The reasons a report without failures is not trusted: every check must have been made.
 std::vector<std::string> missing_evidence(const Findings& f, bool receipt_valid, bool badge_expected, bool unverified_record) {
     auto has = [&](const std::string& code) {
@@ -623,7 +642,9 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     const std::string title_hash = data.record && data.record->title_hash ? *data.record->title_hash : "";
     const std::string signed_title = data.record ? prop("title") : "";
     std::optional<PageTextChild> page1_child, badge_page_child;
-    if (file.page_count() > 0) {  // without pages there is nothing for poppler to read either
+    if (!options.render)
+        f.info("pith.text.skipped", "the pages were not rendered (a stamper's check of its own output): title and badge not checked");
+    else if (file.page_count() > 0) {  // without pages there is nothing for poppler to read either
         page1_child.emplace(file.bytes(), 0, options.password);
         if (e.badge_page != 1) badge_page_child.emplace(file.bytes(), e.badge_page - 1, options.password);
     }
@@ -654,24 +675,11 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
                                        "), so the checks that need it cannot be made");
 
     // 6. The visible badge text.
-    const std::optional<visible::Page>& shown_badge_page = badge_page_child ? badge_page.page : page1.page;
-    const BadgeText badge = badge_text(shown_badge_page ? visible::visible_text(*shown_badge_page) : "", *number);
-    const std::string expected_short = number->body.substr(0, 8), on_page = " on page " + std::to_string(e.badge_page);
-    const bool badge_hidden = badge == BadgeText::None && shown_badge_page &&
-                              badge_text(visible::all_text(*shown_badge_page), *number) == BadgeText::Shown;
-    if (badge == BadgeText::Shown)
-        f.ok("pith.badge.text.match", "page " + std::to_string(e.badge_page) + " shows pith:" + expected_short);
-    else if (badge == BadgeText::Other)
-        f.fail("pith.badge.text.mismatch", "page " + std::to_string(e.badge_page) + " shows a different Pith number than pith:" + expected_short);
-    else if (badge_hidden && !baseline.badge_drawn)  // drawn to be unseen
-        f.fail("pith.badge.hidden", "the badge's text pith:" + expected_short + " is" + on_page + " only where a reader cannot see it (" +
-                                        hidden_reasons(*shown_badge_page) + ")");
-    else  // none, or pith stamp's own badge, unchanged since (9), hidden by the page (too small, content left open)
-        f.info("pith.badge.text.absent", "no visible badge text pith:" + expected_short + on_page +
-                                             (badge_hidden ? " (pith stamp drew it, but it is " + hidden_reasons(*shown_badge_page) + ")" : ""));
+    if (options.render) check_badge_text(e, *number, baseline, badge_page_child ? badge_page.page : page1.page, f);
 
     // 7. The title, as a reader sees it on page 1.
-    const TitleCheck title = check_title(signed_title, title_hash, page1.page, file.page_count() > 0 ? file.page(0) : pdf::Page{}, f);
+    const TitleCheck title = options.render ? check_title(signed_title, title_hash, page1.page, file.page_count() > 0 ? file.page(0) : pdf::Page{}, f)
+                                            : TitleCheck{};
 
     // 9. What changed after the stamp.
     std::vector<Area> keep_clear;

@@ -51,6 +51,9 @@ struct Options {
     std::optional<Record> expected;  // --record: the embedded record must equal this one
     bool allow_damaged = false;      // read a damaged PDF (pdf::File::defects()) instead of refusing it
     std::string resolver = kDefaultResolver;  // every pith link must go here
+    // Render the pages for the title and badge checks. Off for a stamper checking its own fresh
+    // output (pith batch): those checks are then not made, so the file is at most unverified.
+    bool render = true;
 };
 
 enum class State { Trusted, Unverified, Invalid, Absent };

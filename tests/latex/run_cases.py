@@ -379,16 +379,20 @@ def pith_messages(log):
 INTERNALS = re.compile(r"\\[A-Za-z@]*_|\\[A-Za-z@]+:[A-Za-z]+\b")
 
 
-def pith_xmp(pdf):
-    """exiftool's view of the pith XMP properties (empty dict if none)."""
-    rc, out = M.run(["exiftool", "-j", "-XMP-pith:all", pdf],
-                    os.path.dirname(pdf))
+def exiftool_json(pdf, *tags):
+    """exiftool -j's view of `tags` in `pdf` (empty dict if none)."""
+    rc, out = M.run(["exiftool", "-j", *tags, pdf], os.path.dirname(pdf))
     try:
         j = json.loads(out)[0]
     except (ValueError, IndexError):
         return {}
     j.pop("SourceFile", None)
     return j
+
+
+def pith_xmp(pdf):
+    """exiftool's view of the pith XMP properties (empty dict if none)."""
+    return exiftool_json(pdf, "-XMP-pith:all")
 
 
 def xmp_number_checks(r, pdf, number="pith:" + BODY):
@@ -505,14 +509,7 @@ VOLATILE = ("Date", "DocumentID", "InstanceID")
 
 
 def xmp_tags(pdf):
-    rc, out = M.run(["exiftool", "-j", "-a", "-G1", "-XMP:all", pdf],
-                    os.path.dirname(pdf))
-    try:
-        j = json.loads(out)[0]
-    except (ValueError, IndexError):
-        return {}
-    j.pop("SourceFile", None)
-    return j
+    return exiftool_json(pdf, "-a", "-G1", "-XMP:all")
 
 
 def same_or_more(before, after):

@@ -2,6 +2,7 @@
 
 #include "core/crypto.hpp"
 #include "core/error.hpp"
+#include "core/sanitizer.hpp"
 #include "core/files.hpp"
 #include "core/record.hpp"
 #include "verify/verify.hpp"
@@ -745,7 +746,7 @@ private:
             struct rlimit rl {cpu, cpu + 2};
             ::setrlimit(RLIMIT_CPU, &rl);
         }
-#if !defined(__SANITIZE_ADDRESS__)
+#ifndef PITH_ADDRESS_SANITIZER
         if (o_.memory_mb > 0) {
             rlim_t bytes = static_cast<rlim_t>(o_.memory_mb) << 20;
             struct rlimit rl {bytes, bytes};

@@ -2,6 +2,7 @@
 
 #include "core/cpus.hpp"
 #include "core/error.hpp"
+#include "core/sanitizer.hpp"
 #include "core/files.hpp"
 #include "core/number.hpp"
 #include "core/text.hpp"
@@ -171,7 +172,7 @@ public:
             if (std::getenv("PITH_TEST_PAGE_TEXT_CRASH")) std::abort();  // test hook: a PDF that crashes poppler
             struct rlimit cpu = {kPageTextSeconds, kPageTextSeconds + 1};
             ::setrlimit(RLIMIT_CPU, &cpu);
-#ifndef __SANITIZE_ADDRESS__  // AddressSanitizer reserves terabytes of address space: no limit fits
+#ifndef PITH_ADDRESS_SANITIZER
             struct rlimit memory = {kPageTextMemory, kPageTextMemory};
             ::setrlimit(RLIMIT_AS, &memory);
 #endif

@@ -101,9 +101,6 @@ def build(args, target, work):
     if os.path.exists(binary) and os.path.getmtime(binary) > newest_mtime(sources + headers):
         return binary  # up to date (a campaign and a replay share nothing else)
     cmd = [clang, "-std=c++17", "-O1", "-g", "-fsanitize=fuzzer,address,undefined", "-fno-sanitize-recover=undefined",
-           # src/verify leaves out the poppler child's address-space limit under AddressSanitizer
-           # (its shadow memory needs terabytes) by GCC's macro, which clang 14 does not define.
-           "-D__SANITIZE_ADDRESS__=1",
            "-I" + os.path.join(args.source, "src"), '-DPITH_VERSION="fuzz"', '-DPITH_TEXT_MODULE_FROM_BINDIR="pith-text.so"', '-DPITH_SOURCE_DIR="%s"' % args.source,
            *sources, *flags, "-o", binary + ".tmp"]
     made = subprocess.run(["nice", "-n", "10", *cmd], capture_output=True, text=True)

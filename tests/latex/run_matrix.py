@@ -7,7 +7,9 @@ tests/latex/classes/<class>.tex, compiles it, and checks the PDF:
   compile    no TeX error, a PDF is produced
   extract    `pith extract FILE --json` reads the number (and properties)
   verify     `pith verify FILE --json`: state `unverified` for a number-only
-             PDF; no failure and something in `success` with a full receipt
+             PDF; `trusted` with the full record, its receipt issued by a test
+             key (`pith keygen`, `pith sign`) given with --keyring: every check
+             made and holding, the title and badge visible on page 1
   xmp        exiftool shows the pith XMP properties with the right values
   qpdf       `qpdf --check` is clean (no warnings: catches duplicate keys)
   metadata   the catalog has exactly one /Metadata (raw count, also inside
@@ -28,6 +30,7 @@ import json
 import os
 import re
 import shutil
+import tempfile
 import subprocess
 import sys
 import zlib
@@ -105,6 +108,26 @@ def run(cmd, cwd, timeout=300, env=None):
 def fixture():
     with open(os.path.join(HERE, "fixture_002.json"), encoding="utf-8") as f:
         return json.load(f)
+
+
+def test_signed(fx, pith, work):
+    """The fixture with its receipt issued by a test key (`pith keygen` + `pith sign`), and that
+    key's keyring: a matrix PDF that holds the full record can then be `trusted`, which needs
+    every check to hold (the registry's own key, which signed the fixture, is not published)."""
+    os.makedirs(work, exist_ok=True)
+    work = tempfile.mkdtemp(prefix="key-", dir=work)  # its own: the matrix runs as parallel tests
+    key, ring = os.path.join(work, "matrix.key"), os.path.join(work, "matrix-ring.json")
+    unsigned, signed = os.path.join(work, "matrix-record.json"), os.path.join(work, "matrix-signed.json")
+    with open(unsigned, "w", encoding="utf-8") as f:
+        json.dump({"record_type": "pith_number_record", "canonical_record": fx["canonical_record"],
+                   "paper": {"title": fx["title"]}}, f, ensure_ascii=False)
+    for cmd in ([pith, "keygen", "--key-id", "matrix-test", "--secret", key, "--keyring", ring],
+                [pith, "sign", unsigned, "--secret", key, "-o", signed]):
+        rc, out = run(cmd, work)
+        if rc != 0:
+            raise SystemExit("%s: %s" % (" ".join(cmd), out))
+    with open(signed, encoding="utf-8") as f:
+        return dict(fx, receipt=json.load(f)["receipt"]), ring
 
 
 def compile_doc(engine, workdir, name, sty_dir):
@@ -279,7 +302,7 @@ def xmp_values(pdf):
     return vals
 
 
-def check_pdf(pdf, cls, full, fx, pith, sty_dir, exp):
+def check_pdf(pdf, cls, full, fx, pith, sty_dir, exp, keyring=None):
     """Return a dict check -> (ok, detail)."""
     res = {}
     skip = exp.get("skip_checks", {})
@@ -304,10 +327,13 @@ def check_pdf(pdf, cls, full, fx, pith, sty_dir, exp):
         if not pith or not os.path.exists(pith):
             res["verify"] = (False, "pith binary not found: %r" % pith)
         else:
-            rc, out = run([pith, "verify", pdf, "--json"], os.path.dirname(pdf))
+            rc, out = run([pith, "verify", pdf, "--json"] + (["--keyring", keyring] if keyring else []),
+                          os.path.dirname(pdf))
             try:
                 j = json.loads(out)
-                if full:
+                if full and keyring:  # every check made and holding: title, badge, record, receipt
+                    ok = j.get("number") == number and j.get("state") == "trusted"
+                elif full:
                     ok = (j.get("number") == number and not j.get("failure")
                           and bool(j.get("success")))
                 else:
@@ -440,7 +466,9 @@ def main():
     ap.add_argument("--keep", action="store_true")
     args = ap.parse_args()
     sty_dir = os.path.abspath(args.sty_dir)
-    fx = fixture()
+    fx, keyring = fixture(), None
+    if args.pith and os.path.exists(args.pith):
+        fx, keyring = test_signed(fx, os.path.abspath(args.pith), args.work)
     receipt = pithtex.pith_tex(fx["canonical_record"], fx["receipt"],
                                fx["title"])
     failures = 0
@@ -478,7 +506,7 @@ def main():
                     if compiled:
                         try:
                             res.update(check_pdf(pdf, cls, full, fx,
-                                                 args.pith, sty_dir, exp))
+                                                 args.pith, sty_dir, exp, keyring))
                         except Exception as e:  # report, do not crash
                             res["inspect"] = (False, repr(e))
                 bad = {k: v for k, v in res.items() if not v[0]}

@@ -314,8 +314,8 @@ class Roles {
 public:
     explicit Roles(pdf::File& doc) : doc_(doc) {}
 
-    // Walks the baseline from the catalog; bounded, so a huge document costs a bounded walk
-    // (what it does not reach counts as reached by no rule: judged as kDocument).
+    // Walks the baseline from the catalog. Bounded: when a huge document cuts the walk short,
+    // an object it did not reach is judged strictly (kDocument), never let through.
     void walk() {
         visit(doc_.root_ref(), kCatalog);
         while (!queue_.empty() && steps_ < kMaxSteps) {

@@ -4,6 +4,12 @@
 
 namespace pith {
 
+std::string joined(const std::vector<std::string>& items) {
+    std::string out;
+    for (const auto& s : items) out += (out.empty() ? "" : "; ") + s;
+    return out;
+}
+
 void Findings::append(const Findings& other) {
     success.insert(success.end(), other.success.begin(), other.success.end());
     informational.insert(informational.end(), other.informational.begin(), other.informational.end());

@@ -24,6 +24,9 @@ struct Findings {
     Json to_json() const;  // {"success":[...],"informational":[...],"failure":[...]}
 };
 
+// Several items of one explanation, "; " between them.
+std::string joined(const std::vector<std::string>& items);
+
 // Compares what a record states with what pith recomputes, and checks its receipt.
 Findings check_record(const Record& record, const Keyring& keyring, ReceiptStatus* receipt_status = nullptr);
 

@@ -40,6 +40,9 @@ struct Rect {
     double height() const { return ury - lly; }
 };
 
+// The two rectangles share some area (touching edges do not count).
+inline bool overlaps(const Rect& a, const Rect& b) { return a.llx < b.urx && b.llx < a.urx && a.lly < b.ury && b.lly < a.ury; }
+
 enum class ResourcesFrom { Own, Inherited, Absent };
 
 struct Page {

@@ -26,8 +26,6 @@ using PoDoFo::PdfObject;
 using PoDoFo::PdfReference;
 using PoDoFo::PdfString;
 
-const std::string kBadgeStreamMarker = "%PithBadge";
-const std::string kBadgeAnnotationName = "pith-badge";
 
 std::string fmt(double v) { return pdf::format_number(v); }
 
@@ -164,24 +162,6 @@ std::string rewrite_whole(const std::string& bytes, const std::string& name, con
     }
 }
 
-// pith writes its two content streams unfiltered, first and last in /Contents.
-bool is_badge_stream(pdf::File& file, const PdfObject& item) {
-    if (!item.IsReference() || !file.is_stream(item.GetReference())) return false;
-    if (file.get(item.GetReference()).GetDictionary().HasKey("Filter")) return false;
-    try {
-        return file.stream_encoded(item.GetReference()).rfind(kBadgeStreamMarker, 0) == 0;
-    } catch (const Error&) {
-        return false;
-    }
-}
-
-bool is_badge_annotation(pdf::File& file, const PdfObject& item) {
-    const PdfObject& annot = file.resolve(item);
-    if (!annot.IsDictionary()) return false;
-    const PdfObject* name = file.get_key(annot.GetDictionary(), "NM");
-    return name && name->IsString() && name->GetString().GetStringUtf8() == kBadgeAnnotationName;
-}
-
 struct Matrix {
     double a, b, c, d, e, f;
     std::pair<double, double> apply(double u, double v) const { return {a * u + c * v + e, b * u + d * v + f}; }
@@ -236,12 +216,9 @@ void draw_badge(pdf::File& file, pdf::Update& update, const Record& record, cons
     m.a *= scale, m.b *= scale, m.c *= scale, m.d *= scale;
 
     PdfDictionary plain;
-    PdfReference open_ref = update.add_stream(plain, kBadgeStreamMarker + "\nq\n");
-    // Marked as an artifact: in a tagged PDF (PDF/UA, PDF/A-2a) the badge is not part of the
-    // document's logical content, and assistive technology reads the link's /Contents instead.
-    PdfReference close_ref = update.add_stream(
-        plain, kBadgeStreamMarker + "\nQ\n/Artifact BMC\nq " + fmt(m.a) + " " + fmt(m.b) + " " + fmt(m.c) + " " +
-                   fmt(m.d) + " " + fmt(m.e) + " " + fmt(m.f) + " cm /" + kBadgeResourceName + " Do Q\nEMC\n");
+    PdfReference open_ref = update.add_stream(plain, kBadgeOpen);
+    PdfReference close_ref = update.add_stream(plain, kBadgeCloseHead + fmt(m.a) + " " + fmt(m.b) + " " + fmt(m.c) + " " + fmt(m.d) +
+                                                          " " + fmt(m.e) + " " + fmt(m.f) + kBadgeCloseTail);
 
     PdfObject page_object = file.get(page.ref);
     PdfDictionary& dict = page_object.GetDictionary();
@@ -333,6 +310,23 @@ std::optional<std::uint64_t> recorded_prior_length(pdf::File& file) {
 }
 
 }  // namespace
+
+bool is_badge_stream(pdf::File& file, const PdfObject& item) {
+    if (!item.IsReference() || !file.is_stream(item.GetReference())) return false;
+    if (file.get(item.GetReference()).GetDictionary().HasKey("Filter")) return false;
+    try {
+        return file.stream_encoded(item.GetReference()).rfind(kBadgeStreamMarker, 0) == 0;
+    } catch (const Error&) {
+        return false;
+    }
+}
+
+bool is_badge_annotation(pdf::File& file, const PdfObject& item) {
+    const PdfObject& annot = file.resolve(item);
+    if (!annot.IsDictionary()) return false;
+    const PdfObject* name = file.get_key(annot.GetDictionary(), "NM");
+    return name && (name->IsString() || name->IsHexString()) && name->GetString().GetStringUtf8() == kBadgeAnnotationName;
+}
 
 std::optional<PithUpdate> find_pith_update(pdf::File& file) {
     const std::string_view bytes = file.bytes();

@@ -51,6 +51,21 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
 inline const std::string kUpdateMarker = "%PithUpdate";
 // The name of the badge XObject in the page's resources.
 inline const std::string kBadgeResourceName = "PithBadge";
+// The badge's two content streams, written unfiltered first and last in the page's /Contents:
+// kBadgeOpen, and kBadgeCloseHead + "a b c d e f" (the placement matrix) + kBadgeCloseTail.
+inline const std::string kBadgeStreamMarker = "%PithBadge";
+inline const std::string kBadgeOpen = kBadgeStreamMarker + "\nq\n";
+// Marked as an artifact: in a tagged PDF (PDF/UA, PDF/A-2a) the badge is not part of the
+// document's logical content, and assistive technology reads the link's /Contents instead.
+inline const std::string kBadgeCloseHead = kBadgeStreamMarker + "\nQ\n/Artifact BMC\nq ";
+inline const std::string kBadgeCloseTail = " cm /" + kBadgeResourceName + " Do Q\nEMC\n";
+// The /NM of the badge's link annotation.
+inline const std::string kBadgeAnnotationName = "pith-badge";
+
+// `item` (a reference) is one of the badge's content streams.
+bool is_badge_stream(pdf::File& file, const PoDoFo::PdfObject& item);
+// `item` (an annotation or a reference to one) is the badge's link, by its /NM.
+bool is_badge_annotation(pdf::File& file, const PoDoFo::PdfObject& item);
 
 struct PithUpdate {
     std::uint64_t prior_length;  // bytes before pith's update

@@ -23,12 +23,6 @@ using PoDoFo::PdfReference;
 std::string name_of(const PdfObject* o) { return o && o->IsName() ? o->GetName().GetName() : std::string(); }
 std::string type_of(const PdfObject& o) { return o.IsDictionary() ? name_of(o.GetDictionary().GetKey("Type")) : std::string(); }
 
-std::string list(const std::vector<std::string>& items) {
-    std::string out;
-    for (const auto& s : items) out += (out.empty() ? "" : "; ") + s;
-    return out;
-}
-
 std::string keys_text(const std::set<std::string>& keys) {
     std::string out;
     for (const auto& k : keys) out += (out.empty() ? "/" : ", /") + k;
@@ -60,10 +54,6 @@ std::string canon(const PdfObject& o) {
     return pdf::to_pdf_string(o);  // null, booleans
 }
 
-bool has_name(const PdfObject& annotation, const char* name) {
-    const PdfObject* nm = annotation.IsDictionary() ? annotation.GetDictionary().GetKey("NM") : nullptr;
-    return nm && (nm->IsString() || nm->IsHexString()) && nm->GetString().GetStringUtf8() == name;
-}
 
 // Object `num` of `a` and of `b` are the same: same value, and for streams the same bytes.
 bool same_object(pdf::File& a, pdf::File& b, std::uint32_t num) {
@@ -107,10 +97,6 @@ std::vector<PdfReference> refs_in(pdf::File& file, const PdfObject* value) {
     return out;
 }
 
-bool overlaps(const pdf::Rect& a, const pdf::Rect& b) {
-    return a.llx < b.urx && b.llx < a.urx && a.lly < b.ury && b.lly < a.ury;
-}
-
 // The document `file` held when it was `length` bytes long; nullopt when those bytes are no PDF.
 std::optional<pdf::File> prefix(pdf::File& file, std::uint64_t length, const std::string& what, const std::string& password) {
     try {
@@ -133,11 +119,10 @@ bool chain_starts_with(pdf::File& file, pdf::File& head) {
 
 // ---------------------------------------------------------------- pith's own update
 
-const std::string kOpenStream = "%PithBadge\nq\n";
-
-// "%PithBadge\nQ\n/Artifact BMC\nq a b c d e f cm /PithBadge Do Q\nEMC\n", as draw_badge writes it.
+// The badge's closing stream as draw_badge writes it: head, six numbers, tail.
 bool is_close_stream(const std::string& s) {
-    const std::string head = "%PithBadge\nQ\n/Artifact BMC\nq ", tail = " cm /" + stamp::kBadgeResourceName + " Do Q\nEMC\n";
+    const std::string& head = stamp::kBadgeCloseHead;
+    const std::string& tail = stamp::kBadgeCloseTail;
     if (s.size() < head.size() + tail.size() || s.compare(0, head.size(), head) != 0 ||
         s.compare(s.size() - tail.size(), tail.size(), tail) != 0)
         return false;
@@ -179,7 +164,7 @@ bool is_badge_link(pdf::File& stamped, const PdfObject& link, const PdfReference
         name_of(action->GetDictionary().GetKey("S")) != "URI")
         return false;
     pdf::Rect rect;
-    return has_name(link, "pith-badge") && pdf::read_rect(stamped, d.GetKey("Rect"), rect);
+    return stamp::is_badge_annotation(stamped, link) && pdf::read_rect(stamped, d.GetKey("Rect"), rect);
 }
 
 // The badge page: pith's update may change its /Contents (its two streams around what was
@@ -198,16 +183,14 @@ void check_badge_page(pdf::File& before, pdf::File& stamped, const PdfReference&
 
     // /Contents: [open, the old streams (an earlier badge's left out), close].
     auto old_items = refs_in(before, old_page.GetDictionary().GetKey("Contents"));
-    auto is_old_badge = [&](const PdfReference& r) {
-        return before.is_stream(r) && !before.get(r).GetDictionary().HasKey("Filter") && before.stream_encoded(r).rfind("%PithBadge", 0) == 0;
-    };
+    auto is_old_badge = [&](const PdfReference& r) { return stamp::is_badge_stream(before, PdfObject(r)); };
     if (old_items.size() > 1 && is_old_badge(old_items.back())) old_items.pop_back();
     if (!old_items.empty() && is_old_badge(old_items.front())) old_items.erase(old_items.begin());
     const PdfObject* contents = new_page.GetDictionary().GetKey("Contents");
     auto items = refs_in(stamped, contents);
     const bool contents_ok = contents && contents->IsArray() && items.size() == old_items.size() + 2 &&
                              std::equal(old_items.begin(), old_items.end(), items.begin() + 1) &&
-                             new_plain_stream(before, stamped, items.front(), [](const std::string& s) { return s == kOpenStream; }) &&
+                             new_plain_stream(before, stamped, items.front(), [](const std::string& s) { return s == stamp::kBadgeOpen; }) &&
                              new_plain_stream(before, stamped, items.back(), is_close_stream);
     if (!contents_ok) problems.push_back("page " + std::to_string(index + 1) + "'s /Contents beyond the badge's two streams");
 
@@ -236,7 +219,7 @@ void check_badge_page(pdf::File& before, pdf::File& stamped, const PdfReference&
     std::vector<std::string> expected_annots;
     if (const PdfObject* old = before.get_key(old_page.GetDictionary(), "Annots"); old && old->IsArray())
         for (const auto& item : old->GetArray()) {
-            if (!has_name(before.resolve(item), "pith-badge")) expected_annots.push_back(canon(item));
+            if (!stamp::is_badge_annotation(before, item)) expected_annots.push_back(canon(item));
         }
     const PdfObject* annots = new_page.GetDictionary().GetKey("Annots");
     bool annots_ok = annots && annots->IsArray() && annots->GetArray().size() == expected_annots.size() + 1;
@@ -357,7 +340,7 @@ private:
     void annotations(const PdfObject& array) {
         if (!array.IsArray()) return;
         for (const auto& item : array.GetArray())
-            if (item.IsReference()) visit(item.GetReference(), has_name(doc_.get(item.GetReference()), "pith-badge") ? kBadgeLink : kAnnotation);
+            if (item.IsReference()) visit(item.GetReference(), stamp::is_badge_annotation(doc_, item) ? kBadgeLink : kAnnotation);
     }
     void expand(const PdfReference& ref, unsigned role) {
         const PdfObject& o = doc_.get(ref);
@@ -417,7 +400,7 @@ void judge_annotation(pdf::File& doc, const PdfObject& annot, int page, const st
     pdf::Rect rect;
     if (!pdf::read_rect(doc, d.GetKey("Rect"), rect)) return;
     for (const auto& area : keep_clear)
-        if (area.page == page && overlaps(rect, area.rect))
+        if (area.page == page && pdf::overlaps(rect, area.rect))
             p.add("pith.changed.annotation", "a /" + name_of(d.GetKey("Subtype")) + " annotation over " + area.what + " on page " +
                                                  std::to_string(page + 1));
 }
@@ -426,7 +409,7 @@ void judge_annotation(pdf::File& doc, const PdfObject& annot, int page, const st
 void judge_annots(pdf::File& before, pdf::File& now, const std::vector<PdfReference>& old_list,
                   const std::vector<PdfReference>& new_list, int page, const std::vector<Area>& keep_clear, Problems& p) {
     for (const auto& r : old_list) {
-        if (has_name(before.get(r), "pith-badge") && std::find(new_list.begin(), new_list.end(), r) == new_list.end())
+        if (stamp::is_badge_annotation(before, PdfObject(r)) && std::find(new_list.begin(), new_list.end(), r) == new_list.end())
             p.add("pith.changed.annotation", "the badge's link was removed from page " + std::to_string(page + 1));
     }
     for (const auto& r : new_list)
@@ -562,7 +545,7 @@ Baseline check_pith_update(pdf::File& file, const std::optional<std::uint64_t>& 
     if (problems.empty())
         f.ok("pith.update.match", "pith's update changes only what pith stamp changes" + std::string(b.badge_drawn ? " (metadata, badge and link)" : " (metadata)"));
     else
-        f.fail("pith.update.mismatch", "pith's update changes more than pith stamp does: " + list(problems));
+        f.fail("pith.update.mismatch", "pith's update changes more than pith stamp does: " + joined(problems));
     return b;
 }
 
@@ -615,7 +598,7 @@ void check_later_changes(pdf::File& file, const Baseline& b, const std::vector<A
         f.info("pith.changes.after", what + " change only what viewers change (form fields, comments, signatures, document information)");
         return;
     }
-    for (const auto& [code, items] : p.by_code) f.fail(code, "changed after stamping (" + what + "): " + list(items));
+    for (const auto& [code, items] : p.by_code) f.fail(code, "changed after stamping (" + what + "): " + joined(items));
 }
 
 }  // namespace pith::verify

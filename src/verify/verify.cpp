@@ -77,7 +77,7 @@ void collect_links(pdf::File& file, int index, std::vector<Link>& links) {
             link.action = text_of(file.get_key(action->GetDictionary(), "S"));
             link.chained = action->GetDictionary().HasKey("Next");
         }
-        link.pith_badge = text_of(file.get_key(d, "NM")) == "pith-badge";
+        link.pith_badge = stamp::is_badge_annotation(file, annot);
         if (!link.pith_badge && body_of_link(link.uri).empty()) continue;
         link.page = index + 1;
         if (const PdfObject* rect = file.get_key(d, "Rect"); rect && rect->IsArray() && rect->GetArray().size() == 4)
@@ -86,8 +86,7 @@ void collect_links(pdf::File& file, int index, std::vector<Link>& links) {
     }
 }
 
-// `syntax_later`: the pages' content syntax is left for File::check_syntax_later().
-Embedded extract_from(pdf::File& file, bool syntax_later = false) {
+Embedded extract_from(pdf::File& file) {
     Embedded e;
     e.file = file.name();
     const PdfObject& catalog = file.catalog();
@@ -124,7 +123,7 @@ Embedded extract_from(pdf::File& file, bool syntax_later = false) {
     }
     for (int index : pages) {
         collect_links(file, index, e.links);
-        file.check_page(file.page(index), syntax_later);
+        file.check_page(file.page(index));
     }
     for (const auto& link : e.links)
         if (link.pith_badge) e.badge_page = link.page;
@@ -303,17 +302,17 @@ BadgeText badge_text(const std::string& page_text, const PithNumber& number) {
     return other ? BadgeText::Other : shown ? BadgeText::Shown : BadgeText::None;
 }
 
-std::string joined(const std::vector<std::string>& items) {
-    std::string out;
-    for (const auto& s : items) out += (out.empty() ? "" : "; ") + s;
-    return out;
+// A pith XMP property's value, "" when absent.
+std::string property(const xmp::Properties& p, const char* name) {
+    auto it = p.find(name);
+    return it == p.end() ? std::string() : it->second;
 }
 
 // 1. The number as embedded, and whether the metadata reads one way only.
 std::optional<PithNumber> check_number(const Embedded& e, Report& report) {
     Findings& f = report.findings;
     const auto& p = e.xmp.pith;
-    const std::string xmp_text = p.count("number") ? p.at("number") : "";
+    const std::string xmp_text = property(p, "number");
     std::optional<PithNumber> xmp_number = try_number(xmp_text);
     std::optional<PithNumber> info_number = try_number(e.info.count("PithNumber") ? e.info.at("PithNumber") : "");
     if (!xmp_text.empty() && !xmp_number) f.fail("pith.metadata.malformed", "XMP pith:number \"" + xmp_text + "\" is not a Pith number");
@@ -338,7 +337,7 @@ struct RecordData {
 };
 
 RecordData check_record_data(const xmp::Properties& p, const PithNumber& number, const std::string& shown, Findings& f) {
-    auto prop = [&](const char* name) { auto it = p.find(name); return it == p.end() ? std::string() : it->second; };
+    auto prop = [&](const char* name) { return property(p, name); };
     RecordData r;
     if (!prop("canonicalRecord").empty()) {
         try {
@@ -379,7 +378,7 @@ RecordData check_record_data(const xmp::Properties& p, const PithNumber& number,
 // 4. The receipt. A key that is revoked, or outside its validity now, makes it at most
 // unverified: the receipt's signed_at is not signed, so it cannot show the signature is older.
 bool check_receipt_data(const xmp::Properties& p, const std::optional<Sha256>& hash, const Keyring& keyring, Findings& f) {
-    auto prop = [&](const char* name) { auto it = p.find(name); return it == p.end() ? std::string() : it->second; };
+    auto prop = [&](const char* name) { return property(p, name); };
     bool valid = false;
     if (!prop("receiptSignature").empty() && hash) {
         Receipt receipt{prop("receiptKeyId"), prop("receiptAlgorithm"), prop("receiptSignature"), prop("receiptFingerprint"),
@@ -406,7 +405,7 @@ bool check_receipt_data(const xmp::Properties& p, const std::optional<Sha256>& h
 void check_links(pdf::File& file, const Embedded& e, const PithNumber& number, const std::string& shown, const Baseline& baseline,
                  const std::string& resolver, Findings& f) {
     std::vector<std::string> disagreements, unsafe, elsewhere;
-    const auto xmp_number = try_number(e.xmp.pith.count("number") ? e.xmp.pith.at("number") : "");
+    const auto xmp_number = try_number(property(e.xmp.pith, "number"));
     const auto info_number = try_number(e.info.count("PithNumber") ? e.info.at("PithNumber") : "");
     if (xmp_number && info_number && info_number->body != xmp_number->body)
         disagreements.push_back("Info /PithNumber is " + e.info.at("PithNumber"));
@@ -436,12 +435,10 @@ void check_links(pdf::File& file, const Embedded& e, const PithNumber& number, c
     if (!annots || !annots->IsArray()) return;
     for (const auto& item : annots->GetArray()) {
         const PdfObject& a = file.resolve(item);
-        if (!a.IsDictionary() || text_of(file.get_key(a.GetDictionary(), "Subtype")) != "Link" ||
-            text_of(file.get_key(a.GetDictionary(), "NM")) == "pith-badge")
+        if (!a.IsDictionary() || text_of(file.get_key(a.GetDictionary(), "Subtype")) != "Link" || stamp::is_badge_annotation(file, a))
             continue;
         pdf::Rect r;
-        const pdf::Rect& b = baseline.badge_rect;
-        if (pdf::read_rect(file, file.get_key(a.GetDictionary(), "Rect"), r) && r.llx < b.urx && b.llx < r.urx && r.lly < b.ury && b.lly < r.ury) {
+        if (pdf::read_rect(file, file.get_key(a.GetDictionary(), "Rect"), r) && pdf::overlaps(r, baseline.badge_rect)) {
             f.fail("pith.link.overlap", "another link lies over the badge on page " + std::to_string(baseline.badge_page + 1));
             return;
         }
@@ -595,12 +592,13 @@ void check_badge_text(const Embedded& e, const PithNumber& number, const Baselin
 
 // The reasons a report without failures is not trusted: every check must have been made.
 std::vector<std::string> missing_evidence(const Findings& f, bool receipt_valid, bool badge_expected, bool unverified_record) {
-    auto has = [&](const std::string& code) {
-        return std::any_of(f.success.begin(), f.success.end(), [&](const Finding& x) { return x.code == code; });
+    auto listed = [](const std::vector<Finding>& section, const char* code) {
+        return std::any_of(section.begin(), section.end(), [&](const Finding& x) { return x.code == code; });
     };
+    auto has = [&](const char* code) { return listed(f.success, code); };
     std::vector<std::string> missing;
     if (!receipt_valid) missing.push_back("no valid receipt under a trusted key");
-    if (std::any_of(f.informational.begin(), f.informational.end(), [](const Finding& x) { return x.code == "pith.record.absent"; }))
+    if (listed(f.informational, "pith.record.absent"))
         missing.push_back("no canonical record to recompute the hash from");
     if (!has("pith.title.match")) missing.push_back("the record's title was not found on page 1");
     if (badge_expected && !has("pith.badge.text.match")) missing.push_back("the badge is not visible");
@@ -612,12 +610,12 @@ std::vector<std::string> missing_evidence(const Findings& f, bool receipt_valid,
 // `prefix_hash`: hashing the file from its start since it was opened (check 8).
 Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyring, const Options& options,
                    PrefixSha256& prefix_hash) {
-    Embedded e = extract_from(file, true);  // the syntax after the text reading, which lexes page 1's content anyway
+    Embedded e = extract_from(file);
     Report report;
     report.file = path;
     Findings& f = report.findings;
     const auto& p = e.xmp.pith;
-    auto prop = [&](const char* name) { auto it = p.find(name); return it == p.end() ? std::string() : it->second; };
+    auto prop = [&](const char* name) { return property(p, name); };
 
     if (!e.xmp_error.empty()) f.fail("pith.metadata.malformed", "the XMP metadata is not well-formed: " + e.xmp_error);
     if (!e.any_pith_data()) {
@@ -738,8 +736,7 @@ Report verify(const std::string& path, const Keyring& keyring, const Options& op
     pdf::File file = pdf::File::open(in.fd(), path, open_options(options.password));
     check_damage(file, options.allow_damaged);  // most damage shows on opening
     Report report = verify_file(file, path, keyring, options, prefix_hash);
-    file.check_syntax_later();
-    check_damage(file, options.allow_damaged);
+    check_damage(file, options.allow_damaged);  // the rest while reading the pages
     for (const std::string& defect : file.defects())
         report.findings.info("pdf.damaged", "the PDF is damaged (" + defect + "); read with --allow-damaged");
     return report;

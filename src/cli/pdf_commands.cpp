@@ -3,6 +3,7 @@
 #include "cli/output.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "sign/signer.hpp"
 #include "stamp/stamp.hpp"
 #include "verify/verify.hpp"
 
@@ -15,7 +16,19 @@ struct StampCommand {
     std::string corner = "top-right";
     std::vector<double> at;
     stamp::Options options;
+    sign::KeySource key;
 };
+
+// --sign-*: a publisher's key signs pith's update (doc/signing.md).
+void add_signing_options(CLI::App& cmd, sign::KeySource& key, bool& certify) {
+    cmd.add_option("--sign-cert", key.cert, "Sign the stamp (PAdES): the signer's PEM certificate (doc/signing.md)");
+    cmd.add_option("--sign-key", key.key, "The signer's PEM private key (mode 600; refused if group or others may read it)");
+    cmd.add_option("--sign-chain", key.chain, "PEM intermediate certificates to embed with the signer's");
+    cmd.add_option("--sign-p12", key.p12, "A PKCS#12 file with key, certificate and chain instead of --sign-cert/--sign-key");
+    cmd.add_option("--sign-pass-file", key.pass_file, "Read the key's passphrase from the first line of this file");
+    cmd.add_option("--sign-pass-env", key.pass_env, "Read the key's passphrase from this environment variable");
+    cmd.add_flag("--certify", certify, "Make the signature a certification (DocMDP P=2); only for PDFs not yet signed");
+}
 
 int run_stamp(StampCommand& c) {
     if (c.in_place == !c.output.empty()) throw Error("give exactly one of -o OUT.pdf and --in-place");
@@ -26,13 +39,17 @@ int run_stamp(StampCommand& c) {
     c.options.placement.corner = stamp::parse_corner(c.corner);
     c.options.draw_badge = !c.no_badge;
     if (!c.at.empty()) c.options.placement.at = std::make_pair(c.at[0], c.at[1]);
+    if (c.key.any()) c.options.signer = sign::Signer::load(c.key);
+    else if (!c.key.pass_file.empty() || !c.key.pass_env.empty() || !c.key.chain.empty())
+        throw Error("--sign-chain and --sign-pass-* need --sign-cert and --sign-key, or --sign-p12");
     stamp::Summary s = stamp::stamp_file(c.input, output, record, c.options);
 
     std::FILE* out = output == "-" ? stderr : stdout;
     for (const auto& w : s.warnings) std::fprintf(stderr, "pith: warning: %s\n", w.c_str());
     if (c.json) {
         Json j = {{"input", c.input}, {"output", output}, {"number", s.number}, {"prior_length", s.prior_length},
-                  {"added_bytes", s.added}, {"replaced_previous_stamp", s.replaced_previous}, {"warnings", s.warnings}};
+                  {"added_bytes", s.added}, {"replaced_previous_stamp", s.replaced_previous}, {"warnings", s.warnings},
+                  {"signed_by", s.signed_by.empty() ? Json(nullptr) : Json(s.signed_by)}};
         j["badge"] = s.page ? Json{{"page", s.page}, {"rect", {s.rect[0], s.rect[1], s.rect[2], s.rect[3]}}} : Json(nullptr);
         std::fprintf(out, "%s\n", pretty_json(j).c_str());
     } else {
@@ -48,6 +65,7 @@ int run_stamp(StampCommand& c) {
         else
             print_field("update", std::to_string(s.added) + " bytes appended to the " + std::to_string(s.prior_length) +
                                       " input bytes (kept byte for byte)" + (s.replaced_previous ? "; replaced the previous pith stamp" : ""), out);
+        if (!s.signed_by.empty()) print_field("signed", "by " + s.signed_by + " (PAdES, whole file)", out);
     }
     return kExitOk;
 }
@@ -187,6 +205,7 @@ void register_pdf_commands(CLI::App& app, int& status) {
         ->delimiter(',')->expected(2);
     stamp->add_option("--password", c->options.password, "User password of an encrypted PDF");
     stamp->add_flag("--json", c->json, "Print the summary as JSON");
+    add_signing_options(*stamp, c->key, c->options.certify);
     stamp->callback([c, &status] { status = run_stamp(*c); });
 
     auto v = std::make_shared<VerifyCommand>();

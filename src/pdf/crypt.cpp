@@ -376,6 +376,14 @@ std::string Crypt::decrypt(const PdfReference& ref, std::string_view cipher) con
     return aes_cbc(false, k, reinterpret_cast<const unsigned char*>(cipher.data()), cipher.substr(16, body));
 }
 
+namespace {
+bool is_signature_dictionary(const PdfDictionary& d) {
+    const PdfObject* type = d.GetKey("Type");
+    return (type && type->IsName() && (type->GetName() == PdfName("Sig") || type->GetName() == PdfName("DocTimeStamp"))) ||
+           (d.GetKey("ByteRange") && d.GetKey("Contents") && d.GetKey("Filter"));
+}
+}  // namespace
+
 void Crypt::encrypt_strings(PdfObject& obj, const PdfReference& ref, int depth) const {
     if (depth > 256) throw Error("object nests too deeply to encrypt");
     if (obj.IsString() || obj.IsHexString()) {
@@ -387,7 +395,10 @@ void Crypt::encrypt_strings(PdfObject& obj, const PdfReference& ref, int depth) 
     } else if (obj.IsArray()) {
         for (auto& e : obj.GetArray()) encrypt_strings(e, ref, depth + 1);
     } else if (obj.IsDictionary()) {
-        for (auto& kv : obj.GetDictionary().GetKeys()) encrypt_strings(*kv.second, ref, depth + 1);
+        // A signature's /Contents stays as written (ISO 32000-2 7.6.2), as decrypt_strings reads it.
+        const bool sig = is_signature_dictionary(obj.GetDictionary());
+        for (auto& kv : obj.GetDictionary().GetKeys())
+            if (!(sig && kv.first == PdfName("Contents"))) encrypt_strings(*kv.second, ref, depth + 1);
     }
 }
 
@@ -404,9 +415,7 @@ void Crypt::decrypt_strings(PdfObject& obj, const PdfReference& ref, int depth) 
         for (auto& e : obj.GetArray()) decrypt_strings(e, ref, depth + 1);
     } else if (obj.IsDictionary()) {
         PdfDictionary& d = obj.GetDictionary();
-        const PdfObject* type = d.GetKey("Type");
-        bool sig = (type && type->IsName() && (type->GetName() == PdfName("Sig") || type->GetName() == PdfName("DocTimeStamp"))) ||
-                   (d.GetKey("ByteRange") && d.GetKey("Contents") && d.GetKey("Filter"));
+        const bool sig = is_signature_dictionary(d);
         for (auto& kv : d.GetKeys()) {
             if (sig && kv.first == PdfName("Contents")) continue;
             decrypt_strings(*kv.second, ref, depth + 1);

@@ -94,7 +94,12 @@ void Update::set_comment(const std::string& line) {
     comment_ = line;
 }
 
-std::string Update::appended() const {
+const PdfObject* Update::pending(const PdfReference& ref) const {
+    auto it = objects_.find(ref.ObjectNumber());
+    return it != objects_.end() && it->second.defined ? &it->second.value : nullptr;
+}
+
+std::string Update::appended(std::map<std::uint32_t, std::size_t>* offsets) const {
     const File::Impl& f = *file_.impl_;
     const std::uint64_t base = f.n;  // absolute offset where the update starts
     std::string out;
@@ -112,6 +117,7 @@ std::string Update::appended() const {
         std::uint16_t gen = gens_.count(num) ? gens_.at(num) : 0;
         PdfReference ref(num, gen);
         entries[num] = Loc{1, base + out.size() - f.hdr, gen};
+        if (offsets) (*offsets)[num] = out.size();
         out += std::to_string(num) + " " + std::to_string(gen) + " obj\n";
         const Crypt* crypt = f.crypt.get();
         if (!o.stream) {

@@ -44,9 +44,13 @@ public:
     void set_repair(bool repair) { repair_ = repair; }
 
     std::size_t object_count() const { return objects_.size(); }
+    // The value this update gives an object so far (nullptr: it keeps the file's), so that a
+    // later step (signing) builds on what an earlier one (the badge) replaced.
+    const PoDoFo::PdfObject* pending(const PoDoFo::PdfReference& ref) const;
 
     // The bytes appended after the original file (deterministic for the same input).
-    std::string appended() const;
+    // `offsets`: where each object of the update starts, counted from the start of the result.
+    std::string appended(std::map<std::uint32_t, std::size_t>* offsets = nullptr) const;
     // Original bytes + appended(), to a stream (e.g. std::cout).
     void write(std::ostream& out) const;
     // Same, to `path` atomically: temp file in the same directory, fsync, rename.

@@ -6,6 +6,7 @@
 #include "pdf/crypt.hpp"
 #include "pdf/file.hpp"
 #include "pdf/update.hpp"
+#include "sign/pdf_signature.hpp"
 #include "xmp/xmp.hpp"
 
 #include <sys/stat.h>
@@ -14,6 +15,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <map>
 #include <optional>
 
 namespace pith::stamp {
@@ -366,6 +368,8 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
         throw Error(record.source + ": the record's stated hash or number does not recompute (run `pith record " + record.source +
                     "`); refusing to stamp. --allow-unverified stamps anyway and marks the metadata unverified.");
     if (!record.consistent()) summary.warnings.push_back("stamping a record that does not recompute; marked pith:unverified");
+    if (options.signer && options.rewrite) throw Error("--rewrite writes a new file without signatures: it cannot be combined with signing");
+    if (options.certify && !options.signer) throw Error("--certify needs a signing key (--sign-cert and --sign-key, or --sign-p12)");
 
     // The input is opened once: the parser, the hash and the kernel copy read the same file.
     // Hashing it (pith:priorSha256) is the largest cost on a big PDF: it starts at once, on a
@@ -406,6 +410,14 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
     if (options.draw_badge) draw_badge(file, update, record, options, summary);
     write_metadata(file, update, properties_for(record, options, prior.size(), prior_sha256(), summary));
     refuse_damaged(file, options);  // and some while reading the page drawn on
+    // The publisher's signature: in this same update, over every byte of the result.
+    std::optional<sign::Placeholder> signature;
+    if (options.signer) {
+        std::optional<PdfReference> page;
+        if (summary.page > 0) page = file.page(summary.page - 1).ref;
+        signature = sign::prepare(file, update, page ? &*page : nullptr, *options.signer, options.certify);
+        summary.signed_by = options.signer->subject();
+    }
     if (!file.defects().empty())
         summary.warnings.push_back(pdf::damage_message(file) + "; stamped because of --allow-damaged");
 
@@ -416,11 +428,18 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
         summary.prior_length = 0;
         summary.added = whole.size();
     } else if (output == "-") {
-        update.write(std::cout);
+        std::map<std::uint32_t, std::size_t> offsets;
+        std::string tail = update.appended(&offsets);
+        if (signature) sign::finish(prior, tail, offsets, *signature, *options.signer);
+        std::cout.write(prior.data(), static_cast<std::streamsize>(prior.size()));
+        std::cout.write(tail.data(), static_cast<std::streamsize>(tail.size()));
         std::cout.flush();
         if (!std::cout) throw Error("standard output: write error");
+        summary.added = tail.size();
     } else {
-        const std::string tail = update.appended();
+        std::map<std::uint32_t, std::size_t> offsets;
+        std::string tail = update.appended(&offsets);
+        if (signature) sign::finish(prior, tail, offsets, *signature, *options.signer);
         out->write(tail);
         out->commit();
         summary.added = tail.size();

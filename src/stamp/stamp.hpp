@@ -3,6 +3,7 @@
 // and draw a linked badge, as one incremental update that keeps every input byte.
 #include "core/record.hpp"
 #include "pdf/file.hpp"
+#include "sign/signer.hpp"
 #include "stamp/badge.hpp"
 
 #include <optional>
@@ -31,6 +32,8 @@ struct Options {
     bool force = false;             // stamp a certified PDF whose DocMDP permissions forbid changes
     bool rewrite = false;           // write a whole new file (PoDoFo) instead of an incremental update
     std::string password;           // for encrypted PDFs that need a user password
+    std::optional<sign::Signer> signer;  // sign pith's update (PAdES B-B) with this key
+    bool certify = false;                // with signer: a certification signature (DocMDP P=2)
 };
 
 struct Summary {
@@ -40,6 +43,7 @@ struct Summary {
     std::uint64_t prior_length = 0;     // bytes kept from the input
     std::uint64_t added = 0;            // bytes pith appended
     bool replaced_previous = false;     // an earlier pith stamp was replaced
+    std::string signed_by;              // the signer's subject when the update was signed
     std::vector<std::string> warnings;
 };
 

@@ -1,0 +1,196 @@
+#include "sign/pdf_signature.hpp"
+
+#include "core/error.hpp"
+
+#include <cstdio>
+#include <ctime>
+#include <set>
+
+namespace pith::sign {
+
+using PoDoFo::PdfArray;
+using PoDoFo::PdfDictionary;
+using PoDoFo::PdfName;
+using PoDoFo::PdfObject;
+using PoDoFo::PdfReference;
+using PoDoFo::PdfString;
+using PoDoFo::pdf_int64;
+
+namespace {
+
+// Ten digits: any offset of a file below 10 GB fits in the space the placeholder takes.
+constexpr pdf_int64 kRangePlaceholder = 9999999999LL;
+
+std::string name_of(const PdfObject* o) { return o && o->IsName() ? o->GetName().GetName() : std::string(); }
+
+// The top-level fields of the form (and their kids, a few levels down), as (dictionary) objects.
+void collect_fields(pdf::File& file, const PdfObject* fields, int depth, std::vector<const PdfObject*>& out) {
+    if (!fields || !fields->IsArray() || depth > 8) return;
+    for (const auto& item : fields->GetArray()) {
+        const PdfObject& f = file.resolve(item);
+        if (!f.IsDictionary()) continue;
+        out.push_back(&f);
+        collect_fields(file, file.get_key(f.GetDictionary(), "Kids"), depth + 1, out);
+    }
+}
+
+std::string pdf_date_now() {
+    std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "D:%Y%m%d%H%M%SZ", &tm);
+    return buf;
+}
+
+const PdfObject& current(pdf::File& file, pdf::Update& update, const PdfReference& ref) {
+    const PdfObject* p = update.pending(ref);
+    return p ? *p : file.get(ref);
+}
+
+}  // namespace
+
+bool has_signatures(pdf::File& file) {
+    const PdfObject* form = file.get_key(file.catalog().GetDictionary(), "AcroForm");
+    if (!form || !form->IsDictionary()) return false;
+    std::vector<const PdfObject*> fields;
+    collect_fields(file, file.get_key(form->GetDictionary(), "Fields"), 0, fields);
+    for (const PdfObject* f : fields)
+        if (name_of(file.get_key(f->GetDictionary(), "FT")) == "Sig" && file.get_key(f->GetDictionary(), "V")) return true;
+    return false;
+}
+
+Placeholder prepare(pdf::File& file, pdf::Update& update, const PdfReference* page, const Signer& signer, bool certify) {
+    if (certify && has_signatures(file))
+        throw Error(file.name() + ": --certify: the PDF is already signed; only its first signature may certify it");
+    Placeholder p;
+    PdfObject catalog = current(file, update, file.root_ref());
+    PdfReference form_ref;
+    PdfDictionary form;
+    if (const PdfObject* af = catalog.GetDictionary().GetKey("AcroForm"); af && af->IsReference()) {
+        form_ref = af->GetReference();
+        if (const PdfObject& o = current(file, update, form_ref); o.IsDictionary()) form = o.GetDictionary();
+    } else if (af && af->IsDictionary()) {
+        form = af->GetDictionary();
+    }
+    PdfArray fields;
+    if (const PdfObject* f = file.get_key(form, "Fields"); f && f->IsArray()) fields = f->GetArray();
+
+    // A field name no field of the form has yet.
+    std::vector<const PdfObject*> existing;
+    const PdfObject fields_object(fields);
+    collect_fields(file, &fields_object, 0, existing);
+    std::set<std::string> names;
+    for (const PdfObject* f : existing)
+        if (const PdfObject* t = file.get_key(f->GetDictionary(), "T"); t && (t->IsString() || t->IsHexString()))
+            names.insert(t->GetString().GetStringUtf8());
+    std::string name = kFieldName;
+    for (int i = 2; names.count(name); ++i) name = kFieldName + std::to_string(i);
+
+    // The signature dictionary: placeholders patched by finish(). All values direct.
+    PdfDictionary sig;
+    sig.AddKey("Type", PdfName("Sig"));
+    sig.AddKey("Filter", PdfName("Adobe.PPKLite"));
+    sig.AddKey("SubFilter", PdfName("ETSI.CAdES.detached"));
+    PdfArray range;
+    range.push_back(PdfObject(static_cast<pdf_int64>(0)));
+    for (int i = 0; i < 3; ++i) range.push_back(PdfObject(kRangePlaceholder));
+    sig.AddKey("ByteRange", range);
+    const std::string zeros(signer.reserve(), '\0');
+    sig.AddKey("Contents", PdfString(zeros.data(), static_cast<PoDoFo::pdf_long>(zeros.size()), true));
+    sig.AddKey("M", PdfString(pdf_date_now()));
+    if (certify) {
+        PdfDictionary params;
+        params.AddKey("Type", PdfName("TransformParams"));
+        params.AddKey("P", PdfObject(static_cast<pdf_int64>(2)));
+        params.AddKey("V", PdfName("1.2"));
+        PdfDictionary reference;
+        reference.AddKey("Type", PdfName("SigRef"));
+        reference.AddKey("TransformMethod", PdfName("DocMDP"));
+        reference.AddKey("TransformParams", params);
+        PdfArray refs;
+        refs.push_back(reference);
+        sig.AddKey("Reference", refs);
+    }
+    p.signature = update.add(PdfObject(sig));
+
+    // The field, merged with an invisible widget: zero rectangle, Print and Locked.
+    PdfDictionary field;
+    field.AddKey("Type", PdfName("Annot"));
+    field.AddKey("Subtype", PdfName("Widget"));
+    field.AddKey("FT", PdfName("Sig"));
+    field.AddKey("T", PdfString(name));
+    field.AddKey("V", p.signature);
+    field.AddKey("F", PdfObject(static_cast<pdf_int64>(132)));
+    PdfArray rect;
+    for (int i = 0; i < 4; ++i) rect.push_back(PdfObject(static_cast<pdf_int64>(0)));
+    field.AddKey("Rect", rect);
+    if (page) field.AddKey("P", *page);
+    p.field = update.add(PdfObject(field));
+
+    if (page) {  // the widget joins the page's annotations
+        PdfObject page_object = current(file, update, *page);
+        PdfArray annots;
+        if (const PdfObject* a = file.get_key(page_object.GetDictionary(), "Annots"); a && a->IsArray()) annots = a->GetArray();
+        annots.push_back(p.field);
+        page_object.GetDictionary().AddKey("Annots", annots);
+        update.replace(*page, page_object);
+    }
+
+    fields.push_back(p.field);
+    form.AddKey("Fields", fields);
+    long long flags = 0;
+    if (const PdfObject* f = file.get_key(form, "SigFlags"); f && f->IsNumber()) flags = f->GetNumber();
+    form.AddKey("SigFlags", PdfObject(static_cast<pdf_int64>(flags | 3)));  // signatures exist; append only
+    if (form_ref.ObjectNumber() != 0) {
+        update.replace(form_ref, PdfObject(form));
+    } else {
+        catalog.GetDictionary().AddKey("AcroForm", form);
+    }
+    if (certify) {
+        PdfDictionary perms;
+        if (const PdfObject* old = file.get_key(catalog.GetDictionary(), "Perms"); old && old->IsDictionary()) perms = old->GetDictionary();
+        perms.AddKey("DocMDP", p.signature);
+        catalog.GetDictionary().AddKey("Perms", perms);
+    }
+    if (form_ref.ObjectNumber() == 0 || certify) update.replace(file.root_ref(), catalog);
+    return p;
+}
+
+void finish(std::string_view prior, std::string& tail, const std::map<std::uint32_t, std::size_t>& offsets, const Placeholder& p,
+            const Signer& signer) {
+    auto at = offsets.find(p.signature.ObjectNumber());
+    if (at == offsets.end()) throw Error("internal: the signature dictionary was not written");
+    // PoDoFo writes a dictionary's keys in name order, so /ByteRange and /Contents come before
+    // any string of the dictionary: their first occurrences after the object header are the keys.
+    const std::size_t key_range = tail.find("/ByteRange", at->second);
+    const std::size_t open_range = tail.find('[', key_range), close_range = tail.find(']', open_range);
+    const std::size_t key_contents = tail.find("/Contents", at->second);
+    const std::size_t lt = tail.find('<', key_contents), gt = tail.find('>', lt);
+    if (key_range == std::string::npos || close_range == std::string::npos || key_contents == std::string::npos ||
+        gt == std::string::npos || (tail.compare(open_range, 3, "[0 ") != 0 && tail.compare(open_range, 3, "[ 0") != 0))
+        throw Error("internal: the signature placeholders were not found");
+
+    const std::uint64_t start_hole = prior.size() + lt, end_hole = prior.size() + gt + 1;
+    const std::uint64_t total = prior.size() + tail.size();
+    char numbers[96];
+    std::snprintf(numbers, sizeof numbers, "0 %llu %llu %llu", static_cast<unsigned long long>(start_hole),
+                  static_cast<unsigned long long>(end_hole), static_cast<unsigned long long>(total - end_hole));
+    std::string inside(numbers);
+    const std::size_t width = close_range - open_range - 1;
+    if (inside.size() > width) throw Error("the file is too large to sign (10 GB or more)");
+    inside.resize(width, ' ');
+    tail.replace(open_range + 1, width, inside);
+
+    const std::string_view t(tail);
+    const std::string der = signer.sign({prior, t.substr(0, lt), t.substr(gt + 1)});
+    if (2 * der.size() > gt - lt - 1) throw Error("internal: the signature (" + std::to_string(der.size()) + " bytes) outgrew its space");
+    static const char* digits = "0123456789abcdef";
+    for (std::size_t i = 0; i < der.size(); ++i) {
+        const auto b = static_cast<unsigned char>(der[i]);
+        tail[lt + 1 + 2 * i] = digits[b >> 4];
+        tail[lt + 2 + 2 * i] = digits[b & 15];
+    }
+}
+
+}  // namespace pith::sign

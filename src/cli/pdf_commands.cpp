@@ -3,6 +3,7 @@
 #include "cli/output.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "sign/inspect.hpp"
 #include "sign/signer.hpp"
 #include "stamp/stamp.hpp"
 #include "verify/verify.hpp"
@@ -75,6 +76,8 @@ struct VerifyCommand {
     std::vector<std::string> keyrings;
     std::string record, password, resolver = kDefaultResolver;
     bool json = false, allow_damaged = false;
+    std::vector<std::string> trust;
+    bool require_signed_stamp = false;
 };
 
 // Worst first: the exit status of several files is that of the worst one.
@@ -104,6 +107,8 @@ int run_verify(const VerifyCommand& c) {
     options.password = c.password;
     options.allow_damaged = c.allow_damaged;
     options.resolver = c.resolver;
+    options.anchors = sign::Anchors::load(c.trust);
+    options.require_signed_stamp = c.require_signed_stamp;
     if (!c.record.empty()) options.expected = load_record(c.record);
     bool colour = use_colour(stdout);
     int worst = kExitOk;
@@ -231,6 +236,10 @@ void register_pdf_commands(CLI::App& app, int& status) {
     verify->add_option("--resolver", v->resolver, "The resolver every pith link must go to (as given to pith stamp --resolver)")
         ->capture_default_str();
     verify->add_flag("--allow-damaged", v->allow_damaged, "Read a damaged PDF instead of refusing it (exit 2)");
+    verify->add_option("--trust", v->trust, "PEM file of CA certificates trusted to certify publishers' signing keys (repeatable; "
+                       "default $PITH_TRUST, ~/.config/pith/trust.pem, /etc/pith/trust.pem)")->allow_extra_args(false);
+    verify->add_flag("--require-signed-stamp", v->require_signed_stamp,
+                     "Trust a stamp only when a publisher trusted here signed it (pith stamp --sign-cert)");
     verify->add_flag("--json", v->json, "Print {file, state, number, success[], informational[], failure[]} (an array for several files)");
     verify->callback([v, &status] { status = run_verify(*v); });
 

@@ -1,6 +1,7 @@
 #include "sign/signer.hpp"
 
 #include "core/error.hpp"
+#include "sign/x509_text.hpp"
 
 #include <openssl/cms.h>
 #include <openssl/err.h>
@@ -95,15 +96,6 @@ STACK_OF(X509)* read_certificates(const std::string& path) {
     return out;
 }
 
-std::string subject_of(X509* cert) {
-    BIO* b = BIO_new(BIO_s_mem());
-    X509_NAME_print_ex(b, X509_get_subject_name(cert), 0, (XN_FLAG_SEP_CPLUS_SPC | XN_FLAG_FN_SN | ASN1_STRFLGS_RFC2253) & ~ASN1_STRFLGS_ESC_MSB);
-    char* data = nullptr;
-    long n = BIO_get_mem_data(b, &data);
-    std::string s(data, static_cast<std::size_t>(n));
-    BIO_free(b);
-    return s;
-}
 
 }  // namespace
 

@@ -167,6 +167,53 @@ bool is_badge_link(pdf::File& stamped, const PdfObject& link, const PdfReference
     return stamp::is_badge_annotation(stamped, link) && pdf::read_rect(stamped, d.GetKey("Rect"), rect);
 }
 
+// ---------------------------------------------------------------- a publisher's signature in pith's update
+
+// `ref` is a signature field `pith stamp --sign-*` adds: new, an invisible widget (zero-area
+// rectangle) merged with a field /FT /Sig whose /V is a new signature dictionary, nothing more.
+bool is_new_signature_field(pdf::File& before, pdf::File& stamped, const PdfObject& item) {
+    if (!item.IsReference() || before.exists(item.GetReference()) || !stamped.exists(item.GetReference())) return false;
+    const PdfObject& field = stamped.get(item.GetReference());
+    if (!field.IsDictionary()) return false;
+    const PdfDictionary& d = field.GetDictionary();
+    for (const auto& [key, value] : d.GetKeys())
+        if (!std::set<std::string>{"Type", "Subtype", "FT", "T", "V", "F", "Rect", "P"}.count(key.GetName())) return false;
+    const PdfObject* v = d.GetKey("V");
+    pdf::Rect rect;
+    return name_of(d.GetKey("FT")) == "Sig" && name_of(d.GetKey("Subtype")) == "Widget" && v && v->IsReference() &&
+           !before.exists(v->GetReference()) && type_of(stamped.get(v->GetReference())) == "Sig" &&
+           pdf::read_rect(stamped, d.GetKey("Rect"), rect) && rect.width() == 0 && rect.height() == 0;
+}
+
+// The form pith's update leaves: the old one (or none) plus new signature fields and /SigFlags;
+// with a certification, the catalog's /Perms gains /DocMDP naming the new signature.
+void check_signature_form(pdf::File& before, pdf::File& stamped, std::vector<std::string>& problems) {
+    const PdfObject* old_form = before.get_key(before.catalog().GetDictionary(), "AcroForm");
+    const PdfObject* new_form = stamped.get_key(stamped.catalog().GetDictionary(), "AcroForm");
+    if (!new_form || !new_form->IsDictionary()) return problems.push_back("the catalog's /AcroForm");
+    const PdfObject empty{PdfDictionary()};
+    const PdfObject& old = old_form && old_form->IsDictionary() ? *old_form : empty;
+    if (auto keys = without(changed_keys(old, *new_form), {"Fields", "SigFlags"}); !keys.empty())
+        problems.push_back("the form's " + keys_text(keys));
+    const PdfObject* old_fields = before.get_key(old.GetDictionary(), "Fields");
+    const PdfObject* new_fields = stamped.get_key(new_form->GetDictionary(), "Fields");
+    const std::size_t kept = old_fields && old_fields->IsArray() ? old_fields->GetArray().size() : 0;
+    bool ok = new_fields && new_fields->IsArray() && new_fields->GetArray().size() == kept + 1;
+    for (std::size_t i = 0; ok && i < kept; ++i) ok = canon(old_fields->GetArray()[i]) == canon(new_fields->GetArray()[i]);
+    if (!ok || !is_new_signature_field(before, stamped, new_fields->GetArray().back()))
+        problems.push_back("the form's /Fields beyond one new signature field");
+    const PdfObject* flags = stamped.get_key(new_form->GetDictionary(), "SigFlags");
+    if (!flags || !flags->IsNumber() || (flags->GetNumber() & 3) != 3) problems.push_back("the form's /SigFlags");
+    const PdfObject* old_perms = before.get_key(before.catalog().GetDictionary(), "Perms");
+    const PdfObject* new_perms = stamped.get_key(stamped.catalog().GetDictionary(), "Perms");
+    if (canon(old_perms ? *old_perms : empty) == canon(new_perms ? *new_perms : empty)) return;
+    const PdfObject* docmdp = new_perms && new_perms->IsDictionary() ? new_perms->GetDictionary().GetKey("DocMDP") : nullptr;
+    if (!ok || !docmdp || !docmdp->IsReference() ||
+        docmdp->GetReference() != stamped.get(new_fields->GetArray().back().GetReference()).GetDictionary().GetKey("V")->GetReference() ||
+        !without(changed_keys(old_perms ? *old_perms : empty, *new_perms), {"DocMDP"}).empty() || (old_perms && old_perms->IsDictionary() && old_perms->GetDictionary().HasKey("DocMDP")))
+        problems.push_back("the catalog's /Perms");
+}
+
 // The badge page: pith's update may change its /Contents (its two streams around what was
 // there), /Resources (the badge XObject added) and /Annots (the link added), nothing else.
 void check_badge_page(pdf::File& before, pdf::File& stamped, const PdfReference& ref, Baseline& b,
@@ -222,10 +269,14 @@ void check_badge_page(pdf::File& before, pdf::File& stamped, const PdfReference&
             if (!stamp::is_badge_annotation(before, item)) expected_annots.push_back(canon(item));
         }
     const PdfObject* annots = new_page.GetDictionary().GetKey("Annots");
-    bool annots_ok = annots && annots->IsArray() && annots->GetArray().size() == expected_annots.size() + 1;
+    // A signing stamp adds its invisible signature widget after the link.
+    const bool widget = annots && annots->IsArray() && annots->GetArray().size() == expected_annots.size() + 2 &&
+                        is_new_signature_field(before, stamped, annots->GetArray().back());
+    bool annots_ok = annots && annots->IsArray() && annots->GetArray().size() == expected_annots.size() + 1 + widget;
     PdfReference link;
     if (annots_ok) {
-        const PdfArray& items = annots->GetArray();
+        PdfArray items = annots->GetArray();
+        if (widget) items.erase(items.end() - 1);
         for (std::size_t i = 0; i < expected_annots.size(); ++i) annots_ok &= canon(items[i]) == expected_annots[i];
         annots_ok &= items.back().IsReference() && !before.exists(items.back().GetReference());
         if (annots_ok) link = items.back().GetReference();
@@ -249,6 +300,9 @@ void check_update_objects(pdf::File& before, pdf::File& stamped, Baseline& b, st
     }
     const PdfObject* md = before.catalog().GetDictionary().GetKey("Metadata");
     const std::uint32_t metadata = md && md->IsReference() ? md->GetReference().ObjectNumber() : 0;
+    const PdfObject* af = before.catalog().GetDictionary().GetKey("AcroForm");
+    const std::uint32_t form = af && af->IsReference() ? af->GetReference().ObjectNumber() : 0;
+    bool signed_form = false;  // the form changed: only a publisher's signature may change it
     for (std::uint32_t num : touched) {
         const PdfReference ref = before.reference(num);
         if (!before.exists(ref) || same_object(before, stamped, num)) continue;  // new objects are judged where they are used
@@ -256,8 +310,11 @@ void check_update_objects(pdf::File& before, pdf::File& stamped, Baseline& b, st
         const PdfObject& old = before.get(ref);
         const PdfObject& now = stamped.get(stamped.reference(num));
         if (ref == before.root_ref()) {
-            if (auto keys = without(changed_keys(old, now), {"Metadata"}); !keys.empty())
-                problems.push_back("the catalog's " + keys_text(keys));
+            auto keys = without(changed_keys(old, now), {"Metadata"});
+            if (keys.erase("AcroForm") + keys.erase("Perms")) signed_form = true;
+            if (!keys.empty()) problems.push_back("the catalog's " + keys_text(keys));
+        } else if (num == form) {
+            signed_form = true;
         } else if (ref == before.info_ref()) {
             if (auto keys = without(changed_keys(old, now), {"PithNumber"}); !keys.empty())
                 problems.push_back("Info's " + keys_text(keys));
@@ -267,6 +324,7 @@ void check_update_objects(pdf::File& before, pdf::File& stamped, Baseline& b, st
             problems.push_back("object " + std::to_string(num) + (type_of(old).empty() ? "" : " (/" + type_of(old) + ")"));
         }
     }
+    if (signed_form) check_signature_form(before, stamped, problems);
     if (stamped.root_ref() != before.root_ref()) problems.push_back("the trailer's /Root");
     if (stamped.encrypted() != before.encrypted() || stamped.encrypt_ref() != before.encrypt_ref()) problems.push_back("the encryption");
     if (stamped.info_ref() != before.info_ref() && before.info_ref().ObjectNumber() != 0) problems.push_back("the trailer's /Info");

@@ -9,6 +9,7 @@
 #include "pdf/file.hpp"
 #include "stamp/stamp.hpp"
 #include "verify/changes.hpp"
+#include "verify/signatures.hpp"
 #include "verify/title.hpp"
 #include "verify/visible.hpp"
 #include "xmp/xmp.hpp"
@@ -687,6 +688,9 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
         for (const auto& l : e.links) keep_clear.push_back({l.page - 1, {l.rect[0], l.rect[1], l.rect[2], l.rect[3]}, "the badge"});
     if (title.area) keep_clear.push_back({0, *title.area, "the title"});
     check_later_changes(file, baseline, keep_clear, options.password, f);
+    // PDF signatures, the publisher's over pith's update first of all (after 9: they name
+    // the signer of what changed).
+    const bool publisher_signed = check_signatures(file, baseline, options.anchors, f);
 
     // 10. The record the reader fetched.
     if (options.expected) {
@@ -701,7 +705,9 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
         f.info("pith.record.unverified", "the record was stamped with --allow-unverified: its stated hash or number did not recompute");
 
     const bool badge_expected = baseline.badge_drawn || !e.links.empty();
-    const std::vector<std::string> missing = missing_evidence(f, receipt_valid, badge_expected, unverified_record);
+    std::vector<std::string> missing = missing_evidence(f, receipt_valid, badge_expected, unverified_record);
+    if (options.require_signed_stamp && !publisher_signed)
+        missing.push_back("the stamp is not signed by a publisher trusted here (--require-signed-stamp)");
     if (!f.failure.empty()) {
         report.state = State::Invalid;
     } else if (missing.empty()) {

@@ -4,6 +4,7 @@
 #include "core/keys.hpp"
 #include "core/number.hpp"
 #include "core/record.hpp"
+#include "sign/inspect.hpp"
 #include "xmp/xmp.hpp"
 
 #include <cstdint>
@@ -54,6 +55,10 @@ struct Options {
     // Render the pages for the title and badge checks. Off for a stamper checking its own fresh
     // output (pith batch): those checks are then not made, so the file is at most unverified.
     bool render = true;
+    // PDF signatures: the reader's trust anchors for publishers' certificates (--trust), and
+    // whether a stamp must be signed by one of them to be trusted (--require-signed-stamp).
+    sign::Anchors anchors;
+    bool require_signed_stamp = false;
 };
 
 enum class State { Trusted, Unverified, Invalid, Absent };

@@ -1,0 +1,197 @@
+#include "verify/signatures.hpp"
+
+#include "core/error.hpp"
+#include "stamp/stamp.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace pith::verify {
+namespace {
+
+using PoDoFo::PdfObject;
+
+std::string name_of(const PdfObject* o) { return o && o->IsName() ? o->GetName().GetName() : std::string(); }
+
+struct Signature {
+    std::string field;            // /T
+    std::uint64_t covered_end = 0;
+    std::size_t revision = 0;     // 1-based revision whose %%EOF ends the covered bytes; 0: none
+    std::string malformed;        // why the byte range or /Contents cannot be trusted
+    sign::CmsCheck cms;
+    std::string who() const { return cms.subject.empty() ? "the signer of field " + field : cms.subject; }
+};
+
+// Signature fields of the form (their kids too), with their /V signature dictionaries.
+void collect(pdf::File& file, const PdfObject* fields, const std::string& inherited_type, int depth,
+             std::vector<std::pair<std::string, const PdfObject*>>& out) {
+    if (!fields || !fields->IsArray() || depth > 8) return;
+    for (const auto& item : fields->GetArray()) {
+        const PdfObject& f = file.resolve(item);
+        if (!f.IsDictionary()) continue;
+        const PdfObject* ft = file.get_key(f.GetDictionary(), "FT");
+        const std::string type = ft ? name_of(ft) : inherited_type;
+        const PdfObject* v = file.get_key(f.GetDictionary(), "V");
+        const PdfObject* t = file.get_key(f.GetDictionary(), "T");
+        if (type == "Sig" && v && v->IsDictionary())
+            out.emplace_back(t && (t->IsString() || t->IsHexString()) ? t->GetString().GetStringUtf8() : "(unnamed)", v);
+        collect(file, file.get_key(f.GetDictionary(), "Kids"), type, depth + 1, out);
+    }
+}
+
+// /M "D:YYYYMMDDHHmmSS[Z|+HH'mm]" as a time; nullopt if it does not read so.
+std::optional<std::time_t> pdf_date(const std::string& s) {
+    std::size_t at = s.rfind("D:", 0) == 0 ? 2 : 0;
+    if (s.size() < at + 14 || s.find_first_not_of("0123456789", at) < at + 14) return std::nullopt;
+    auto num = [&](std::size_t from, std::size_t n) { return std::stoi(s.substr(from, n)); };
+    std::tm tm{};
+    tm.tm_year = num(at, 4) - 1900;
+    tm.tm_mon = num(at + 4, 2) - 1;
+    tm.tm_mday = num(at + 6, 2);
+    tm.tm_hour = num(at + 8, 2);
+    tm.tm_min = num(at + 10, 2);
+    tm.tm_sec = num(at + 12, 2);
+    std::time_t t = timegm(&tm);
+    const std::size_t z = at + 14;
+    if (z + 3 <= s.size() && (s[z] == '+' || s[z] == '-') && std::isdigit(static_cast<unsigned char>(s[z + 1]))) {
+        int offset = num(z + 1, 2) * 3600;
+        if (z + 6 <= s.size() && s[z + 3] == '\'' && std::isdigit(static_cast<unsigned char>(s[z + 4]))) offset += num(z + 4, 2) * 60;
+        t -= s[z] == '+' ? offset : -offset;
+    }
+    return t;
+}
+
+int hex_value(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+// The byte range: four direct integers from 0, the gap exactly the hex string /Contents, inside
+// the file; then the CMS over the ranges.
+Signature read_signature(pdf::File& file, const std::string& field, const PdfObject& sig, const std::vector<pdf::Revision>& revisions,
+                         const sign::Anchors& anchors) {
+    Signature s;
+    s.field = field;
+    const std::string_view bytes = file.bytes();
+    const PdfObject* range = sig.GetDictionary().GetKey("ByteRange");
+    std::uint64_t v[4] = {0, 0, 0, 0};
+    bool ok = range && range->IsArray() && range->GetArray().size() == 4;
+    for (int i = 0; ok && i < 4; ++i) {
+        const PdfObject& n = range->GetArray()[i];
+        ok = n.IsNumber() && n.GetNumber() >= 0;
+        if (ok) v[i] = static_cast<std::uint64_t>(n.GetNumber());
+    }
+    if (!ok || v[0] != 0 || v[1] + 2 > v[2] || v[2] > bytes.size() || v[3] > bytes.size() - v[2]) {
+        s.malformed = "its /ByteRange is not four integers from 0 with a gap inside the file";
+        return s;
+    }
+    s.covered_end = v[2] + v[3];
+    for (std::size_t i = 0; i < revisions.size(); ++i)
+        if (s.covered_end >= revisions[i].eof_end && s.covered_end <= revisions[i].end) s.revision = i + 1;
+    const std::string_view gap = bytes.substr(v[1], v[2] - v[1]);
+    std::string der;
+    ok = gap.size() % 2 == 0 && gap.front() == '<' && gap.back() == '>';
+    for (std::size_t i = 1; ok && i + 1 < gap.size(); i += 2) {
+        const int hi = hex_value(gap[i]), lo = hex_value(gap[i + 1]);
+        ok = hi >= 0 && lo >= 0;
+        der.push_back(static_cast<char>(hi * 16 + lo));
+    }
+    if (!ok) {
+        s.malformed = "the gap in its /ByteRange is not exactly the hex string /Contents";
+        return s;
+    }
+    const PdfObject* m = sig.GetDictionary().GetKey("M");
+    std::optional<std::time_t> claimed;
+    if (m && (m->IsString() || m->IsHexString())) claimed = pdf_date(m->GetString().GetStringUtf8());
+    s.cms = sign::inspect(der, {bytes.substr(0, v[1]), bytes.substr(v[2], v[3])}, anchors, claimed);
+    return s;
+}
+
+// Revision `index` (1-based) opens with pith stamp's marker: it is a pith update.
+bool is_pith_revision(std::string_view bytes, const std::vector<pdf::Revision>& revisions, std::size_t index) {
+    if (index < 2 || index > revisions.size()) return false;
+    const std::size_t from = revisions[index - 2].end;
+    const std::size_t to = std::min<std::size_t>(from + 64, bytes.size());
+    return from < to && bytes.substr(from, to - from).find(stamp::kUpdateMarker + " prior=") != std::string_view::npos;
+}
+
+// What the signature says of its signer, for the findings: empty when the signer is trusted.
+std::vector<std::string> signer_doubts(const Signature& s, Findings& f) {
+    std::vector<std::string> doubts;
+    const auto& c = s.cms;
+    if (c.chain == sign::CmsCheck::Chain::NoAnchors) {
+        doubts.push_back("no trust anchors given (--trust CAS.pem)");
+        f.info("signature.no_anchors", "the certificate of " + c.subject + " was not checked against trust anchors: none given (--trust)");
+    } else if (c.chain == sign::CmsCheck::Chain::Untrusted) {
+        doubts.push_back("its certificate does not chain to a trust anchor");
+        f.info("signature.untrusted", "the certificate of " + c.subject + " does not chain to a trust anchor (" + c.chain_error + ")");
+    }
+    if (c.expired) {
+        doubts.push_back("a certificate was not valid at the signing time");
+        f.info("signature.expired", "signed at " + c.signing_time_text + " with a certificate not valid then: " + c.expiry);
+    }
+    if (!c.key_usage) {
+        doubts.push_back("the certificate's key usage does not allow signing documents");
+        f.info("signature.key_usage", "the certificate of " + c.subject + " has neither digitalSignature nor nonRepudiation key usage");
+    }
+    return doubts;
+}
+
+bool changed_after(const Findings& f) {
+    return std::any_of(f.failure.begin(), f.failure.end(), [](const Finding& x) {
+        return x.code.rfind("pith.changed.", 0) == 0 || x.code == "pith.xref.chain";
+    });
+}
+
+}  // namespace
+
+bool check_signatures(pdf::File& file, const Baseline& baseline, const sign::Anchors& anchors, Findings& f) {
+    const PdfObject* form = file.get_key(file.catalog().GetDictionary(), "AcroForm");
+    std::vector<std::pair<std::string, const PdfObject*>> fields;
+    if (form && form->IsDictionary()) collect(file, file.get_key(form->GetDictionary(), "Fields"), "", 0, fields);
+    const auto revisions = file.revisions();
+    const std::string n = std::to_string(revisions.size());
+    bool publisher = false, stamp_signed = false;
+    for (const auto& [field, sig] : fields) {
+        const Signature s = read_signature(file, field, *sig, revisions, anchors);
+        const bool over_stamp = baseline.found && s.revision > 0 && revisions[s.revision - 1].end == baseline.end;
+        const std::string covers = s.revision == 0 ? "bytes that end at no revision"
+                                   : s.revision == revisions.size() ? "the whole file"
+                                   : "the file up to revision " + std::to_string(s.revision) + " of " + n;
+        if (over_stamp) {
+            publisher = true;
+            if (!s.malformed.empty() || !s.cms.parsed || !s.cms.valid) {
+                f.fail("stamp.signature_invalid", "the file changed after " + s.who() + " signed the stamp: " +
+                                                      (s.malformed.empty() ? s.cms.error : s.malformed));
+                continue;
+            }
+            if (changed_after(f))
+                f.fail("stamp.changed_after_signing", "changed after " + s.who() + " signed it: what was appended later changes what a reader sees (above)");
+            const std::vector<std::string> doubts = signer_doubts(s, f);
+            if (doubts.empty()) {
+                stamp_signed = true;
+                f.ok("stamp.signed", "stamped and signed by " + s.cms.subject + " at " + s.cms.signing_time_text + " (" + s.cms.digest +
+                                         ", certificate chains to " + s.cms.anchor + "); the signature covers " + covers);
+            } else {
+                f.info("stamp.signer_unknown", "stamped and signed by " + s.cms.subject + ", whom pith does not trust here: " + joined(doubts));
+            }
+            continue;
+        }
+        // A signature over an earlier pith update: the stamp was made again after it was signed.
+        if (s.malformed.empty() && is_pith_revision(file.bytes(), revisions, s.revision)) {
+            f.fail("stamp.changed_after_signing", "stamped again after " + s.who() + " signed an earlier stamp (the signature covers " + covers + ")");
+            continue;
+        }
+        const std::string state = !s.malformed.empty() ? "malformed: " + s.malformed
+                                  : !s.cms.parsed || !s.cms.valid ? "not valid: " + s.cms.error
+                                  : "valid";
+        f.info("signature.other", "signature \"" + field + "\" by " + s.who() + " covers " + covers + ", " +
+                                      (s.covered_end < baseline.end ? "from before the stamp" : "made after the stamp") + "; " + state);
+    }
+    if (baseline.found && !publisher) f.info("stamp.unsigned", "no publisher's signature covers the stamp (pith stamp --sign-cert)");
+    return stamp_signed;
+}
+
+}  // namespace pith::verify

@@ -304,6 +304,12 @@ Json stamp_one(const Entry& e, const Keyring& keyring, const Options& opt) {
             vo.render = false;  // its own output: the stamp is checked, the paper's title is not
             verify::Report rep = verify::verify(e.output, keyring, vo);
             bool good = rep.state == verify::State::Trusted || rep.state == verify::State::Unverified;
+            auto listed = [&](const std::vector<Finding>& section, const char* code) {
+                return std::any_of(section.begin(), section.end(), [&](const Finding& x) { return x.code == code; });
+            };
+            // With a signing key, an unsigned output is stamped (and signed) again.
+            if (opt.signer && !listed(rep.findings.success, "stamp.signed") && !listed(rep.findings.informational, "stamp.signer_unknown"))
+                good = false;
             if (good && rep.number == number) {
                 std::uint64_t bytes = 0;
                 std::string digest = hash_file(e.output, &bytes);
@@ -325,7 +331,10 @@ Json stamp_one(const Entry& e, const Keyring& keyring, const Options& opt) {
     }
     stamp::Summary s;
     try {
-        s = stamp::stamp_file(e.input, e.output, *record, e.options);
+        stamp::Options so = e.options;
+        so.signer = opt.signer;
+        so.certify = opt.certify;
+        s = stamp::stamp_file(e.input, e.output, *record, so);
     } catch (const Error& x) {
         return failure(classify_stamp_error(x.what(), e), x.what());
     }
@@ -375,6 +384,8 @@ Json verify_one(const Entry& e, const Keyring& keyring, const Options& opt) {
     verify::Options vo;
     vo.password = e.options.password;
     vo.allow_damaged = e.options.allow_damaged;
+    vo.anchors = opt.anchors;
+    vo.require_signed_stamp = opt.require_signed_stamp;
     try {
         if (e.record_inline) vo.expected = read_record(canonical_json(*e.record_inline), "record of line " + std::to_string(e.line));
         else if (e.record_path) vo.expected = load_record(*e.record_path);

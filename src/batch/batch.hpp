@@ -3,6 +3,7 @@
 // child process with time and memory limits, results as one JSON line per file.
 #include "core/json.hpp"
 #include "core/keys.hpp"
+#include "sign/inspect.hpp"
 #include "stamp/stamp.hpp"
 
 #include <cstdint>
@@ -80,6 +81,11 @@ struct Options {
     std::string shard_text;          // for the report's start line
     enum class Progress { Auto, Bar, Lines, None } progress = Progress::Auto;
     double progress_interval_s = 10; // plain lines
+    // Publisher signing (loaded once, before the workers fork) and signature checks.
+    std::optional<sign::Signer> signer;
+    bool certify = false;
+    sign::Anchors anchors;              // --trust
+    bool require_signed_stamp = false;  // verify mode
 };
 
 struct Summary {

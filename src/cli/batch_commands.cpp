@@ -17,6 +17,8 @@ struct BatchCommand {
     std::string progress = "auto";
     bool no_check = false, verify = false, quiet = false, json = false, dry_run = false;
     batch::Options options;
+    sign::KeySource key;
+    std::vector<std::string> trust;
 };
 
 int run_batch(BatchCommand& c) {
@@ -34,6 +36,8 @@ int run_batch(BatchCommand& c) {
     if (c.quiet) o.progress = batch::Options::Progress::None;
     if (o.timeout_s < 0) throw Error("--timeout must be 0 (no limit) or more");
 
+    if (c.key.any()) o.signer = sign::Signer::load(c.key);  // once: every worker signs with it
+    o.anchors = sign::Anchors::load(c.trust);
     batch::Manifest m = batch::load_manifest(c.manifest, o.mode, shard, o.default_record);
     if (c.dry_run) {
         for (const auto& job : m.jobs) {
@@ -121,6 +125,9 @@ void register_batch_commands(CLI::App& app, int& status) {
     cmd->add_flag("-q,--quiet", c->quiet, "No progress output");
     cmd->add_flag("--dry-run", c->dry_run, "Check the manifest and list this shard's entries (LINE<TAB>INPUT), do nothing");
     cmd->add_flag("--json", c->json, "Print the final summary as JSON");
+    add_signing_options(*cmd, c->key, c->options.certify);
+    cmd->add_option("--trust", c->trust, "PEM CA certificates trusted for publishers' signatures (repeatable)")->allow_extra_args(false);
+    cmd->add_flag("--require-signed-stamp", c->options.require_signed_stamp, "With --verify: a stamp must be signed by a trusted publisher");
     cmd->callback([c, &status] { status = run_batch(*c); });
 }
 

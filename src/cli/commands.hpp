@@ -1,6 +1,8 @@
 #pragma once
 #include <CLI/CLI.hpp>
 
+#include "sign/signer.hpp"
+
 namespace pith::cli {
 
 // Exit codes shared by every command (documented in README.md and `pith --help`).
@@ -14,5 +16,8 @@ constexpr int kExitUnverified = 4;
 void register_record_commands(CLI::App& app, int& status);  // record, keygen, sign, tex
 void register_pdf_commands(CLI::App& app, int& status);     // stamp, verify, extract
 void register_batch_commands(CLI::App& app, int& status);   // batch
+
+// --sign-cert, --sign-key, --sign-chain, --sign-p12, --sign-pass-file, --sign-pass-env, --certify.
+void add_signing_options(CLI::App& cmd, sign::KeySource& key, bool& certify);
 
 }  // namespace pith::cli

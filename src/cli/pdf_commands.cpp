@@ -20,16 +20,6 @@ struct StampCommand {
     sign::KeySource key;
 };
 
-// --sign-*: a publisher's key signs pith's update (doc/signing.md).
-void add_signing_options(CLI::App& cmd, sign::KeySource& key, bool& certify) {
-    cmd.add_option("--sign-cert", key.cert, "Sign the stamp (PAdES): the signer's PEM certificate (doc/signing.md)");
-    cmd.add_option("--sign-key", key.key, "The signer's PEM private key (mode 600; refused if group or others may read it)");
-    cmd.add_option("--sign-chain", key.chain, "PEM intermediate certificates to embed with the signer's");
-    cmd.add_option("--sign-p12", key.p12, "A PKCS#12 file with key, certificate and chain instead of --sign-cert/--sign-key");
-    cmd.add_option("--sign-pass-file", key.pass_file, "Read the key's passphrase from the first line of this file");
-    cmd.add_option("--sign-pass-env", key.pass_env, "Read the key's passphrase from this environment variable");
-    cmd.add_flag("--certify", certify, "Make the signature a certification (DocMDP P=2); only for PDFs not yet signed");
-}
 
 int run_stamp(StampCommand& c) {
     if (c.in_place == !c.output.empty()) throw Error("give exactly one of -o OUT.pdf and --in-place");
@@ -170,6 +160,17 @@ int run_extract(const ExtractCommand& c) {
 }
 
 }  // namespace
+
+// --sign-*: a publisher's key signs pith's update (doc/signing.md).
+void add_signing_options(CLI::App& cmd, sign::KeySource& key, bool& certify) {
+    cmd.add_option("--sign-cert", key.cert, "Sign the stamp (PAdES): the signer's PEM certificate (doc/signing.md)");
+    cmd.add_option("--sign-key", key.key, "The signer's PEM private key (mode 600; refused if group or others may read it)");
+    cmd.add_option("--sign-chain", key.chain, "PEM intermediate certificates to embed with the signer's");
+    cmd.add_option("--sign-p12", key.p12, "A PKCS#12 file with key, certificate and chain instead of --sign-cert/--sign-key");
+    cmd.add_option("--sign-pass-file", key.pass_file, "Read the key's passphrase from the first line of this file");
+    cmd.add_option("--sign-pass-env", key.pass_env, "Read the key's passphrase from this environment variable");
+    cmd.add_flag("--certify", certify, "Make the signature a certification (DocMDP P=2); only for PDFs not yet signed");
+}
 
 void register_pdf_commands(CLI::App& app, int& status) {
     auto c = std::make_shared<StampCommand>();

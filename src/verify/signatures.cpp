@@ -167,8 +167,10 @@ bool check_signatures(pdf::File& file, const Baseline& baseline, const sign::Anc
                                                       (s.malformed.empty() ? s.cms.error : s.malformed));
                 continue;
             }
-            if (changed_after(f))
+            if (changed_after(f)) {  // the signature holds for the stamp, not for the file as it is now
                 f.fail("stamp.changed_after_signing", "changed after " + s.who() + " signed it: what was appended later changes what a reader sees (above)");
+                continue;
+            }
             const std::vector<std::string> doubts = signer_doubts(s, f);
             if (doubts.empty()) {
                 stamp_signed = true;

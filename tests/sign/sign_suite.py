@@ -1,0 +1,528 @@
+#!/usr/bin/env python3
+"""Publisher-signed stamps (pith stamp --sign-*, pith verify --trust): registered one case per
+ctest in tests/sign.cmake.
+
+usage: sign_suite.py --pith PITH --source SRC --work DIR [--corpus DIR] CASE
+
+`setup` (a ctest fixture) makes, with `openssl` in the work directory: a test root CA (RSA
+3072), signers with RSA 3072 and ECDSA P-256 keys, an expired signer, a signer under a CA the
+reader does not trust and a signer without digitalSignature key usage; an NSS database holding
+the test CA (certutil) for pdfsig; a registry test key and receipt. Each other case stamps with
+a signature and checks it with independent tools -- pdfsig (poppler + NSS), `openssl cms
+-verify` over the /ByteRange bytes, `qpdf --check` -- and with `pith verify`.
+
+Exit 0 pass, 1 fail, 77 skip (no corpus; pdfsig or certutil missing).
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "verify"))
+import pdfedit  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from pithrun import DAMAGED_CORPUS_FILES, Failure, check, isolated_env, run_pith  # noqa: E402
+
+SIGNERS = {  # name: (key algorithm, CA, key usage, validity)
+    "rsa": ("rsa:3072", "ca", "digitalSignature,nonRepudiation", None),
+    "ec": ("ec", "ca", "digitalSignature", None),
+    "expired": ("rsa:3072", "ca", "digitalSignature", ("20200101000000Z", "20210101000000Z")),
+    "untrusted": ("ec", "otherca", "digitalSignature", None),
+    "noku": ("ec", "ca", "keyEncipherment", None),
+}
+SUBJECT = {"rsa": "CN=Journal X", "ec": "CN=Journal EC", "expired": "CN=Journal Expired", "untrusted": "CN=Journal Elsewhere",
+           "noku": "CN=Journal NoKU"}
+
+
+class Ctx:
+    def __init__(self, args):
+        self.pith, self.src, self.work, self.corpus = args.pith, args.source, args.work, args.corpus
+        self.home = os.path.join(self.work, "home")
+        self.article = os.path.join(self.src, "examples", "article.pdf")
+
+    def path(self, *names):
+        return os.path.join(self.work, *names)
+
+    def run(self, args, env=None, timeout=300):
+        return run_pith(self.pith, args, env or isolated_env(self.home), timeout=timeout)
+
+    def stamp(self, src, out, signer="rsa", extra=(), expect_ok=True):
+        args = ["stamp", src, "--record", self.path("signed.json"), "-o", out]
+        if signer:
+            args += ["--sign-cert", self.path("pki", signer + ".pem"), "--sign-key", self.path("pki", signer + ".key")]
+        rc, o, e = self.run(args + list(extra))
+        if expect_ok:
+            check(rc == 0, "pith %s: exit %d: %s" % (" ".join(args), rc, e.strip()))
+        return rc, o, e
+
+    def verify(self, path, trust=True, extra=()):
+        args = ["verify", path, "--json", "--keyring", self.path("ring.json")] + (["--trust", self.path("pki", "ca.pem")] if trust else [])
+        rc, out, err = self.run(args + list(extra))
+        check(rc in (0, 1, 4), "pith verify %s: exit %d: %s" % (path, rc, err.strip()))
+        return rc, json.loads(out)
+
+
+def sh(args, **kw):
+    p = subprocess.run(args, capture_output=True, text=True, **kw)
+    check(p.returncode == 0, "%s: exit %d: %s" % (" ".join(args), p.returncode, (p.stderr or p.stdout)[-1500:]))
+    return p.stdout
+
+
+def codes(report, section):
+    return [f["code"] for f in report[section]]
+
+
+def explanation(report, code):
+    for section in ("success", "informational", "failure"):
+        for f in report[section]:
+            if f["code"] == code:
+                return f["explanation"]
+    return ""
+
+
+# ---------------------------------------------------------------- independent checkers
+
+def pdfsig(ctx, path, password=None):
+    """pdfsig's signatures, in order: [{'valid': ..., 'total': ..., 'trusted': ..., 'text': ...}]."""
+    args = ["pdfsig", "-nssdir", "sql:" + ctx.path("nssdb")] + (["-upw", password] if password else []) + [path]
+    p = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    out = p.stdout
+    sigs = []
+    for block in re.split(r"\nSignature #\d+:\n", out)[1:]:
+        sigs.append({"valid": "Signature Validation: Signature is Valid." in block,
+                     "total": "Total document signed" in block,
+                     "trusted": "Certificate is Trusted." in block,
+                     "validation": (re.search(r"Signature Validation: (.*)", block) or [None, ""])[1],
+                     "text": block})
+    return sigs
+
+
+def der_length(data):
+    """The length of the DER element at the start of `data` (the rest is /Contents padding)."""
+    n = data[1]
+    if n < 0x80:
+        return 2 + n
+    k = n & 0x7F
+    return 2 + k + int.from_bytes(data[2:2 + k], "big")
+
+
+def signatures_in(data):
+    """Every (ByteRange, DER) in the file's bytes."""
+    out = []
+    for m in re.finditer(rb"/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]", data):
+        a, b, c, e = map(int, m.groups())
+        hex_digits = data[a + b + 1:c - 1]
+        raw = bytes.fromhex(hex_digits.decode())
+        out.append(((a, b, c, e), raw[:der_length(raw)]))
+    return out
+
+
+def openssl_cms_verify(ctx, data, byterange, der, name):
+    """`openssl cms -verify` of the signature over the bytes its /ByteRange names; and its attributes."""
+    a, b, c, e = byterange
+    content, sig = ctx.path(name + ".signed-bytes"), ctx.path(name + ".p7s")
+    with open(content, "wb") as f:
+        f.write(data[a:a + b] + data[c:c + e])
+    with open(sig, "wb") as f:
+        f.write(der)
+    p = subprocess.run(["openssl", "cms", "-verify", "-binary", "-inform", "DER", "-in", sig, "-content", content,
+                        "-CAfile", ctx.path("pki", "ca.pem"), "-purpose", "any", "-out", "/dev/null"],
+                       capture_output=True, text=True)
+    printed = sh(["openssl", "cms", "-cmsout", "-print", "-inform", "DER", "-in", sig])
+    return p.returncode == 0 and "Verification successful" in p.stderr, printed
+
+
+def qpdf_check(path, password=None):
+    p = subprocess.run(["qpdf", "--check"] + (["--password=" + password] if password else []) + [path], capture_output=True, text=True)
+    return p.returncode
+
+
+def check_signed_output(ctx, path, name, subject, password=None):
+    """Ours is the last signature: pdfsig valid, whole file, trusted; openssl agrees; qpdf clean."""
+    data = open(path, "rb").read()
+    sigs = pdfsig(ctx, path, password)
+    check(sigs, "%s: pdfsig finds no signature" % name)
+    last = sigs[-1]
+    check(last["valid"] and last["total"], "%s: pdfsig on our signature:\n%s" % (name, last["text"]))
+    check(subject in last["text"], "%s: pdfsig does not name %s:\n%s" % (name, subject, last["text"]))
+    byterange, der = signatures_in(data)[-1]
+    check(byterange[2] + byterange[3] == len(data), "%s: /ByteRange does not reach the end of the file" % name)
+    ok, printed = openssl_cms_verify(ctx, data, byterange, der, name)
+    check(ok, "%s: openssl cms -verify fails over the /ByteRange bytes" % name)
+    for attr in ("signingCertificateV2", "signingTime", "messageDigest", "contentType", "sha256"):
+        check(attr in printed, "%s: the CMS lacks %s" % (name, attr))
+    check("eContent: <ABSENT>" in printed, "%s: the CMS is not detached" % name)
+    return sigs
+
+
+# ---------------------------------------------------------------- setup
+
+def case_setup(ctx):
+    for tool in ("pdfsig", "certutil", "openssl", "qpdf"):
+        if not shutil.which(tool):
+            print("SKIP: %s not installed (certutil: libnss3-tools)" % tool)
+            return 77
+    if os.path.isdir(ctx.work):
+        shutil.rmtree(ctx.work)
+    os.makedirs(ctx.home)
+    pki = ctx.path("pki")
+    os.makedirs(pki)
+    for ca, cn in (("ca", "Pith Test Root CA"), ("otherca", "Some Other CA")):
+        sh(["openssl", "req", "-x509", "-newkey", "rsa:3072", "-nodes", "-keyout", os.path.join(pki, ca + ".key"),
+            "-out", os.path.join(pki, ca + ".pem"), "-days", "3650", "-subj", "/CN=" + cn + "/O=Pith Tests",
+            "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"])
+    for name, (alg, ca, ku, dates) in SIGNERS.items():
+        key, csr, ext = (os.path.join(pki, name + s) for s in (".key", ".csr", ".ext"))
+        newkey = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"] if alg == "ec" else ["-newkey", alg]
+        sh(["openssl", "req", "-new"] + newkey + ["-nodes", "-keyout", key, "-out", csr, "-subj", "/" + SUBJECT[name] + "/O=Test Publisher"])
+        with open(ext, "w") as f:
+            f.write("basicConstraints=CA:FALSE\nkeyUsage=critical,%s\n" % ku)
+        if dates:  # openssl ca sets explicit dates (openssl x509 -req cannot in 3.0)
+            db = os.path.join(pki, "cadb")
+            os.makedirs(db, exist_ok=True)
+            open(os.path.join(db, "index.txt"), "w").close()
+            with open(os.path.join(db, "ca.cnf"), "w") as f:
+                f.write("[ca]\ndefault_ca=d\n[d]\ndatabase=%s/index.txt\nnew_certs_dir=%s\nserial=%s/serial\n"
+                        "default_md=sha256\npolicy=p\nunique_subject=no\n[p]\ncommonName=supplied\norganizationName=optional\n"
+                        % (db, db, db))
+            with open(os.path.join(db, "serial"), "w") as f:
+                f.write("1000\n")
+            sh(["openssl", "ca", "-batch", "-config", os.path.join(db, "ca.cnf"), "-cert", os.path.join(pki, ca + ".pem"),
+                "-keyfile", os.path.join(pki, ca + ".key"), "-in", csr, "-out", os.path.join(pki, name + ".pem"),
+                "-startdate", dates[0], "-enddate", dates[1], "-extfile", ext, "-notext"])
+        else:
+            sh(["openssl", "x509", "-req", "-in", csr, "-CA", os.path.join(pki, ca + ".pem"), "-CAkey", os.path.join(pki, ca + ".key"),
+                "-CAcreateserial", "-out", os.path.join(pki, name + ".pem"), "-days", "365", "-extfile", ext])
+        os.chmod(key, 0o600)
+    # pdfsig's trust store: an NSS database with the test CA only.
+    db = ctx.path("nssdb")
+    os.makedirs(db)
+    sh(["certutil", "-N", "-d", "sql:" + db, "--empty-password"])
+    sh(["certutil", "-A", "-d", "sql:" + db, "-n", "Pith Test Root CA", "-t", "CT,C,C", "-i", os.path.join(pki, "ca.pem")])
+    # A registry key and receipt, so that a stamp can be trusted.
+    rc, o, e = ctx.run(["keygen", "--key-id", "test-key", "--secret", ctx.path("registry.key"), "--keyring", ctx.path("ring.json")])
+    check(rc == 0, "keygen: " + e)
+    rc, o, e = ctx.run(["sign", os.path.join(ctx.src, "examples", "record.json"), "--secret", ctx.path("registry.key"),
+                        "-o", ctx.path("signed.json")])
+    check(rc == 0, "sign: " + e)
+    ctx.stamp(ctx.article, ctx.path("rsa.pdf"), "rsa")
+    check_signed_output(ctx, ctx.path("rsa.pdf"), "setup", "Journal X")
+
+
+# ---------------------------------------------------------------- signing
+
+def case_rsa_ec(ctx):
+    # RSA 3072 and ECDSA P-256: pdfsig, openssl and qpdf agree; pith verify names the signer.
+    for name in ("rsa", "ec"):
+        out = ctx.path(name + "-signed.pdf")
+        ctx.stamp(ctx.article, out, name)
+        check_signed_output(ctx, out, name, SUBJECT[name][3:])
+        check(qpdf_check(out) == 0, "%s: qpdf --check is not clean" % name)
+        check(open(out, "rb").read().startswith(open(ctx.article, "rb").read()), "%s: the input is not a prefix of the output" % name)
+        rc, report = ctx.verify(out)
+        check(report["state"] == "trusted" and rc == 0, "%s: state %s: %s" % (name, report["state"], report["failure"]))
+        check("stamp.signed" in codes(report, "success"), "%s: no stamp.signed: %s" % (name, report))
+        check(SUBJECT[name] in explanation(report, "stamp.signed"), "%s: stamp.signed does not name %s" % (name, SUBJECT[name]))
+        check("pith.update.match" in codes(report, "success"), "%s: pith's signed update not recognised" % name)
+        # --require-signed-stamp: trusted with the anchor, not without it.
+        rc, report = ctx.verify(out, extra=["--require-signed-stamp"])
+        check(report["state"] == "trusted", "%s: --require-signed-stamp with the anchor: %s" % (name, report["state"]))
+        rc, report = ctx.verify(out, trust=False, extra=["--require-signed-stamp"])
+        check(report["state"] == "unverified" and rc == 4, "%s: --require-signed-stamp without anchors: %s" % (name, report["state"]))
+        check("stamp.signer_unknown" in codes(report, "informational"), "%s: no stamp.signer_unknown without anchors" % name)
+    # An unsigned stamp: trusted as before, but not under --require-signed-stamp.
+    ctx.stamp(ctx.article, ctx.path("unsigned.pdf"), None)
+    rc, report = ctx.verify(ctx.path("unsigned.pdf"))
+    check(report["state"] == "trusted" and "stamp.unsigned" in codes(report, "informational"), "unsigned: %s" % report)
+    rc, report = ctx.verify(ctx.path("unsigned.pdf"), extra=["--require-signed-stamp"])
+    check(report["state"] == "unverified", "unsigned with --require-signed-stamp: %s" % report["state"])
+
+
+def case_certificates(ctx):
+    # Expired, untrusted CA, no digitalSignature key usage: each its own finding, never trusted under the policy.
+    want = {"expired": "signature.expired", "untrusted": "signature.untrusted", "noku": "signature.key_usage"}
+    for name, code in want.items():
+        out = ctx.path(name + ".pdf")
+        ctx.stamp(ctx.article, out, name)
+        rc, report = ctx.verify(out)
+        info = codes(report, "informational")
+        check("stamp.signer_unknown" in info and code in info, "%s: want stamp.signer_unknown and %s: %s" % (name, code, info))
+        others = set(want.values()) - {code}
+        check(not others & set(info), "%s: other certificate findings too: %s" % (name, info))
+        check("stamp.signed" not in codes(report, "success"), "%s: reported stamp.signed" % name)
+        check(SUBJECT[name] in explanation(report, "stamp.signer_unknown"), "%s: the signer is not named" % name)
+        rc, report = ctx.verify(out, extra=["--require-signed-stamp"])
+        check(report["state"] == "unverified", "%s under --require-signed-stamp: %s" % (name, report["state"]))
+        # The CMS itself is fine: pdfsig still finds the signature valid over the whole file.
+        sig = pdfsig(ctx, out)[-1]
+        check(sig["valid"] and sig["total"], "%s: pdfsig: %s" % (name, sig["text"]))
+        if name == "untrusted":
+            check(not sig["trusted"], "untrusted: pdfsig trusts a certificate of an unknown CA")
+
+
+# ---------------------------------------------------------------- tampering
+
+def case_tamper_byte(ctx):
+    data = open(ctx.path("rsa.pdf"), "rb").read()
+    (a, b, c, e), _ = signatures_in(data)[-1]
+    # One byte in each covered range: the header's binary comment (first range), the /M date (second).
+    first = bytearray(data)
+    first[11] ^= 0x01
+    m = re.search(rb"/M \(D:(\d)", data[c:])
+    check(m, "no /M after /Contents")
+    second = bytearray(data)
+    at = c + m.start(1)
+    second[at] = ord("1") if second[at] != ord("1") else ord("2")
+    for name, edited in (("byte-first-range", first), ("byte-second-range", second)):
+        path = ctx.path(name + ".pdf")
+        open(path, "wb").write(bytes(edited))
+        sig = pdfsig(ctx, path)[-1]
+        check(not sig["valid"], "%s: pdfsig still says valid:\n%s" % (name, sig["text"]))
+        rc, report = ctx.verify(path)
+        check(report["state"] == "invalid" and "stamp.signature_invalid" in codes(report, "failure"), "%s: %s" % (name, report))
+        check("Journal X" in explanation(report, "stamp.signature_invalid"), "%s: the signer is not named" % name)
+
+
+def case_tamper_content(ctx):
+    # A revision appended after signing that replaces the page's text.
+    src = ctx.path("rsa.pdf")
+    data = open(src, "rb").read()
+    page = pdfedit.show_object(src, 2)
+    check(re.search(r"/Contents \[ \d+ 0 R 3 0 R \d+ 0 R \]", page), "unexpected page object: " + page)
+    path = ctx.path("content-after-signing.pdf")
+    open(path, "wb").write(pdfedit.append_update(data, {3: pdfedit.stream_object("", b"BT /F36 24 Tf 72 700 Td (Pay 1000000) Tj ET\n")}))
+    sig = pdfsig(ctx, path)[-1]
+    check(sig["valid"] and not sig["total"], "pdfsig does not report the appended revision:\n" + sig["text"])
+    rc, report = ctx.verify(path)
+    fails = codes(report, "failure")
+    check(report["state"] == "invalid" and "pith.changed.content" in fails and "stamp.changed_after_signing" in fails, str(fails))
+    check("changed after CN=Journal X" in explanation(report, "stamp.changed_after_signing"), "signer not named")
+    check("stamp.signed" not in codes(report, "success"), "stamp.signed reported for a file changed after signing")
+
+
+def case_tamper_restamp(ctx):
+    # Someone else stamps the signed file again: after any appended revision their update follows ours.
+    src = ctx.path("rsa.pdf")
+    data = open(src, "rb").read()
+    _, trailer, _ = pdfedit.last_trailer(data)
+    info = int(pdfedit.trailer_entry(trailer, "Info").split()[0])
+    info_dict = pdfedit.show_object(src, info)
+    between = ctx.path("restamp-between.pdf")
+    open(between, "wb").write(pdfedit.append_update(data, {info: info_dict.replace("<<", "<< /Keywords (edited) ", 1)}))
+    path = ctx.path("restamped.pdf")
+    ctx.stamp(between, path, None)
+    sigs = pdfsig(ctx, path)
+    check(len(sigs) == 1 and sigs[0]["valid"] and not sigs[0]["total"], "pdfsig: %s" % sigs)
+    rc, report = ctx.verify(path)
+    check(report["state"] == "invalid" and "stamp.changed_after_signing" in codes(report, "failure"), str(report["failure"]))
+    check("after CN=Journal X" in explanation(report, "stamp.changed_after_signing"), "signer not named")
+    # Restamping the signed file itself replaces pith's update and with it the signature: only the
+    # policy can tell (pdfsig finds no signature at all).
+    path = ctx.path("restamped-replaced.pdf")
+    ctx.stamp(src, path, None)
+    check(not pdfsig(ctx, path), "a replaced stamp kept a signature")
+    rc, report = ctx.verify(path, extra=["--require-signed-stamp"])
+    check(report["state"] == "unverified" and "stamp.unsigned" in codes(report, "informational"), str(report))
+
+
+def case_signed_twice(ctx):
+    # A signed file signed again (after a revision of someone else's): the first signature stays
+    # valid for pdfsig and openssl, covering its revision only; the second covers the whole file.
+    src = ctx.path("rsa.pdf")
+    data = open(src, "rb").read()
+    _, trailer, _ = pdfedit.last_trailer(data)
+    info = int(pdfedit.trailer_entry(trailer, "Info").split()[0])
+    between = ctx.path("twice-between.pdf")
+    open(between, "wb").write(pdfedit.append_update(data, {info: pdfedit.show_object(src, info).replace("<<", "<< /Keywords (x) ", 1)}))
+    path = ctx.path("twice.pdf")
+    ctx.stamp(between, path, "ec")
+    sigs = check_signed_output(ctx, path, "twice", "Journal EC")
+    check(len(sigs) == 2 and sigs[0]["valid"] and not sigs[0]["total"], "the first signature: %s" % sigs[0]["text"])
+    out = open(path, "rb").read()
+    first_range, first_der = signatures_in(out)[0]
+    ok, _ = openssl_cms_verify(ctx, out, first_range, first_der, "twice-first")
+    check(ok, "openssl: the first signature no longer verifies")
+    check(qpdf_check(path) == 0, "qpdf --check is not clean")
+    # pith: the new stamp is signed by its signer; the earlier signed stamp was superseded, which it names.
+    rc, report = ctx.verify(path)
+    check("CN=Journal EC" in explanation(report, "stamp.signed"), "the new signer: %s" % report)
+    check("after CN=Journal X" in explanation(report, "stamp.changed_after_signing"), "the earlier signer: %s" % report["failure"])
+
+
+# ---------------------------------------------------------------- keys and options
+
+def case_keys(ctx):
+    pki = ctx.path("pki")
+    # A key readable by others is refused, with a one-line reason.
+    shared = ctx.path("shared.key")
+    shutil.copy(os.path.join(pki, "rsa.key"), shared)
+    os.chmod(shared, 0o644)
+    rc, o, e = ctx.run(["stamp", ctx.article, "--record", ctx.path("signed.json"), "-o", ctx.path("k.pdf"),
+                        "--sign-cert", os.path.join(pki, "rsa.pem"), "--sign-key", shared])
+    check(rc == 2 and "chmod 600" in e and len(e.strip().splitlines()) == 1 and not os.path.exists(ctx.path("k.pdf")), "shared key: %d %s" % (rc, e))
+    # An encrypted key: passphrase from a file, from the environment; none or a wrong one fails.
+    enc = ctx.path("enc.key")
+    sh(["openssl", "pkey", "-in", os.path.join(pki, "ec.key"), "-out", enc, "-aes256", "-passout", "pass:s3cret phrase"])
+    os.chmod(enc, 0o600)
+    with open(ctx.path("pass.txt"), "w") as f:
+        f.write("s3cret phrase\n")
+    base = ["stamp", ctx.article, "--record", ctx.path("signed.json"), "--sign-cert", os.path.join(pki, "ec.pem"), "--sign-key", enc]
+    rc, o, e = ctx.run(base + ["-o", ctx.path("k1.pdf"), "--sign-pass-file", ctx.path("pass.txt")])
+    check(rc == 0, "pass file: " + e)
+    check_signed_output(ctx, ctx.path("k1.pdf"), "pass-file", "Journal EC")
+    rc, o, e = ctx.run(base + ["-o", ctx.path("k2.pdf"), "--sign-pass-env", "PITH_TEST_PASS"],
+                       env=isolated_env(ctx.home, PITH_TEST_PASS="s3cret phrase"))
+    check(rc == 0, "pass env: " + e)
+    rc, o, e = ctx.run(base + ["-o", ctx.path("k3.pdf")])
+    check(rc == 2 and "--sign-pass-file" in e and not os.path.exists(ctx.path("k3.pdf")), "no passphrase: %d %s" % (rc, e))
+    rc, o, e = ctx.run(base + ["-o", ctx.path("k3.pdf"), "--sign-pass-env", "PITH_TEST_PASS"], env=isolated_env(ctx.home, PITH_TEST_PASS="wrong"))
+    check(rc == 2 and "passphrase" in e and not os.path.exists(ctx.path("k3.pdf")), "wrong passphrase: %d %s" % (rc, e))
+    # A key that does not belong to the certificate.
+    rc, o, e = ctx.run(["stamp", ctx.article, "--record", ctx.path("signed.json"), "-o", ctx.path("k3.pdf"),
+                        "--sign-cert", os.path.join(pki, "rsa.pem"), "--sign-key", os.path.join(pki, "ec.key")])
+    check(rc == 2 and "does not belong" in e, "mismatched key: %d %s" % (rc, e))
+    # PKCS#12 with the chain; its passphrase from the environment.
+    p12 = ctx.path("signer.p12")
+    sh(["openssl", "pkcs12", "-export", "-inkey", os.path.join(pki, "rsa.key"), "-in", os.path.join(pki, "rsa.pem"),
+        "-certfile", os.path.join(pki, "ca.pem"), "-out", p12, "-passout", "pass:p12pass"])
+    os.chmod(p12, 0o600)
+    rc, o, e = ctx.run(["stamp", ctx.article, "--record", ctx.path("signed.json"), "-o", ctx.path("k4.pdf"), "--sign-p12", p12,
+                        "--sign-pass-env", "P12PASS", "--json"], env=isolated_env(ctx.home, P12PASS="p12pass"))
+    check(rc == 0 and "Journal X" in json.loads(o)["signed_by"], "p12: %d %s" % (rc, e))
+    check_signed_output(ctx, ctx.path("k4.pdf"), "p12", "Journal X")
+    # Passphrases never come from argv: no option takes one.
+    rc, o, e = ctx.run(["stamp", "--help"])
+    check("--sign-pass " not in o and "--sign-password" not in o and "--sign-pass-file" in o, "stamp --help")
+
+
+def case_certify(ctx):
+    out = ctx.path("certified.pdf")
+    ctx.stamp(ctx.article, out, "rsa", extra=["--certify"])
+    check_signed_output(ctx, out, "certify", "Journal X")
+    data = open(out, "rb").read()
+    check(re.search(rb"/TransformMethod /DocMDP", data) and re.search(rb"/P 2\b", data), "no DocMDP P=2 reference")
+    check(re.search(rb"/Perms <<\s*/DocMDP \d+ 0 R", data), "no /Perms /DocMDP in the catalog")
+    rc, report = ctx.verify(out)
+    check(report["state"] == "trusted" and "stamp.signed" in codes(report, "success"), str(report))
+    # A signed PDF cannot be certified.
+    rc, o, e = ctx.stamp(ctx.path("restamp-between.pdf") if os.path.exists(ctx.path("restamp-between.pdf")) else ctx.path("rsa.pdf"),
+                         ctx.path("certify-refused.pdf"), "ec", extra=["--certify"], expect_ok=False)
+    check(rc == 2 and "already signed" in e and not os.path.exists(ctx.path("certify-refused.pdf")), "certify a signed PDF: %d %s" % (rc, e))
+
+
+def case_encrypted(ctx):
+    # Encrypted PDFs stay encrypted; the signature's /Contents is not encrypted; pdfsig validates.
+    for name, enc in (("rc4", ["128", "--use-aes=n"]), ("aes128", ["128", "--use-aes=y"]), ("aes256", ["256"])):
+        src = ctx.path("enc-%s.pdf" % name)
+        sh(["qpdf", "--allow-weak-crypto", "--encrypt", "", "owner-pw"] + enc + ["--", ctx.article, src])
+        out = ctx.path("enc-%s-signed.pdf" % name)
+        ctx.stamp(src, out, "rsa")
+        check_signed_output(ctx, out, "encrypted " + name, "Journal X")
+        check(qpdf_check(out) == 0, "%s: qpdf --check is not clean" % name)
+        shown = subprocess.run(["qpdf", "--show-encryption", out], capture_output=True, text=True).stdout
+        check("R = " in shown or "P = " in shown, "%s: no longer encrypted: %s" % (name, shown))
+        rc, report = ctx.verify(out)
+        check(report["state"] == "trusted" and "stamp.signed" in codes(report, "success"), "%s: %s" % (name, report))
+
+
+def case_batch(ctx):
+    # pith batch signs every file with the key it loaded once; --verify --require-signed-stamp accepts them.
+    manifest = ctx.path("batch.jsonl")
+    with open(manifest, "w") as f:
+        for i in range(3):
+            f.write(json.dumps({"input": ctx.article, "record": ctx.path("signed.json"), "output": ctx.path("batch", "%d.pdf" % i)}) + "\n")
+    pki = ctx.path("pki")
+    rc, o, e = ctx.run(["batch", manifest, "-j", "2", "-q", "--keyring", ctx.path("ring.json"), "--sign-cert", os.path.join(pki, "ec.pem"),
+                        "--sign-key", os.path.join(pki, "ec.key"), "--report", ctx.path("batch-report.jsonl")])
+    check(rc == 0, "batch: %d %s" % (rc, e))
+    for i in range(3):
+        check_signed_output(ctx, ctx.path("batch", "%d.pdf" % i), "batch %d" % i, "Journal EC")
+    rc, o, e = ctx.run(["batch", "--verify", manifest, "-q", "--keyring", ctx.path("ring.json"), "--trust", os.path.join(pki, "ca.pem"),
+                        "--require-signed-stamp", "--json"])
+    check(rc == 0 and json.loads(o)["ok"] == 3, "batch --verify: %d %s %s" % (rc, o, e))
+    rc, o, e = ctx.run(["batch", "--verify", manifest, "-q", "--keyring", ctx.path("ring.json"), "--require-signed-stamp", "--json"])
+    check(rc == 1, "batch --verify --require-signed-stamp without anchors passed")
+
+
+# ---------------------------------------------------------------- corpus
+
+def case_corpus(ctx):
+    manifest = os.path.join(ctx.corpus or "", "MANIFEST.tsv")
+    if not ctx.corpus or not os.path.exists(manifest):
+        print("SKIP: no corpus at %s" % ctx.corpus)
+        return 77
+    rows = [dict(zip(*[l.split("\t") for l in (header, line)])) for header in [open(manifest).readline().rstrip("\n")]
+            for line in open(manifest).read().splitlines()[1:] if line.strip()]
+    done, skipped, problems = 0, [], []
+    for row in rows:
+        if row["category"] not in ("valid", "signed", "pdfa", "encrypted") or row["file"] in DAMAGED_CORPUS_FILES:
+            continue
+        src = os.path.join(ctx.corpus, row["file"])
+        password = row.get("password") or None
+        out = ctx.path("corpus", row["file"].replace("/", "_"))
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        extra = ["--password", password] if password else []
+        rc, o, e = ctx.stamp(src, out, "rsa", extra=extra, expect_ok=False)
+        if rc != 0:
+            # Not signing's doing when pith stamp refuses the file unsigned as well (damaged, certified).
+            rc2, o2, e2 = ctx.stamp(src, out + ".unsigned.pdf", None, extra=extra, expect_ok=False)
+            if rc2 != 0:
+                skipped.append("%s (%s)" % (row["file"], e2.strip()[:120]))
+            else:
+                problems.append("%s: signed stamp fails where the unsigned one works: %s" % (row["file"], e.strip()))
+            continue
+        done += 1
+        try:
+            before = pdfsig(ctx, src, password)
+            after = check_signed_output(ctx, out, row["file"], "Journal X", password)
+            check(len(after) == len(before) + 1, "%d signatures before, %d after" % (len(before), len(after)))
+            for i, (b, a) in enumerate(zip(before, after)):
+                check(a["validation"] == b["validation"], "earlier signature %d: %r before, %r after" % (i + 1, b["validation"], a["validation"]))
+            q_before, q_after = qpdf_check(src, password), qpdf_check(out, password)
+            check(q_after == 0 or q_after == q_before, "qpdf --check: %d (input: %d)" % (q_after, q_before))
+            rc, report = ctx.verify(out, extra=["--password", password] if password else [])
+            check("stamp.signed" in codes(report, "success"), "pith verify: no stamp.signed: %s" % report["failure"])
+            check("pith.update.match" in codes(report, "success"), "pith verify: %s" % report["failure"])
+        except Failure as x:
+            problems.append("%s: %s" % (row["file"], x))
+    print("corpus: %d files stamped with a signature and checked; %d skipped (refused unsigned too): %s" % (done, len(skipped), "; ".join(skipped)))
+    check(not problems, "%d problems:\n" % len(problems) + "\n".join(problems))
+    check(done > 0, "no corpus file was checked")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pith", required=True)
+    ap.add_argument("--source", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--corpus")
+    ap.add_argument("case")
+    args = ap.parse_args()
+    fn = globals().get("case_" + args.case.replace("-", "_"))
+    if not fn:
+        print("unknown case " + args.case)
+        return 2
+    ctx = Ctx(args)
+    if args.case != "setup" and not os.path.exists(ctx.path("rsa.pdf")):
+        if not (shutil.which("pdfsig") and shutil.which("certutil")):
+            print("SKIP: pdfsig or certutil (libnss3-tools) not installed")
+            return 77
+        print("FAIL: the setup case did not produce %s" % ctx.path("rsa.pdf"))
+        return 1
+    try:
+        result = fn(ctx)
+    except Failure as e:
+        print("FAIL: %s" % e)
+        return 1
+    if result == 77:
+        return 77
+    print("PASS")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -115,16 +115,19 @@ def signatures_in(data):
     out = []
     for m in re.finditer(rb"/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]", data):
         a, b, c, e = map(int, m.groups())
-        hex_digits = data[a + b + 1:c - 1]
-        raw = bytes.fromhex(hex_digits.decode())
-        out.append(((a, b, c, e), raw[:der_length(raw)]))
+        try:  # another tool's signature may space its hex digits, or be no signature at all
+            raw = bytes.fromhex(re.sub(rb"\s", b"", data[a + b + 1:c - 1]).decode())
+            out.append(((a, b, c, e), raw[:der_length(raw)]))
+        except (ValueError, IndexError):
+            continue
     return out
 
 
 def openssl_cms_verify(ctx, data, byterange, der, name):
     """`openssl cms -verify` of the signature over the bytes its /ByteRange names; and its attributes."""
     a, b, c, e = byterange
-    content, sig = ctx.path(name + ".signed-bytes"), ctx.path(name + ".p7s")
+    base = re.sub(r"[^A-Za-z0-9._-]", "_", name)
+    content, sig = ctx.path(base + ".signed-bytes"), ctx.path(base + ".p7s")
     with open(content, "wb") as f:
         f.write(data[a:a + b] + data[c:c + e])
     with open(sig, "wb") as f:

@@ -98,6 +98,10 @@ Signature read_signature(pdf::File& file, const std::string& field, const PdfObj
         ok = hi >= 0 && lo >= 0;
         der.push_back(static_cast<char>(hi * 16 + lo));
     }
+    // The gap must be this dictionary's /Contents, not some other hex string left unsigned.
+    const PdfObject* contents = sig.GetDictionary().GetKey("Contents");
+    ok = ok && contents && contents->IsHexString() && static_cast<std::size_t>(contents->GetString().GetLength()) == der.size() &&
+         std::memcmp(contents->GetString().GetString(), der.data(), der.size()) == 0;
     if (!ok) {
         s.malformed = "the gap in its /ByteRange is not exactly the hex string /Contents";
         return s;

@@ -288,6 +288,17 @@ def case_tamper_byte(ctx):
         rc, report = ctx.verify(path)
         check(report["state"] == "invalid" and "stamp.signature_invalid" in codes(report, "failure"), "%s: %s" % (name, report))
         check("Journal X" in explanation(report, "stamp.signature_invalid"), "%s: the signer is not named" % name)
+    # The gap moved off /Contents (two hex digits now inside the first range): the byte range is refused.
+    m = re.search(rb"/ByteRange \[\s*0 (\d+) (\d+) (\d+)\s*\]", data)
+    text = m.group(0)
+    moved = b"/ByteRange [0 %d %d %d" % (int(m.group(1)) + 2, int(m.group(2)), int(m.group(3)))
+    moved = moved + b" " * (len(text) - len(moved) - 1) + b"]"
+    path = ctx.path("byterange-moved.pdf")
+    open(path, "wb").write(data.replace(text, moved, 1))
+    sig = pdfsig(ctx, path)[-1]
+    check(not (sig["valid"] and sig["total"]), "byterange-moved: pdfsig accepts it:\n" + sig["text"])
+    rc, report = ctx.verify(path)
+    check("not exactly the hex string /Contents" in explanation(report, "stamp.signature_invalid"), "byterange-moved: %s" % report["failure"])
 
 
 def case_tamper_content(ctx):

@@ -75,6 +75,14 @@ Signature read_signature(pdf::File& file, const std::string& field, const PdfObj
     Signature s;
     s.field = field;
     const std::string_view bytes = file.bytes();
+    // A signature whose ranges cannot be trusted still names its signer, from /Contents.
+    auto name_signer = [&] {
+        const PdfObject* c = sig.GetDictionary().GetKey("Contents");
+        if (!c || !(c->IsHexString() || c->IsString())) return;
+        const std::string der(c->GetString().GetString(), static_cast<std::size_t>(c->GetString().GetLength()));
+        s.cms = sign::inspect(der, {}, anchors, std::nullopt);
+        s.cms.valid = false;
+    };
     const PdfObject* range = sig.GetDictionary().GetKey("ByteRange");
     std::uint64_t v[4] = {0, 0, 0, 0};
     bool ok = range && range->IsArray() && range->GetArray().size() == 4;
@@ -85,6 +93,7 @@ Signature read_signature(pdf::File& file, const std::string& field, const PdfObj
     }
     if (!ok || v[0] != 0 || v[1] + 2 > v[2] || v[2] > bytes.size() || v[3] > bytes.size() - v[2]) {
         s.malformed = "its /ByteRange is not four integers from 0 with a gap inside the file";
+        name_signer();
         return s;
     }
     s.covered_end = v[2] + v[3];
@@ -104,6 +113,7 @@ Signature read_signature(pdf::File& file, const std::string& field, const PdfObj
          std::memcmp(contents->GetString().GetString(), der.data(), der.size()) == 0;
     if (!ok) {
         s.malformed = "the gap in its /ByteRange is not exactly the hex string /Contents";
+        name_signer();
         return s;
     }
     const PdfObject* m = sig.GetDictionary().GetKey("M");

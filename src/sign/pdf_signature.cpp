@@ -126,6 +126,16 @@ Placeholder prepare(pdf::File& file, pdf::Update& update, const PdfReference* pa
     for (int i = 0; i < 4; ++i) rect.push_back(PdfObject(static_cast<pdf_int64>(0)));
     field.AddKey("Rect", rect);
     if (page) field.AddKey("P", *page);
+    // An empty appearance: PDF/A wants one for every widget; a zero rectangle shows nothing anyway.
+    PdfDictionary form_xobject;
+    form_xobject.AddKey("Type", PdfName("XObject"));
+    form_xobject.AddKey("Subtype", PdfName("Form"));
+    PdfArray bbox;
+    for (int i = 0; i < 4; ++i) bbox.push_back(PdfObject(static_cast<pdf_int64>(0)));
+    form_xobject.AddKey("BBox", bbox);
+    PdfDictionary appearance;
+    appearance.AddKey("N", update.add_stream(form_xobject, ""));
+    field.AddKey("AP", appearance);
     p.field = update.add(PdfObject(field));
 
     if (page) {  // the widget joins the page's annotations

@@ -177,7 +177,14 @@ bool is_new_signature_field(pdf::File& before, pdf::File& stamped, const PdfObje
     if (!field.IsDictionary()) return false;
     const PdfDictionary& d = field.GetDictionary();
     for (const auto& [key, value] : d.GetKeys())
-        if (!std::set<std::string>{"Type", "Subtype", "FT", "T", "V", "F", "Rect", "P"}.count(key.GetName())) return false;
+        if (!std::set<std::string>{"Type", "Subtype", "FT", "T", "V", "F", "Rect", "P", "AP"}.count(key.GetName())) return false;
+    // Its appearance, if any: one new empty form (PDF/A wants one; the zero rectangle shows nothing).
+    if (const PdfObject* ap = d.GetKey("AP")) {
+        const PdfObject* n = ap->IsDictionary() && ap->GetDictionary().GetKeys().size() == 1 ? ap->GetDictionary().GetKey("N") : nullptr;
+        if (!n || !n->IsReference() || before.exists(n->GetReference()) || !stamped.is_stream(n->GetReference()) ||
+            !stamped.stream_decoded(n->GetReference()).empty())
+            return false;
+    }
     const PdfObject* v = d.GetKey("V");
     pdf::Rect rect;
     return name_of(d.GetKey("FT")) == "Sig" && name_of(d.GetKey("Subtype")) == "Widget" && v && v->IsReference() &&

@@ -237,6 +237,12 @@ def case_rsa_ec(ctx):
         rc, report = ctx.verify(out, trust=False, extra=["--require-signed-stamp"])
         check(report["state"] == "unverified" and rc == 4, "%s: --require-signed-stamp without anchors: %s" % (name, report["state"]))
         check("stamp.signer_unknown" in codes(report, "informational"), "%s: no stamp.signer_unknown without anchors" % name)
+    # Without a badge the invisible field is on no page; the update is still pith's own.
+    out = ctx.path("nobadge-signed.pdf")
+    ctx.stamp(ctx.article, out, "ec", extra=["--no-badge"])
+    check_signed_output(ctx, out, "no-badge", "Journal EC")
+    rc, report = ctx.verify(out)
+    check("stamp.signed" in codes(report, "success") and "pith.update.match" in codes(report, "success"), "no-badge: %s" % report)
     # An unsigned stamp: trusted as before, but not under --require-signed-stamp.
     ctx.stamp(ctx.article, ctx.path("unsigned.pdf"), None)
     rc, report = ctx.verify(ctx.path("unsigned.pdf"))
@@ -288,6 +294,14 @@ def case_tamper_byte(ctx):
         rc, report = ctx.verify(path)
         check(report["state"] == "invalid" and "stamp.signature_invalid" in codes(report, "failure"), "%s: %s" % (name, report))
         check("Journal X" in explanation(report, "stamp.signature_invalid"), "%s: the signer is not named" % name)
+    # The invisible widget made visible inside pith's update: the signature breaks, and pith's
+    # own update no longer passes as what pith stamp writes.
+    check(data.count(b"/Rect [ 0 0 0 0 ]") == 1, "no single zero /Rect")
+    path = ctx.path("widget-visible.pdf")
+    open(path, "wb").write(data.replace(b"/Rect [ 0 0 0 0 ]", b"/Rect [ 9 9 99 9]", 1))
+    rc, report = ctx.verify(path)
+    fails = codes(report, "failure")
+    check("stamp.signature_invalid" in fails and "pith.update.mismatch" in fails, "widget-visible: %s" % fails)
     # The gap moved off /Contents (two hex digits now inside the first range): the byte range is refused.
     m = re.search(rb"/ByteRange \[\s*0 (\d+) (\d+) (\d+)\s*\]", data)
     text = m.group(0)

@@ -237,6 +237,21 @@ def case_rsa_ec(ctx):
         rc, report = ctx.verify(out, trust=False, extra=["--require-signed-stamp"])
         check(report["state"] == "unverified" and rc == 4, "%s: --require-signed-stamp without anchors: %s" % (name, report["state"]))
         check("stamp.signer_unknown" in codes(report, "informational"), "%s: no stamp.signer_unknown without anchors" % name)
+    # Anchors from $PITH_TRUST, then from ~/.config/pith/trust.pem (beside the keyring).
+    out = ctx.path("rsa.pdf")
+    base = ["verify", out, "--json", "--keyring", ctx.path("ring.json")]
+    rc, o, e = ctx.run(base, env=isolated_env(ctx.home, PITH_TRUST=ctx.path("pki", "ca.pem")))
+    check("stamp.signed" in codes(json.loads(o), "success"), "PITH_TRUST: %s" % o)
+    config = os.path.join(ctx.home, ".config", "pith")
+    os.makedirs(config, exist_ok=True)
+    shutil.copy(ctx.path("pki", "ca.pem"), os.path.join(config, "trust.pem"))
+    try:
+        rc, o, e = ctx.run(base)
+        check("stamp.signed" in codes(json.loads(o), "success"), "~/.config/pith/trust.pem: %s" % o)
+    finally:
+        os.unlink(os.path.join(config, "trust.pem"))
+    rc, o, e = ctx.run(base)
+    check("signature.no_anchors" in codes(json.loads(o), "informational"), "no anchors: %s" % o)
     # Without a badge the invisible field is on no page; the update is still pith's own.
     out = ctx.path("nobadge-signed.pdf")
     ctx.stamp(ctx.article, out, "ec", extra=["--no-badge"])

@@ -31,5 +31,6 @@ pith_sign_test(signed_twice 300)   # an earlier signature stays valid (pdfsig, o
 pith_sign_test(keys 300)           # key mode, passphrase file/env, wrong passphrase, mismatched key, PKCS#12
 pith_sign_test(certify 300)        # --certify: DocMDP P=2; refused on a signed PDF
 pith_sign_test(encrypted 300)      # RC4, AES-128, AES-256 files stay encrypted; the signature validates
+pith_sign_test(hostile_form 60)    # a /Kids loop in the form: signing and verifying stay quick
 pith_sign_test(batch 300)          # pith batch --sign-*, --verify --trust --require-signed-stamp
 pith_sign_test(corpus 2400)        # every valid, signed, PDF/A and encrypted corpus file

@@ -23,14 +23,17 @@ constexpr pdf_int64 kRangePlaceholder = 9999999999LL;
 
 std::string name_of(const PdfObject* o) { return o && o->IsName() ? o->GetName().GetName() : std::string(); }
 
-// The top-level fields of the form (and their kids, a few levels down), as (dictionary) objects.
-void collect_fields(pdf::File& file, const PdfObject* fields, int depth, std::vector<const PdfObject*>& out) {
+// The fields of the form (and their kids, a few levels down), as (dictionary) objects; each
+// field object once, so that a /Kids loop costs nothing more.
+void collect_fields(pdf::File& file, const PdfObject* fields, int depth, std::vector<const PdfObject*>& out,
+                    std::set<std::uint32_t>& seen) {
     if (!fields || !fields->IsArray() || depth > 8) return;
     for (const auto& item : fields->GetArray()) {
+        if (!item.IsReference() || !seen.insert(item.GetReference().ObjectNumber()).second || seen.size() > 100000) continue;
         const PdfObject& f = file.resolve(item);
         if (!f.IsDictionary()) continue;
         out.push_back(&f);
-        collect_fields(file, file.get_key(f.GetDictionary(), "Kids"), depth + 1, out);
+        collect_fields(file, file.get_key(f.GetDictionary(), "Kids"), depth + 1, out, seen);
     }
 }
 
@@ -54,7 +57,8 @@ bool has_signatures(pdf::File& file) {
     const PdfObject* form = file.get_key(file.catalog().GetDictionary(), "AcroForm");
     if (!form || !form->IsDictionary()) return false;
     std::vector<const PdfObject*> fields;
-    collect_fields(file, file.get_key(form->GetDictionary(), "Fields"), 0, fields);
+    std::set<std::uint32_t> seen;
+    collect_fields(file, file.get_key(form->GetDictionary(), "Fields"), 0, fields, seen);
     for (const PdfObject* f : fields)
         if (name_of(file.get_key(f->GetDictionary(), "FT")) == "Sig" && file.get_key(f->GetDictionary(), "V")) return true;
     return false;
@@ -79,7 +83,8 @@ Placeholder prepare(pdf::File& file, pdf::Update& update, const PdfReference* pa
     // A field name no field of the form has yet.
     std::vector<const PdfObject*> existing;
     const PdfObject fields_object(fields);
-    collect_fields(file, &fields_object, 0, existing);
+    std::set<std::uint32_t> seen;
+    collect_fields(file, &fields_object, 0, existing, seen);
     std::set<std::string> names;
     for (const PdfObject* f : existing)
         if (const PdfObject* t = file.get_key(f->GetDictionary(), "T"); t && (t->IsString() || t->IsHexString()))

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <set>
 
 namespace pith::verify {
 namespace {
@@ -22,11 +23,13 @@ struct Signature {
     std::string who() const { return cms.subject.empty() ? "the signer of field " + field : cms.subject; }
 };
 
-// Signature fields of the form (their kids too), with their /V signature dictionaries.
+// Signature fields of the form (their kids too), with their /V signature dictionaries. Each
+// field object is visited once: a /Kids loop or a field listed many times costs nothing more.
 void collect(pdf::File& file, const PdfObject* fields, const std::string& inherited_type, int depth,
-             std::vector<std::pair<std::string, const PdfObject*>>& out) {
+             std::vector<std::pair<std::string, const PdfObject*>>& out, std::set<std::uint32_t>& seen) {
     if (!fields || !fields->IsArray() || depth > 8) return;
     for (const auto& item : fields->GetArray()) {
+        if (!item.IsReference() || !seen.insert(item.GetReference().ObjectNumber()).second || seen.size() > 100000) continue;
         const PdfObject& f = file.resolve(item);
         if (!f.IsDictionary()) continue;
         const PdfObject* ft = file.get_key(f.GetDictionary(), "FT");
@@ -35,7 +38,7 @@ void collect(pdf::File& file, const PdfObject* fields, const std::string& inheri
         const PdfObject* t = file.get_key(f.GetDictionary(), "T");
         if (type == "Sig" && v && v->IsDictionary())
             out.emplace_back(t && (t->IsString() || t->IsHexString()) ? t->GetString().GetStringUtf8() : "(unnamed)", v);
-        collect(file, file.get_key(f.GetDictionary(), "Kids"), type, depth + 1, out);
+        collect(file, file.get_key(f.GetDictionary(), "Kids"), type, depth + 1, out, seen);
     }
 }
 
@@ -164,7 +167,8 @@ bool changed_after(const Findings& f) {
 bool check_signatures(pdf::File& file, const Baseline& baseline, const sign::Anchors& anchors, Findings& f) {
     const PdfObject* form = file.get_key(file.catalog().GetDictionary(), "AcroForm");
     std::vector<std::pair<std::string, const PdfObject*>> fields;
-    if (form && form->IsDictionary()) collect(file, file.get_key(form->GetDictionary(), "Fields"), "", 0, fields);
+    std::set<std::uint32_t> seen;
+    if (form && form->IsDictionary()) collect(file, file.get_key(form->GetDictionary(), "Fields"), "", 0, fields, seen);
     const auto revisions = file.revisions();
     const std::string n = std::to_string(revisions.size());
     bool publisher = false, stamp_signed = false;

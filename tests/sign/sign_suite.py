@@ -492,6 +492,22 @@ def case_batch(ctx):
     check(rc == 1, "batch --verify --require-signed-stamp without anchors passed")
 
 
+def case_hostile_form(ctx):
+    # A form whose field lists itself 60 times as a kid, 9 levels deep: 60^9 paths, one object.
+    # Stamping with a signature and verifying stay quick; the old field is kept.
+    data = pdfedit.make_pdf(["A paper with a looping form"])
+    kids = " ".join(["7 0 R"] * 60)
+    data = pdfedit.append_update(data, {1: "<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [ 7 0 R ] >> >>",
+                                        7: "<< /FT /Sig /T (Loop) /Kids [ %s ] >>" % kids})
+    src = ctx.path("looping-form.pdf")
+    open(src, "wb").write(data)
+    out = ctx.path("looping-form-signed.pdf")
+    ctx.stamp(src, out, "rsa", extra=["--allow-unverified"])
+    check_signed_output(ctx, out, "looping form", "Journal X")
+    rc, report = ctx.verify(out)
+    check("stamp.signed" in codes(report, "success"), "looping form: %s" % report["failure"])
+
+
 # ---------------------------------------------------------------- corpus
 
 def case_corpus(ctx):

@@ -66,7 +66,7 @@ def sources_and_flags(src, target, build):
         sources += lib("core") + lib("xmp") + [schema]
         packages = ["libsodium", "icu-uc", "libcrypto", "pugixml", "nlohmann_json"]
         if target == "stamp_verify":
-            sources += lib("pdf") + lib("stamp") + lib("verify")
+            sources += lib("pdf") + lib("stamp") + lib("verify") + lib("sign")
             packages += ["libpodofo", "zlib", "libqrencode"]
     found = subprocess.run(["pkg-config", "--cflags", "--libs", *packages], capture_output=True, text=True) if packages else None
     if found and found.returncode != 0:

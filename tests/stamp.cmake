@@ -9,3 +9,10 @@ add_test(NAME stamp_restamp_revisions
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/stamp/restamp_revisions.py
                  --pith $<TARGET_FILE:pith> --source ${CMAKE_SOURCE_DIR})
 set_tests_properties(stamp_restamp_revisions PROPERTIES LABELS "stamp")
+
+# pith:priorSha256 is the hash of the bytes written, even while another process rewrites the
+# input: each run stamps exactly or refuses (issue 15, 2.3).
+add_test(NAME stamp_input_changing
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/stamp/input_changing.py
+                 --pith $<TARGET_FILE:pith> --source ${CMAKE_SOURCE_DIR})
+set_tests_properties(stamp_input_changing PROPERTIES LABELS "stamp")

@@ -469,18 +469,14 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
                     "`); refusing to stamp. --allow-unverified stamps anyway and marks the metadata unverified.");
     if (!record.consistent()) summary.warnings.push_back("stamping a record that does not recompute; marked pith:unverified");
 
-    // The input is opened once: the parser, the hash and the kernel copy read the same file.
-    // Hashing it (pith:priorSha256) is the largest cost on a big PDF: it starts at once, on a
-    // second core, and runs while the file is parsed and copied and the badge is drawn.
+    // A file input is mapped (not read) when the output is a file: the kernel copies its bytes
+    // to the output, and pith:priorSha256 is the hash of the bytes there, compared with the bytes
+    // parsed, so it describes exactly what was written even if the input changes meanwhile.
     const pdf::OpenOptions open{options.password, !options.password.empty()};
     std::optional<InputFile> in;
-    std::optional<PrefixSha256> input_sha256;
-    if (input != "-") {
-        in.emplace(input);
-        if (!options.rewrite) input_sha256.emplace(in->fd());
-    }
+    if (input != "-" && output != "-" && !options.rewrite) in.emplace(input);
     pdf::File file = in ? pdf::File::open(in->fd(), input, open)
-                        : pdf::File::from_bytes(read_file_or_stdin("-", std::size_t{4} << 30), "standard input", open);
+                        : pdf::File::from_bytes(read_file_or_stdin(input, std::size_t{4} << 30), input == "-" ? "standard input" : input, open);
     const auto previous = find_pith_update(file);
     const Carried carried = carried_numbers(file, record.number);
     refuse_other_number(file.name(), carried, record.number, previous.has_value(), options.replace);
@@ -503,16 +499,22 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
     else summary.title = options.check_title ? "not checked: no page" : "not checked (--no-title-check)";
 
     std::string_view prior = file.bytes();
-    auto prior_sha256 = [&]() -> std::string {
-        if (options.rewrite) return "";
-        return to_hex(input_sha256 ? input_sha256->digest(prior.size()) : sha256(prior));  // prior: a prefix of the input
-    };
     std::optional<AtomicFile> out;
+    std::optional<PrefixSha256> copied;  // the bytes kept, as they stand in the output; hashed on another core
     if (!options.rewrite && output != "-") {
         out.emplace(output);
-        const bool whole_input = !summary.replaced_previous && input != "-";
+        const bool whole_input = in && !summary.replaced_previous;
         if (!whole_input || !out->copy_from(*in, prior.size())) out->write(prior);
+        if (in && out->good()) copied.emplace(out->fd());
     }
+    auto prior_sha256 = [&]() -> std::string {
+        if (options.rewrite) return "";
+        if (!copied) return to_hex(sha256(prior));  // prior is this process's own copy, or the write failed (commit says so)
+        const Sha256 digest = copied->digest(std::min<std::uint64_t>(prior.size(), copied->bytes().size()));
+        if (copied->bytes() != prior)
+            throw Error(file.name() + ": changed while pith was stamping it; nothing written (stamp it again)", "input.changed");
+        return to_hex(digest);
+    };
     pdf::Update update(file);
     if (!options.rewrite) update.set_comment(kUpdateMarker + " prior=" + std::to_string(prior.size()));
     // A cross-reference table pith had to rebuild is written out in full, so every reader

@@ -161,7 +161,7 @@ int run_keys_revoke(const KeysCommand& c) {
 struct BadgeCommand {
     std::string number, output, image, resolver = kDefaultResolver;
     bool svg = false, png = false, html = false, markdown = false;
-    int dpi = 192;
+    double scale = 2;
     badge::Options options;
 };
 
@@ -170,7 +170,7 @@ int run_badge(BadgeCommand& c) {
     PithNumber number = parse_number(c.number);
     registry::WebBadge b = registry::web_badge(number, c.resolver, c.options);
     std::string out = c.svg ? b.svg
-                      : c.png ? registry::svg_to_png(b.svg, c.dpi)
+                      : c.png ? registry::svg_to_png(b.svg, c.scale)
                       : c.html ? registry::badge_html(b)
                                : registry::badge_markdown(b, c.image.empty() ? "pith-" + number.body.substr(0, 8) + ".svg" : c.image);
     if (c.png && c.output.empty() && isatty(1)) throw Error("--png writes binary data: give -o FILE.png or redirect standard output");
@@ -249,7 +249,7 @@ void register_registry_commands(CLI::App& app, int& status) {
     badge->add_flag("--qr", b->options.qr, "Add a QR code of the link");
     b->options.qr_module_pt = 2;
     badge->add_option("--qr-module", b->options.qr_module_pt, "Side of one QR module in px")->capture_default_str();
-    badge->add_option("--dpi", b->dpi, "PNG resolution (96 = 1 px per CSS px)")->capture_default_str();
+    badge->add_option("--scale", b->scale, "PNG pixels per CSS px (2 for sharp screens)")->capture_default_str();
     badge->callback([b, &status] { status = run_badge(*b); });
 }
 

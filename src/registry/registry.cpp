@@ -51,11 +51,32 @@ std::string cache_file(const Options& o, bool bundle, const std::string& body) {
     return o.cache_dir + (bundle ? "/bundles/" : "/records/") + body + ".json";
 }
 
+// Without an alias file: the one cached record that answers `q` (a short alias, an arXiv id that
+// was fetched by number), found by reading the cache; "" when none or several do.
+std::string scan_cache(const Query& q, const Options& o) {
+    std::string found;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(o.cache_dir + "/records", ec)) {
+        std::string name = entry.path().filename().string();
+        if (name.size() != kBodyLength + 5 || name.compare(kBodyLength, 5, ".json") != 0) continue;
+        std::string body = name.substr(0, kBodyLength);
+        if (q.kind == Query::Kind::Short && body.compare(0, q.number.body.size(), q.number.body) != 0) continue;
+        try {
+            check_answer(read_record(read_file_or_stdin(entry.path().string(), o.http.max_bytes), name), q, name, false);
+        } catch (const Error&) {
+            continue;
+        }
+        if (!found.empty() && found != body) return "";  // ambiguous: let the registry decide
+        found = body;
+    }
+    return found;
+}
+
 // The BODY the cache knows for `q`, or "".
 std::string cached_body(const Query& q, const Options& o) {
     if (q.kind == Query::Kind::Number) return q.number.body;
     std::string path = o.cache_dir + "/aliases/" + alias_name(q);
-    if (!file_exists(path)) return "";
+    if (!file_exists(path)) return scan_cache(q, o);
     try {
         std::string body = read_file_or_stdin(path, 64);
         return body.size() == kBodyLength ? body : "";

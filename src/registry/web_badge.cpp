@@ -164,7 +164,7 @@ std::string badge_markdown(const WebBadge& b, const std::string& image_url) {
     return "[![" + b.label + "](" + image_url + ")](" + b.link + ")\n";
 }
 
-std::string svg_to_png(const std::string& svg, int dpi) {
+std::string svg_to_png(const std::string& svg, double scale) {
     char dir_template[] = "/tmp/pith-badge-XXXXXX";
     if (!mkdtemp(dir_template)) throw Error(std::string("badge: cannot make a temporary directory: ") + std::strerror(errno));
     const std::string dir = dir_template, in = dir + "/badge.svg", out = dir + "/badge.png";
@@ -176,7 +176,7 @@ std::string svg_to_png(const std::string& svg, int dpi) {
     std::string png;
     try {
         write_file_atomically(in, {svg});
-        const std::string res = std::to_string(dpi);
+        const std::string res = std::to_string(72 * scale);  // mutool: dpi, with 72 = one pixel per SVG unit
         pid_t pid = fork();
         if (pid == 0) {
             std::freopen("/dev/null", "w", stdout);

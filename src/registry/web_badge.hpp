@@ -27,7 +27,7 @@ std::string badge_html(const WebBadge& badge);
 std::string badge_markdown(const WebBadge& badge, const std::string& image_url);
 
 // PNG through MuPDF's `mutool draw` (mupdf-tools), which renders SVG: pith carries no raster
-// code of its own. Throws pith::Error when mutool is missing or fails.
-std::string svg_to_png(const std::string& svg, int dpi);
+// code of its own. mutool reads SVG units as points (1/72 in). Throws pith::Error when mutool is missing or fails.
+std::string svg_to_png(const std::string& svg, double scale);  // `scale` pixels per CSS px
 
 }  // namespace pith::registry

@@ -7,6 +7,8 @@
 #include "core/keys.hpp"
 #include "registry/web_badge.hpp"
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <set>
 
@@ -167,13 +169,13 @@ struct BadgeCommand {
 
 int run_badge(BadgeCommand& c) {
     if (c.svg + c.png + c.html + c.markdown != 1) throw Error("give exactly one of --svg, --png, --html and --markdown");
+    if (c.png && c.output.empty() && isatty(1)) throw Error("--png writes binary data: give -o FILE.png or redirect standard output");
     PithNumber number = parse_number(c.number);
     registry::WebBadge b = registry::web_badge(number, c.resolver, c.options);
     std::string out = c.svg ? b.svg
                       : c.png ? registry::svg_to_png(b.svg, c.scale)
                       : c.html ? registry::badge_html(b)
                                : registry::badge_markdown(b, c.image.empty() ? "pith-" + number.body.substr(0, 8) + ".svg" : c.image);
-    if (c.png && c.output.empty() && isatty(1)) throw Error("--png writes binary data: give -o FILE.png or redirect standard output");
     write_file_atomically(c.output.empty() ? "-" : c.output, {out});
     return kExitOk;
 }

@@ -38,6 +38,7 @@ class Registry:
         self.bundles = {}   # BODY -> text
         self.keys = {}      # name -> text
         self.requests = []
+        self.headers = []   # (User-Agent, Accept, Host) of each request
         self.lock = threading.Lock()
 
     def add_record(self, text):
@@ -107,6 +108,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         query = urllib.parse.parse_qs(url.query)
         with reg.lock:
             reg.requests.append((mode, path))
+            reg.headers.append((self.headers.get("User-Agent"), self.headers.get("Accept"), self.headers.get("Host")))
             seen = sum(1 for m, p in reg.requests if m == mode and p == path)
         try:
             self.answer(reg, mode, path, query, seen)

@@ -190,6 +190,26 @@ def case_hostile(c):
     c.refused(["fetch", SEED_004, "--registry", "file:///etc"], 2, r"not an http:// or https:// URL")
 
 
+def case_proxy(c):
+    """Proxies come from the environment: the local server is the proxy, for a registry whose name is
+    never resolved (the proxy is asked for the absolute URL). Requests name pith and its version."""
+    old = c.env
+
+    def env():
+        e = old()
+        for k in ("NO_PROXY", "no_proxy"):
+            e.pop(k)
+        e["http_proxy"] = c.base
+        return e
+    c.env = env
+    c.ok(["fetch", SEED_000, "--registry", "http://registry.invalid/good", "-o", "p.json"])
+    check(c.read("p.json") == c.seed_text["seed-000-pith_number_record.json"], "fetch through the proxy gave another document")
+    agent, accept, host = c.reg.headers[-1]
+    check(host == "registry.invalid", "the proxy was not asked for the registry's URL (Host %s)" % host)
+    version = c.ok(["--version"]).split()[-1]
+    check(agent == "pith/" + version and accept == "application/json", "User-Agent %r, Accept %r" % (agent, accept))
+
+
 def openssl(*args, cwd):
     subprocess.run(["openssl"] + list(args), cwd=cwd, check=True, capture_output=True)
 

@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <memory>
@@ -37,7 +38,11 @@ std::size_t on_header(char* data, std::size_t size, std::size_t count, void* use
     std::string line(data, size * count);
     std::string lower = line;
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-    if (lower.rfind("retry-after:", 0) == 0) t->retry_after_s = std::atol(line.c_str() + 12);  // seconds form only
+    if (lower.rfind("retry-after:", 0) == 0) {  // the seconds form; an HTTP date falls back to the backoff
+        std::size_t i = 12;
+        while (i < line.size() && line[i] == ' ') ++i;
+        if (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i]))) t->retry_after_s = std::atol(line.c_str() + i);
+    }
     return size * count;
 }
 

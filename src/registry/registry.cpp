@@ -272,7 +272,7 @@ std::vector<std::string> prefetch(const std::vector<Query>& queries, const Optio
         for (std::size_t i; (i = next++) < distinct.size();) {
             try {
                 fetch(*distinct[i], o, false);
-            } catch (const Error& e) {
+            } catch (const std::exception& e) {  // a thread must not end the process
                 errors[i] = e.what();
             }
         }

@@ -117,6 +117,13 @@ Entry parse_entry(std::string_view text, std::size_t line, const std::string& so
             if (it->is_string()) e.record_path = it->get<std::string>();
             else if (it->is_object()) e.record_inline = *it;
             else throw fail(key, "must be a path (string) or a record (object)");
+        } else if (key == "number" || key == "arxiv") {
+            if (e.record_query) throw fail(key, "cannot be given with \"number\" or \"arxiv\" together");
+            try {
+                e.record_query = registry::parse_query((key == "arxiv" ? "arxiv:" : "") + str(key)).text;
+            } catch (const Error& x) {
+                throw Error(at + ": " + x.what());
+            }
         } else if (key == "page") {
             double p = number(key);
             if (p != std::floor(p) || p == 0 || std::fabs(p) > 1e6) throw fail(key, "must be a non-zero integer (1 is the first page, -1 the last)");
@@ -146,15 +153,16 @@ Entry parse_entry(std::string_view text, std::size_t line, const std::string& so
         else if (key == "badge_always") e.options.badge_always = boolean(key);
         else
             throw Error(at + ": unknown key \"" + key +
-                        "\" (known: input, output, record, id, page, corner, margin_x, margin_y, text_size, style, qr, "
+                        "\" (known: input, output, record, number, arxiv, id, page, corner, margin_x, margin_y, text_size, style, qr, "
                         "qr_module, no_badge, badge_always, resolver, password, allow_unverified, allow_damaged, force, no_title_check, replace)");
     }
     e.options.draw_badge = !e.no_badge;
+    if (e.record_query && (e.record_path || e.record_inline)) throw Error(at + ": give one of \"record\", \"number\" and \"arxiv\"");
     if (e.input.empty()) throw Error(at + ": \"input\" is missing or empty");
     if (mode == Mode::Stamp) {
         if (e.output.empty()) throw Error(at + ": \"output\" is missing or empty");
         if (e.output == "-" || e.input == "-") throw Error(at + ": standard input/output cannot be used in a batch");
-        if (!e.record_path && !e.record_inline) {
+        if (!e.record_path && !e.record_inline && !e.record_query) {
             if (default_record.empty()) throw Error(at + ": \"record\" is missing (give one per line or --record for all)");
             e.record_path = default_record;
         }
@@ -200,6 +208,15 @@ Manifest load_manifest(const std::string& path, Mode mode, const Shard& shard, c
 
 // ---------------------------------------------------------------------------------------------
 // Temporary files
+
+std::vector<registry::Query> registry_queries(const Manifest& m, Mode mode, const std::string& default_record) {
+    std::vector<registry::Query> queries;
+    for (const auto& job : m.jobs) {
+        Entry e = parse_entry(std::string_view(m.text.data() + job.offset, job.length), job.line, m.source, mode, default_record);
+        if (e.record_query) queries.push_back(registry::parse_query(*e.record_query));
+    }
+    return queries;
+}
 
 std::size_t remove_temporaries(const std::string& output) {
     std::string dir = ".", base = output;
@@ -288,14 +305,27 @@ Json failure(const std::string& code, const std::string& message) {
     return {{"status", "failed"}, {"error_code", code}, {"error", message}};
 }
 
+// A line's record from the registry: prefetched, so workers read the cache only (checked again).
+Record registry_record(const Entry& e, const Options& opt) {
+    registry::Options o = opt.registry;
+    o.offline = true;
+    o.use_cache = true;
+    return registry::fetch(registry::parse_query(*e.record_query), o).record;
+}
+
+std::string record_error_code(const std::string& what) {
+    return what.find("cannot open") != std::string::npos || what.find("not in the cache") != std::string::npos
+               ? "record.unreadable" : "record.invalid";
+}
+
 Json stamp_one(const Entry& e, const Keyring& keyring, const Options& opt) {
     std::optional<Record> record;
     try {
-        record = e.record_inline ? read_record(canonical_json(*e.record_inline), "record of line " + std::to_string(e.line))
-                                 : load_record(*e.record_path);
+        record = e.record_query ? registry_record(e, opt)
+                 : e.record_inline ? read_record(canonical_json(*e.record_inline), "record of line " + std::to_string(e.line))
+                                   : load_record(*e.record_path);
     } catch (const Error& x) {
-        std::string what = x.what();
-        return failure(what.find("cannot open") != std::string::npos ? "record.unreadable" : "record.invalid", what);
+        return failure(record_error_code(x.what()), x.what());
     }
     const std::string number = record->number.full();
     std::string note;
@@ -379,11 +409,11 @@ Json verify_one(const Entry& e, const Keyring& keyring, const Options& opt) {
     vo.password = e.options.password;
     vo.allow_damaged = e.options.allow_damaged;
     try {
-        if (e.record_inline) vo.expected = read_record(canonical_json(*e.record_inline), "record of line " + std::to_string(e.line));
+        if (e.record_query) vo.expected = registry_record(e, opt);
+        else if (e.record_inline) vo.expected = read_record(canonical_json(*e.record_inline), "record of line " + std::to_string(e.line));
         else if (e.record_path) vo.expected = load_record(*e.record_path);
     } catch (const Error& x) {
-        std::string what = x.what();
-        Json r = failure(what.find("cannot open") != std::string::npos ? "record.unreadable" : "record.invalid", what);
+        Json r = failure(record_error_code(x.what()), x.what());
         r["status"] = "unreadable";
         r["file"] = file;
         return r;

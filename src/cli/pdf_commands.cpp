@@ -1,6 +1,7 @@
 // pith stamp, verify, extract.
 #include "cli/commands.hpp"
 #include "cli/output.hpp"
+#include "cli/registry_flags.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "stamp/stamp.hpp"
@@ -15,14 +16,24 @@ struct StampCommand {
     std::string corner = "top-right";
     std::vector<double> at;
     stamp::Options options;
+    std::string number, arxiv;  // the record from the registry instead of --record
+    RegistryFlags registry;
 };
 
-int run_stamp(StampCommand& c) {
+// The record named by exactly one of --record, --number and --arxiv.
+Record record_to_stamp(const StampCommand& c, int& status) {
+    if (!c.record.empty() + !c.number.empty() + !c.arxiv.empty() != 1)
+        throw Error("give exactly one of --record FILE, --number NUMBER and --arxiv ID");
+    if (!c.record.empty()) return load_record(c.record);
+    return fetch_record(c.number.empty() ? "arxiv:" + c.arxiv : c.number, c.registry, status);
+}
+
+int run_stamp(StampCommand& c, int& status) {
     if (c.in_place == !c.output.empty()) throw Error("give exactly one of -o OUT.pdf and --in-place");
     if (c.in_place && c.input == "-") throw Error("--in-place needs a file, not standard input");
     const std::string output = c.in_place ? c.input : c.output;
     if (c.record == "-" && c.input == "-") throw Error("the PDF and the record cannot both come from standard input");
-    Record record = load_record(c.record);
+    Record record = record_to_stamp(c, status);
     c.options.placement.corner = stamp::parse_corner(c.corner);
     c.options.draw_badge = !c.no_badge;
     c.options.check_title = !c.no_title_check;
@@ -62,7 +73,51 @@ struct VerifyCommand {
     std::vector<std::string> keyrings;
     std::string record, password, resolver = kDefaultResolver;
     bool json = false, allow_damaged = false;
+    bool online = false;
+    RegistryFlags registry;
 };
+
+// --online: the registry's record for the number a PDF carries becomes the record the embedded one
+// must equal (pith.record.expected.*), and the report says whether the registry knows the number.
+struct OnlineAnswer {
+    std::optional<Record> record;
+    std::string code, why;
+};
+
+OnlineAnswer ask_registry(const std::string& file, const VerifyCommand& c) {
+    Json number = verify::extract(file, c.password, c.allow_damaged).to_json()["number"];
+    if (!number.is_string()) return {};
+    const std::string n = number.get<std::string>();
+    try {
+        registry::Options o = registry_options(c.registry);
+        registry::Fetched f = registry::fetch(registry::parse_query(n), o);
+        return {f.record, "registry.known", "the registry " + o.registry + " serves " + n + (f.from_cache ? " (cached copy)" : "")};
+    } catch (const registry::NotFound& e) {
+        return {std::nullopt, "registry.unknown", e.what()};
+    } catch (const registry::Refused& e) {
+        return {std::nullopt, "registry.refused", e.what()};
+    } catch (const Error& e) {
+        return {std::nullopt, "registry.unreachable", e.what()};
+    }
+}
+
+// A number the registry denies is a failure; an answer that could not be had or was refused leaves
+// the check unmade, so the file is at most unverified.
+void add_online_finding(verify::Report& report, const OnlineAnswer& a) {
+    if (a.code.empty()) return;
+    if (a.record) {
+        report.findings.ok(a.code, a.why);
+    } else if (a.code == "registry.unknown") {
+        report.findings.fail(a.code, a.why);
+        report.state = verify::State::Invalid;
+    } else {
+        report.findings.info(a.code, a.why);
+        if (report.state == verify::State::Trusted) {
+            report.state = verify::State::Unverified;
+            report.findings.info("pith.evidence.missing", "not trusted: the registry's record could not be checked");
+        }
+    }
+}
 
 // Worst first: the exit status of several files is that of the worst one.
 int severity(int exit_code) {
@@ -86,6 +141,7 @@ int exit_code_of(verify::State state) {
 }
 
 int run_verify(const VerifyCommand& c) {
+    if (c.online && !c.record.empty()) throw Error("give --record or --online, not both");
     Keyring keyring = Keyring::load(c.keyrings);
     verify::Options options;
     options.password = c.password;
@@ -99,7 +155,13 @@ int run_verify(const VerifyCommand& c) {
         int code;
         Json result;
         try {
+            OnlineAnswer online;
+            if (c.online) {
+                online = ask_registry(file, c);
+                options.expected = online.record;
+            }
             verify::Report report = verify::verify(file, keyring, options);
+            add_online_finding(report, online);
             code = exit_code_of(report.state);
             result = report.to_json();
             if (!c.json) {
@@ -169,7 +231,10 @@ void register_pdf_commands(CLI::App& app, int& status) {
         "  pith stamp paper.pdf --record record.json --in-place --corner bottom-right --qr\n"
         "  cat paper.pdf | pith stamp - --record record.json -o - > out.pdf");
     stamp->add_option("input", c->input, "PDF to stamp, or - for standard input")->required();
-    stamp->add_option("-r,--record", c->record, "Pith record (any shape `pith record` reads)")->required();
+    stamp->add_option("-r,--record", c->record, "Pith record (any shape `pith record` reads)");
+    stamp->add_option("--number", c->number, "Fetch the record of this Pith number from the registry (see pith fetch)");
+    stamp->add_option("--arxiv", c->arxiv, "Fetch the record of this arXiv id (2407.14645 or 2407.14645v1) from the registry");
+    add_registry_flags(stamp, c->registry);
     stamp->add_option("-o,--output", c->output, "Output PDF, or - for standard output");
     stamp->add_flag("--in-place", c->in_place, "Replace the input file (atomically)");
     stamp->add_option("--page", c->options.placement.page, "Page for the badge, 1-based; -1 is the last page")->capture_default_str();
@@ -197,12 +262,12 @@ void register_pdf_commands(CLI::App& app, int& status) {
         ->delimiter(',')->expected(2);
     stamp->add_option("--password", c->options.password, "User password of an encrypted PDF");
     stamp->add_flag("--json", c->json, "Print the summary as JSON");
-    stamp->callback([c, &status] { status = run_stamp(*c); });
+    stamp->callback([c, &status] { status = run_stamp(*c, status); });
 
     auto v = std::make_shared<VerifyCommand>();
     auto* verify = app.add_subcommand("verify", "Check the Pith data of received PDFs and say what holds");
     verify->footer(
-        "Offline: reads only the PDF and the keys you trust. Each check prints one line with a stable code;\n"
+        "Offline (unless --online): reads only the PDF and the keys you trust. Each check prints one line with a stable code;\n"
         "the state is trusted (every check was made and holds: a genuine record under a trusted key, its title\n"
         "on page 1, the stamp intact and nothing a reader sees changed after it), unverified (nothing fails,\n"
         "but evidence is missing: no receipt, an unknown, revoked or expired key, no record or title), invalid\n"
@@ -222,6 +287,8 @@ void register_pdf_commands(CLI::App& app, int& status) {
     verify->add_option("--resolver", v->resolver, "The resolver every pith link must go to (as given to pith stamp --resolver)")
         ->capture_default_str();
     verify->add_flag("--allow-damaged", v->allow_damaged, "Read a damaged PDF instead of refusing it (exit 2)");
+    verify->add_flag("--online", v->online, "Also fetch the registry's record for the embedded number: it must know it and agree");
+    add_registry_flags(verify, v->registry);
     verify->add_flag("--json", v->json, "Print {file, state, number, success[], informational[], failure[]} (an array for several files)");
     verify->callback([v, &status] { status = run_verify(*v); });
 

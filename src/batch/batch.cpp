@@ -124,6 +124,7 @@ Entry parse_entry(std::string_view text, std::size_t line, const std::string& so
         } else if (key == "corner") {
             try {
                 e.options.placement.corner = stamp::parse_corner(str(key));
+                e.options.placement.automatic = false;  // as given, not a free spot (issue 21)
             } catch (const Error& x) {
                 throw Error(at + ": " + x.what());
             }
@@ -360,7 +361,11 @@ Json stamp_one(const Entry& e, const Keyring& keyring, const Options& opt) {
         return failure("output.unreadable", x.what());
     }
     Json r = {{"status", "stamped"}, {"number", number}, {"sha256", digest}, {"bytes", bytes}};
-    if (s.page) r["badge_page"] = s.page;
+    if (s.page) {
+        r["badge_page"] = s.page;
+        r["badge_spot"] = s.where.spot;  // where the badge went on that page and whether it had to be boxed
+        r["badge_boxed"] = s.where.boxed;
+    }
     if (s.replaced_previous) r["replaced_previous_stamp"] = true;
     if (!s.warnings.empty() || !note.empty()) {
         std::vector<std::string> w = s.warnings;

@@ -6,6 +6,7 @@
 #include "pdf/crypt.hpp"
 #include "pdf/file.hpp"
 #include "pdf/update.hpp"
+#include "stamp/placement.hpp"
 #include "xmp/xmp.hpp"
 
 #include <sys/stat.h>
@@ -185,6 +186,116 @@ Matrix placement_matrix(const pdf::Rect& crop, int rotate, double w, double h, c
     }
 }
 
+// ---------------------------------------------------------------- placement (issue 21)
+
+// Objects drawn only to learn the badge's size are numbered and dropped.
+class DiscardingSink : public pdf::ObjectSink {
+public:
+    PdfReference add(const PdfObject&) override { return PdfReference(++count_, 0); }
+    PdfReference add_stream(const PdfDictionary&, const std::string&) override { return PdfReference(++count_, 0); }
+
+private:
+    unsigned count_ = 0;
+};
+
+std::pair<double, double> measure_badge(const std::string& label, const std::string& url, const badge::Options& look) {
+    DiscardingSink sink;
+    const badge::Badge b = badge::draw(sink, label, url, look);
+    return {b.width_pt, b.height_pt};
+}
+
+// A page smaller than the badge and its margins (labels, icons) still gets it: margins
+// shrink first, then the badge is scaled down to fit.
+struct Fit {
+    double scale, w, h, margin_x, margin_y;
+};
+Fit fit_badge(std::pair<double, double> size, double view_w, double view_h, const Placement& asked) {
+    Fit f;
+    f.scale = std::min({1.0, 0.9 * view_w / size.first, 0.9 * view_h / size.second});
+    f.w = size.first * f.scale;
+    f.h = size.second * f.scale;
+    f.margin_x = std::min(asked.margin_x, (view_w - f.w) / 2);
+    f.margin_y = std::min(asked.margin_y, (view_h - f.h) / 2);
+    return f;
+}
+
+// The configured corner, or --at, as a lower-left position for placement_matrix.
+Placement as_asked(const Placement& asked, const Fit& fit) {
+    Placement p = asked;
+    p.margin_x = fit.margin_x;
+    p.margin_y = fit.margin_y;
+    return p;
+}
+
+std::string where_asked(const Placement& asked) {
+    if (asked.at) return "at " + fmt(asked.at->first) + "," + fmt(asked.at->second);
+    return placement::corner_name(asked.corner) + " corner";
+}
+
+// The lower-left of the badge at its place as the reader sees the page.
+std::pair<double, double> lower_left(const Placement& p, const Fit& fit, double view_w, double view_h) {
+    if (p.at) return *p.at;
+    const bool left = p.corner == Corner::TopLeft || p.corner == Corner::BottomLeft;
+    const bool top = p.corner == Corner::TopLeft || p.corner == Corner::TopRight;
+    return {left ? p.margin_x : view_w - p.margin_x - fit.w, top ? view_h - p.margin_y - fit.h : p.margin_y};
+}
+
+// Decides where the badge goes and fills summary.where: automatic placement picks a spot the
+// page leaves free (or, with none, the least painted one, boxed); an explicit --corner/--at is
+// kept and warned about when it covers content. An unmeasurable page keeps the configured
+// corner, boxed: readable whatever lies below.
+Placement choose_spot(pdf::File& file, int index, const Options& options, const Fit& fit, double view_w, double view_h,
+                      Summary& summary) {
+    const Placement& asked = options.placement;
+    Where& where = summary.where;
+    std::string why;
+    std::optional<placement::InkMap> map = placement::measure(file.bytes(), index, options.password, why);
+    const std::string page = "page " + std::to_string(index + 1);
+    where.boxed = options.badge.style == "boxed";
+    if (!map) {
+        where.spot = where_asked(asked);
+        where.why = page + " could not be measured (" + why + "): " + (asked.automatic ? "the configured " : "") +
+                    "spot, boxed to stay readable";
+        where.boxed = true;
+        summary.warnings.push_back(where.why);
+        return as_asked(asked, fit);
+    }
+    where.measured = true;
+    if (!asked.automatic) {
+        Placement p = as_asked(asked, fit);
+        const auto [x, y] = lower_left(p, fit, view_w, view_h);
+        where.spot = where_asked(asked);
+        where.inked = placement::inked_around(*map, {x, y, where.spot}, fit.w, fit.h);
+        where.why = where.inked == 0 ? "as asked; the page paints nothing there" : "as asked";
+        if (where.inked > 0)
+            summary.warnings.push_back("the badge " + where.spot + " covers content already on " + page + " (" +
+                                       fmt(std::round(where.inked * 1000) / 10) + "% of its area is painted)");
+        return p;
+    }
+    const placement::Choice c = placement::choose(*map, fit.w, fit.h, fit.margin_x, fit.margin_y, asked.corner);
+    where.spot = c.spot.where;
+    where.why = c.why;
+    where.inked = c.inked;
+    if (!c.free) {
+        where.boxed = true;
+        summary.warnings.push_back(page + ": " + c.why);
+    }
+    Placement p = asked;
+    p.at = std::make_pair(c.spot.x, c.spot.y);
+    p.margin_x = fit.margin_x;
+    p.margin_y = fit.margin_y;
+    return p;
+}
+
+// The same spot for the larger boxed badge: kept on the page edges it was anchored to.
+Placement reanchor(Placement p, const Fit& fit, double view_w, double view_h) {
+    if (!p.at) return p;
+    auto& [x, y] = *p.at;
+    x = std::clamp(x, fit.margin_x, std::max(fit.margin_x, view_w - fit.margin_x - fit.w));
+    if (y + fit.h > view_h - fit.margin_y || y > view_h / 2) y = std::max(fit.margin_y, view_h - fit.margin_y - fit.h);
+    return p;
+}
+
 void draw_badge(pdf::File& file, pdf::Update& update, const Record& record, const Options& options, Summary& summary) {
     int count = file.page_count();
     if (count == 0) {  // qpdf and PoDoFo find no page either; some viewers guess pages by scanning
@@ -197,19 +308,22 @@ void draw_badge(pdf::File& file, pdf::Update& update, const Record& record, cons
     pdf::Page page = file.page(index);
     file.check_page(page);
     const std::string url = options.resolver + record.number.body;
-    badge::Badge badge = badge::draw(update, record.number.short_form(), url, options.badge);
-
     const pdf::Rect& crop = page.crop_box;
     bool sideways = page.rotate == 90 || page.rotate == 270;
     double view_w = sideways ? crop.height() : crop.width(), view_h = sideways ? crop.width() : crop.height();
-    // A page smaller than the badge and its margins (labels, icons) still gets it: margins
-    // shrink first, then the badge is scaled down to fit.
-    Placement place = options.placement;
-    double scale = std::min({1.0, 0.9 * view_w / badge.width_pt, 0.9 * view_h / badge.height_pt});
-    double w = badge.width_pt * scale, h = badge.height_pt * scale;
-    place.margin_x = std::min(place.margin_x, (view_w - w) / 2);
-    place.margin_y = std::min(place.margin_y, (view_h - h) / 2);
-    if (scale < 1 || place.margin_x < options.placement.margin_x || place.margin_y < options.placement.margin_y)
+
+    // Where the badge goes (issue 21), from its size; then the badge itself, boxed if need be.
+    badge::Options look = options.badge;
+    Fit fit = fit_badge(measure_badge(record.number.short_form(), url, look), view_w, view_h, options.placement);
+    Placement place = choose_spot(file, index, options, fit, view_w, view_h, summary);
+    if (summary.where.boxed && look.style != "boxed") {
+        look.style = "boxed";
+        fit = fit_badge(measure_badge(record.number.short_form(), url, look), view_w, view_h, options.placement);
+        if (options.placement.automatic) place = reanchor(place, fit, view_w, view_h);
+    }
+    badge::Badge badge = badge::draw(update, record.number.short_form(), url, look);
+    const double scale = fit.scale, w = fit.w, h = fit.h;
+    if (scale < 1 || fit.margin_x < options.placement.margin_x || fit.margin_y < options.placement.margin_y)
         summary.warnings.push_back("page " + std::to_string(index + 1) + " is small (" + fmt(view_w) + " x " + fmt(view_h) +
                                    " pt): badge margins reduced" + (scale < 1 ? ", badge scaled to " + fmt(scale * 100) + "%" : ""));
     Matrix m = placement_matrix(crop, page.rotate, w, h, place);

@@ -477,3 +477,46 @@ extern "C" __attribute__((visibility("default"))) int pith_page_words_v3(
         return 0;
     }
 }
+
+// ================================================================ pith_page_ink_v1
+// (src/text/page_ink_abi.h) What the page paints, at low resolution, for pith stamp's placement.
+
+#include "page_ink_abi.h"
+
+extern "C" __attribute__((visibility("default"))) int pith_page_ink_v1(const char* pdf, std::size_t size, int index,
+                                                                       const char* password, double dpi, double seconds,
+                                                                       void (*sink)(void*, const PithPageInk*),
+                                                                       void* context) {
+    try {
+        if (!globalParams) globalParams = std::make_unique<GlobalParams>();
+        setErrorCallback(&silence_core);
+        if (index < 0 || size == 0 || size > static_cast<std::size_t>(INT_MAX) || !(dpi > 0 && dpi <= 300)) return 0;
+        const std::optional<GooString> pw = password ? std::optional<GooString>(GooString(password)) : std::nullopt;
+        PDFDoc doc(new MemStream(pdf, 0, static_cast<Goffset>(size), Object(objNull)), pw, pw);
+        if (!doc.isOk() || index >= doc.getNumPages()) return 0;
+        const int page = index + 1;
+        const bool sideways = doc.getPageRotate(page) % 180 != 0;
+        PithPageInk facts{};
+        facts.width = sideways ? doc.getPageCropHeight(page) : doc.getPageCropWidth(page);
+        facts.height = sideways ? doc.getPageCropWidth(page) : doc.getPageCropHeight(page);
+        dpi = std::min(dpi, 72 * std::sqrt(kMaxPixels / std::max(1.0, facts.width * facts.height)));
+        Clock::time_point deadline =
+            Clock::now() + std::chrono::milliseconds(static_cast<long>(std::max(0.0, seconds) * 1000));
+        std::unique_ptr<SplashBitmap> bitmap = render(doc, page, dpi, nullptr, {}, nullptr, deadline);
+        if (!bitmap) return 0;
+        facts.rendered = Clock::now() <= deadline;
+        facts.columns = bitmap->getWidth();
+        facts.rows = bitmap->getHeight();
+        std::vector<unsigned char> ink(static_cast<std::size_t>(facts.columns) * facts.rows);
+        for (int y = 0; y < facts.rows; ++y) {
+            const unsigned char* p = bitmap->getDataPtr() + static_cast<std::ptrdiff_t>(y) * bitmap->getRowSize();
+            for (int x = 0; x < facts.columns; ++x)
+                ink[static_cast<std::size_t>(y) * facts.columns + x] = 255 - std::min({p[3 * x], p[3 * x + 1], p[3 * x + 2]});
+        }
+        facts.ink = ink.data();
+        sink(context, &facts);
+        return 1;
+    } catch (...) {
+        return 0;
+    }
+}

@@ -5,6 +5,7 @@
 #include "core/sanitizer.hpp"
 #include "core/files.hpp"
 #include "core/record.hpp"
+#include "stamp/placement.hpp"
 #include "verify/verify.hpp"
 
 #include <dirent.h>
@@ -600,6 +601,11 @@ public:
         if (o_.mode == Mode::Stamp) {
             std::size_t removed = remove_stale_temporaries(m_, o_.mode, o_.default_record);
             if (removed) progress_.message("removed " + std::to_string(removed) + " temporary file(s) left by an interrupted run");
+            // Poppler, which finds where each badge goes, is loaded once here, not by every worker.
+            try {
+                stamp::placement::preload();
+            } catch (const Error&) {  // each stamp then says why its page was not measured
+            }
         }
         report({{"event", "start"}, {"time", now_iso()}, {"pith", PITH_VERSION}, {"mode", o_.mode == Mode::Stamp ? "stamp" : "verify"},
                 {"manifest", m_.source}, {"shard", o_.shard_text.empty() ? Json(nullptr) : Json(o_.shard_text)},

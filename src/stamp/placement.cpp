@@ -6,6 +6,7 @@
 #include "text/page_ink_abi.h"
 #include "verify/text_module.hpp"
 
+#include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -63,15 +65,23 @@ std::optional<Received> decode(const std::string& message) {
     return r;
 }
 
-std::string read_all(int fd) {
+// Everything the child writes, or nullopt when it has not finished by `deadline` (a child stuck
+// outside the render's own time limit, e.g. in fontconfig building its cache).
+std::optional<std::string> read_all(int fd, std::chrono::steady_clock::time_point deadline) {
     std::string message;
     char buffer[65536];
-    for (ssize_t n; (n = ::read(fd, buffer, sizeof buffer)) != 0;) {
+    for (;;) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) return std::nullopt;
+        struct pollfd p = {fd, POLLIN, 0};
+        const int ready = ::poll(&p, 1, static_cast<int>(left.count()));
+        if (ready < 0 && errno == EINTR) continue;
+        if (ready <= 0) return ready == 0 ? std::nullopt : std::optional<std::string>(message);
+        const ssize_t n = ::read(fd, buffer, sizeof buffer);
         if (n < 0 && errno == EINTR) continue;
-        if (n < 0) break;
+        if (n <= 0) return message;
         message.append(buffer, static_cast<std::size_t>(n));
     }
-    return message;
 }
 
 int reap(pid_t child) {
@@ -98,14 +108,25 @@ double InkMap::inked(double x0, double y0, double x1, double y1) const {
     return static_cast<double>(dark) / (static_cast<double>(c1 - c0) * (r1 - r0));
 }
 
+void* preload() {
+    static void* fn = nullptr;
+    if (!fn) {
+        fn = text_module::symbol(PITH_PAGE_INK_SYMBOL);
+        // An empty call sets up poppler's global state and returns 0: done once, before any fork.
+        reinterpret_cast<PithPageInkFn>(fn)(nullptr, 0, 0, "", kDpi, 0, nullptr, nullptr);
+    }
+    return fn;
+}
+
 std::optional<InkMap> measure(std::string_view pdf, int index, const std::string& password, std::string& why) {
     PithPageInkFn fn = nullptr;
-    try {  // loaded here, before the fork: a batch worker's children share the loaded module
-        fn = reinterpret_cast<PithPageInkFn>(text_module::symbol(PITH_PAGE_INK_SYMBOL));
+    try {  // loaded here, before the fork (a batch loads it once, before its workers: preload())
+        fn = reinterpret_cast<PithPageInkFn>(preload());
     } catch (const Error& e) {
         why = e.what();
         return std::nullopt;
     }
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(static_cast<long>(kWallSeconds * 1000));
     int fds[2];
     if (::pipe(fds) != 0) {
         why = std::string("cannot create a pipe: ") + std::strerror(errno);
@@ -121,7 +142,8 @@ std::optional<InkMap> measure(std::string_view pdf, int index, const std::string
     }
     if (child == 0) {  // poppler parses the whole file its own way: a crash or a hang costs the measure only
         ::close(fds[0]);
-        if (std::getenv("PITH_TEST_PLACEMENT_CRASH")) std::abort();  // test hook
+        if (std::getenv("PITH_TEST_PLACEMENT_CRASH")) std::abort();  // test hooks: poppler crashes, or hangs
+        if (std::getenv("PITH_TEST_PLACEMENT_HANG")) ::pause();
         struct rlimit cpu = {kChildSeconds, kChildSeconds + 1};
         ::setrlimit(RLIMIT_CPU, &cpu);
 #ifndef PITH_ADDRESS_SANITIZER
@@ -133,9 +155,15 @@ std::optional<InkMap> measure(std::string_view pdf, int index, const std::string
         ::_exit(ok && write_all(fds[1], encode(r)) ? 0 : 2);
     }
     ::close(fds[1]);
-    const std::string message = read_all(fds[0]);
+    const std::optional<std::string> received = read_all(fds[0], deadline);
     ::close(fds[0]);
+    if (!received) ::kill(child, SIGKILL);
     const int status = reap(child);
+    if (!received) {
+        why = "poppler did not finish within " + std::to_string(static_cast<int>(kWallSeconds)) + " s";
+        return std::nullopt;
+    }
+    const std::string& message = *received;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 2) {
         why = "poppler cannot render the page";
         return std::nullopt;

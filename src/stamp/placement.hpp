@@ -17,6 +17,7 @@ inline constexpr int kInkLevel = 24;        // of 255 below white: fainter is pa
 inline constexpr double kClearance = 2;     // pt kept free around the badge
 inline constexpr double kStep = 6;          // pt between positions along a margin
 inline constexpr double kRenderSeconds = 3; // wall-clock limit for the render
+inline constexpr double kWallSeconds = 5;   // for the whole child: then it is killed and the page not measured
 
 // What the page paints, as displayed (CropBox, /Rotate), one cell per pixel, row 0 at the top.
 struct InkMap {
@@ -26,6 +27,10 @@ struct InkMap {
     // Share of the cells touching the box (pt, origin at the lower-left as displayed) that are inked.
     double inked(double x0, double y0, double x1, double y1) const;
 };
+
+// Loads pith-text.so and sets up poppler once (throws pith::Error when it cannot be loaded):
+// `pith batch` calls it before starting its workers, so that no worker pays for it.
+void* preload();
 
 // Renders the page in a child process with CPU, memory and time limits. nullopt (and `why`)
 // when pith-text.so cannot be loaded, poppler cannot open the page, crashes or runs out of time.

@@ -325,7 +325,8 @@ void draw_badge(pdf::File& file, pdf::Update& update, const Record& record, cons
     const double scale = fit.scale, w = fit.w, h = fit.h;
     if (scale < 1 || fit.margin_x < options.placement.margin_x || fit.margin_y < options.placement.margin_y)
         summary.warnings.push_back("page " + std::to_string(index + 1) + " is small (" + fmt(view_w) + " x " + fmt(view_h) +
-                                   " pt): badge margins reduced" + (scale < 1 ? ", badge scaled to " + fmt(scale * 100) + "%" : ""));
+                                   " pt): badge margins reduced" + (scale < 1 ? ", badge scaled to " + fmt(scale * 100) + "%" : "") +
+                                   (scale < 1 && look.qr ? " (its QR code, " + fmt(scale * look.qr_module_pt) + " pt a module, may not scan)" : ""));
     Matrix m = placement_matrix(crop, page.rotate, w, h, place);
     m.a *= scale, m.b *= scale, m.c *= scale, m.d *= scale;
 

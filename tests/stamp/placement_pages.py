@@ -277,6 +277,19 @@ def main():
         check(r.returncode == 0 and s["badge"]["spot"] == "at 250,300" and "covers" not in r.stderr.decode(),
               "--at on free paper is honoured without a warning")
 
+        # A page poppler cannot measure (it crashes, or hangs past the time limit) still gets its
+        # badge, where configured, boxed to stay readable, with a warning.
+        src = os.path.join(tmp, "corners-r0.pdf")
+        for hook in ("PITH_TEST_PLACEMENT_CRASH", "PITH_TEST_PLACEMENT_HANG"):
+            env = dict(os.environ, **{hook: "1"})
+            r = subprocess.run([a.pith, "stamp", src, "--record", record, "-o", out, "--json"], capture_output=True,
+                               timeout=60, env=env)
+            s = json.loads(r.stdout or b"{}")
+            b = s.get("badge") or {}
+            check(r.returncode == 0 and b.get("boxed") is True and b.get("measured") is False and
+                  b.get("spot") == "top-right corner" and "could not be measured" in r.stderr.decode(),
+                  "%s: stamped, boxed at the configured corner, warned: %s" % (hook, r.stderr.decode().strip()[:160]))
+
         # QR codes decode to the resolver URL at print resolution, on a page that had to search.
         for rotate in (0, 270):
             src = os.path.join(tmp, "corners-r%d-offset.pdf" % rotate)

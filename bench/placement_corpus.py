@@ -138,13 +138,16 @@ def main():
                      os.path.join(tmp, "qr.pdf"), os.path.join(tmp, "qr")])
                 z = run(["zbarimg", "-q", "--raw", os.path.join(tmp, "qr.pgm")]).stdout.decode(errors="replace").strip()
                 row["qr"] = bool(qr) and z == url
-                if not row["qr"]:
+                # A page too small for the badge shrinks it, QR code and all: stamp says so.
+                row["qr_too_small"] = bool(qr) and any("may not scan" in w for w in qr.get("warnings", []))
+                if not row["qr"] and not row["qr_too_small"]:
                     problems.append("%s: zbarimg read %r, not %s" % (name, z, url))
             rows.append(row)
             if not a.json:
                 print("%-60s today %5.1f%%  auto %5.1f%%  %s%s%s" % (
                     name, 100 * row["today"], 100 * row["auto"], row["spot"], ", boxed" if row["boxed"] else "",
-                    "" if a.no_qr else (", QR ok" if row["qr"] else ", QR FAILS")))
+                    "" if a.no_qr else (", QR ok" if row["qr"] else ", QR unreadable (page too small, warned)" if row["qr_too_small"]
+                                       else ", QR FAILS")))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -158,6 +161,8 @@ def main():
         "no_free_spot": sum(r["boxed"] for r in done),
         "not_at_top_right": sum(r["spot"] != "top-right corner" for r in done),
         "qr_decoded": None if a.no_qr else sum(r.get("qr", False) for r in done),
+        "qr_too_small": None if a.no_qr else sum(r.get("qr_too_small", False) and not r.get("qr") for r in done),
+        "free_spot_inked": sum(r["auto"] > 0 for r in done if not r["boxed"]),
         "ms_per_file_today": 1000 * time_before / max(1, len(done)),
         "ms_per_file_auto": 1000 * time_after / max(1, len(done)),
         "problems": problems,
@@ -171,9 +176,11 @@ def main():
             100 * summary["today_mean_inked"], summary["today_files_inked"], 100 * summary["auto_mean_inked"],
             summary["auto_files_inked"]))
         print("no free spot (boxed)            %d" % summary["no_free_spot"])
+        print("badge at a free spot but inked  %d" % summary["free_spot_inked"])
         print("moved from the top-right corner %d" % summary["not_at_top_right"])
         if not a.no_qr:
-            print("QR codes zbarimg decodes        %d of %d" % (summary["qr_decoded"], len(done)))
+            print("QR codes zbarimg decodes        %d of %d (%d more on pages too small for a scannable QR code, warned)" % (
+                summary["qr_decoded"], len(done), summary["qr_too_small"]))
         print("pith stamp wall time per file   today %.1f ms, automatic %.1f ms (one process per file)" % (
             summary["ms_per_file_today"], summary["ms_per_file_auto"]))
         for p in problems:

@@ -241,11 +241,11 @@ std::pair<double, double> lower_left(const Placement& p, const Fit& fit, double 
 }
 
 // Decides where the badge goes and fills summary.where: automatic placement picks a spot the
-// page leaves free (or, with none, the least painted one, boxed); an explicit --corner/--at is
-// kept and warned about when it covers content. An unmeasurable page keeps the configured
-// corner, boxed: readable whatever lies below.
-Placement choose_spot(pdf::File& file, int index, const Options& options, const Fit& fit, double view_w, double view_h,
-                      Summary& summary) {
+// page leaves free for the plain badge (or, with none, the spot where the boxed badge covers
+// least, boxed); an explicit --corner/--at is kept and warned about when it covers content. An
+// unmeasurable page keeps the configured corner, boxed: readable whatever lies below.
+Placement choose_spot(pdf::File& file, int index, const Options& options, const Fit& plain, const Fit& boxed, double view_w,
+                      double view_h, Summary& summary) {
     const Placement& asked = options.placement;
     Where& where = summary.where;
     std::string why;
@@ -258,41 +258,31 @@ Placement choose_spot(pdf::File& file, int index, const Options& options, const 
                     "spot, boxed to stay readable";
         where.boxed = true;
         summary.warnings.push_back(where.why);
-        return as_asked(asked, fit);
+        return as_asked(asked, boxed);
     }
     where.measured = true;
     if (!asked.automatic) {
-        Placement p = as_asked(asked, fit);
-        const auto [x, y] = lower_left(p, fit, view_w, view_h);
+        Placement p = as_asked(asked, plain);
+        const auto [x, y] = lower_left(p, plain, view_w, view_h);
         where.spot = where_asked(asked);
-        where.inked = placement::inked_around(*map, {x, y, where.spot}, fit.w, fit.h);
+        where.inked = placement::inked_around(*map, {x, y, where.spot}, plain.w, plain.h);
         where.why = where.inked == 0 ? "as asked; the page paints nothing there" : "as asked";
         if (where.inked > 0)
             summary.warnings.push_back("the badge " + where.spot + " covers content already on " + page + " (" +
                                        fmt(std::round(where.inked * 1000) / 10) + "% of its area is painted)");
         return p;
     }
-    const placement::Choice c = placement::choose(*map, fit.w, fit.h, fit.margin_x, fit.margin_y, asked.corner);
-    where.spot = c.spot.where;
-    where.why = c.why;
-    where.inked = c.inked;
+    placement::Choice c = placement::choose(*map, plain.w, plain.h, plain.margin_x, plain.margin_y, asked.corner);
     if (!c.free) {
+        c = placement::choose(*map, boxed.w, boxed.h, boxed.margin_x, boxed.margin_y, asked.corner);
         where.boxed = true;
         summary.warnings.push_back(page + ": " + c.why);
     }
-    Placement p = asked;
+    where.spot = c.spot.where;
+    where.why = c.why;
+    where.inked = c.inked;
+    Placement p = as_asked(asked, where.boxed ? boxed : plain);
     p.at = std::make_pair(c.spot.x, c.spot.y);
-    p.margin_x = fit.margin_x;
-    p.margin_y = fit.margin_y;
-    return p;
-}
-
-// The same spot for the larger boxed badge: kept on the page edges it was anchored to.
-Placement reanchor(Placement p, const Fit& fit, double view_w, double view_h) {
-    if (!p.at) return p;
-    auto& [x, y] = *p.at;
-    x = std::clamp(x, fit.margin_x, std::max(fit.margin_x, view_w - fit.margin_x - fit.w));
-    if (y + fit.h > view_h - fit.margin_y || y > view_h / 2) y = std::max(fit.margin_y, view_h - fit.margin_y - fit.h);
     return p;
 }
 
@@ -312,15 +302,15 @@ void draw_badge(pdf::File& file, pdf::Update& update, const Record& record, cons
     bool sideways = page.rotate == 90 || page.rotate == 270;
     double view_w = sideways ? crop.height() : crop.width(), view_h = sideways ? crop.width() : crop.height();
 
-    // Where the badge goes (issue 21), from its size; then the badge itself, boxed if need be.
-    badge::Options look = options.badge;
-    Fit fit = fit_badge(measure_badge(record.number.short_form(), url, look), view_w, view_h, options.placement);
-    Placement place = choose_spot(file, index, options, fit, view_w, view_h, summary);
-    if (summary.where.boxed && look.style != "boxed") {
-        look.style = "boxed";
-        fit = fit_badge(measure_badge(record.number.short_form(), url, look), view_w, view_h, options.placement);
-        if (options.placement.automatic) place = reanchor(place, fit, view_w, view_h);
-    }
+    // Where the badge goes (issue 21), from its size plain and boxed; then the badge itself.
+    badge::Options look = options.badge, boxed = options.badge;
+    boxed.style = "boxed";
+    const Fit plain_fit = fit_badge(measure_badge(record.number.short_form(), url, look), view_w, view_h, options.placement);
+    const Fit boxed_fit = look.style == "boxed" ? plain_fit
+                                                : fit_badge(measure_badge(record.number.short_form(), url, boxed), view_w, view_h, options.placement);
+    const Placement place = choose_spot(file, index, options, plain_fit, boxed_fit, view_w, view_h, summary);
+    if (summary.where.boxed) look = boxed;
+    const Fit& fit = summary.where.boxed ? boxed_fit : plain_fit;
     badge::Badge badge = badge::draw(update, record.number.short_form(), url, look);
     const double scale = fit.scale, w = fit.w, h = fit.h;
     if (scale < 1 || fit.margin_x < options.placement.margin_x || fit.margin_y < options.placement.margin_y)

@@ -16,7 +16,7 @@ inline constexpr double kDpi = 36;          // 2 pt a pixel: 8 pt type still lea
 inline constexpr int kInkLevel = 24;        // of 255 below white: fainter is paper
 inline constexpr double kClearance = 2;     // pt kept free around the badge
 inline constexpr double kStep = 6;          // pt between positions along a margin
-inline constexpr double kRenderSeconds = 3; // wall-clock limit for the render
+inline constexpr double kRenderSeconds = 2; // wall-clock limit for the render (then: not measured)
 inline constexpr double kWallSeconds = 5;   // for the whole child: then it is killed and the page not measured
 
 // What the page paints, as displayed (CropBox, /Rotate), one cell per pixel, row 0 at the top.

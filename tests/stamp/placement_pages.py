@@ -10,7 +10,8 @@ Proves, with poppler's pdftoppm/pdftotext and zbarimg as independent checkers:
     text on an opaque light box (WCAG contrast >= 4.5);
   - an explicit --corner is honoured and warned about when it covers content;
   - with --qr the QR code decodes to the resolver URL at print resolution (300 dpi);
-  - pith verify recognises the badge at a chosen spot and the boxed one as pith's own."""
+  - pith verify recognises the badge at a chosen spot and the boxed one as pith's own, and
+    rejects a look-alike: pith's update with the badge blown up five times."""
 import argparse
 import json
 import os
@@ -315,6 +316,20 @@ def main():
             check("pith.update.match" in codes and "pith.badge.text.match" in codes and not j.get("failure"),
                   "verify: %s /Rotate %d: the badge at %s is pith's and shows its number (state %s, failures: %s)"
                   % (case, rotate, spot, j.get("state"), [f.get("code") for f in j.get("failure", [])]))
+        # A look-alike: pith's own update with the badge's matrix blown up five times (the badge
+        # then covers the page) is no badge pith stamp writes.
+        out = os.path.join(tmp, "upright.pdf")
+        run([a.pith, "stamp", os.path.join(tmp, "left-margin-r0.pdf"), "--record", record, "-o", out])
+        data = open(out, "rb").read()
+        m = re.search(rb"/Artifact BMC\nq (1) 0 0 (1) ", data)
+        if check(m is not None, "the upright badge's closing stream is found in the stamped file"):
+            big = data[:m.start(1)] + b"5" + data[m.end(1):m.start(2)] + b"5" + data[m.end(2):]
+            with open(os.path.join(tmp, "blown-up.pdf"), "wb") as f:
+                f.write(big)
+            v = run([a.pith, "verify", os.path.join(tmp, "blown-up.pdf"), "--json"])
+            j = json.loads(v.stdout or b"{}")
+            check(j.get("state") == "invalid" and "pith.update.mismatch" in [f.get("code") for f in j.get("failure", [])],
+                  "verify: a badge scaled 5 times in pith's update is rejected (state %s)" % j.get("state"))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("%d failure(s)" % len(failures))

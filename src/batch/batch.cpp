@@ -5,6 +5,7 @@
 #include "core/sanitizer.hpp"
 #include "core/files.hpp"
 #include "core/record.hpp"
+#include "stamp/placement.hpp"
 #include "verify/verify.hpp"
 
 #include <dirent.h>
@@ -131,6 +132,7 @@ Entry parse_entry(std::string_view text, std::size_t line, const std::string& so
         } else if (key == "corner") {
             try {
                 e.options.placement.corner = stamp::parse_corner(str(key));
+                e.options.placement.automatic = false;  // as given, not a free spot (issue 21)
             } catch (const Error& x) {
                 throw Error(at + ": " + x.what());
             }
@@ -393,7 +395,11 @@ Json stamp_one(const Entry& e, const Keyring& keyring, const Options& opt) {
         return failure("output.unreadable", x.what());
     }
     Json r = {{"status", "stamped"}, {"number", number}, {"sha256", digest}, {"bytes", bytes}};
-    if (s.page) r["badge_page"] = s.page;
+    if (s.page) {
+        r["badge_page"] = s.page;
+        r["badge_spot"] = s.where.spot;  // where the badge went on that page and whether it had to be boxed
+        r["badge_boxed"] = s.where.boxed;
+    }
     if (s.replaced_previous) r["replaced_previous_stamp"] = true;
     if (!s.warnings.empty() || !note.empty()) {
         std::vector<std::string> w = s.warnings;
@@ -628,6 +634,11 @@ public:
         if (o_.mode == Mode::Stamp) {
             std::size_t removed = remove_stale_temporaries(m_, o_.mode, o_.default_record);
             if (removed) progress_.message("removed " + std::to_string(removed) + " temporary file(s) left by an interrupted run");
+            // Poppler, which finds where each badge goes, is loaded once here, not by every worker.
+            try {
+                stamp::placement::preload();
+            } catch (const Error&) {  // each stamp then says why its page was not measured
+            }
         }
         report({{"event", "start"}, {"time", now_iso()}, {"pith", PITH_VERSION}, {"mode", o_.mode == Mode::Stamp ? "stamp" : "verify"},
                 {"manifest", m_.source}, {"shard", o_.shard_text.empty() ? Json(nullptr) : Json(o_.shard_text)},

@@ -18,6 +18,7 @@ struct StampCommand {
     stamp::Options options;
     std::string number, arxiv;  // the record from the registry instead of --record
     RegistryFlags registry;
+    CLI::Option* corner_option = nullptr;  // given: the badge goes there, not to a free spot (issue 21)
 };
 
 // The record named by exactly one of --record, --number and --arxiv.
@@ -26,6 +27,13 @@ Record record_to_stamp(const StampCommand& c, int& status) {
         throw Error("give exactly one of --record FILE, --number NUMBER and --arxiv ID");
     if (!c.record.empty()) return load_record(c.record);
     return fetch_record(c.number.empty() ? "arxiv:" + c.arxiv : c.number, c.registry, status);
+}
+
+// The badge's place and why, for the human summary.
+std::string badge_line(const stamp::Summary& s) {
+    char rect[128];
+    std::snprintf(rect, sizeof rect, "page %d, [%.1f %.1f %.1f %.1f]", s.page, s.rect[0], s.rect[1], s.rect[2], s.rect[3]);
+    return std::string(rect) + ", " + s.where.spot + (s.where.boxed ? ", boxed" : "") + ": " + s.where.why;
 }
 
 int run_stamp(StampCommand& c, int& status) {
@@ -38,6 +46,7 @@ int run_stamp(StampCommand& c, int& status) {
     c.options.draw_badge = !c.no_badge;
     c.options.check_title = !c.no_title_check;
     if (!c.at.empty()) c.options.placement.at = std::make_pair(c.at[0], c.at[1]);
+    c.options.placement.automatic = c.at.empty() && !(c.corner_option && c.corner_option->count() > 0);
     stamp::Summary s = stamp::stamp_file(c.input, output, record, c.options);
 
     std::FILE* out = output == "-" ? stderr : stdout;
@@ -46,18 +55,18 @@ int run_stamp(StampCommand& c, int& status) {
         Json j = {{"input", c.input}, {"output", output}, {"number", s.number}, {"prior_length", s.prior_length},
                   {"added_bytes", s.added}, {"replaced_previous_stamp", s.replaced_previous}, {"title", s.title},
                   {"latex_badge_kept", s.latex_badge}, {"warnings", s.warnings}};
-        j["badge"] = s.page ? Json{{"page", s.page}, {"rect", {s.rect[0], s.rect[1], s.rect[2], s.rect[3]}}} : Json(nullptr);
+        j["badge"] = s.page ? Json{{"page", s.page}, {"rect", {s.rect[0], s.rect[1], s.rect[2], s.rect[3]}},
+                                   {"spot", s.where.spot}, {"why", s.where.why}, {"boxed", s.where.boxed},
+                                   {"measured", s.where.measured}, {"inked", s.where.inked}}
+                            : Json(nullptr);
         std::fprintf(out, "%s\n", pretty_json(j).c_str());
     } else {
         print_field("stamped", c.input + " -> " + output, out);
         print_field("number", s.number, out);
-        if (s.page) {
-            char rect[128];
-            std::snprintf(rect, sizeof rect, "page %d, [%.1f %.1f %.1f %.1f]", s.page, s.rect[0], s.rect[1], s.rect[2], s.rect[3]);
-            print_field("badge", rect, out);
-        } else if (s.latex_badge) {
+        if (s.page)
+            print_field("badge", badge_line(s), out);
+        else if (s.latex_badge)
             print_field("badge", "none drawn: page 1 already shows pith.sty's badge for this number (--badge-always draws one)", out);
-        }
         print_field("title", s.title == "shown" ? "page 1 shows the record's title" : s.title, out);
         if (c.options.rewrite)
             print_field("file", "rewritten as a whole new file of " + std::to_string(s.added) + " bytes", out);
@@ -238,7 +247,10 @@ void register_pdf_commands(CLI::App& app, int& status) {
     stamp->add_option("-o,--output", c->output, "Output PDF, or - for standard output");
     stamp->add_flag("--in-place", c->in_place, "Replace the input file (atomically)");
     stamp->add_option("--page", c->options.placement.page, "Page for the badge, 1-based; -1 is the last page")->capture_default_str();
-    stamp->add_option("--corner", c->corner, "top-right, top-left, bottom-right or bottom-left, as the reader sees the page")->capture_default_str();
+    c->corner_option = stamp->add_option("--corner", c->corner,
+                                         "top-right, top-left, bottom-right or bottom-left, as the reader sees the page. Without it "
+                                         "(and --at) the badge goes where the page paints nothing, starting from top-right")
+                           ->capture_default_str();
     stamp->add_option("--margin-x", c->options.placement.margin_x, "Distance in pt from the side edge")->capture_default_str();
     stamp->add_option("--margin-y", c->options.placement.margin_y, "Distance in pt from the top or bottom edge")->capture_default_str();
     stamp->add_option("--text-size", c->options.badge.text_size_pt, "Badge text size in pt")->capture_default_str();

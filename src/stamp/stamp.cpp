@@ -10,6 +10,7 @@
 #include "verify/title.hpp"
 #include "verify/verify.hpp"
 #include "verify/visible.hpp"
+#include "stamp/placement.hpp"
 #include "xmp/xmp.hpp"
 
 #include <sys/stat.h>
@@ -195,6 +196,106 @@ int target_page(pdf::File& file, const Options& options) {
     return options.placement.page > 0 ? options.placement.page : file.page_count() + options.placement.page + 1;
 }
 
+// ---------------------------------------------------------------- placement (issue 21)
+
+// Objects drawn only to learn the badge's size are numbered and dropped.
+class DiscardingSink : public pdf::ObjectSink {
+public:
+    PdfReference add(const PdfObject&) override { return PdfReference(++count_, 0); }
+    PdfReference add_stream(const PdfDictionary&, const std::string&) override { return PdfReference(++count_, 0); }
+
+private:
+    unsigned count_ = 0;
+};
+
+std::pair<double, double> measure_badge(const std::string& label, const std::string& url, const badge::Options& look) {
+    DiscardingSink sink;
+    const badge::Badge b = badge::draw(sink, label, url, look);
+    return {b.width_pt, b.height_pt};
+}
+
+// A page smaller than the badge and its margins (labels, icons) still gets it: margins
+// shrink first, then the badge is scaled down to fit.
+struct Fit {
+    double scale, w, h, margin_x, margin_y;
+};
+Fit fit_badge(std::pair<double, double> size, double view_w, double view_h, const Placement& asked) {
+    Fit f;
+    f.scale = std::min({1.0, 0.9 * view_w / size.first, 0.9 * view_h / size.second});
+    f.w = size.first * f.scale;
+    f.h = size.second * f.scale;
+    f.margin_x = std::min(asked.margin_x, (view_w - f.w) / 2);
+    f.margin_y = std::min(asked.margin_y, (view_h - f.h) / 2);
+    return f;
+}
+
+// The configured corner, or --at, as a lower-left position for placement_matrix.
+Placement as_asked(const Placement& asked, const Fit& fit) {
+    Placement p = asked;
+    p.margin_x = fit.margin_x;
+    p.margin_y = fit.margin_y;
+    return p;
+}
+
+std::string where_asked(const Placement& asked) {
+    if (asked.at) return "at " + fmt(asked.at->first) + "," + fmt(asked.at->second);
+    return placement::corner_name(asked.corner) + " corner";
+}
+
+// The lower-left of the badge at its place as the reader sees the page.
+std::pair<double, double> lower_left(const Placement& p, const Fit& fit, double view_w, double view_h) {
+    if (p.at) return *p.at;
+    const bool left = p.corner == Corner::TopLeft || p.corner == Corner::BottomLeft;
+    const bool top = p.corner == Corner::TopLeft || p.corner == Corner::TopRight;
+    return {left ? p.margin_x : view_w - p.margin_x - fit.w, top ? view_h - p.margin_y - fit.h : p.margin_y};
+}
+
+// Decides where the badge goes and fills summary.where: automatic placement picks a spot the
+// page leaves free for the plain badge (or, with none, the spot where the boxed badge covers
+// least, boxed); an explicit --corner/--at is kept and warned about when it covers content. An
+// unmeasurable page keeps the configured corner, boxed: readable whatever lies below.
+Placement choose_spot(pdf::File& file, int index, const Options& options, const Fit& plain, const Fit& boxed, double view_w,
+                      double view_h, Summary& summary) {
+    const Placement& asked = options.placement;
+    Where& where = summary.where;
+    std::string why;
+    std::optional<placement::InkMap> map = placement::measure(file.bytes(), index, options.password, why);
+    const std::string page = "page " + std::to_string(index + 1);
+    where.boxed = options.badge.style == "boxed";
+    if (!map) {
+        where.spot = where_asked(asked);
+        where.why = page + " could not be measured (" + why + "): " + (asked.automatic ? "the configured " : "") +
+                    "spot, boxed to stay readable";
+        where.boxed = true;
+        summary.warnings.push_back(where.why);
+        return as_asked(asked, boxed);
+    }
+    where.measured = true;
+    if (!asked.automatic) {
+        Placement p = as_asked(asked, plain);
+        const auto [x, y] = lower_left(p, plain, view_w, view_h);
+        where.spot = where_asked(asked);
+        where.inked = placement::inked_around(*map, {x, y, where.spot}, plain.w, plain.h);
+        where.why = where.inked == 0 ? "as asked; the page paints nothing there" : "as asked";
+        if (where.inked > 0)
+            summary.warnings.push_back("the badge " + where.spot + " covers content already on " + page + " (" +
+                                       fmt(std::round(where.inked * 1000) / 10) + "% of its area is painted)");
+        return p;
+    }
+    placement::Choice c = placement::choose(*map, plain.w, plain.h, plain.margin_x, plain.margin_y, asked.corner);
+    if (!c.free) {
+        c = placement::choose(*map, boxed.w, boxed.h, boxed.margin_x, boxed.margin_y, asked.corner);
+        where.boxed = true;
+        summary.warnings.push_back(page + ": " + c.why);
+    }
+    where.spot = c.spot.where;
+    where.why = c.why;
+    where.inked = c.inked;
+    Placement p = as_asked(asked, where.boxed ? boxed : plain);
+    p.at = std::make_pair(c.spot.x, c.spot.y);
+    return p;
+}
+
 void draw_badge(pdf::File& file, pdf::Update& update, const Record& record, const Options& options, Summary& summary) {
     int count = file.page_count();
     if (count == 0) {  // qpdf and PoDoFo find no page either; some viewers guess pages by scanning
@@ -207,21 +308,25 @@ void draw_badge(pdf::File& file, pdf::Update& update, const Record& record, cons
     pdf::Page page = file.page(index);
     file.check_page(page);
     const std::string url = options.resolver + record.number.body;
-    badge::Badge badge = badge::draw(update, record.number.short_form(), url, options.badge);
-
     const pdf::Rect& crop = page.crop_box;
     bool sideways = page.rotate == 90 || page.rotate == 270;
     double view_w = sideways ? crop.height() : crop.width(), view_h = sideways ? crop.width() : crop.height();
-    // A page smaller than the badge and its margins (labels, icons) still gets it: margins
-    // shrink first, then the badge is scaled down to fit.
-    Placement place = options.placement;
-    double scale = std::min({1.0, 0.9 * view_w / badge.width_pt, 0.9 * view_h / badge.height_pt});
-    double w = badge.width_pt * scale, h = badge.height_pt * scale;
-    place.margin_x = std::min(place.margin_x, (view_w - w) / 2);
-    place.margin_y = std::min(place.margin_y, (view_h - h) / 2);
-    if (scale < 1 || place.margin_x < options.placement.margin_x || place.margin_y < options.placement.margin_y)
+
+    // Where the badge goes (issue 21), from its size plain and boxed; then the badge itself.
+    badge::Options look = options.badge, boxed = options.badge;
+    boxed.style = "boxed";
+    const Fit plain_fit = fit_badge(measure_badge(record.number.short_form(), url, look), view_w, view_h, options.placement);
+    const Fit boxed_fit = look.style == "boxed" ? plain_fit
+                                                : fit_badge(measure_badge(record.number.short_form(), url, boxed), view_w, view_h, options.placement);
+    const Placement place = choose_spot(file, index, options, plain_fit, boxed_fit, view_w, view_h, summary);
+    if (summary.where.boxed) look = boxed;
+    const Fit& fit = summary.where.boxed ? boxed_fit : plain_fit;
+    badge::Badge badge = badge::draw(update, record.number.short_form(), url, look);
+    const double scale = fit.scale, w = fit.w, h = fit.h;
+    if (scale < 1 || fit.margin_x < options.placement.margin_x || fit.margin_y < options.placement.margin_y)
         summary.warnings.push_back("page " + std::to_string(index + 1) + " is small (" + fmt(view_w) + " x " + fmt(view_h) +
-                                   " pt): badge margins reduced" + (scale < 1 ? ", badge scaled to " + fmt(scale * 100) + "%" : ""));
+                                   " pt): badge margins reduced" + (scale < 1 ? ", badge scaled to " + fmt(scale * 100) + "%" : "") +
+                                   (scale < 1 && look.qr ? " (its QR code, " + fmt(scale * look.qr_module_pt) + " pt a module, may not scan)" : ""));
     Matrix m = placement_matrix(crop, page.rotate, w, h, place);
     m.a *= scale, m.b *= scale, m.c *= scale, m.d *= scale;
 

@@ -419,6 +419,53 @@ def cancel_and_resubmit(cluster, d):
           % (sum(r["status"] == "skipped" for r in reruns), sum(r["status"] == "stamped" for r in reruns), t))
 
 
+def requeue(cluster, d):
+    """--requeue: a running task requeued (`scontrol requeue`, what preemption does) runs again by
+    itself, appends to the same report and log, and redoes nothing it had finished."""
+    w = os.path.join(d, "requeue")
+    os.makedirs(os.path.join(w, "in"))
+    n = 12
+    entries = []
+    for i in range(n):
+        with open(os.path.join(w, "in", "slow-%02d.pdf" % i), "wb") as f:
+            f.write(bs.tiny_pdf(bs.tiny_title(i)))
+        entries.append({"input": "in/slow-%02d.pdf" % i, "record": bs.tiny_record(bs.tiny_title(i), "r-%d" % i), "output": "out/slow-%02d.pdf" % i})
+    bs.write_manifest(w, entries)
+    argv = ["sbatch", "--parsable", "--wait", "--cpus-per-task=1", "--mem-per-cpu=256M", "--array=0",
+            example("slurm-array.sbatch"), "manifest.jsonl", "1"]
+    env = dict(cluster.env, PITH=ARGS.pith, HOME=w, PITH_BATCH_TEST_SLEEP="in/slow-=0.5")
+    t = time.time()
+    proc = subprocess.Popen(argv, cwd=w, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        report = os.path.join(w, "reports", "report-0.jsonl")
+        check(cluster.wait_for(lambda: os.path.exists(report) and len(bs.read_report(report)[1]) >= 3, 90), "the task did not start")
+        job = [l for l in cluster.slurm("squeue", "-h", "-o", "%i").stdout.split() if l.endswith("_0")][0]
+        q = cluster.slurm("scontrol", "requeue", job)
+        check(q.returncode == 0, "scontrol requeue %s: %s" % (job, q.stderr))
+        # Slurm holds a requeued job for its credential lifetime (120 s); let it start at once
+        check(cluster.wait_for(lambda: "PENDING" in cluster.slurm("squeue", "-h", "-j", job, "-o", "%T").stdout, 60), "not requeued")
+        cluster.slurm("scontrol", "update", "JobId=" + job, "StartTime=now")
+        out, err = proc.communicate(timeout=180)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    check(proc.returncode == 0, "sbatch --wait exited %d after the requeue: %s" % (proc.returncode, err))
+    runs = segments(report)
+    check(len(runs) == 2 and runs[0][-1]["event"] == "interrupted" and runs[1][-1]["event"] == "end",
+          "report after requeue: %r" % [[l["event"] for l in r] for r in runs])
+    done = {r["output"] for r in runs[0] if r["event"] == "file" and r["status"] == "stamped"}
+    again = [r for r in runs[1] if r["event"] == "file"]
+    check(len(again) == n and all(r["status"] == ("skipped" if r["output"] in done else "stamped") for r in again),
+          "the requeued run: %r" % again)
+    log = open(os.path.join(w, "pith-batch-%s.out" % job)).read()
+    check("interrupted by SIGTERM" in log and log.count("pith batch: %d/%d files" % (n, n)) == 1,
+          "the log does not hold both runs (--open-mode=append):\n" + log[-3000:])
+    check(not bs.temporaries(w), "temporary files left: %r" % bs.temporaries(w))
+    bs.check_outputs_verify(w, again)
+    print("requeue: interrupted after %d of %d files, ran again by itself: %d skipped, %d stamped; %.1f s"
+          % (len(done), n, len(done), n - len(done), time.time() - t))
+
+
 def case_slurm(d):
     cluster = Cluster(os.path.join(d, "cluster"))
     os.makedirs(cluster.root)
@@ -442,6 +489,7 @@ def case_slurm(d):
         entries = (entries or []) + [e for e, _ in generated]
         run_and_compare(cluster, d, entries, shards=4)
         cancel_and_resubmit(cluster, d)
+        requeue(cluster, d)
     finally:
         cluster.stop()
 

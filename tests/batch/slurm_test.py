@@ -10,9 +10,10 @@ Usage: slurm_test.py --pith PITH --source REPO --shared SHARED CASE
   slurm   starts a one-node Slurm cluster in a scratch folder (munged, slurmctld, slurmd, its own
           slurm.conf on 127.0.0.1; stopped at the end whatever happens), submits
           slurm-array.sbatch with `sbatch --wait`, merges with merge-reports.sh and compares with
-          a local `pith batch -j 2`; then a second submission (no work), and a task cancelled
-          with scancel mid-run and submitted again. Exits 77 (skipped), saying why, where the
-          cluster cannot start (not root, slurm-wlm or munge or jq missing, a daemon fails).
+          a local `pith batch -j 2`; then a second submission (no work); tasks stopped mid-run
+          with scancel and scancel --batch --signal=TERM, then submitted again; a task requeued
+          with scontrol requeue. Exits 77 (skipped), saying why, where the cluster cannot start
+          (not root, slurm-wlm or munge or jq missing, a daemon fails). doc/batch-cluster.md.
 """
 import argparse
 import csv

@@ -7,6 +7,9 @@ Usage: slurm_test.py --pith PITH --source REPO --shared SHARED CASE
           and k8s-indexed-job.yaml (JOB_COMPLETION_INDEX of N completions): each script is run
           once per index with a `pith` that adds --dry-run; every manifest entry must land in
           exactly one shard. Needs neither Slurm nor Kubernetes.
+  signals slurm-array.sbatch run by bash and signalled as scancel does (SIGTERM to every process
+          of the task at once), then pith under a stream of SIGTERMs: it must end its report,
+          print its summary and exit 130 every time. Needs no Slurm either.
   slurm   starts a one-node Slurm cluster in a scratch folder (munged, slurmctld, slurmd, its own
           slurm.conf on 127.0.0.1; stopped at the end whatever happens), submits
           slurm-array.sbatch with `sbatch --wait`, merges with merge-reports.sh and compares with
@@ -127,6 +130,58 @@ def case_shards(d):
     check(p.returncode != 0 and "sbatch --array" in p.stderr and not p.stdout, "no array task: %r" % p)
 
 
+def case_signals(d):
+    """What scancel does, without Slurm: SIGTERM to every process of the task at once (the batch
+    shell, pith, its workers), so pith gets one signal directly and one from the script's trap.
+    pith must still end its report with "interrupted", print its summary and exit 130, every time
+    (the second signal used to kill it while it wrote them)."""
+    n = 12
+    os.makedirs(os.path.join(d, "in"))
+    entries = []
+    for i in range(n):
+        with open(os.path.join(d, "in", "t-%02d.pdf" % i), "wb") as f:
+            f.write(bs.tiny_pdf(bs.tiny_title(i)))
+        entries.append({"input": "in/t-%02d.pdf" % i, "record": bs.tiny_record(bs.tiny_title(i), "t-%d" % i), "output": "out/t-%02d.pdf" % i})
+    bs.write_manifest(d, entries)
+    env = dict(os.environ, PITH=ARGS.pith, SLURM_ARRAY_TASK_ID="0", SLURM_CPUS_PER_TASK="2", PITH_BATCH_TEST_SLEEP="in/t-=0.2")
+    report = os.path.join(d, "reports", "report-0.jsonl")
+    for attempt in range(10):
+        shutil.rmtree(os.path.join(d, "out"), ignore_errors=True)
+        before = len(open(report).readlines()) if os.path.exists(report) else 0
+        proc = subprocess.Popen(["bash", example("slurm-array.sbatch"), "manifest.jsonl", "1"], cwd=d, env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+        def files_done():
+            return sum('"file"' in l for l in open(report).readlines()[before:]) if os.path.exists(report) else 0
+        deadline = time.time() + 30
+        while time.time() < deadline and files_done() < 2:
+            time.sleep(0.02)
+        os.killpg(proc.pid, signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+        last = json.loads(open(report).readlines()[-1])
+        check(proc.returncode == 130 and last["event"] == "interrupted" and "interrupted by SIGTERM" in out,
+              "attempt %d: exit %d, report ends %r, stdout %r, stderr %s" % (attempt, proc.returncode, last, out, err[-500:]))
+        check(not bs.temporaries(d), "temporary files left: %r" % bs.temporaries(d))
+    print("%d runs signalled like scancel: each ended its report and exited 130" % (attempt + 1))
+    # the same, made certain: SIGTERM after SIGTERM, as fast as they can be sent, until pith exits
+    for attempt in range(3):
+        shutil.rmtree(os.path.join(d, "out"), ignore_errors=True)
+        before = len(open(report).readlines())
+        proc = subprocess.Popen([ARGS.pith, "batch", "manifest.jsonl", "-j", "2", "--append", "--report", report], cwd=d, env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 30
+        while time.time() < deadline and files_done() < 2:
+            time.sleep(0.02)
+        sent = 0
+        while proc.poll() is None and time.time() < deadline:
+            os.kill(proc.pid, signal.SIGTERM)
+            sent += 1
+        out, err = proc.communicate(timeout=60)
+        last = json.loads(open(report).readlines()[-1])
+        check(proc.returncode == 130 and last["event"] == "interrupted" and "interrupted by SIGTERM" in out,
+              "%d SIGTERMs: exit %d, report ends %r, stdout %r" % (sent, proc.returncode, last, out))
+    print("%d SIGTERMs in a row: pith ended its report and exited 130" % sent)
+
+
 # ---------------------------------------------------------------------------------------------
 # slurm: a one-node cluster in a scratch folder
 
@@ -197,7 +252,8 @@ class Cluster:
         conf = {
             "ClusterName": "pithtest", "SlurmctldHost": "localhost(127.0.0.1)", "SlurmUser": "root", "SlurmdUser": "root",
             "SlurmctldPort": free_port(), "SlurmdPort": free_port(), "AuthType": "auth/munge", "CredType": "cred/munge",
-            "AuthInfo": "socket=" + sock, "StateSaveLocation": r + "/state", "SlurmdSpoolDir": r + "/spool",
+            # cred_expire: also how long Slurm holds a requeued job (default 120 s; see requeue())
+            "AuthInfo": "socket=%s,cred_expire=10" % sock, "StateSaveLocation": r + "/state", "SlurmdSpoolDir": r + "/spool",
             "SlurmctldPidFile": r + "/slurmctld.pid", "SlurmdPidFile": r + "/slurmd.pid",
             "SlurmctldLogFile": r + "/log/slurmctld.log", "SlurmdLogFile": r + "/log/slurmd.log",
             "ProctrackType": "proctrack/linuxproc", "TaskPlugin": "task/none", "JobAcctGatherType": "jobacct_gather/none",
@@ -381,8 +437,9 @@ def cancel_and_resubmit(cluster, d):
     job = p.stdout.strip().split(";")[0]
     reports = [os.path.join(w, "reports", "report-%d.jsonl" % i) for i in range(shards)]
     started = lambda r: os.path.exists(r) and len(bs.read_report(r)[1]) >= 3
-    check(cluster.wait_for(lambda: all(started(r) for r in reports), 90), "the tasks did not start:\n" + cluster.slurm("squeue").stdout)
-    for argv in (["scancel", "%s_0" % job], ["scancel", "--batch", "--signal=TERM", "%s_1" % job]):
+    # one task after the other, as on a one-CPU node task 1 starts only when task 0 has ended
+    for report, argv in zip(reports, (["scancel", "%s_0" % job], ["scancel", "--batch", "--signal=TERM", "%s_1" % job])):
+        check(cluster.wait_for(lambda: started(report), 90), "%s did not start:\n%s" % (report, cluster.slurm("squeue").stdout))
         c = cluster.slurm(*argv)
         check(c.returncode == 0, " ".join(argv) + ": " + c.stderr)
     check(cluster.wait_for(lambda: not cluster.slurm("squeue", "-h", "-j", job).stdout.strip(), 90), "job %s did not end after scancel" % job)
@@ -443,9 +500,8 @@ def requeue(cluster, d):
         job = [l for l in cluster.slurm("squeue", "-h", "-o", "%i").stdout.split() if l.endswith("_0")][0]
         q = cluster.slurm("scontrol", "requeue", job)
         check(q.returncode == 0, "scontrol requeue %s: %s" % (job, q.stderr))
-        # Slurm holds a requeued job for its credential lifetime (120 s); let it start at once
-        check(cluster.wait_for(lambda: "PENDING" in cluster.slurm("squeue", "-h", "-j", job, "-o", "%T").stdout, 60), "not requeued")
-        cluster.slurm("scontrol", "update", "JobId=" + job, "StartTime=now")
+        # Slurm holds a requeued job for the credential lifetime, cred_expire (10 s in this
+        # slurm.conf): its old credential is revoked until then, so it cannot start sooner.
         out, err = proc.communicate(timeout=180)
     finally:
         if proc.poll() is None:
@@ -501,7 +557,7 @@ def main():
     ap.add_argument("--pith", required=True)
     ap.add_argument("--source", required=True)
     ap.add_argument("--shared", default=os.environ.get("PITH_SHARED", ""))
-    ap.add_argument("case", choices=["shards", "slurm"])
+    ap.add_argument("case", choices=["shards", "signals", "slurm"])
     ARGS = ap.parse_args()
     ARGS.pith = os.path.abspath(ARGS.pith)
     ARGS.source = os.path.abspath(ARGS.source)

@@ -728,9 +728,16 @@ private:
         sigemptyset(&ign.sa_mask);
         ::sigaction(SIGPIPE, &ign, &old_pipe_);
     }
+    // After an interrupt, further SIGINT/SIGTERM are ignored rather than restored: pith still has
+    // to write the report's "interrupted" line and its summary, then exits 130. A second signal is
+    // the rule under a scheduler: Slurm's scancel signals every process of the task, and the
+    // batch script passes its own signal on to pith as well (examples/batch/slurm-array.sbatch).
     void restore_signals() {
-        ::sigaction(SIGINT, &old_int_, nullptr);
-        ::sigaction(SIGTERM, &old_term_, nullptr);
+        struct sigaction ign {};
+        ign.sa_handler = SIG_IGN;
+        sigemptyset(&ign.sa_mask);
+        ::sigaction(SIGINT, g_signal ? &ign : &old_int_, nullptr);
+        ::sigaction(SIGTERM, g_signal ? &ign : &old_term_, nullptr);
         ::sigaction(SIGPIPE, &old_pipe_, nullptr);
         ::close(g_wake[0]);
         ::close(g_wake[1]);

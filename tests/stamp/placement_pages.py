@@ -105,7 +105,9 @@ def make_pdf(path, case, rotate, offset, title="Title"):
     if case == "everywhere":
         llx, lly, urx, ury = media
         content += "q %g 0 0 %g %g %g cm /Im1 Do Q\n" % (urx - llx, ury - lly, llx, lly)
-    content += text_ops(title.replace("\\", "").replace("(", "").replace(")", ""), 50, H / 2, 10, crop, rotate)
+    # the title where a reader sees it: right of the left margin's band, white on the picture
+    content += ("1 1 1 rg\n" if case == "everywhere" else "") + \
+        text_ops(title.replace("\\", "").replace("(", "").replace(")", ""), 80, H / 2, 10, crop, rotate)
     content = content.encode()
     image = image_xobject()
     objects = [

@@ -95,6 +95,11 @@ xmp::Properties properties_for(const Record& record, const Options& options, std
     for (const auto& [key, value] : p)
         if (has_forbidden_xml_chars(value)) throw Error("record field for pith:" + key + " holds control characters XMP cannot carry");
     p["resolverUrl"] = options.resolver + record.number.body;
+    if (summary.page) {  // the badge's look, for pith verify to draw it again and compare
+        badge::Options look = options.badge;
+        if (summary.where.boxed) look.style = "boxed";
+        p["badge"] = badge::describe(look);
+    }
     if (!record.consistent()) p["unverified"] = "True";
     p["stampTool"] = "pith stamp";
     p["stampToolVersion"] = PITH_VERSION;

@@ -208,6 +208,7 @@ void check_badge_page(pdf::File& before, pdf::File& stamped, const PdfReference&
     const pdf::Page old_view = before.page(index);
     const PdfObject* resources = new_page.GetDictionary().GetKey("Resources");
     bool resources_ok = resources && resources->IsDictionary();
+    PdfReference badge_xobject;
     if (resources_ok) {
         PdfDictionary expected = old_view.resources.IsDictionary() ? old_view.resources.GetDictionary() : PdfDictionary();
         PdfDictionary xobjects;
@@ -218,6 +219,7 @@ void check_badge_page(pdf::File& before, pdf::File& stamped, const PdfReference&
         resources_ok = badge && badge->IsReference() && !before.exists(badge->GetReference()) &&
                        type_of(stamped.get(badge->GetReference())) == "XObject";
         if (resources_ok) {
+            badge_xobject = badge->GetReference();
             xobjects.AddKey(PoDoFo::PdfName(stamp::kBadgeResourceName), *badge);
             expected.AddKey("XObject", xobjects);
             resources_ok = canon(PdfObject(expected)) == canon(*resources);
@@ -245,6 +247,7 @@ void check_badge_page(pdf::File& before, pdf::File& stamped, const PdfReference&
     if (contents_ok && resources_ok && annots_ok) {
         b.badge_drawn = true;
         b.badge_page = index;
+        b.badge_xobject = badge_xobject;
         pdf::read_rect(stamped, stamped.get(link).GetDictionary().GetKey("Rect"), b.badge_rect);
     }
 }

@@ -27,7 +27,8 @@ pith_verify_test(trusted 120)
 # Tamper suite: each case its own code, state invalid, exit 1.
 pith_verify_test(record_edited 120)            # canonical record in XMP -> pith.hash.mismatch (+ number, receipt)
 pith_verify_test(record_broken 120)            # canonical record not JSON -> pith.record.malformed
-pith_verify_test(hash_edited 120)              # pith:canonicalSha256 -> pith.hash.mismatch only
+pith_verify_test(hash_edited 120)
+pith_verify_test(badge_redrawn 120)            # pith's badge drawn otherwise than pith:badge says -> pith.badge.drawing.mismatch              # pith:canonicalSha256 -> pith.hash.mismatch only
 pith_verify_test(number_edited 120)            # pith:number -> pith.number.mismatch (+ links)
 pith_verify_test(number_edited_everywhere 120) # XMP, Info and link alike -> pith.number.mismatch only
 pith_verify_test(link_changed 120)             # badge /URI to another number -> pith.links.mismatch

@@ -5,6 +5,7 @@
 #include "core/sanitizer.hpp"
 #include "core/files.hpp"
 #include "core/record.hpp"
+#include "stamp/placement.hpp"
 #include "verify/verify.hpp"
 
 #include <dirent.h>
@@ -117,6 +118,13 @@ Entry parse_entry(std::string_view text, std::size_t line, const std::string& so
             if (it->is_string()) e.record_path = it->get<std::string>();
             else if (it->is_object()) e.record_inline = *it;
             else throw fail(key, "must be a path (string) or a record (object)");
+        } else if (key == "number" || key == "arxiv") {
+            if (e.record_query) throw fail(key, "cannot be given with \"number\" or \"arxiv\" together");
+            try {
+                e.record_query = registry::parse_query((key == "arxiv" ? "arxiv:" : "") + str(key)).text;
+            } catch (const Error& x) {
+                throw Error(at + ": " + x.what());
+            }
         } else if (key == "page") {
             double p = number(key);
             if (p != std::floor(p) || p == 0 || std::fabs(p) > 1e6) throw fail(key, "must be a non-zero integer (1 is the first page, -1 the last)");
@@ -124,6 +132,7 @@ Entry parse_entry(std::string_view text, std::size_t line, const std::string& so
         } else if (key == "corner") {
             try {
                 e.options.placement.corner = stamp::parse_corner(str(key));
+                e.options.placement.automatic = false;  // as given, not a free spot (issue 21)
             } catch (const Error& x) {
                 throw Error(at + ": " + x.what());
             }
@@ -146,15 +155,16 @@ Entry parse_entry(std::string_view text, std::size_t line, const std::string& so
         else if (key == "badge_always") e.options.badge_always = boolean(key);
         else
             throw Error(at + ": unknown key \"" + key +
-                        "\" (known: input, output, record, id, page, corner, margin_x, margin_y, text_size, style, qr, "
+                        "\" (known: input, output, record, number, arxiv, id, page, corner, margin_x, margin_y, text_size, style, qr, "
                         "qr_module, no_badge, badge_always, resolver, password, allow_unverified, allow_damaged, force, no_title_check, replace)");
     }
     e.options.draw_badge = !e.no_badge;
+    if (e.record_query && (e.record_path || e.record_inline)) throw Error(at + ": give one of \"record\", \"number\" and \"arxiv\"");
     if (e.input.empty()) throw Error(at + ": \"input\" is missing or empty");
     if (mode == Mode::Stamp) {
         if (e.output.empty()) throw Error(at + ": \"output\" is missing or empty");
         if (e.output == "-" || e.input == "-") throw Error(at + ": standard input/output cannot be used in a batch");
-        if (!e.record_path && !e.record_inline) {
+        if (!e.record_path && !e.record_inline && !e.record_query) {
             if (default_record.empty()) throw Error(at + ": \"record\" is missing (give one per line or --record for all)");
             e.record_path = default_record;
         }
@@ -200,6 +210,15 @@ Manifest load_manifest(const std::string& path, Mode mode, const Shard& shard, c
 
 // ---------------------------------------------------------------------------------------------
 // Temporary files
+
+std::vector<registry::Query> registry_queries(const Manifest& m, Mode mode, const std::string& default_record) {
+    std::vector<registry::Query> queries;
+    for (const auto& job : m.jobs) {
+        Entry e = parse_entry(std::string_view(m.text.data() + job.offset, job.length), job.line, m.source, mode, default_record);
+        if (e.record_query) queries.push_back(registry::parse_query(*e.record_query));
+    }
+    return queries;
+}
 
 std::size_t remove_temporaries(const std::string& output) {
     std::string dir = ".", base = output;
@@ -288,14 +307,27 @@ Json failure(const std::string& code, const std::string& message) {
     return {{"status", "failed"}, {"error_code", code}, {"error", message}};
 }
 
+// A line's record from the registry: prefetched, so workers read the cache only (checked again).
+Record registry_record(const Entry& e, const Options& opt) {
+    registry::Options o = opt.registry;
+    o.offline = true;
+    o.use_cache = true;
+    return registry::fetch(registry::parse_query(*e.record_query), o).record;
+}
+
+std::string record_error_code(const std::string& what) {
+    return what.find("cannot open") != std::string::npos || what.find("not in the cache") != std::string::npos
+               ? "record.unreadable" : "record.invalid";
+}
+
 Json stamp_one(const Entry& e, const Keyring& keyring, const Options& opt) {
     std::optional<Record> record;
     try {
-        record = e.record_inline ? read_record(canonical_json(*e.record_inline), "record of line " + std::to_string(e.line))
-                                 : load_record(*e.record_path);
+        record = e.record_query ? registry_record(e, opt)
+                 : e.record_inline ? read_record(canonical_json(*e.record_inline), "record of line " + std::to_string(e.line))
+                                   : load_record(*e.record_path);
     } catch (const Error& x) {
-        std::string what = x.what();
-        return failure(what.find("cannot open") != std::string::npos ? "record.unreadable" : "record.invalid", what);
+        return failure(record_error_code(x.what()), x.what());
     }
     const std::string number = record->number.full();
     std::string note;
@@ -372,7 +404,11 @@ Json stamp_one(const Entry& e, const Keyring& keyring, const Options& opt) {
         return failure("output.unreadable", x.what());
     }
     Json r = {{"status", "stamped"}, {"number", number}, {"sha256", digest}, {"bytes", bytes}};
-    if (s.page) r["badge_page"] = s.page;
+    if (s.page) {
+        r["badge_page"] = s.page;
+        r["badge_spot"] = s.where.spot;  // where the badge went on that page and whether it had to be boxed
+        r["badge_boxed"] = s.where.boxed;
+    }
     if (s.replaced_previous) r["replaced_previous_stamp"] = true;
     if (!s.warnings.empty() || !note.empty()) {
         std::vector<std::string> w = s.warnings;
@@ -390,11 +426,11 @@ Json verify_one(const Entry& e, const Keyring& keyring, const Options& opt) {
     vo.anchors = opt.anchors;
     vo.require_signed_stamp = opt.require_signed_stamp;
     try {
-        if (e.record_inline) vo.expected = read_record(canonical_json(*e.record_inline), "record of line " + std::to_string(e.line));
+        if (e.record_query) vo.expected = registry_record(e, opt);
+        else if (e.record_inline) vo.expected = read_record(canonical_json(*e.record_inline), "record of line " + std::to_string(e.line));
         else if (e.record_path) vo.expected = load_record(*e.record_path);
     } catch (const Error& x) {
-        std::string what = x.what();
-        Json r = failure(what.find("cannot open") != std::string::npos ? "record.unreadable" : "record.invalid", what);
+        Json r = failure(record_error_code(x.what()), x.what());
         r["status"] = "unreadable";
         r["file"] = file;
         return r;
@@ -609,6 +645,11 @@ public:
         if (o_.mode == Mode::Stamp) {
             std::size_t removed = remove_stale_temporaries(m_, o_.mode, o_.default_record);
             if (removed) progress_.message("removed " + std::to_string(removed) + " temporary file(s) left by an interrupted run");
+            // Poppler, which finds where each badge goes, is loaded once here, not by every worker.
+            try {
+                stamp::placement::preload();
+            } catch (const Error&) {  // each stamp then says why its page was not measured
+            }
         }
         report({{"event", "start"}, {"time", now_iso()}, {"pith", PITH_VERSION}, {"mode", o_.mode == Mode::Stamp ? "stamp" : "verify"},
                 {"manifest", m_.source}, {"shard", o_.shard_text.empty() ? Json(nullptr) : Json(o_.shard_text)},
@@ -698,9 +739,16 @@ private:
         sigemptyset(&ign.sa_mask);
         ::sigaction(SIGPIPE, &ign, &old_pipe_);
     }
+    // After an interrupt, further SIGINT/SIGTERM are ignored rather than restored: pith still has
+    // to write the report's "interrupted" line and its summary, then exits 130. A second signal is
+    // the rule under a scheduler: Slurm's scancel signals every process of the task, and the
+    // batch script passes its own signal on to pith as well (examples/batch/slurm-array.sbatch).
     void restore_signals() {
-        ::sigaction(SIGINT, &old_int_, nullptr);
-        ::sigaction(SIGTERM, &old_term_, nullptr);
+        struct sigaction ign {};
+        ign.sa_handler = SIG_IGN;
+        sigemptyset(&ign.sa_mask);
+        ::sigaction(SIGINT, g_signal ? &ign : &old_int_, nullptr);
+        ::sigaction(SIGTERM, g_signal ? &ign : &old_term_, nullptr);
         ::sigaction(SIGPIPE, &old_pipe_, nullptr);
         ::close(g_wake[0]);
         ::close(g_wake[1]);

@@ -3,6 +3,7 @@
 // child process with time and memory limits, results as one JSON line per file.
 #include "core/json.hpp"
 #include "core/keys.hpp"
+#include "registry/registry.hpp"
 #include "sign/inspect.hpp"
 #include "stamp/stamp.hpp"
 
@@ -26,6 +27,7 @@ struct Entry {
     std::string output;                 // stamp mode: required
     std::optional<std::string> record_path;
     std::optional<Json> record_inline;  // an inline record object
+    std::optional<std::string> record_query;  // "number" or "arxiv": the registry's record, prefetched into the cache
     stamp::Options options;             // page, corner, margins, qr, style, ... password
     bool no_badge = false;
 };
@@ -77,6 +79,7 @@ struct Options {
     bool append = false;             // append to the report instead of replacing it
     std::string worker_log;          // launches and workers' standard error; empty: /dev/null
     std::string default_record;
+    registry::Options registry;      // where workers find records named by "number"/"arxiv" (the cache: offline)
     std::vector<std::string> keyrings;
     std::string shard_text;          // for the report's start line
     enum class Progress { Auto, Bar, Lines, None } progress = Progress::Auto;
@@ -104,6 +107,10 @@ struct Summary {
 // Runs every job of the manifest. Never throws for a bad PDF or record (those are
 // results); throws pith::Error when the report or worker log cannot be opened.
 Summary run(const Manifest& manifest, const Options& options);
+
+// The registry queries ("number", "arxiv") of the manifest's jobs, for registry::prefetch before
+// the workers start: each distinct record is then fetched once, however many lines name it.
+std::vector<registry::Query> registry_queries(const Manifest& manifest, Mode mode, const std::string& default_record = "");
 
 // Removes temporary files the atomic writers leave when a worker is killed mid-write:
 // `.NAME.pith-XXXXXX` and `NAME.pith-tmp-XXXXXX` next to `output`. Returns how many.

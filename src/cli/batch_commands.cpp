@@ -1,5 +1,6 @@
 // pith batch: argument parsing and the final summary; the work is in src/batch.
 #include "cli/commands.hpp"
+#include "cli/registry_flags.hpp"
 #include "batch/batch.hpp"
 #include "core/error.hpp"
 
@@ -17,9 +18,22 @@ struct BatchCommand {
     std::string progress = "auto";
     bool no_check = false, verify = false, quiet = false, json = false, dry_run = false;
     batch::Options options;
+    RegistryFlags registry;
+    unsigned fetch_parallel = 8;
     sign::KeySource key;
     std::vector<std::string> trust;
 };
+
+// Lines with "number" or "arxiv": each distinct record is fetched once, a few at a time, into the
+// cache, before any worker starts; the workers read it from there. A record that cannot be had
+// fails its lines (record.unreadable), not the batch.
+void prefetch_records(const batch::Manifest& m, BatchCommand& c) {
+    std::vector<registry::Query> queries = batch::registry_queries(m, c.options.mode, c.options.default_record);
+    if (queries.empty()) return;
+    c.options.registry = registry_options(c.registry);
+    for (const auto& e : registry::prefetch(queries, c.options.registry, c.fetch_parallel))
+        std::fprintf(stderr, "pith batch: %s\n", e.c_str());
+}
 
 int run_batch(BatchCommand& c) {
     batch::Options& o = c.options;
@@ -49,6 +63,7 @@ int run_batch(BatchCommand& c) {
         return kExitOk;
     }
 
+    prefetch_records(m, c);
     batch::Summary s = batch::run(m, o);
     std::FILE* out = o.report == "-" ? stderr : stdout;
     if (c.json) {
@@ -126,6 +141,8 @@ void register_batch_commands(CLI::App& app, int& status) {
     cmd->add_flag("-q,--quiet", c->quiet, "No progress output");
     cmd->add_flag("--dry-run", c->dry_run, "Check the manifest and list this shard's entries (LINE<TAB>INPUT), do nothing");
     cmd->add_flag("--json", c->json, "Print the final summary as JSON");
+    add_registry_flags(cmd, c->registry, "registry-");
+    cmd->add_option("--fetch-parallel", c->fetch_parallel, "Registry requests at a time for lines with \"number\"/\"arxiv\"")->capture_default_str();
     add_signing_options(*cmd, c->key, c->options.certify);
     cmd->add_option("--trust", c->trust, "PEM CA certificates trusted for publishers' signatures (repeatable)")->allow_extra_args(false);
     cmd->add_flag("--require-signed-stamp", c->options.require_signed_stamp, "With --verify: a stamp must be signed by a trusted publisher");

@@ -16,6 +16,7 @@ constexpr int kExitUnverified = 4;
 void register_record_commands(CLI::App& app, int& status);  // record, keygen, sign, tex
 void register_pdf_commands(CLI::App& app, int& status);     // stamp, verify, extract
 void register_batch_commands(CLI::App& app, int& status);   // batch
+void register_registry_commands(CLI::App& app, int& status);  // fetch, keys, badge
 
 // --sign-cert, --sign-key, --sign-chain, --sign-p12, --sign-pass-file, --sign-pass-env, --certify.
 void add_signing_options(CLI::App& cmd, sign::KeySource& key, bool& certify);

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
     register_record_commands(app, status);
     register_pdf_commands(app, status);
     register_batch_commands(app, status);
+    register_registry_commands(app, status);
 
     try {
         app.parse(argc, argv);

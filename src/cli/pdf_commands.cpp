@@ -1,6 +1,7 @@
 // pith stamp, verify, extract.
 #include "cli/commands.hpp"
 #include "cli/output.hpp"
+#include "cli/registry_flags.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "sign/inspect.hpp"
@@ -18,15 +19,32 @@ struct StampCommand {
     std::vector<double> at;
     stamp::Options options;
     sign::KeySource key;
+    std::string number, arxiv;  // the record from the registry instead of --record
+    RegistryFlags registry;
+    CLI::Option* corner_option = nullptr;  // given: the badge goes there, not to a free spot (issue 21)
 };
 
+// The record named by exactly one of --record, --number and --arxiv.
+Record record_to_stamp(const StampCommand& c, int& status) {
+    if (!c.record.empty() + !c.number.empty() + !c.arxiv.empty() != 1)
+        throw Error("give exactly one of --record FILE, --number NUMBER and --arxiv ID");
+    if (!c.record.empty()) return load_record(c.record);
+    return fetch_record(c.number.empty() ? "arxiv:" + c.arxiv : c.number, c.registry, status);
+}
 
-int run_stamp(StampCommand& c) {
+// The badge's place and why, for the human summary.
+std::string badge_line(const stamp::Summary& s) {
+    char rect[128];
+    std::snprintf(rect, sizeof rect, "page %d, [%.1f %.1f %.1f %.1f]", s.page, s.rect[0], s.rect[1], s.rect[2], s.rect[3]);
+    return std::string(rect) + ", " + s.where.spot + (s.where.boxed ? ", boxed" : "") + ": " + s.where.why;
+}
+
+int run_stamp(StampCommand& c, int& status) {
     if (c.in_place == !c.output.empty()) throw Error("give exactly one of -o OUT.pdf and --in-place");
     if (c.in_place && c.input == "-") throw Error("--in-place needs a file, not standard input");
     const std::string output = c.in_place ? c.input : c.output;
     if (c.record == "-" && c.input == "-") throw Error("the PDF and the record cannot both come from standard input");
-    Record record = load_record(c.record);
+    Record record = record_to_stamp(c, status);
     c.options.placement.corner = stamp::parse_corner(c.corner);
     c.options.draw_badge = !c.no_badge;
     c.options.check_title = !c.no_title_check;
@@ -34,6 +52,7 @@ int run_stamp(StampCommand& c) {
     if (c.key.any()) c.options.signer = sign::Signer::load(c.key);
     else if (!c.key.pass_file.empty() || !c.key.pass_env.empty() || !c.key.chain.empty())
         throw Error("--sign-chain and --sign-pass-* need --sign-cert and --sign-key, or --sign-p12");
+    c.options.placement.automatic = c.at.empty() && !(c.corner_option && c.corner_option->count() > 0);
     stamp::Summary s = stamp::stamp_file(c.input, output, record, c.options);
 
     std::FILE* out = output == "-" ? stderr : stdout;
@@ -43,18 +62,18 @@ int run_stamp(StampCommand& c) {
                   {"added_bytes", s.added}, {"replaced_previous_stamp", s.replaced_previous}, {"title", s.title},
                   {"latex_badge_kept", s.latex_badge}, {"warnings", s.warnings},
                   {"signed_by", s.signed_by.empty() ? Json(nullptr) : Json(s.signed_by)}};
-        j["badge"] = s.page ? Json{{"page", s.page}, {"rect", {s.rect[0], s.rect[1], s.rect[2], s.rect[3]}}} : Json(nullptr);
+        j["badge"] = s.page ? Json{{"page", s.page}, {"rect", {s.rect[0], s.rect[1], s.rect[2], s.rect[3]}},
+                                   {"spot", s.where.spot}, {"why", s.where.why}, {"boxed", s.where.boxed},
+                                   {"measured", s.where.measured}, {"inked", s.where.inked}}
+                            : Json(nullptr);
         std::fprintf(out, "%s\n", pretty_json(j).c_str());
     } else {
         print_field("stamped", c.input + " -> " + output, out);
         print_field("number", s.number, out);
-        if (s.page) {
-            char rect[128];
-            std::snprintf(rect, sizeof rect, "page %d, [%.1f %.1f %.1f %.1f]", s.page, s.rect[0], s.rect[1], s.rect[2], s.rect[3]);
-            print_field("badge", rect, out);
-        } else if (s.latex_badge) {
+        if (s.page)
+            print_field("badge", badge_line(s), out);
+        else if (s.latex_badge)
             print_field("badge", "none drawn: page 1 already shows pith.sty's badge for this number (--badge-always draws one)", out);
-        }
         print_field("title", s.title == "shown" ? "page 1 shows the record's title" : s.title, out);
         if (c.options.rewrite)
             print_field("file", "rewritten as a whole new file of " + std::to_string(s.added) + " bytes", out);
@@ -73,7 +92,51 @@ struct VerifyCommand {
     bool json = false, allow_damaged = false;
     std::vector<std::string> trust;
     bool require_signed_stamp = false;
+    bool online = false;
+    RegistryFlags registry;
 };
+
+// --online: the registry's record for the number a PDF carries becomes the record the embedded one
+// must equal (pith.record.expected.*), and the report says whether the registry knows the number.
+struct OnlineAnswer {
+    std::optional<Record> record;
+    std::string code, why;
+};
+
+OnlineAnswer ask_registry(const std::string& file, const VerifyCommand& c) {
+    Json number = verify::extract(file, c.password, c.allow_damaged).to_json()["number"];
+    if (!number.is_string()) return {};
+    const std::string n = number.get<std::string>();
+    try {
+        registry::Options o = registry_options(c.registry);
+        registry::Fetched f = registry::fetch(registry::parse_query(n), o);
+        return {f.record, "registry.known", "the registry " + o.registry + " serves " + n + (f.from_cache ? " (cached copy)" : "")};
+    } catch (const registry::NotFound& e) {
+        return {std::nullopt, "registry.unknown", e.what()};
+    } catch (const registry::Refused& e) {
+        return {std::nullopt, "registry.refused", e.what()};
+    } catch (const Error& e) {
+        return {std::nullopt, "registry.unreachable", e.what()};
+    }
+}
+
+// A number the registry denies is a failure; an answer that could not be had or was refused leaves
+// the check unmade, so the file is at most unverified.
+void add_online_finding(verify::Report& report, const OnlineAnswer& a) {
+    if (a.code.empty()) return;
+    if (a.record) {
+        report.findings.ok(a.code, a.why);
+    } else if (a.code == "registry.unknown") {
+        report.findings.fail(a.code, a.why);
+        report.state = verify::State::Invalid;
+    } else {
+        report.findings.info(a.code, a.why);
+        if (report.state == verify::State::Trusted) {
+            report.state = verify::State::Unverified;
+            report.findings.info("pith.evidence.missing", "not trusted: the registry's record could not be checked");
+        }
+    }
+}
 
 // Worst first: the exit status of several files is that of the worst one.
 int severity(int exit_code) {
@@ -97,6 +160,7 @@ int exit_code_of(verify::State state) {
 }
 
 int run_verify(const VerifyCommand& c) {
+    if (c.online && !c.record.empty()) throw Error("give --record or --online, not both");
     Keyring keyring = Keyring::load(c.keyrings);
     verify::Options options;
     options.password = c.password;
@@ -112,7 +176,13 @@ int run_verify(const VerifyCommand& c) {
         int code;
         Json result;
         try {
+            OnlineAnswer online;
+            if (c.online) {
+                online = ask_registry(file, c);
+                options.expected = online.record;
+            }
             verify::Report report = verify::verify(file, keyring, options);
+            add_online_finding(report, online);
             code = exit_code_of(report.state);
             result = report.to_json();
             if (!c.json) {
@@ -193,11 +263,17 @@ void register_pdf_commands(CLI::App& app, int& status) {
         "  pith stamp paper.pdf --record record.json --in-place --corner bottom-right --qr\n"
         "  cat paper.pdf | pith stamp - --record record.json -o - > out.pdf");
     stamp->add_option("input", c->input, "PDF to stamp, or - for standard input")->required();
-    stamp->add_option("-r,--record", c->record, "Pith record (any shape `pith record` reads)")->required();
+    stamp->add_option("-r,--record", c->record, "Pith record (any shape `pith record` reads)");
+    stamp->add_option("--number", c->number, "Fetch the record of this Pith number from the registry (see pith fetch)");
+    stamp->add_option("--arxiv", c->arxiv, "Fetch the record of this arXiv id (2407.14645 or 2407.14645v1) from the registry");
+    add_registry_flags(stamp, c->registry);
     stamp->add_option("-o,--output", c->output, "Output PDF, or - for standard output");
     stamp->add_flag("--in-place", c->in_place, "Replace the input file (atomically)");
     stamp->add_option("--page", c->options.placement.page, "Page for the badge, 1-based; -1 is the last page")->capture_default_str();
-    stamp->add_option("--corner", c->corner, "top-right, top-left, bottom-right or bottom-left, as the reader sees the page")->capture_default_str();
+    c->corner_option = stamp->add_option("--corner", c->corner,
+                                         "top-right, top-left, bottom-right or bottom-left, as the reader sees the page. Without it "
+                                         "(and --at) the badge goes where the page paints nothing, starting from top-right")
+                           ->capture_default_str();
     stamp->add_option("--margin-x", c->options.placement.margin_x, "Distance in pt from the side edge")->capture_default_str();
     stamp->add_option("--margin-y", c->options.placement.margin_y, "Distance in pt from the top or bottom edge")->capture_default_str();
     stamp->add_option("--text-size", c->options.badge.text_size_pt, "Badge text size in pt")->capture_default_str();
@@ -222,12 +298,12 @@ void register_pdf_commands(CLI::App& app, int& status) {
     stamp->add_option("--password", c->options.password, "User password of an encrypted PDF");
     stamp->add_flag("--json", c->json, "Print the summary as JSON");
     add_signing_options(*stamp, c->key, c->options.certify);
-    stamp->callback([c, &status] { status = run_stamp(*c); });
+    stamp->callback([c, &status] { status = run_stamp(*c, status); });
 
     auto v = std::make_shared<VerifyCommand>();
     auto* verify = app.add_subcommand("verify", "Check the Pith data of received PDFs and say what holds");
     verify->footer(
-        "Offline: reads only the PDF and the keys you trust. Each check prints one line with a stable code;\n"
+        "Offline (unless --online): reads only the PDF and the keys you trust. Each check prints one line with a stable code;\n"
         "the state is trusted (every check was made and holds: a genuine record under a trusted key, its title\n"
         "on page 1, the stamp intact and nothing a reader sees changed after it), unverified (nothing fails,\n"
         "but evidence is missing: no receipt, an unknown, revoked or expired key, no record or title), invalid\n"
@@ -251,6 +327,8 @@ void register_pdf_commands(CLI::App& app, int& status) {
                        "default $PITH_TRUST, ~/.config/pith/trust.pem, /etc/pith/trust.pem)")->allow_extra_args(false);
     verify->add_flag("--require-signed-stamp", v->require_signed_stamp,
                      "Trust a stamp only when a publisher trusted here signed it (pith stamp --sign-cert)");
+    verify->add_flag("--online", v->online, "Also fetch the registry's record for the embedded number: it must know it and agree");
+    add_registry_flags(verify, v->registry);
     verify->add_flag("--json", v->json, "Print {file, state, number, success[], informational[], failure[]} (an array for several files)");
     verify->callback([v, &status] { status = run_verify(*v); });
 

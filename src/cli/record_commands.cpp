@@ -1,6 +1,7 @@
 // pith record, keygen, sign.
 #include "cli/commands.hpp"
 #include "cli/output.hpp"
+#include "cli/registry_flags.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/findings.hpp"
@@ -86,8 +87,16 @@ int run_sign(const SignOptions& o) {
     return kExitOk;
 }
 
-int run_tex(const std::string& path) {
-    Record record = load_record(path);
+struct TexCommand {
+    std::string record, number, arxiv;
+    RegistryFlags registry;
+};
+
+int run_tex(const TexCommand& c, int& status) {
+    if (!c.record.empty() + !c.number.empty() + !c.arxiv.empty() != 1)
+        throw Error("give exactly one of RECORD, --number NUMBER and --arxiv ID");
+    const std::string path = c.record.empty() ? (c.number.empty() ? "arxiv:" + c.arxiv : c.number) : c.record;
+    Record record = c.record.empty() ? fetch_record(path, c.registry, status) : load_record(path);
     if (!record.consistent())
         throw Error(path + ": the record does not recompute (run `pith record " + path + "`); refusing to print it for LaTeX");
     std::fputs(tex_snippet(record).c_str(), stdout);
@@ -129,13 +138,16 @@ void register_record_commands(CLI::App& app, int& status) {
     sign->add_option("-o,--output", sign_opts->output, "Output file, or - for standard output")->required();
     sign->callback([sign_opts, &status] { status = run_sign(*sign_opts); });
 
-    auto tex_record = std::make_shared<std::string>();
+    auto tex_command = std::make_shared<TexCommand>();
     auto* tex = app.add_subcommand("tex", "Print the \\pithnumber line for latex/pith.sty, with receipt, title and record");
     tex->footer("Checks the record first. The title and canonical record are printed as hex of their UTF-8\n"
                 "bytes, so nothing in them can upset TeX; pith.sty decodes them into the PDF's XMP.\n\n"
                 "Example:\n  pith tex record.json > pith-number.tex   # then \\input{pith-number} after \\usepackage{pith}");
-    tex->add_option("record", *tex_record, "Record file, or - for standard input")->required();
-    tex->callback([tex_record, &status] { status = run_tex(*tex_record); });
+    tex->add_option("record", tex_command->record, "Record file, or - for standard input");
+    tex->add_option("--number", tex_command->number, "Fetch the record of this Pith number from the registry (see pith fetch)");
+    tex->add_option("--arxiv", tex_command->arxiv, "Fetch the record of this arXiv id from the registry");
+    add_registry_flags(tex, tex_command->registry);
+    tex->callback([tex_command, &status] { status = run_tex(*tex_command, status); });
 }
 
 }  // namespace pith::cli

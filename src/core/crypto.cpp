@@ -111,6 +111,8 @@ PrefixSha256::~PrefixSha256() {
     if (impl_->map) ::munmap(impl_->map, impl_->bytes.size());
 }
 
+std::string_view PrefixSha256::bytes() const { return impl_->bytes; }
+
 Sha256 PrefixSha256::digest(std::uint64_t length) {
     if (length > impl_->bytes.size()) throw Error("SHA-256 of more bytes than the file has");
     const std::size_t chunks = std::min(static_cast<std::size_t>(length) / Impl::kChunk, impl_->states.size() - 1);

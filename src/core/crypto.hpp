@@ -31,6 +31,7 @@ public:
     PrefixSha256& operator=(const PrefixSha256&) = delete;
     ~PrefixSha256();
     Sha256 digest(std::uint64_t length);  // of the first `length` bytes; throws beyond the end
+    std::string_view bytes() const;       // the file as mapped when constructed
 
 private:
     void start_thread();

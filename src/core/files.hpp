@@ -45,6 +45,9 @@ public:
     // where the kernel cannot do that.
     bool copy_from(const InputFile& in, std::uint64_t length);
     void commit();
+    // The temporary file, open for reading and writing; false after a failed write.
+    int fd() const { return fd_; }
+    bool good() const { return error_ == 0; }
 
 private:
     std::string path_, tmp_;

@@ -110,6 +110,66 @@ void add_key_to_keyring_file(const std::string& path, const std::string& key_id,
     write_file_atomically(path, {pretty_json(doc) + "\n"}, 0644);
 }
 
+void revoke_key_in_keyring_file(const std::string& path, const std::string& key_id, const std::string& since) {
+    if (!since.empty() && !parse_rfc3339(since)) throw Error("\"" + since + "\" is not an RFC 3339 time");
+    Json doc = parse_json(read_file_or_stdin(path, 16u << 20), path);
+    if (!doc.is_object() || !doc.contains("keys") || !doc["keys"].is_array())
+        throw Error(path + ": not a pith keyring: expected an object with a \"keys\" array");
+    bool found = false;
+    for (auto& entry : doc["keys"])
+        if (entry.is_object() && entry.value("key_id", "") == key_id) {
+            entry["revoked"] = since.empty() ? Json(true) : Json(since);
+            found = true;
+        }
+    if (!found) throw Error(path + ": holds no key with id \"" + key_id + "\"");
+    write_file_atomically(path, {pretty_json(doc) + "\n"}, 0644);
+}
+
+std::string default_keyring_file() {
+    if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg) return std::string(xdg) + "/pith/keyring.json";
+    if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.config/pith/keyring.json";
+    throw Error("no keyring file: set XDG_CONFIG_HOME or HOME, or pass --keyring");
+}
+
+PublicKey parse_public_key(std::string_view text, const std::string& source, const std::string& key_id) {
+    std::string t(text);
+    t.erase(0, t.find_first_not_of(" \t\r\n"));
+    t.erase(t.find_last_not_of(" \t\r\n") + 1);
+    std::string b64 = t;
+    if (t.rfind("-----BEGIN PUBLIC KEY-----", 0) == 0) {
+        auto end = t.find("-----END PUBLIC KEY-----");
+        if (end == std::string::npos) throw Error(source + ": PEM without its END line");
+        b64.clear();
+        for (char c : t.substr(26, end - 26))
+            if (!std::isspace(static_cast<unsigned char>(c))) b64 += c;
+        static const unsigned char spki[12] = {0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00};
+        auto der = base64_decode(b64, 44);
+        if (!der || std::memcmp(der->data(), spki, 12) != 0) throw Error(source + ": the PEM is not an Ed25519 public key");
+        b64 = base64(reinterpret_cast<const unsigned char*>(der->data()) + 12, 32);
+    } else if (!t.empty() && t[0] == '{') {
+        Json doc = parse_json(t, source);
+        const Json* entry = &doc;
+        if (doc.contains("keys") && doc["keys"].is_array()) {
+            entry = nullptr;
+            for (const auto& k : doc["keys"])
+                if (k.is_object() && k.value("key_id", "") == key_id) entry = &k;
+            if (!entry) throw Error(source + ": the keyring holds no key with id \"" + key_id + "\"");
+        }
+        if (!entry->is_object() || !entry->contains("public_key") || !(*entry)["public_key"].is_string())
+            throw Error(source + ": no \"public_key\" (standard base64 of 32 bytes)");
+        std::string stated_id = entry->value("key_id", key_id);
+        if (stated_id != key_id) throw Error(source + ": the key is \"" + stated_id + "\", not \"" + key_id + "\"");
+        std::string algorithm = entry->value("algorithm", "ed25519");
+        if (algorithm != "ed25519") throw Error(source + ": algorithm \"" + algorithm + "\" is not ed25519");
+        b64 = (*entry)["public_key"].get<std::string>();
+    }
+    auto raw = base64_decode(b64, 32);
+    if (!raw) throw Error(source + ": not an Ed25519 public key (expected the base64 of 32 bytes, a PEM or a JSON key)");
+    PublicKey key;
+    std::memcpy(key.data(), raw->data(), key.size());
+    return key;
+}
+
 void write_secret_key_file(const std::string& path, const SecretKeyFile& key) {
     Json doc = {{"pith_secret_key", 1},
                 {"key_id", key.key_id},
@@ -174,6 +234,11 @@ ReceiptCheck check_receipt(const std::optional<Receipt>& receipt, const Sha256& 
         }
     }
     if (!signer) {
+        for (const auto& key : keyring.keys)  // say why: the keyring holds another key under this id
+            if (key.key_id == r.key_id && !r.fingerprint.empty() && key.fingerprint != r.fingerprint)
+                return result(ReceiptStatus::Invalid, "the receipt's public_key_fingerprint " + r.fingerprint +
+                                                          " disagrees with the keyring's key " + key.key_id + " (" +
+                                                          key.fingerprint + ", from " + key.source + ")");
         if (had_candidate)
             return result(ReceiptStatus::Invalid, "signature does not verify under trusted key " + r.key_id);
         return result(ReceiptStatus::KeyUnknown, "not checked: key unknown: " + r.key_id);

@@ -36,6 +36,18 @@ struct Keyring {
 // Adds a key to a keyring file, creating it; refuses a second key with the same id.
 void add_key_to_keyring_file(const std::string& path, const std::string& key_id, const PublicKey& key);
 
+// Marks the key `key_id` revoked in a keyring file: "revoked": true, or the RFC 3339 time `since`.
+void revoke_key_in_keyring_file(const std::string& path, const std::string& key_id, const std::string& since);
+
+// The keyring file `pith keys add` and `revoke` change by default: $XDG_CONFIG_HOME/pith/keyring.json,
+// else ~/.config/pith/keyring.json.
+std::string default_keyring_file();
+
+// A registry's published public key, in any of these forms: a pith keyring (the entry `key_id`),
+// a JSON object with "public_key" (standard base64 of 32 bytes), a PEM "PUBLIC KEY" (Ed25519
+// SubjectPublicKeyInfo), or the bare base64 text. Throws pith::Error naming `source`.
+PublicKey parse_public_key(std::string_view text, const std::string& source, const std::string& key_id);
+
 // Secret key files: JSON {"pith_secret_key":1,"key_id":..,"algorithm":"ed25519","secret_key":base64(64 bytes)}.
 struct SecretKeyFile {
     std::string key_id;

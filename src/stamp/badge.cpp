@@ -370,4 +370,24 @@ Badge draw(pith::pdf::ObjectSink& sink, const std::string& label, const std::str
     return b;
 }
 
+std::string describe(const Options& o) {
+    char line[160];
+    std::snprintf(line, sizeof line, "style=%s text=%.6g qr=%d module=%.6g color=%.6g,%.6g,%.6g", o.style.c_str(), o.text_size_pt,
+                  o.qr ? 1 : 0, o.qr_module_pt, o.color[0], o.color[1], o.color[2]);
+    return line;
+}
+
+std::optional<Options> options_from(const std::string& text) {
+    char style[16] = {0};
+    int qr = 0, used = 0;
+    Options o;
+    if (std::sscanf(text.c_str(), "style=%15[a-z] text=%lf qr=%d module=%lf color=%lf,%lf,%lf%n", style, &o.text_size_pt, &qr,
+                    &o.qr_module_pt, &o.color[0], &o.color[1], &o.color[2], &used) != 7 ||
+        static_cast<std::size_t>(used) != text.size() || (qr != 0 && qr != 1))
+        return std::nullopt;
+    o.style = style;
+    o.qr = qr == 1;
+    return describe(o) == text ? std::optional<Options>(o) : std::nullopt;  // one spelling per look
+}
+
 }  // namespace pith::badge

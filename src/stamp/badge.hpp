@@ -20,6 +20,7 @@
 #include <podofo/podofo.h>
 
 #include <array>
+#include <optional>
 #include <string>
 
 #include "pdf/object_sink.hpp"
@@ -45,5 +46,11 @@ struct Badge {
 // encoded as a QR code (too long, or empty while qr is set).
 Badge draw(pith::pdf::ObjectSink& sink, const std::string& label, const std::string& url,
            const Options& options = {});
+
+// The options as one line ("style=plain text=8 qr=0 module=1 color=0.17,0.24,0.31"), which
+// pith stamp records (pith:badge) so that pith verify can draw the badge again and compare;
+// and back (nullopt for anything else).
+std::string describe(const Options& options);
+std::optional<Options> options_from(const std::string& text);
 
 }  // namespace pith::badge

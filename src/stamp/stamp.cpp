@@ -11,6 +11,7 @@
 #include "verify/title.hpp"
 #include "verify/verify.hpp"
 #include "verify/visible.hpp"
+#include "stamp/placement.hpp"
 #include "xmp/xmp.hpp"
 
 #include <sys/stat.h>
@@ -96,6 +97,11 @@ xmp::Properties properties_for(const Record& record, const Options& options, std
     for (const auto& [key, value] : p)
         if (has_forbidden_xml_chars(value)) throw Error("record field for pith:" + key + " holds control characters XMP cannot carry");
     p["resolverUrl"] = options.resolver + record.number.body;
+    if (summary.page) {  // the badge's look, for pith verify to draw it again and compare
+        badge::Options look = options.badge;
+        if (summary.where.boxed) look.style = "boxed";
+        p["badge"] = badge::describe(look);
+    }
     if (!record.consistent()) p["unverified"] = "True";
     p["stampTool"] = "pith stamp";
     p["stampToolVersion"] = PITH_VERSION;
@@ -197,6 +203,106 @@ int target_page(pdf::File& file, const Options& options) {
     return options.placement.page > 0 ? options.placement.page : file.page_count() + options.placement.page + 1;
 }
 
+// ---------------------------------------------------------------- placement (issue 21)
+
+// Objects drawn only to learn the badge's size are numbered and dropped.
+class DiscardingSink : public pdf::ObjectSink {
+public:
+    PdfReference add(const PdfObject&) override { return PdfReference(++count_, 0); }
+    PdfReference add_stream(const PdfDictionary&, const std::string&) override { return PdfReference(++count_, 0); }
+
+private:
+    unsigned count_ = 0;
+};
+
+std::pair<double, double> measure_badge(const std::string& label, const std::string& url, const badge::Options& look) {
+    DiscardingSink sink;
+    const badge::Badge b = badge::draw(sink, label, url, look);
+    return {b.width_pt, b.height_pt};
+}
+
+// A page smaller than the badge and its margins (labels, icons) still gets it: margins
+// shrink first, then the badge is scaled down to fit.
+struct Fit {
+    double scale, w, h, margin_x, margin_y;
+};
+Fit fit_badge(std::pair<double, double> size, double view_w, double view_h, const Placement& asked) {
+    Fit f;
+    f.scale = std::min({1.0, 0.9 * view_w / size.first, 0.9 * view_h / size.second});
+    f.w = size.first * f.scale;
+    f.h = size.second * f.scale;
+    f.margin_x = std::min(asked.margin_x, (view_w - f.w) / 2);
+    f.margin_y = std::min(asked.margin_y, (view_h - f.h) / 2);
+    return f;
+}
+
+// The configured corner, or --at, as a lower-left position for placement_matrix.
+Placement as_asked(const Placement& asked, const Fit& fit) {
+    Placement p = asked;
+    p.margin_x = fit.margin_x;
+    p.margin_y = fit.margin_y;
+    return p;
+}
+
+std::string where_asked(const Placement& asked) {
+    if (asked.at) return "at " + fmt(asked.at->first) + "," + fmt(asked.at->second);
+    return placement::corner_name(asked.corner) + " corner";
+}
+
+// The lower-left of the badge at its place as the reader sees the page.
+std::pair<double, double> lower_left(const Placement& p, const Fit& fit, double view_w, double view_h) {
+    if (p.at) return *p.at;
+    const bool left = p.corner == Corner::TopLeft || p.corner == Corner::BottomLeft;
+    const bool top = p.corner == Corner::TopLeft || p.corner == Corner::TopRight;
+    return {left ? p.margin_x : view_w - p.margin_x - fit.w, top ? view_h - p.margin_y - fit.h : p.margin_y};
+}
+
+// Decides where the badge goes and fills summary.where: automatic placement picks a spot the
+// page leaves free for the plain badge (or, with none, the spot where the boxed badge covers
+// least, boxed); an explicit --corner/--at is kept and warned about when it covers content. An
+// unmeasurable page keeps the configured corner, boxed: readable whatever lies below.
+Placement choose_spot(pdf::File& file, int index, const Options& options, const Fit& plain, const Fit& boxed, double view_w,
+                      double view_h, Summary& summary) {
+    const Placement& asked = options.placement;
+    Where& where = summary.where;
+    std::string why;
+    std::optional<placement::InkMap> map = placement::measure(file.bytes(), index, options.password, why);
+    const std::string page = "page " + std::to_string(index + 1);
+    where.boxed = options.badge.style == "boxed";
+    if (!map) {
+        where.spot = where_asked(asked);
+        where.why = page + " could not be measured (" + why + "): " + (asked.automatic ? "the configured " : "") +
+                    "spot, boxed to stay readable";
+        where.boxed = true;
+        summary.warnings.push_back(where.why);
+        return as_asked(asked, boxed);
+    }
+    where.measured = true;
+    if (!asked.automatic) {
+        Placement p = as_asked(asked, plain);
+        const auto [x, y] = lower_left(p, plain, view_w, view_h);
+        where.spot = where_asked(asked);
+        where.inked = placement::inked_around(*map, {x, y, where.spot}, plain.w, plain.h);
+        where.why = where.inked == 0 ? "as asked; the page paints nothing there" : "as asked";
+        if (where.inked > 0)
+            summary.warnings.push_back("the badge " + where.spot + " covers content already on " + page + " (" +
+                                       fmt(std::round(where.inked * 1000) / 10) + "% of its area is painted)");
+        return p;
+    }
+    placement::Choice c = placement::choose(*map, plain.w, plain.h, plain.margin_x, plain.margin_y, asked.corner);
+    if (!c.free) {
+        c = placement::choose(*map, boxed.w, boxed.h, boxed.margin_x, boxed.margin_y, asked.corner);
+        where.boxed = true;
+        summary.warnings.push_back(page + ": " + c.why);
+    }
+    where.spot = c.spot.where;
+    where.why = c.why;
+    where.inked = c.inked;
+    Placement p = as_asked(asked, where.boxed ? boxed : plain);
+    p.at = std::make_pair(c.spot.x, c.spot.y);
+    return p;
+}
+
 void draw_badge(pdf::File& file, pdf::Update& update, const Record& record, const Options& options, Summary& summary) {
     int count = file.page_count();
     if (count == 0) {  // qpdf and PoDoFo find no page either; some viewers guess pages by scanning
@@ -209,21 +315,25 @@ void draw_badge(pdf::File& file, pdf::Update& update, const Record& record, cons
     pdf::Page page = file.page(index);
     file.check_page(page);
     const std::string url = options.resolver + record.number.body;
-    badge::Badge badge = badge::draw(update, record.number.short_form(), url, options.badge);
-
     const pdf::Rect& crop = page.crop_box;
     bool sideways = page.rotate == 90 || page.rotate == 270;
     double view_w = sideways ? crop.height() : crop.width(), view_h = sideways ? crop.width() : crop.height();
-    // A page smaller than the badge and its margins (labels, icons) still gets it: margins
-    // shrink first, then the badge is scaled down to fit.
-    Placement place = options.placement;
-    double scale = std::min({1.0, 0.9 * view_w / badge.width_pt, 0.9 * view_h / badge.height_pt});
-    double w = badge.width_pt * scale, h = badge.height_pt * scale;
-    place.margin_x = std::min(place.margin_x, (view_w - w) / 2);
-    place.margin_y = std::min(place.margin_y, (view_h - h) / 2);
-    if (scale < 1 || place.margin_x < options.placement.margin_x || place.margin_y < options.placement.margin_y)
+
+    // Where the badge goes (issue 21), from its size plain and boxed; then the badge itself.
+    badge::Options look = options.badge, boxed = options.badge;
+    boxed.style = "boxed";
+    const Fit plain_fit = fit_badge(measure_badge(record.number.short_form(), url, look), view_w, view_h, options.placement);
+    const Fit boxed_fit = look.style == "boxed" ? plain_fit
+                                                : fit_badge(measure_badge(record.number.short_form(), url, boxed), view_w, view_h, options.placement);
+    const Placement place = choose_spot(file, index, options, plain_fit, boxed_fit, view_w, view_h, summary);
+    if (summary.where.boxed) look = boxed;
+    const Fit& fit = summary.where.boxed ? boxed_fit : plain_fit;
+    badge::Badge badge = badge::draw(update, record.number.short_form(), url, look);
+    const double scale = fit.scale, w = fit.w, h = fit.h;
+    if (scale < 1 || fit.margin_x < options.placement.margin_x || fit.margin_y < options.placement.margin_y)
         summary.warnings.push_back("page " + std::to_string(index + 1) + " is small (" + fmt(view_w) + " x " + fmt(view_h) +
-                                   " pt): badge margins reduced" + (scale < 1 ? ", badge scaled to " + fmt(scale * 100) + "%" : ""));
+                                   " pt): badge margins reduced" + (scale < 1 ? ", badge scaled to " + fmt(scale * 100) + "%" : "") +
+                                   (scale < 1 && look.qr ? " (its QR code, " + fmt(scale * look.qr_module_pt) + " pt a module, may not scan)" : ""));
     Matrix m = placement_matrix(crop, page.rotate, w, h, place);
     m.a *= scale, m.b *= scale, m.c *= scale, m.d *= scale;
 
@@ -473,18 +583,14 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
     if (options.signer && options.rewrite) throw Error("--rewrite writes a new file without signatures: it cannot be combined with signing");
     if (options.certify && !options.signer) throw Error("--certify needs a signing key (--sign-cert and --sign-key, or --sign-p12)");
 
-    // The input is opened once: the parser, the hash and the kernel copy read the same file.
-    // Hashing it (pith:priorSha256) is the largest cost on a big PDF: it starts at once, on a
-    // second core, and runs while the file is parsed and copied and the badge is drawn.
+    // A file input is mapped (not read) when the output is a file: the kernel copies its bytes
+    // to the output, and pith:priorSha256 is the hash of the bytes there, compared with the bytes
+    // parsed, so it describes exactly what was written even if the input changes meanwhile.
     const pdf::OpenOptions open{options.password, !options.password.empty()};
     std::optional<InputFile> in;
-    std::optional<PrefixSha256> input_sha256;
-    if (input != "-") {
-        in.emplace(input);
-        if (!options.rewrite) input_sha256.emplace(in->fd());
-    }
+    if (input != "-" && output != "-" && !options.rewrite) in.emplace(input);
     pdf::File file = in ? pdf::File::open(in->fd(), input, open)
-                        : pdf::File::from_bytes(read_file_or_stdin("-", std::size_t{4} << 30), "standard input", open);
+                        : pdf::File::from_bytes(read_file_or_stdin(input, std::size_t{4} << 30), input == "-" ? "standard input" : input, open);
     const auto previous = find_pith_update(file);
     const Carried carried = carried_numbers(file, record.number);
     refuse_other_number(file.name(), carried, record.number, previous.has_value(), options.replace);
@@ -507,16 +613,22 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
     else summary.title = options.check_title ? "not checked: no page" : "not checked (--no-title-check)";
 
     std::string_view prior = file.bytes();
-    auto prior_sha256 = [&]() -> std::string {
-        if (options.rewrite) return "";
-        return to_hex(input_sha256 ? input_sha256->digest(prior.size()) : sha256(prior));  // prior: a prefix of the input
-    };
     std::optional<AtomicFile> out;
+    std::optional<PrefixSha256> copied;  // the bytes kept, as they stand in the output; hashed on another core
     if (!options.rewrite && output != "-") {
         out.emplace(output);
-        const bool whole_input = !summary.replaced_previous && input != "-";
+        const bool whole_input = in && !summary.replaced_previous;
         if (!whole_input || !out->copy_from(*in, prior.size())) out->write(prior);
+        if (in && out->good()) copied.emplace(out->fd());
     }
+    auto prior_sha256 = [&]() -> std::string {
+        if (options.rewrite) return "";
+        if (!copied) return to_hex(sha256(prior));  // prior is this process's own copy, or the write failed (commit says so)
+        const Sha256 digest = copied->digest(std::min<std::uint64_t>(prior.size(), copied->bytes().size()));
+        if (copied->bytes() != prior)
+            throw Error(file.name() + ": changed while pith was stamping it; nothing written (stamp it again)", "input.changed");
+        return to_hex(digest);
+    };
     pdf::Update update(file);
     if (!options.rewrite) update.set_comment(kUpdateMarker + " prior=" + std::to_string(prior.size()));
     // A cross-reference table pith had to rebuild is written out in full, so every reader

@@ -20,6 +20,9 @@ struct Placement {
     double margin_x = 18;          // pt from the corner's vertical edge, as the reader sees the page
     double margin_y = 18;          // pt from the corner's horizontal edge
     std::optional<std::pair<double, double>> at;  // explicit lower-left of the badge, pt from the visible lower-left
+    // Choose a spot where the page paints nothing, starting from `corner` (src/stamp/placement.hpp).
+    // false (--corner or --at given): the badge goes where asked, with a warning if it covers content.
+    bool automatic = true;
 };
 
 struct Options {
@@ -39,6 +42,15 @@ struct Options {
     bool certify = false;                // with signer: a certification signature (DocMDP P=2)
 };
 
+// Where the badge went and why (human output, --json, batch report).
+struct Where {
+    std::string spot;        // "top-right corner", "top margin", "at 100,700", ...
+    std::string why;         // one line
+    bool measured = false;   // the page was rendered and `inked` measured
+    double inked = 0;        // share of the badge's rectangle (and 2 pt around) the page already painted
+    bool boxed = false;      // drawn on its opaque box (no free spot, or --style boxed)
+};
+
 struct Summary {
     std::string number;
     int page = 0;                       // 1-based page the badge is on (0 without badge)
@@ -48,6 +60,7 @@ struct Summary {
     bool replaced_previous = false;     // an earlier pith stamp was replaced
     bool latex_badge = false;           // page 1 already shows pith.sty's badge for this number: none drawn
     std::string title;                  // what the title check found: "shown", or why it could not be made
+    Where where;
     std::string signed_by;              // the signer's subject when the update was signed
     std::vector<std::string> warnings;
 };

@@ -477,3 +477,88 @@ extern "C" __attribute__((visibility("default"))) int pith_page_words_v3(
         return 0;
     }
 }
+
+// ================================================================ pith_page_ink_v1
+// (src/text/page_ink_abi.h) What the page paints, at low resolution, for pith stamp's placement.
+
+#include "page_ink_abi.h"
+
+namespace {
+
+// Splash that paints each glyph as its box (advance x ascent-descent) instead of its outline:
+// font programs are never loaded, which is most of the cost of rendering a page of text, and a
+// glyph's box holds its ink, so a spot free of boxes is free of glyphs. Invisible text (render
+// mode 3, OCR layers) paints nothing, as in a viewer.
+class GlyphBoxSplash : public SplashOutputDev {
+public:
+    explicit GlyphBoxSplash(SplashColorPtr paper) : SplashOutputDev(splashModeRGB8, 4, false, paper) {}
+    bool interpretType3Chars() override { return false; }
+    void updateFont(GfxState*) override {}
+    bool beginType3Char(GfxState*, double, double, double, double, CharCode, const Unicode*, int) override { return true; }
+    void drawChar(GfxState* state, double x, double y, double dx, double dy, double, double, CharCode, int,
+                  const Unicode*, int) override {
+        if ((state->getRender() & 3) == 3) return;
+        double ascent = 0.9, descent = -0.25;
+        if (const GfxFont* font = state->getFont().get()) {
+            ascent = std::clamp(font->getAscent(), 0.5, 1.2);
+            descent = std::clamp(font->getDescent(), -0.5, 0.0);
+        }
+        double ux, uy, lx, ly;  // the box's top and bottom edges from the baseline, user space
+        state->textTransformDelta(0, state->getFontSize() * ascent, &ux, &uy);
+        state->textTransformDelta(0, state->getFontSize() * descent, &lx, &ly);
+        if (std::hypot(dx, dy) < 1e-6) dx = 0.5 * (ux - lx), dy = 0.5 * (uy - ly);  // zero advance: a square-ish box
+        state->moveTo(x + lx, y + ly);
+        state->lineTo(x + dx + lx, y + dy + ly);
+        state->lineTo(x + dx + ux, y + dy + uy);
+        state->lineTo(x + ux, y + uy);
+        state->closePath();
+        SplashOutputDev::fill(state);
+        state->clearPath();
+        state->shift(x - state->getCurX(), y - state->getCurY());  // the path moved the text position: put it back
+    }
+};
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) int pith_page_ink_v1(const char* pdf, std::size_t size, int index,
+                                                                       const char* password, double dpi, double seconds,
+                                                                       void (*sink)(void*, const PithPageInk*),
+                                                                       void* context) {
+    try {
+        if (!globalParams) globalParams = std::make_unique<GlobalParams>();
+        setErrorCallback(&silence_core);
+        if (index < 0 || size == 0 || size > static_cast<std::size_t>(INT_MAX) || !(dpi > 0 && dpi <= 300)) return 0;
+        const std::optional<GooString> pw = password ? std::optional<GooString>(GooString(password)) : std::nullopt;
+        PDFDoc doc(new MemStream(pdf, 0, static_cast<Goffset>(size), Object(objNull)), pw, pw);
+        if (!doc.isOk() || index >= doc.getNumPages()) return 0;
+        const int page = index + 1;
+        const bool sideways = doc.getPageRotate(page) % 180 != 0;
+        PithPageInk facts{};
+        facts.width = sideways ? doc.getPageCropHeight(page) : doc.getPageCropWidth(page);
+        facts.height = sideways ? doc.getPageCropWidth(page) : doc.getPageCropHeight(page);
+        dpi = std::min(dpi, 72 * std::sqrt(kMaxPixels / std::max(1.0, facts.width * facts.height)));
+        Clock::time_point deadline =
+            Clock::now() + std::chrono::milliseconds(static_cast<long>(std::max(0.0, seconds) * 1000));
+        SplashColor white = {255, 255, 255};
+        GlyphBoxSplash out(white);
+        out.setVectorAntialias(true);
+        out.startDoc(&doc);
+        doc.displayPage(&out, page, dpi, dpi, 0, false, true, false, &past_deadline, &deadline);
+        std::unique_ptr<SplashBitmap> bitmap(out.takeBitmap());
+        if (!bitmap) return 0;
+        facts.rendered = Clock::now() <= deadline;
+        facts.columns = bitmap->getWidth();
+        facts.rows = bitmap->getHeight();
+        std::vector<unsigned char> ink(static_cast<std::size_t>(facts.columns) * facts.rows);
+        for (int y = 0; y < facts.rows; ++y) {
+            const unsigned char* p = bitmap->getDataPtr() + static_cast<std::ptrdiff_t>(y) * bitmap->getRowSize();
+            for (int x = 0; x < facts.columns; ++x)
+                ink[static_cast<std::size_t>(y) * facts.columns + x] = 255 - std::min({p[3 * x], p[3 * x + 1], p[3 * x + 2]});
+        }
+        facts.ink = ink.data();
+        sink(context, &facts);
+        return 1;
+    } catch (...) {
+        return 0;
+    }
+}

@@ -5,12 +5,15 @@
 #include "xmp/xmp.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <map>
 #include <set>
 #include <unordered_map>
+#include <vector>
 
 namespace pith::verify {
 namespace {
@@ -119,7 +122,9 @@ bool chain_starts_with(pdf::File& file, pdf::File& head) {
 
 // ---------------------------------------------------------------- pith's own update
 
-// The badge's closing stream as draw_badge writes it: head, six numbers, tail.
+// The badge's closing stream as draw_badge writes it: head, six numbers, tail. The matrix is
+// one draw_badge can write, wherever it chose to put the badge: upright for the reader on a page
+// turned by a multiple of 90 degrees, scaled by at most 1 (shrunk only to fit a small page).
 bool is_close_stream(const std::string& s) {
     const std::string& head = stamp::kBadgeCloseHead;
     const std::string& tail = stamp::kBadgeCloseTail;
@@ -127,16 +132,21 @@ bool is_close_stream(const std::string& s) {
         s.compare(s.size() - tail.size(), tail.size(), tail) != 0)
         return false;
     const std::string numbers = s.substr(head.size(), s.size() - head.size() - tail.size());
-    int count = 0;
+    std::vector<double> m;
     for (std::size_t i = 0; i < numbers.size();) {
         std::size_t j = numbers.find(' ', i);
         if (j == std::string::npos) j = numbers.size();
         const std::string n = numbers.substr(i, j - i);
         if (n.empty() || n.find_first_not_of("-.0123456789") != std::string::npos) return false;
-        ++count;
+        char* end = nullptr;
+        m.push_back(std::strtod(n.c_str(), &end));
+        if (end != n.c_str() + n.size() || !std::isfinite(m.back())) return false;
         i = j + 1;
     }
-    return count == 6;
+    if (m.size() != 6) return false;
+    const double scale = std::max(std::fabs(m[0]), std::fabs(m[1]));
+    const bool upright = (m[1] == 0 && m[2] == 0 && m[0] == m[3]) || (m[0] == 0 && m[3] == 0 && m[1] == -m[2]);
+    return upright && scale > 0 && scale <= 1;
 }
 
 bool new_plain_stream(pdf::File& before, pdf::File& stamped, const PdfReference& ref, bool (*ok)(const std::string&)) {
@@ -252,6 +262,7 @@ void check_badge_page(pdf::File& before, pdf::File& stamped, const PdfReference&
     const pdf::Page old_view = before.page(index);
     const PdfObject* resources = new_page.GetDictionary().GetKey("Resources");
     bool resources_ok = resources && resources->IsDictionary();
+    PdfReference badge_xobject;
     if (resources_ok) {
         PdfDictionary expected = old_view.resources.IsDictionary() ? old_view.resources.GetDictionary() : PdfDictionary();
         PdfDictionary xobjects;
@@ -262,6 +273,7 @@ void check_badge_page(pdf::File& before, pdf::File& stamped, const PdfReference&
         resources_ok = badge && badge->IsReference() && !before.exists(badge->GetReference()) &&
                        type_of(stamped.get(badge->GetReference())) == "XObject";
         if (resources_ok) {
+            badge_xobject = badge->GetReference();
             xobjects.AddKey(PoDoFo::PdfName(stamp::kBadgeResourceName), *badge);
             expected.AddKey("XObject", xobjects);
             resources_ok = canon(PdfObject(expected)) == canon(*resources);
@@ -293,6 +305,7 @@ void check_badge_page(pdf::File& before, pdf::File& stamped, const PdfReference&
     if (contents_ok && resources_ok && annots_ok) {
         b.badge_drawn = true;
         b.badge_page = index;
+        b.badge_xobject = badge_xobject;
         pdf::read_rect(stamped, stamped.get(link).GetDictionary().GetKey("Rect"), b.badge_rect);
     }
 }

@@ -34,6 +34,7 @@ struct Baseline {
     bool badge_drawn = false;      // pith's update drew a badge and its link
     int badge_page = -1;           // 0-based, where it did
     pdf::Rect badge_rect;          // the link's rectangle there
+    PoDoFo::PdfReference badge_xobject;  // the badge's Form XObject (when badge_drawn)
 };
 
 // Finds the baseline and checks pith's own update. `prior_length`: pith:priorLength (its

@@ -9,6 +9,7 @@
 #include "pdf/file.hpp"
 #include "stamp/stamp.hpp"
 #include "verify/changes.hpp"
+#include "verify/redraw.hpp"
 #include "verify/signatures.hpp"
 #include "verify/title.hpp"
 #include "verify/visible.hpp"
@@ -396,6 +397,26 @@ TitleCheck check_title(const std::string& plain, const std::string& hash, const 
     return out;
 }
 
+// 5. The badge pith stamp drew is exactly what it draws for this number, with the options it
+// recorded (pith:badge): drawn again and compared object by object.
+void check_badge_drawing(pdf::File& file, const Embedded& e, const PithNumber& number, const Baseline& b, const std::string& recorded,
+                         Findings& f) {
+    const std::optional<badge::Options> options = badge::options_from(recorded);
+    if (!options)
+        return f.info("pith.badge.drawing.unchecked", recorded.empty() ? "the metadata does not say how the badge was drawn (pith:badge): "
+                                                                         "it cannot be drawn again to compare"
+                                                                       : "pith:badge is not a description pith stamp writes: the badge "
+                                                                         "cannot be drawn again to compare");
+    std::string url;
+    for (const auto& l : e.links)
+        if (l.pith_badge) url = l.uri;
+    const std::string why = redraw_differs(file, b.badge_xobject, number.short_form(), url, *options);
+    if (why.empty())
+        f.ok("pith.badge.drawing.match", "the badge is exactly what pith stamp draws for " + number.short_form());
+    else
+        f.fail("pith.badge.drawing.mismatch", "the badge is not what pith stamp draws for " + number.short_form() + ": " + why);
+}
+
 // 6. The badge text a reader sees on the badge's page: the number's first 8 letters, and no
 // other Pith number.
 void check_badge_text(const Embedded& e, const PithNumber& number, const Baseline& baseline, const std::optional<visible::Page>& page,
@@ -427,6 +448,7 @@ std::vector<std::string> missing_evidence(const Findings& f, bool receipt_valid,
         missing.push_back("no canonical record to recompute the hash from");
     if (!has("pith.title.match")) missing.push_back("the record's title was not found on page 1");
     if (badge_expected && !has("pith.badge.text.match")) missing.push_back("the badge is not visible");
+    if (listed(f.informational, "pith.badge.drawing.unchecked")) missing.push_back("the badge could not be drawn again to compare");
     if (!has("pith.update.match") && !has("pith.update.none")) missing.push_back("the stamp could not be checked");
     if (unverified_record) missing.push_back("the record was stamped with --allow-unverified");
     return missing;
@@ -489,6 +511,7 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
         f.ok("pith.update.none", "no update of pith stamp's: the pith data was written with the document (made by " +
                                      (prop("stampTool").empty() ? std::string("an unknown tool") : prop("stampTool")) + ")");
     check_links(file, e, *number, report.number, baseline, options.resolver, f);
+    if (baseline.badge_drawn) check_badge_drawing(file, e, *number, baseline, prop("badge"), f);
 
     // poppler's layout and rendering of the pages.
     visible::Reading page1, badge_page;

@@ -25,6 +25,8 @@ NOT_FROM_TEX = {
     "unverified": "pith.sty cannot recompute SHA-256; `pith tex` refuses "
                   "records that do not recompute instead",
     "stampedAt": "a date would make the output non-reproducible",
+    "badge": "pith.sty's badge is text of the page, which verify reads as text; only "
+             "pith stamp's drawn badge is drawn again and compared",
     "priorLength": "only meaningful for pith stamp's incremental update",
     "priorSha256": "only meaningful for pith stamp's incremental update",
 }

@@ -369,6 +369,37 @@ def case_page_appended(ctx):
     expect(ctx, "page-appended-table", rc, report, "invalid", failures=["pith.changed.page_tree"])
 
 
+def case_badge_redrawn(ctx):
+    """pith's own update edited in place (same length, so nothing else shows it): the badge
+    XObject made to draw a box instead, or the recorded pith:badge options changed. verify draws
+    the badge again from pith:badge and compares: pith.badge.drawing.mismatch (issue 14, 5)."""
+    src = ctx.path("trusted.pdf")
+    data = ctx.read("trusted.pdf")
+    rc, report, err = ctx.verify(src)
+    check("pith.badge.drawing.match" in codes(report, "success"), "trusted.pdf: badge not drawn again: %s" % report)
+    num = int(re.search(r"/PithBadge (\d+) 0 R", pdfedit.show_object(src, 2)).group(1))
+    start = pith_update_start(data)
+    at = data.index(b"\n%d 0 obj" % num, start)
+    head_end = data.index(b"stream\n", at) + len(b"stream\n")
+    end = data.index(b"endstream", head_end)
+    head = data[at:head_end]
+    check(b"/Filter /FlateDecode" in head, "badge XObject not Flate: %r" % head)
+    box = b"0 0 1 rg 0 0 60 10 re f\n"
+    body = box + b" " * (end - head_end - len(box))
+    check(end - head_end >= len(box), "badge stream too short to replace")
+    edited = data[:at] + head.replace(b"/Filter /FlateDecode", b" " * len(b"/Filter /FlateDecode")) + body + data[end:]
+    check(len(edited) == len(data), "same-length edit")
+    path = ctx.write("badge-redrawn-box.pdf", edited)
+    rc, report, err = ctx.verify(path)
+    expect(ctx, "badge-drawing-replaced", rc, report, "invalid", failure_includes=["pith.badge.drawing.mismatch"])
+    # The options recorded are not the ones drawn with.
+    edited = data.replace(b"text=8 qr=0", b"text=9 qr=0")
+    check(edited != data, "pith:badge not found in the XMP")
+    path = ctx.write("badge-options-edited.pdf", edited)
+    rc, report, err = ctx.verify(path)
+    expect(ctx, "badge-options-edited", rc, report, "invalid", failure_includes=["pith.badge.drawing.mismatch"])
+
+
 def case_badge_text_changed(ctx):
     # An update replacing the badge's drawing with one that shows another number.
     src = ctx.path("trusted.pdf")

@@ -1,0 +1,124 @@
+#include "verify/redraw.hpp"
+
+#include "core/error.hpp"
+#include "pdf/filters.hpp"
+#include "pdf/object_sink.hpp"
+
+#include <cmath>
+#include <map>
+#include <optional>
+#include <set>
+
+namespace pith::verify {
+namespace {
+
+using PoDoFo::PdfObject;
+using PoDoFo::PdfReference;
+
+// The objects badge::draw() describes, kept in memory and numbered 1, 2, ...
+class Drawn : public pdf::ObjectSink {
+public:
+    struct Object {
+        PdfObject value;
+        std::optional<std::string> data;  // a stream's bytes, as encoded
+    };
+    PdfReference add(const PdfObject& value) override { return keep({value, std::nullopt}); }
+    PdfReference add_stream(const PoDoFo::PdfDictionary& dict, const std::string& data) override { return keep({PdfObject(dict), data}); }
+    const Object& at(std::uint32_t number) const { return objects_.at(number); }
+
+private:
+    PdfReference keep(Object o) {
+        objects_.emplace(static_cast<std::uint32_t>(objects_.size() + 1), std::move(o));
+        return PdfReference(static_cast<std::uint32_t>(objects_.size()), 0);
+    }
+    std::map<std::uint32_t, Object> objects_;
+};
+
+// Walks the drawn badge and the file's side by side; `why` says where they first differ.
+class Comparison {
+public:
+    Comparison(pdf::File& file, const Drawn& drawn) : file_(file), drawn_(drawn) {}
+
+    bool same_object(std::uint32_t want, const PdfReference& got) {
+        if (!seen_.insert({want, got.ObjectNumber()}).second) return true;
+        if (!file_.exists(got)) return differ("object " + std::to_string(got.ObjectNumber()) + " is missing");
+        const Drawn::Object& w = drawn_.at(want);
+        const std::string where = "object " + std::to_string(got.ObjectNumber());
+        if (w.data.has_value() != file_.is_stream(got)) return differ(where + " is " + (w.data ? "not a stream" : "a stream"));
+        if (w.data) {
+            const bool flate = w.value.GetDictionary().HasKey("Filter");
+            if ((flate ? pdf::flate_decode(*w.data) : *w.data) != file_.stream_decoded(got))
+                return differ(where + "'s stream draws something else");
+        }
+        return same_value(w.value, file_.get(got), where);
+    }
+
+    std::string why;
+
+private:
+    bool differ(const std::string& what) {
+        if (why.empty()) why = what;
+        return false;
+    }
+
+    bool same_value(const PdfObject& w, const PdfObject& g, const std::string& where) {
+        if (w.IsReference()) return g.IsReference() ? same_object(w.GetReference().ObjectNumber(), g.GetReference())
+                                                    : differ(where + " holds a value where pith writes a reference");
+        if (w.IsDictionary()) {
+            if (!g.IsDictionary()) return differ(where + " is not a dictionary");
+            const auto& wk = w.GetDictionary().GetKeys();
+            const auto& gk = g.GetDictionary().GetKeys();
+            for (const auto& [key, value] : gk)  // /Length and /Filter depend on how the stream was written
+                if (key.GetName() != "Length" && key.GetName() != "Filter" && !wk.count(key))
+                    return differ(where + " has /" + key.GetName() + ", which pith does not write");
+            for (const auto& [key, value] : wk) {
+                if (key.GetName() == "Length" || key.GetName() == "Filter") continue;
+                const auto it = gk.find(key);
+                if (it == gk.end()) return differ(where + " lacks /" + key.GetName());
+                if (!same_value(*value, *it->second, where + " /" + key.GetName())) return false;
+            }
+            return true;
+        }
+        if (w.IsArray()) {
+            if (!g.IsArray() || g.GetArray().size() != w.GetArray().size()) return differ(where + " is another array");
+            for (std::size_t i = 0; i < w.GetArray().size(); ++i)
+                if (!same_value(w.GetArray()[i], g.GetArray()[i], where)) return false;
+            return true;
+        }
+        if (w.IsNumber() || w.IsReal())
+            return (g.IsNumber() || g.IsReal()) && std::fabs(pdf::number_value(w) - pdf::number_value(g)) < 1e-5 ? true
+                                                                                                               : differ(where + " holds another number");
+        if (w.IsString() || w.IsHexString())
+            return (g.IsString() || g.IsHexString()) && g.GetString().GetStringUtf8() == w.GetString().GetStringUtf8()
+                       ? true
+                       : differ(where + " holds another string");
+        if (w.IsName()) return g.IsName() && g.GetName() == w.GetName() ? true : differ(where + " holds another name");
+        return pdf::to_pdf_string(w) == pdf::to_pdf_string(g) ? true : differ(where + " holds another value");
+    }
+
+    pdf::File& file_;
+    const Drawn& drawn_;
+    std::set<std::pair<std::uint32_t, std::uint32_t>> seen_;
+};
+
+}  // namespace
+
+std::string redraw_differs(pdf::File& file, const PdfReference& xobject, const std::string& label, const std::string& url,
+                           const badge::Options& options) {
+    Drawn drawn;
+    badge::Badge badge;
+    try {
+        badge = badge::draw(drawn, label, url, options);
+    } catch (const Error& e) {
+        return std::string("the recorded badge options cannot be drawn (") + e.what() + ")";
+    }
+    Comparison c(file, drawn);
+    try {
+        if (c.same_object(badge.xobject.ObjectNumber(), xobject)) return {};
+    } catch (const Error& e) {
+        return std::string("the badge cannot be read (") + e.what() + ")";
+    }
+    return c.why;
+}
+
+}  // namespace pith::verify

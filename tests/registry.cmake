@@ -1,0 +1,9 @@
+# The registry client (pith fetch, keys, badge, --number/--arxiv, verify --online, batch manifests by
+# number) against a local registry the test starts on 127.0.0.1 (tests/registry/registry_server.py);
+# nothing leaves the loopback address. badge_chromium needs chromium, tls needs openssl (else skipped).
+foreach(case fetch_good cache hostile proxy tls new_user seeds_key_unknown no_network batch_1000 badge_svg badge_chromium)
+  add_test(NAME registry_${case}
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/registry/registry_suite.py
+            --pith $<TARGET_FILE:pith> --source ${CMAKE_SOURCE_DIR} ${case})
+  set_tests_properties(registry_${case} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS "registry")
+endforeach()

@@ -568,7 +568,7 @@ def check_stamped_file(ctx, row):
     r, summary = stamp(ctx, inp, signed, out, password, force)
     if r.rc != 0 or summary is None:
         return "FAIL", problems + ["pith stamp failed: " + r.brief()], info
-    want_title = "not checked" if rel in NO_VISIBLE_TITLE else "shown"
+    want_title = "not checked" if rel in NO_VISIBLE_TITLE or title is None else "shown"
     if not str(summary.get("title", "")).startswith(want_title):
         problems.append("stamp's title check: want %r, got %r" % (want_title, summary.get("title")))
     page = (summary.get("badge") or {}).get("page", 1)

@@ -3,6 +3,7 @@
 #include "cli/output.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "pdf/budget.hpp"
 #include "stamp/stamp.hpp"
 #include "verify/verify.hpp"
 
@@ -26,7 +27,7 @@ int run_stamp(StampCommand& c) {
     c.options.placement.corner = stamp::parse_corner(c.corner);
     c.options.draw_badge = !c.no_badge;
     if (!c.at.empty()) c.options.placement.at = std::make_pair(c.at[0], c.at[1]);
-    stamp::Summary s = stamp::stamp_file(c.input, output, record, c.options);
+    stamp::Summary s = pdf::within_budget(c.input, [&] { return stamp::stamp_file(c.input, output, record, c.options); }, false);
 
     std::FILE* out = output == "-" ? stderr : stdout;
     for (const auto& w : s.warnings) std::fprintf(stderr, "pith: warning: %s\n", w.c_str());
@@ -94,7 +95,7 @@ int run_verify(const VerifyCommand& c) {
         int code;
         Json result;
         try {
-            verify::Report report = verify::verify(file, keyring, options);
+            verify::Report report = pdf::within_budget(file, [&] { return verify::verify(file, keyring, options); });
             code = exit_code_of(report.state);
             result = report.to_json();
             if (!c.json) {
@@ -125,7 +126,7 @@ struct ExtractCommand {
 };
 
 int run_extract(const ExtractCommand& c) {
-    verify::Embedded e = verify::extract(c.file, c.password, c.allow_damaged);
+    verify::Embedded e = pdf::within_budget(c.file, [&] { return verify::extract(c.file, c.password, c.allow_damaged); });
     Json j = e.to_json();
     if (c.json) {
         std::printf("%s\n", pretty_json(j).c_str());

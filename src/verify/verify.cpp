@@ -169,12 +169,7 @@ public:
         if (child_ == 0) {
             ::close(fds[0]);
             if (std::getenv("PITH_TEST_PAGE_TEXT_CRASH")) std::abort();  // test hook: a PDF that crashes poppler
-            struct rlimit cpu = {kPageTextSeconds, kPageTextSeconds + 1};
-            ::setrlimit(RLIMIT_CPU, &cpu);
-#ifndef PITH_ADDRESS_SANITIZER
-            struct rlimit memory = {kPageTextMemory, kPageTextMemory};
-            ::setrlimit(RLIMIT_AS, &memory);
-#endif
+            visible::limit_child(kPageTextSeconds, kPageTextMemory);
             PageText t = page_text_or_failure(bytes_, page_, password_);  // 'W' words, 'N' no page, 'E' why not
             const std::string message = t.failed ? "E" + t.why : t.page ? "W" + visible::encode(*t.page) : "N";
             ::_exit(write_all(fds[1], message) ? 0 : 1);
@@ -646,6 +641,9 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     else if (file.page_count() > 0) {  // without pages there is nothing for poppler to read either
         page1_child.emplace(file.bytes(), 0, options.password);
         if (e.badge_page != 1) badge_page_child.emplace(file.bytes(), e.badge_page - 1, options.password);
+        // What the children were asked must fit the file's budget too (pdf.too_large stops them).
+        file.preflight_page(file.page(0));
+        if (e.badge_page != 1) file.preflight_page(file.page(e.badge_page - 1));
     }
 
     const bool receipt_valid = check_receipt_data(p, data.hash, keyring, f);

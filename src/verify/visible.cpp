@@ -1,7 +1,12 @@
 #include "verify/visible.hpp"
 
 #include "text/page_words_abi.h"
+#include "core/error.hpp"
+#include "core/sanitizer.hpp"
 #include "verify/text_module.hpp"
+
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -156,6 +161,28 @@ std::optional<Page> page_words(std::string_view pdf, int index, const std::strin
     if (!fn(pdf.data(), pdf.size(), index, password.c_str(), kRenderSeconds, &on_page, &on_word, &c))
         return std::nullopt;
     return std::move(c.page);
+}
+
+void limit_child(unsigned cpu_seconds, std::size_t memory) {
+    try {
+        (void)text_module::symbol(PITH_PAGE_WORDS_SYMBOL);  // loaded now, while nothing limits it
+    } catch (const Error&) {
+        // page_words() reports it
+    }
+    struct rlimit cpu = {cpu_seconds, cpu_seconds + 1};
+    ::setrlimit(RLIMIT_CPU, &cpu);
+#ifndef PITH_ADDRESS_SANITIZER
+    // The address space the child inherited (the parent's mappings: the file, pith's heap) plus
+    // `memory` for poppler: a fixed total failed on a large parent for a reason unrelated to poppler.
+    unsigned long long pages = 0;
+    if (std::FILE* statm = std::fopen("/proc/self/statm", "r")) {
+        if (std::fscanf(statm, "%llu", &pages) != 1) pages = 0;
+        std::fclose(statm);
+    }
+    const rlim_t total = static_cast<rlim_t>(pages) * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE)) + memory;
+    struct rlimit as = {total, total};
+    ::setrlimit(RLIMIT_AS, &as);
+#endif
 }
 
 std::string encode(const Page& page) {

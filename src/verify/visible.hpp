@@ -50,6 +50,11 @@ inline constexpr double kRenderSeconds = 12.0;
 // loaded. Runs in the calling process (verify calls it in its child process).
 std::optional<Page> page_words(std::string_view pdf, int index, const std::string& password = "");
 
+// In the child that runs page_words(): loads pith-text.so, then limits the child's CPU time to
+// `cpu_seconds` and its address space to what it inherited plus `memory` bytes (a backstop for
+// poppler's own parsing, which pith's budget does not cover).
+void limit_child(unsigned cpu_seconds, std::size_t memory);
+
 // For the child's pipe: a lossless text encoding of Page and its inverse (nullopt on junk).
 std::string encode(const Page& page);
 std::optional<Page> decode(std::string_view bytes);

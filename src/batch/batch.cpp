@@ -142,10 +142,13 @@ Entry parse_entry(std::string_view text, std::size_t line, const std::string& so
         else if (key == "allow_unverified") e.options.allow_unverified = boolean(key);
         else if (key == "allow_damaged") e.options.allow_damaged = boolean(key);
         else if (key == "force") e.options.force = boolean(key);
+        else if (key == "no_title_check") e.options.check_title = !boolean(key);
+        else if (key == "replace") e.options.replace = boolean(key);
+        else if (key == "badge_always") e.options.badge_always = boolean(key);
         else
             throw Error(at + ": unknown key \"" + key +
                         "\" (known: input, output, record, id, page, corner, margin_x, margin_y, text_size, style, qr, "
-                        "qr_module, no_badge, resolver, password, allow_unverified, allow_damaged, force)");
+                        "qr_module, no_badge, badge_always, resolver, password, allow_unverified, allow_damaged, force, no_title_check, replace)");
     }
     e.options.draw_badge = !e.no_badge;
     if (e.input.empty()) throw Error(at + ": \"input\" is missing or empty");
@@ -329,7 +332,7 @@ Json stamp_one(const Entry& e, const Keyring& keyring, const Options& opt) {
     try {
         s = pdf::within_budget(e.input, [&] { return stamp::stamp_file(e.input, e.output, *record, e.options); }, false);
     } catch (const Error& x) {
-        return failure(classify_stamp_error(x.what(), e), x.what());
+        return failure(x.code().empty() ? classify_stamp_error(x.what(), e) : x.code(), x.what());
     }
     if (opt.check_outputs) {
         // Every `stamped` output verifies (and so is skipped by a rerun); one that does not is removed.

@@ -12,7 +12,7 @@ namespace {
 
 struct StampCommand {
     std::string input, record, output;
-    bool in_place = false, json = false, no_badge = false;
+    bool in_place = false, json = false, no_badge = false, no_title_check = false;
     std::string corner = "top-right";
     std::vector<double> at;
     stamp::Options options;
@@ -26,6 +26,7 @@ int run_stamp(StampCommand& c) {
     Record record = load_record(c.record);
     c.options.placement.corner = stamp::parse_corner(c.corner);
     c.options.draw_badge = !c.no_badge;
+    c.options.check_title = !c.no_title_check;
     if (!c.at.empty()) c.options.placement.at = std::make_pair(c.at[0], c.at[1]);
     stamp::Summary s = pdf::within_budget(c.input, [&] { return stamp::stamp_file(c.input, output, record, c.options); }, false);
 
@@ -33,7 +34,8 @@ int run_stamp(StampCommand& c) {
     for (const auto& w : s.warnings) std::fprintf(stderr, "pith: warning: %s\n", w.c_str());
     if (c.json) {
         Json j = {{"input", c.input}, {"output", output}, {"number", s.number}, {"prior_length", s.prior_length},
-                  {"added_bytes", s.added}, {"replaced_previous_stamp", s.replaced_previous}, {"warnings", s.warnings}};
+                  {"added_bytes", s.added}, {"replaced_previous_stamp", s.replaced_previous}, {"title", s.title},
+                  {"latex_badge_kept", s.latex_badge}, {"warnings", s.warnings}};
         j["badge"] = s.page ? Json{{"page", s.page}, {"rect", {s.rect[0], s.rect[1], s.rect[2], s.rect[3]}}} : Json(nullptr);
         std::fprintf(out, "%s\n", pretty_json(j).c_str());
     } else {
@@ -43,7 +45,10 @@ int run_stamp(StampCommand& c) {
             char rect[128];
             std::snprintf(rect, sizeof rect, "page %d, [%.1f %.1f %.1f %.1f]", s.page, s.rect[0], s.rect[1], s.rect[2], s.rect[3]);
             print_field("badge", rect, out);
+        } else if (s.latex_badge) {
+            print_field("badge", "none drawn: page 1 already shows pith.sty's badge for this number (--badge-always draws one)", out);
         }
+        print_field("title", s.title == "shown" ? "page 1 shows the record's title" : s.title, out);
         if (c.options.rewrite)
             print_field("file", "rewritten as a whole new file of " + std::to_string(s.added) + " bytes", out);
         else
@@ -111,6 +116,7 @@ int run_verify(const VerifyCommand& c) {
             code = kExitUsage;
             result = {{"file", file}, {"state", "unreadable"}, {"number", nullptr}, {"error", e.what()},
                       {"success", Json::array()}, {"informational", Json::array()}, {"failure", Json::array()}};
+            if (!e.code().empty()) result["error_code"] = e.code();  // pdf.too_large, ...
             std::fprintf(stderr, "pith: %s\n", e.what());
         }
         all.push_back(result);
@@ -177,6 +183,11 @@ void register_pdf_commands(CLI::App& app, int& status) {
     stamp->add_flag("--qr", c->options.badge.qr, "Add a QR code of the resolver URL to the badge");
     stamp->add_option("--qr-module", c->options.badge.qr_module_pt, "Side of one QR module in pt")->capture_default_str();
     stamp->add_flag("--no-badge", c->no_badge, "Embed the metadata only");
+    stamp->add_flag("--badge-always", c->options.badge_always,
+                    "Draw the badge even where page 1 already shows pith.sty's badge for this number");
+    stamp->add_flag("--no-title-check", c->no_title_check,
+                    "Stamp although page 1 does not show the record's title as its title (verify will not say trusted)");
+    stamp->add_flag("--replace", c->options.replace, "Replace an earlier pith stamp of another Pith number");
     stamp->add_option("--resolver", c->options.resolver, "Base URL the badge links to (BODY is appended)")->capture_default_str();
     stamp->add_flag("--allow-unverified", c->options.allow_unverified, "Stamp a record whose stated hash or number does not recompute");
     stamp->add_flag("--allow-damaged", c->options.allow_damaged,

@@ -17,4 +17,11 @@ std::string unicode_lower(std::string_view utf8) {
 
 std::string title_hash(std::string_view title) { return to_hex(sha256(unicode_lower(title))); }
 
+std::string shortened(std::string_view utf8, std::size_t max) {
+    if (utf8.size() <= max) return std::string(utf8);
+    std::size_t cut = max > 3 ? max - 3 : 0;
+    while (cut > 0 && (static_cast<unsigned char>(utf8[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
+    return std::string(utf8.substr(0, cut)) + "...";
+}
+
 }  // namespace pith

@@ -7,6 +7,8 @@ namespace pith {
 
 // Python's str.lower(): full Unicode case mapping (ICU root locale), UTF-8 in and out.
 std::string unicode_lower(std::string_view utf8);
+// At most `max` bytes of `utf8`, cut at a character boundary, "..." added where cut: for messages.
+std::string shortened(std::string_view utf8, std::size_t max);
 
 // SHA-256 hex of the lower-cased title: the registry's title_canon_sha256.
 std::string title_hash(std::string_view title);

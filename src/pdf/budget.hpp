@@ -94,7 +94,7 @@ private:
 // A file asked for more than its budget, or for more memory than there is (pdf.too_large).
 class TooLarge : public Error {
 public:
-    using Error::Error;
+    explicit TooLarge(const std::string& message) : Error(message, "pdf.too_large") {}
 };
 
 // Runs `work` (everything pith does with the input file `file`) under a fresh budget, and turns

@@ -3,9 +3,13 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/keys.hpp"
+#include "core/text.hpp"
 #include "pdf/crypt.hpp"
 #include "pdf/file.hpp"
 #include "pdf/update.hpp"
+#include "verify/title.hpp"
+#include "verify/verify.hpp"
+#include "verify/visible.hpp"
 #include "xmp/xmp.hpp"
 
 #include <sys/stat.h>
@@ -15,6 +19,7 @@
 #include <cstring>
 #include <iostream>
 #include <optional>
+#include <set>
 
 namespace pith::stamp {
 namespace {
@@ -185,13 +190,18 @@ Matrix placement_matrix(const pdf::Rect& crop, int rotate, double w, double h, c
     }
 }
 
+// The 1-based page the badge goes on (out of range when the page does not exist).
+int target_page(pdf::File& file, const Options& options) {
+    return options.placement.page > 0 ? options.placement.page : file.page_count() + options.placement.page + 1;
+}
+
 void draw_badge(pdf::File& file, pdf::Update& update, const Record& record, const Options& options, Summary& summary) {
     int count = file.page_count();
     if (count == 0) {  // qpdf and PoDoFo find no page either; some viewers guess pages by scanning
         summary.warnings.push_back("the document has no usable page tree: metadata embedded, no badge drawn");
         return;
     }
-    int index = options.placement.page > 0 ? options.placement.page - 1 : count + options.placement.page;
+    int index = target_page(file, options) - 1;
     if (index < 0 || index >= count)
         throw Error(file.name() + ": has " + std::to_string(count) + " pages; there is no page " + std::to_string(options.placement.page));
     pdf::Page page = file.page(index);
@@ -229,8 +239,10 @@ void draw_badge(pdf::File& file, pdf::Update& update, const Record& record, cons
         const PdfObject& resolved = file.resolve(*existing);
         if (resolved.IsArray()) {
             const PdfArray& items = resolved.GetArray();
-            for (std::size_t i = 0; i < items.size(); ++i)
-                if (!((i == 0 || i + 1 == items.size()) && is_badge_stream(file, items[i]))) contents.push_back(items[i]);
+            // An earlier badge's two streams go wherever they stand: a later revision may have
+            // appended content after them, and leaving one would draw two badges or unbalance q/Q.
+            for (const auto& item : items)
+                if (!is_badge_stream(file, item)) contents.push_back(item);
         } else if (existing->IsReference()) {
             contents.push_back(*existing);
         }
@@ -283,6 +295,96 @@ void draw_badge(pdf::File& file, pdf::Update& update, const Record& record, cons
 
     update.replace(page.ref, page_object);
     summary.page = index + 1;
+}
+
+// ---------------------------------------------------------------- what the PDF already shows
+
+// A link's body names `body` when it is the body or a prefix of it (a short alias).
+bool names(const std::string& link_body, const std::string& body) { return body.rfind(link_body, 0) == 0; }
+
+// The Pith numbers the input already carries besides the record's: in its XMP and Info, and in
+// resolver links on page 1 and the page of an earlier stamp's badge (issue 22).
+struct Carried {
+    std::set<std::string> others;  // other numbers, as the PDF writes them
+    bool other_in_link = false;    // one of them in a link pith stamp did not draw: shown on a page
+    bool latex_badge = false;      // a link pith stamp did not draw names the record's number: pith.sty's badge
+    int stamp_badge_page = 0;      // 1-based page of an earlier pith stamp's badge, 0 if none
+};
+
+Carried carried_numbers(pdf::File& file, const PithNumber& number) {
+    const verify::Embedded e = verify::extract(file);
+    Carried c;
+    auto metadata = [&](const std::string& text) {
+        std::string body = text;
+        try {
+            body = parse_number(text).body;
+        } catch (const Error&) {
+        }
+        if (!text.empty() && body != number.body) c.others.insert(text);
+    };
+    if (auto it = e.xmp.pith.find("number"); it != e.xmp.pith.end()) metadata(it->second);
+    if (auto it = e.info.find("PithNumber"); it != e.info.end()) metadata(it->second);
+    for (const auto& link : e.links) {
+        if (link.pith_badge) {
+            c.stamp_badge_page = link.page;
+            continue;
+        }
+        const std::string body = verify::body_of_link(link.uri);
+        if (body.empty()) continue;
+        if (names(body, number.body)) {
+            c.latex_badge = true;
+        } else {
+            c.others.insert(body);
+            c.other_in_link = true;
+        }
+    }
+    return c;
+}
+
+// A paper must never show two Pith numbers. What an earlier pith stamp wrote, --replace
+// replaces; a number on a page that pith did not draw (pith.sty's badge) cannot be taken back.
+void refuse_other_number(const std::string& name, const Carried& c, const PithNumber& number, bool stamped_before, bool replace) {
+    if (c.others.empty() || (replace && !c.other_in_link)) return;
+    const std::string other = *c.others.begin();
+    if (c.other_in_link)
+        throw Error(name + ": page 1 already shows Pith number " + other + " (a pith.sty badge or another tool's link), not the record's " +
+                        number.full() + "; a paper must never show two different Pith numbers",
+                    "stamp.other_number");
+    throw Error(name + ": " + (stamped_before ? "stamped earlier with" : "its metadata carries") + " Pith number " + other +
+                    ", not the record's " + number.full() + "; a paper must never show two different Pith numbers (--replace replaces it)",
+                "stamp.other_number");
+}
+
+// The record's title against page 1 as a reader sees it (the check pith verify makes): a record
+// that is not this paper's is refused before anything is written.
+void check_title(visible::ChildReader& page1, const Record& record, const std::string& name, Summary& summary) {
+    const visible::Reading r = page1.collect();
+    if (r.failed) {
+        summary.title = "not checked: " + r.why;
+        summary.warnings.push_back("the record's title could not be looked for on page 1 (" + r.why + "); pith verify will not say trusted");
+        return;
+    }
+    const title::OnPage t = title::on_page(record.title.value_or(""), record.title_hash.value_or(""), r.page);
+    switch (t.shown) {
+        case title::Shown::AsTitle: summary.title = "shown"; return;
+        case title::Shown::Scanned:
+        case title::Shown::Unknown:
+            summary.title = "not checked: " + t.explanation;
+            summary.warnings.push_back("the record's title was not checked: " + t.explanation + "; pith verify will say unverified");
+            return;
+        case title::Shown::NotAsTitle:
+        case title::Shown::Hidden:
+        case title::Shown::Differs: break;
+    }
+    const std::string title = shortened(record.title.value_or("(known by its hash only)"), 80);
+    std::string shows = visible::visible_text(*r.page);
+    std::replace(shows.begin(), shows.end(), '\n', ' ');
+    shows = shortened(shows, 60);
+    const std::string how = t.shown == title::Shown::Differs ? "does not show the record's title \"" + title + "\" (it shows \"" + shows + "\")"
+                            : t.shown == title::Shown::Hidden ? "holds the record's title only as text a reader cannot see"
+                                                              : "shows the record's title only inside other text or in small type, not as its title";
+    throw Error(name + ": page 1 " + how + "; is this the record of this paper? (--no-title-check stamps anyway)",
+                "stamp.title_not_shown");
 }
 
 // Whether pith's marker, naming the bytes before it, stands at `at` (after end-of-line bytes).
@@ -379,12 +481,29 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
     }
     pdf::File file = in ? pdf::File::open(in->fd(), input, open)
                         : pdf::File::from_bytes(read_file_or_stdin("-", std::size_t{4} << 30), "standard input", open);
-    if (auto previous = find_pith_update(file); previous && previous->newest) {  // replace it rather than stack another
+    const auto previous = find_pith_update(file);
+    const Carried carried = carried_numbers(file, record.number);
+    refuse_other_number(file.name(), carried, record.number, previous.has_value(), options.replace);
+    if (previous && previous->newest) {  // replace it rather than stack another
         file = pdf::File::from_bytes(std::string(file.bytes().substr(0, previous->prior_length)), file.name(), open);
         summary.replaced_previous = true;
     }
     refuse_certified(file, file.name(), options.force);
     refuse_damaged(file, options);  // most damage shows on opening: before the copy and the badge
+    const bool badge = options.draw_badge && (!carried.latex_badge || options.badge_always);
+    summary.latex_badge = carried.latex_badge && !badge;
+    if (badge && previous && !previous->newest && carried.stamp_badge_page && carried.stamp_badge_page != target_page(file, options))
+        throw Error(file.name() + ": revisions were added after an earlier pith stamp whose badge is on page " +
+                        std::to_string(carried.stamp_badge_page) + "; stamp on that page (--page " + std::to_string(carried.stamp_badge_page) +
+                        ") so that it replaces the old badge",
+                    "stamp.badge_elsewhere");
+    // poppler reads page 1 in a child while the update is made.
+    std::optional<visible::ChildReader> page1;
+    if (options.check_title && file.page_count() > 0) {
+        page1.emplace(file.bytes(), 0, options.password);
+        file.preflight_page(file.page(0));  // what poppler was asked fits the budget (doc/limits.md)
+    }
+    else summary.title = options.check_title ? "not checked: no page" : "not checked (--no-title-check)";
 
     std::string_view prior = file.bytes();
     auto prior_sha256 = [&]() -> std::string {
@@ -403,11 +522,13 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
     // sees the objects pith saw instead of repairing the file its own way.
     update.set_repair(file.reconstructed());
     PdfDictionary info = write_info(file, update, record.number.full());
-    if (options.draw_badge) draw_badge(file, update, record, options, summary);
+    if (badge) draw_badge(file, update, record, options, summary);
     write_metadata(file, update, properties_for(record, options, prior.size(), prior_sha256(), summary));
     refuse_damaged(file, options);  // and some while reading the page drawn on
     if (!file.defects().empty())
         summary.warnings.push_back(pdf::damage_message(file) + "; stamped because of --allow-damaged");
+
+    if (page1) check_title(*page1, record, file.name(), summary);
 
     summary.prior_length = prior.size();
     if (options.rewrite) {

@@ -25,6 +25,9 @@ struct Options {
     Placement placement;
     badge::Options badge;
     bool draw_badge = true;
+    bool badge_always = false;      // draw the badge even where pith.sty already drew one for this number
+    bool check_title = true;        // refuse a record whose title page 1 does not show as its title
+    bool replace = false;           // replace an earlier pith stamp of another number
     std::string resolver = kDefaultResolver;  // the badge links to resolver + BODY
     bool allow_unverified = false;  // stamp a record whose stated hash or number does not recompute
     bool allow_damaged = false;     // stamp a damaged PDF (pdf::File::defects()) instead of refusing it
@@ -40,6 +43,8 @@ struct Summary {
     std::uint64_t prior_length = 0;     // bytes kept from the input
     std::uint64_t added = 0;            // bytes pith appended
     bool replaced_previous = false;     // an earlier pith stamp was replaced
+    bool latex_badge = false;           // page 1 already shows pith.sty's badge for this number: none drawn
+    std::string title;                  // what the title check found: "shown", or why it could not be made
     std::vector<std::string> warnings;
 };
 

@@ -181,11 +181,11 @@ void check_badge_page(pdf::File& before, pdf::File& stamped, const PdfReference&
     const std::set<std::string> other = without(changed_keys(old_page, new_page), {"Contents", "Resources", "Annots"});
     if (!other.empty()) problems.push_back("page " + std::to_string(index + 1) + "'s " + keys_text(other));
 
-    // /Contents: [open, the old streams (an earlier badge's left out), close].
+    // /Contents: [open, the old streams (an earlier badge's left out, wherever it stood), close].
     auto old_items = refs_in(before, old_page.GetDictionary().GetKey("Contents"));
-    auto is_old_badge = [&](const PdfReference& r) { return stamp::is_badge_stream(before, PdfObject(r)); };
-    if (old_items.size() > 1 && is_old_badge(old_items.back())) old_items.pop_back();
-    if (!old_items.empty() && is_old_badge(old_items.front())) old_items.erase(old_items.begin());
+    old_items.erase(std::remove_if(old_items.begin(), old_items.end(),
+                                   [&](const PdfReference& r) { return stamp::is_badge_stream(before, PdfObject(r)); }),
+                    old_items.end());
     const PdfObject* contents = new_page.GetDictionary().GetKey("Contents");
     auto items = refs_in(stamped, contents);
     const bool contents_ok = contents && contents->IsArray() && items.size() == old_items.size() + 2 &&

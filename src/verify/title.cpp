@@ -431,4 +431,91 @@ Result compare(const std::string& title, const std::string& title_hash, const st
     return {Outcome::NothingToCompare, note + "no title to compare: page 1 has no extractable text", ""};
 }
 
+namespace {
+
+// Letters and digits only (ASCII punctuation and spaces dropped): "Models," spells "models".
+std::string letters(std::string s) {
+    s.erase(std::remove_if(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80 && !std::isalnum(static_cast<unsigned char>(c)); }),
+            s.end());
+    return s;
+}
+
+// Every run of visible words that spells `title` in reading order (normalised, punctuation and
+// spaces ignored, so a word hyphenated at a line end joins the next): its first and last word.
+std::vector<std::pair<std::size_t, std::size_t>> title_spans(const std::vector<const visible::Word*>& words, const std::string& title) {
+    const std::string want = letters(title::normalise(title));
+    std::vector<std::string> norm;
+    for (const auto* w : words) norm.push_back(letters(title::normalise(w->text)));
+    std::vector<std::pair<std::size_t, std::size_t>> spans;
+    for (std::size_t i = 0; i < words.size() && !want.empty(); ++i) {
+        std::string got;
+        for (std::size_t j = i; j < words.size(); ++j) {
+            const std::string& w = norm[j];
+            if (w.empty() && got.empty()) break;  // a span starts with a word
+            got += w;
+            if (got.size() > want.size() || want.compare(0, got.size(), got) != 0) break;
+            if (got == want) {
+                spans.emplace_back(i, j);
+                break;
+            }
+        }
+    }
+    return spans;
+}
+
+// A title is set as a title: on lines of its own (it starts a line and ends one), in type no
+// smaller than most of the page's text, and not as a column of one-word lines at the size of
+// the text around it. A citation in running text, a footnote, a reference list or a column of
+// labels is not. (Heuristics, measured on the corpus: doc/trust.md.)
+bool set_as_title(const std::vector<const visible::Word*>& words, std::pair<std::size_t, std::size_t> span) {
+    if (span.first > 0 && !words[span.first - 1]->line_end) return false;
+    if (!words[span.second]->line_end && span.second + 1 < words.size()) return false;
+    std::vector<double> sizes;
+    for (const auto* w : words) sizes.push_back(w->size);
+    std::nth_element(sizes.begin(), sizes.begin() + sizes.size() / 2, sizes.end());
+    const double median = sizes[sizes.size() / 2];
+    std::size_t lines = 0, count = span.second - span.first + 1;
+    double smallest = words[span.first]->size;
+    for (std::size_t i = span.first; i <= span.second; ++i) {
+        smallest = std::min(smallest, words[i]->size);
+        lines += words[i]->line_end || i == span.second;
+    }
+    if (smallest < 0.85 * median) return false;
+    return lines < 3 || count >= 2 * lines || smallest > 1.1 * median;
+}
+
+}  // namespace
+
+OnPage on_page(const std::string& plain, const std::string& hash, const std::optional<visible::Page>& page) {
+    const std::optional<std::string> shown = page ? std::optional<std::string>(visible::visible_text(*page)) : std::nullopt;
+    const Result t = compare(plain, hash, shown);
+    if (t.outcome == Outcome::Matches) {
+        std::vector<const visible::Word*> words;
+        std::vector<std::size_t> index;  // of words[i] in page->words
+        for (std::size_t i = 0; i < page->words.size(); ++i)
+            if (page->words[i].visible) words.push_back(&page->words[i]), index.push_back(i);
+        // Where the plain title is known, find it as a title; where its words cannot be lined up
+        // (text stored in visual order), the text match stands.
+        const auto spans = !plain.empty() && pith::title_hash(plain) == hash ? title_spans(words, plain)
+                                                                             : std::vector<std::pair<std::size_t, std::size_t>>{};
+        const auto as_title = std::find_if(spans.begin(), spans.end(), [&](const auto& span) { return set_as_title(words, span); });
+        if (!spans.empty() && as_title == spans.end())
+            return {Shown::NotAsTitle, "the record's title is on page 1 only inside other text or in small type (a citation, a "
+                                       "footnote, a reference), not set as the paper's title", std::nullopt};
+        OnPage out{Shown::AsTitle, t.explanation, std::nullopt};
+        if (as_title != spans.end()) out.span = std::make_pair(index[as_title->first], index[as_title->second]);
+        return out;
+    }
+    const bool shows_text = page && std::any_of(page->words.begin(), page->words.end(), [](const visible::Word& w) {
+                                return w.visible && w.text.rfind("pith:", 0) != 0;  // a badge is no text of the paper's
+                            });
+    if (page && compare(plain, hash, visible::all_text(*page)).outcome == Outcome::Matches) {
+        if (shows_text)
+            return {Shown::Hidden, "the record's title is on page 1 only as text a reader cannot see (" + visible::hidden_reasons(*page) + ")", std::nullopt};
+        return {Shown::Scanned, "page 1 shows no text drawn as glyphs (a scanned page?): the record's title is only in its "
+                                "invisible text layer, which cannot bind it", std::nullopt};
+    }
+    return {t.outcome == Outcome::Differs ? Shown::Differs : Shown::Unknown, t.explanation, std::nullopt};
+}
+
 }  // namespace pith::title

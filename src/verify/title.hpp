@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "verify/visible.hpp"
+
 namespace pith::title {
 
 // page_text() returns at most this many bytes (cut at a UTF-8 boundary); compare() looks
@@ -63,5 +65,24 @@ struct Result {
 // Otherwise Differs when page 1 has text, else NothingToCompare. No title and no hash:
 // NothingToCompare.
 Result compare(const std::string& title, const std::string& title_hash, const std::optional<std::string>& page1);
+
+// Where a record's title stands on a page as a reader sees it: `pith verify`'s title check and
+// `pith stamp`'s refusal of a record that is not the paper's. Text nobody sees never binds.
+enum class Shown {
+    AsTitle,     // visible, and set as the paper's title
+    NotAsTitle,  // visible only inside other text or in small type (a citation, a footnote)
+    Hidden,      // only as text a reader cannot see, on a page that shows other text
+    Scanned,     // only in the text layer of a page that shows no glyphs (a scan with OCR)
+    Differs,     // the page shows text, and not this title
+    Unknown,     // nothing to compare: no title or hash, or no text
+};
+struct OnPage {
+    Shown shown = Shown::Unknown;
+    std::string explanation;  // one sentence for the user
+    // AsTitle with the plain title known: the title's first and last word in page.words.
+    std::optional<std::pair<std::size_t, std::size_t>> span;
+};
+// `plain` counts only when it hashes to `hash` (pith:title itself is not signed).
+OnPage on_page(const std::string& plain, const std::string& hash, const std::optional<visible::Page>& page);
 
 }  // namespace pith::title

@@ -32,8 +32,6 @@ using PoDoFo::PdfObject;
 using PoDoFo::PdfReference;
 using PoDoFo::PdfVariant;
 
-constexpr rlim_t kPageTextSeconds = 20;                // CPU seconds poppler may spend on one page
-constexpr rlim_t kPageTextMemory = rlim_t{2} << 30;    // bytes of address space
 
 std::string text_of(const PdfObject* o) {
     if (!o) return {};
@@ -46,8 +44,9 @@ bool is_base32_letter(char c, bool lower_too) {
     return (c >= 'A' && c <= 'Z') || (c >= '2' && c <= '7') || (lower_too && c >= 'a' && c <= 'z');
 }
 
-// The body a resolver link names: https://host/pith/BODY[.json|/...] (8 to 26 letters, any
-// case, then one of . / ? # or the end), upper-cased; "" if the link names none.
+}  // namespace
+
+// 8 to 26 letters, any case, then one of . / ? # or the end.
 std::string body_of_link(const std::string& uri) {
     for (std::size_t at = uri.find("/pith/"); at != std::string::npos; at = uri.find("/pith/", at + 1)) {
         std::size_t end = at + 6;
@@ -61,6 +60,8 @@ std::string body_of_link(const std::string& uri) {
     }
     return {};
 }
+
+namespace {
 
 void collect_links(pdf::File& file, int index, std::vector<Link>& links) {
     const PdfObject& page = file.get(file.page(index).ref);
@@ -86,7 +87,9 @@ void collect_links(pdf::File& file, int index, std::vector<Link>& links) {
     }
 }
 
-Embedded extract_from(pdf::File& file) {
+}  // namespace
+
+Embedded extract(pdf::File& file) {
     Embedded e;
     e.file = file.name();
     const PdfObject& catalog = file.catalog();
@@ -130,99 +133,7 @@ Embedded extract_from(pdf::File& file) {
     return e;
 }
 
-// What page 1 (and the badge's page) shows a reader comes from poppler, which lays the page
-// out and renders it (src/verify/visible.hpp) and parses the whole file its own way: it runs in
-// a child with CPU and memory limits, so a PDF that crashes or hangs poppler costs a finding,
-// not the run. The child works while the other checks run (the receipt, the hash of the
-// bytes before pith's update, the difference analysis).
-struct PageText {
-    std::optional<visible::Page> page;  // nullopt: poppler cannot open the page
-    bool failed = false;                // poppler crashed, ran out of time or memory, or could not be loaded
-    std::string why;                    // when failed
-};
-
-PageText page_text_or_failure(std::string_view bytes, int index, const std::string& password) {
-    try {
-        return {visible::page_words(bytes, index, password), false, {}};
-    } catch (const Error& e) {
-        return {std::nullopt, true, e.what()};
-    }
-}
-
-// poppler's work on one page, in a child process started by the constructor.
-class PageTextChild {
-public:
-    PageTextChild(std::string_view bytes, int page, const std::string& password)
-        : bytes_(bytes), page_(page), password_(password) {
-        int fds[2];
-        if (::pipe(fds) != 0) return;
-        std::fflush(nullptr);
-        cpu_set_t cpus;
-        const bool elsewhere = other_cpus(cpus);
-        child_ = ::fork();
-        if (child_ >= 0 && elsewhere) ::sched_setaffinity(child_, sizeof cpus, &cpus);  // in both: whichever runs first
-        if (child_ < 0) {
-            ::close(fds[0]);
-            ::close(fds[1]);
-            return;
-        }
-        if (child_ == 0) {
-            ::close(fds[0]);
-            if (std::getenv("PITH_TEST_PAGE_TEXT_CRASH")) std::abort();  // test hook: a PDF that crashes poppler
-            visible::limit_child(kPageTextSeconds, kPageTextMemory);
-            PageText t = page_text_or_failure(bytes_, page_, password_);  // 'W' words, 'N' no page, 'E' why not
-            const std::string message = t.failed ? "E" + t.why : t.page ? "W" + visible::encode(*t.page) : "N";
-            ::_exit(write_all(fds[1], message) ? 0 : 1);
-        }
-        ::close(fds[1]);
-        pipe_ = fds[0];
-    }
-    PageTextChild(const PageTextChild&) = delete;
-    PageTextChild& operator=(const PageTextChild&) = delete;
-    ~PageTextChild() {
-        if (child_ > 0) {
-            ::kill(child_, SIGKILL);
-            reap();
-        }
-        if (pipe_ >= 0) ::close(pipe_);
-    }
-
-    PageText collect() {
-        if (child_ < 0) return page_text_or_failure(bytes_, page_, password_);  // no child: in this process then
-        std::string message;
-        char buffer[65536];
-        for (ssize_t n; (n = ::read(pipe_, buffer, sizeof buffer)) != 0;) {
-            if (n < 0 && errno == EINTR) continue;
-            if (n < 0) break;
-            message.append(buffer, static_cast<std::size_t>(n));
-        }
-        const int status = reap();
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || message.empty())
-            return {std::nullopt, true, "poppler crashed or ran out of time or memory"};
-        if (message[0] == 'E') return {std::nullopt, true, message.substr(1)};
-        if (message[0] == 'W') {
-            auto page = visible::decode(std::string_view(message).substr(1));
-            if (!page) return {std::nullopt, true, "poppler's child sent words that do not decode"};
-            return {std::move(page), false, {}};
-        }
-        return {};
-    }
-
-private:
-    int reap() {
-        int status = 0;
-        while (::waitpid(child_, &status, 0) < 0 && errno == EINTR) {
-        }
-        child_ = -1;
-        return status;
-    }
-
-    std::string_view bytes_;
-    int page_;
-    std::string password_;
-    pid_t child_ = -1;
-    int pipe_ = -1;
-};
+namespace {
 
 pdf::OpenOptions open_options(const std::string& password) { return pdf::OpenOptions{password, !password.empty()}; }
 
@@ -440,65 +351,6 @@ void check_links(pdf::File& file, const Embedded& e, const PithNumber& number, c
     }
 }
 
-// The first few reasons why words of a page are hidden.
-std::string hidden_reasons(const visible::Page& page) {
-    std::vector<std::string> why;
-    for (const auto& w : page.words)
-        if (!w.visible && why.size() < 3 && std::find(why.begin(), why.end(), w.hidden_why) == why.end()) why.push_back(w.hidden_why);
-    return joined(why);
-}
-
-// Letters and digits only (ASCII punctuation and spaces dropped): "Models," spells "models".
-std::string letters(std::string s) {
-    s.erase(std::remove_if(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80 && !std::isalnum(static_cast<unsigned char>(c)); }),
-            s.end());
-    return s;
-}
-
-// Every run of visible words that spells `title` in reading order (normalised, punctuation and
-// spaces ignored, so a word hyphenated at a line end joins the next): its first and last word.
-std::vector<std::pair<std::size_t, std::size_t>> title_spans(const std::vector<const visible::Word*>& words, const std::string& title) {
-    const std::string want = letters(title::normalise(title));
-    std::vector<std::string> norm;
-    for (const auto* w : words) norm.push_back(letters(title::normalise(w->text)));
-    std::vector<std::pair<std::size_t, std::size_t>> spans;
-    for (std::size_t i = 0; i < words.size() && !want.empty(); ++i) {
-        std::string got;
-        for (std::size_t j = i; j < words.size(); ++j) {
-            const std::string& w = norm[j];
-            if (w.empty() && got.empty()) break;  // a span starts with a word
-            got += w;
-            if (got.size() > want.size() || want.compare(0, got.size(), got) != 0) break;
-            if (got == want) {
-                spans.emplace_back(i, j);
-                break;
-            }
-        }
-    }
-    return spans;
-}
-
-// A title is set as a title: on lines of its own (it starts a line and ends one), in type no
-// smaller than most of the page's text, and not as a column of one-word lines at the size of
-// the text around it. A citation in running text, a footnote, a reference list or a column of
-// labels is not. (Heuristics, measured on the corpus: doc/trust.md.)
-bool set_as_title(const std::vector<const visible::Word*>& words, std::pair<std::size_t, std::size_t> span) {
-    if (span.first > 0 && !words[span.first - 1]->line_end) return false;
-    if (!words[span.second]->line_end && span.second + 1 < words.size()) return false;
-    std::vector<double> sizes;
-    for (const auto* w : words) sizes.push_back(w->size);
-    std::nth_element(sizes.begin(), sizes.begin() + sizes.size() / 2, sizes.end());
-    const double median = sizes[sizes.size() / 2];
-    std::size_t lines = 0, count = span.second - span.first + 1;
-    double smallest = words[span.first]->size;
-    for (std::size_t i = span.first; i <= span.second; ++i) {
-        smallest = std::min(smallest, words[i]->size);
-        lines += words[i]->line_end || i == span.second;
-    }
-    if (smallest < 0.85 * median) return false;
-    return lines < 3 || count >= 2 * lines || smallest > 1.1 * median;
-}
-
 // A word's box (top-left origin, the page as displayed) in the page's default user space.
 pdf::Rect user_rect(const visible::Word& w, const pdf::Page& page) {
     const pdf::Rect& c = page.crop_box;
@@ -523,46 +375,23 @@ struct TitleCheck {
 TitleCheck check_title(const std::string& plain, const std::string& hash, const std::optional<visible::Page>& page,
                        const pdf::Page& geometry, Findings& f) {
     TitleCheck out;
-    const std::optional<std::string> shown = page ? std::optional<std::string>(visible::visible_text(*page)) : std::nullopt;
-    const title::Result t = title::compare(plain, hash, shown);
-    if (t.outcome == title::Outcome::Matches) {
-        std::vector<const visible::Word*> words;
-        for (const auto& w : page->words)
-            if (w.visible) words.push_back(&w);
-        // Where the plain title is known, find it as a title; where its words cannot be lined up
-        // (text stored in visual order), the text match stands.
-        const auto spans = !plain.empty() && pith::title_hash(plain) == hash ? title_spans(words, plain)
-                                                                             : std::vector<std::pair<std::size_t, std::size_t>>{};
-        const auto as_title = std::find_if(spans.begin(), spans.end(), [&](const auto& span) { return set_as_title(words, span); });
-        if (!spans.empty() && as_title == spans.end()) {
-            f.fail("pith.title.not_title", "the record's title is on page 1 only inside other text or in small type (a citation, a "
-                                           "footnote, a reference), not set as the paper's title");
-            return out;
-        }
-        f.ok("pith.title.match", t.explanation);
-        if (as_title != spans.end()) {
-            pdf::Rect area = user_rect(*words[as_title->first], geometry);
-            for (std::size_t i = as_title->first + 1; i <= as_title->second; ++i) {
-                const pdf::Rect r = user_rect(*words[i], geometry);
-                area = {std::min(area.llx, r.llx), std::min(area.lly, r.lly), std::max(area.urx, r.urx), std::max(area.ury, r.ury)};
-            }
-            out.area = area;
-        }
-        return out;
+    const title::OnPage t = title::on_page(plain, hash, page);
+    switch (t.shown) {
+        case title::Shown::AsTitle: f.ok("pith.title.match", t.explanation); break;
+        case title::Shown::NotAsTitle: f.fail("pith.title.not_title", t.explanation); break;
+        case title::Shown::Hidden: f.fail("pith.title.hidden", t.explanation); break;
+        case title::Shown::Differs: f.fail("pith.title.differs", t.explanation); break;
+        case title::Shown::Scanned:
+        case title::Shown::Unknown: f.info("pith.title.none", t.explanation); break;
     }
-    const bool shows_text = page && std::any_of(page->words.begin(), page->words.end(), [](const visible::Word& w) {
-                                return w.visible && w.text.rfind("pith:", 0) != 0;  // a badge is no text of the paper's
-                            });
-    if (page && title::compare(plain, hash, visible::all_text(*page)).outcome == title::Outcome::Matches) {
-        if (shows_text)
-            f.fail("pith.title.hidden", "the record's title is on page 1 only as text a reader cannot see (" + hidden_reasons(*page) + ")");
-        else  // a scan with an OCR layer: the title is in the image, which pith cannot read
-            f.info("pith.title.none", "page 1 shows no text drawn as glyphs (a scanned page?): the record's title is only in its "
-                                      "invisible text layer, which cannot bind it");
-    } else if (t.outcome == title::Outcome::Differs)
-        f.fail("pith.title.differs", t.explanation);
-    else
-        f.info("pith.title.none", t.explanation);
+    if (t.span) {
+        pdf::Rect area = user_rect(page->words[t.span->first], geometry);
+        for (std::size_t i = t.span->first + 1; i <= t.span->second; ++i) {
+            const pdf::Rect r = user_rect(page->words[i], geometry);
+            area = {std::min(area.llx, r.llx), std::min(area.lly, r.lly), std::max(area.urx, r.urx), std::max(area.ury, r.ury)};
+        }
+        out.area = area;
+    }
     return out;
 }
 
@@ -579,10 +408,10 @@ void check_badge_text(const Embedded& e, const PithNumber& number, const Baselin
         f.fail("pith.badge.text.mismatch", where + " shows a different Pith number than " + expected);
     else if (hidden && !baseline.badge_drawn)  // drawn to be unseen
         f.fail("pith.badge.hidden", "the badge's text " + expected + " is on " + where + " only where a reader cannot see it (" +
-                                        hidden_reasons(*page) + ")");
+                                        visible::hidden_reasons(*page) + ")");
     else  // none, or pith stamp's own badge, unchanged since (9), hidden by its page (too small, content left open)
         f.info("pith.badge.text.absent", "no visible badge text " + expected + " found on " + where +
-                                             (hidden ? " (pith stamp drew it, but it is " + hidden_reasons(*page) + ")" : ""));
+                                             (hidden ? " (pith stamp drew it, but it is " + visible::hidden_reasons(*page) + ")" : ""));
 }
 
 // The reasons a report without failures is not trusted: every check must have been made.
@@ -605,7 +434,7 @@ std::vector<std::string> missing_evidence(const Findings& f, bool receipt_valid,
 // `prefix_hash`: hashing the file from its start since it was opened (check 8).
 Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyring, const Options& options,
                    PrefixSha256& prefix_hash) {
-    Embedded e = extract_from(file);
+    Embedded e = extract(file);
     Report report;
     report.file = path;
     Findings& f = report.findings;
@@ -635,7 +464,7 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     // hashes to the signed title_canon_sha256 counts: pith:title itself is not signed.
     const std::string title_hash = data.record && data.record->title_hash ? *data.record->title_hash : "";
     const std::string signed_title = data.record ? prop("title") : "";
-    std::optional<PageTextChild> page1_child, badge_page_child;
+    std::optional<visible::ChildReader> page1_child, badge_page_child;
     if (!options.render)
         f.info("pith.text.skipped", "the pages were not rendered (a stamper's check of its own output): title and badge not checked");
     else if (file.page_count() > 0) {  // without pages there is nothing for poppler to read either
@@ -664,7 +493,7 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     check_links(file, e, *number, report.number, baseline, options.resolver, f);
 
     // poppler's layout and rendering of the pages.
-    PageText page1, badge_page;
+    visible::Reading page1, badge_page;
     if (page1_child) page1 = page1_child->collect();
     if (badge_page_child) badge_page = badge_page_child->collect();
     if (page1.failed || badge_page.failed)  // a file that defeats the text checks is not given their benefit
@@ -722,7 +551,7 @@ void check_damage(const pdf::File& file, bool allow_damaged) {
 Embedded extract(const std::string& path, const std::string& password, bool allow_damaged) {
     pdf::File file = pdf::File::open(path, open_options(password));
     check_damage(file, allow_damaged);  // most damage shows on opening
-    Embedded e = extract_from(file);
+    Embedded e = extract(file);
     check_damage(file, allow_damaged);  // the rest while reading page 1
     e.defects = file.defects();
     return e;

@@ -12,6 +12,10 @@
 #include <string>
 #include <vector>
 
+namespace pith::pdf {
+class File;
+}
+
 namespace pith::verify {
 
 struct Link {
@@ -70,6 +74,11 @@ struct Report {
 // Both throw pith::Error when the file cannot be read as a PDF at all, or is damaged
 // (pdf::File::defects()) and damage is not allowed.
 Embedded extract(const std::string& path, const std::string& password = "", bool allow_damaged = false);
+// The same, of a file already open (damage not judged).
+Embedded extract(pdf::File& file);
+// The number's body a resolver link names: https://host/pith/BODY[.json|/...], upper-cased;
+// "" if the link names none.
+std::string body_of_link(const std::string& uri);
 Report verify(const std::string& path, const Keyring& keyring, const Options& options);
 
 }  // namespace pith::verify

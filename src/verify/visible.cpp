@@ -1,11 +1,16 @@
 #include "verify/visible.hpp"
 
-#include "text/page_words_abi.h"
+#include "core/cpus.hpp"
 #include "core/error.hpp"
+#include "core/files.hpp"
+#include "core/findings.hpp"
 #include "core/sanitizer.hpp"
+#include "text/page_words_abi.h"
 #include "verify/text_module.hpp"
 
+#include <signal.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -163,28 +168,6 @@ std::optional<Page> page_words(std::string_view pdf, int index, const std::strin
     return std::move(c.page);
 }
 
-void limit_child(unsigned cpu_seconds, std::size_t memory) {
-    try {
-        (void)text_module::symbol(PITH_PAGE_WORDS_SYMBOL);  // loaded now, while nothing limits it
-    } catch (const Error&) {
-        // page_words() reports it
-    }
-    struct rlimit cpu = {cpu_seconds, cpu_seconds + 1};
-    ::setrlimit(RLIMIT_CPU, &cpu);
-#ifndef PITH_ADDRESS_SANITIZER
-    // The address space the child inherited (the parent's mappings: the file, pith's heap) plus
-    // `memory` for poppler: a fixed total failed on a large parent for a reason unrelated to poppler.
-    unsigned long long pages = 0;
-    if (std::FILE* statm = std::fopen("/proc/self/statm", "r")) {
-        if (std::fscanf(statm, "%llu", &pages) != 1) pages = 0;
-        std::fclose(statm);
-    }
-    const rlim_t total = static_cast<rlim_t>(pages) * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE)) + memory;
-    struct rlimit as = {total, total};
-    ::setrlimit(RLIMIT_AS, &as);
-#endif
-}
-
 std::string encode(const Page& page) {
     std::string out = "pith-visible 1 ";
     put_number(out, page.width);
@@ -218,7 +201,114 @@ std::optional<Page> decode(std::string_view bytes) {
     return page;
 }
 
+// The first few reasons why words of a page are hidden.
+std::string hidden_reasons(const visible::Page& page) {
+    std::vector<std::string> why;
+    for (const auto& w : page.words)
+        if (!w.visible && why.size() < 3 && std::find(why.begin(), why.end(), w.hidden_why) == why.end()) why.push_back(w.hidden_why);
+    return joined(why);
+}
+
 std::string visible_text(const Page& page) { return join(page, true); }
 std::string all_text(const Page& page) { return join(page, false); }
+
+namespace {
+
+constexpr rlim_t kChildSeconds = 20;              // CPU seconds poppler may spend on one page
+constexpr rlim_t kChildMemory = rlim_t{2} << 30;  // bytes of address space, beyond what the child inherits
+
+// In the child: loads pith-text.so, then limits the child's CPU time to `cpu_seconds` and its
+// address space to what it inherited plus `memory` bytes (a backstop for poppler's own parsing,
+// which pith's budget does not cover).
+void limit_child(rlim_t cpu_seconds, rlim_t memory) {
+    try {
+        (void)text_module::symbol(PITH_PAGE_WORDS_SYMBOL);  // loaded now, while nothing limits it
+    } catch (const Error&) {
+        // page_words() reports it
+    }
+    struct rlimit cpu = {cpu_seconds, cpu_seconds + 1};
+    ::setrlimit(RLIMIT_CPU, &cpu);
+#ifndef PITH_ADDRESS_SANITIZER
+    // The address space the child inherited (the parent's mappings: the file, pith's heap) plus
+    // `memory` for poppler: a fixed total failed on a large parent for a reason unrelated to poppler.
+    unsigned long long pages = 0;
+    if (std::FILE* statm = std::fopen("/proc/self/statm", "r")) {
+        if (std::fscanf(statm, "%llu", &pages) != 1) pages = 0;
+        std::fclose(statm);
+    }
+    const rlim_t total = static_cast<rlim_t>(pages) * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE)) + memory;
+    struct rlimit as = {total, total};
+    ::setrlimit(RLIMIT_AS, &as);
+#endif
+}
+
+Reading read_here(std::string_view pdf, int index, const std::string& password) {
+    try {
+        return {page_words(pdf, index, password), false, {}};
+    } catch (const Error& e) {
+        return {std::nullopt, true, e.what()};
+    }
+}
+
+}  // namespace
+
+ChildReader::ChildReader(std::string_view pdf, int index, const std::string& password)
+    : pdf_(pdf), index_(index), password_(password) {
+    int fds[2];
+    if (::pipe(fds) != 0) return;
+    std::fflush(nullptr);
+    cpu_set_t cpus;
+    const bool elsewhere = other_cpus(cpus);
+    child_ = ::fork();
+    if (child_ >= 0 && elsewhere) ::sched_setaffinity(child_, sizeof cpus, &cpus);  // in both: whichever runs first
+    if (child_ < 0) {
+        ::close(fds[0]);
+        ::close(fds[1]);
+        return;
+    }
+    if (child_ == 0) {
+        ::close(fds[0]);
+        if (std::getenv("PITH_TEST_PAGE_TEXT_CRASH")) std::abort();  // test hook: a PDF that crashes poppler
+        limit_child(kChildSeconds, kChildMemory);
+        Reading r = read_here(pdf_, index_, password_);  // 'W' words, 'N' no page, 'E' why not
+        const std::string message = r.failed ? "E" + r.why : r.page ? "W" + encode(*r.page) : "N";
+        ::_exit(write_all(fds[1], message) ? 0 : 1);
+    }
+    ::close(fds[1]);
+    pipe_ = fds[0];
+}
+
+ChildReader::~ChildReader() {
+    if (child_ > 0) {
+        ::kill(child_, SIGKILL);
+        while (::waitpid(child_, nullptr, 0) < 0 && errno == EINTR) {
+        }
+    }
+    if (pipe_ >= 0) ::close(pipe_);
+}
+
+Reading ChildReader::collect() {
+    if (child_ < 0) return read_here(pdf_, index_, password_);  // no child: in this process then
+    std::string message;
+    char buffer[65536];
+    for (ssize_t n; (n = ::read(pipe_, buffer, sizeof buffer)) != 0;) {
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) break;
+        message.append(buffer, static_cast<std::size_t>(n));
+    }
+    int status = 0;
+    while (::waitpid(child_, &status, 0) < 0 && errno == EINTR) {
+    }
+    child_ = -1;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || message.empty())
+        return {std::nullopt, true, "poppler crashed or ran out of time or memory"};
+    if (message[0] == 'E') return {std::nullopt, true, message.substr(1)};
+    if (message[0] == 'W') {
+        auto page = decode(std::string_view(message).substr(1));
+        if (!page) return {std::nullopt, true, "poppler's child sent words that do not decode"};
+        return {std::move(page), false, {}};
+    }
+    return {};
+}
 
 }  // namespace pith::visible

@@ -50,10 +50,31 @@ inline constexpr double kRenderSeconds = 12.0;
 // loaded. Runs in the calling process (verify calls it in its child process).
 std::optional<Page> page_words(std::string_view pdf, int index, const std::string& password = "");
 
-// In the child that runs page_words(): loads pith-text.so, then limits the child's CPU time to
-// `cpu_seconds` and its address space to what it inherited plus `memory` bytes (a backstop for
-// poppler's own parsing, which pith's budget does not cover).
-void limit_child(unsigned cpu_seconds, std::size_t memory);
+// What poppler makes of one page, read in a child process with CPU and memory limits: poppler
+// parses the whole file its own way, and a PDF that crashes or hangs it costs a finding, not the
+// run. The child starts in the constructor and works while the caller does other checks;
+// collect() waits for it. Where no child can be started, collect() reads in this process.
+struct Reading {
+    std::optional<Page> page;  // nullopt: poppler cannot open the page
+    bool failed = false;       // poppler crashed, ran out of time or memory, or could not be loaded
+    std::string why;           // when failed
+};
+
+class ChildReader {
+public:
+    ChildReader(std::string_view pdf, int index, const std::string& password);
+    ChildReader(const ChildReader&) = delete;
+    ChildReader& operator=(const ChildReader&) = delete;
+    ~ChildReader();
+    Reading collect();
+
+private:
+    std::string_view pdf_;
+    int index_;
+    std::string password_;
+    int child_ = -1;
+    int pipe_ = -1;
+};
 
 // For the child's pipe: a lossless text encoding of Page and its inverse (nullopt on junk).
 std::string encode(const Page& page);
@@ -63,5 +84,7 @@ std::optional<Page> decode(std::string_view bytes);
 // from all words: what title matching reads.
 std::string visible_text(const Page& page);
 std::string all_text(const Page& page);
+// The first few reasons why words of the page are hidden, joined for a message.
+std::string hidden_reasons(const Page& page);
 
 }  // namespace pith::visible

@@ -63,7 +63,7 @@ def main():
         rel = str(pdf.relative_to(corpus))
         pw = ["--password", passwords[rel]] if passwords.get(rel) else []
         allow = ["--allow-damaged"] if rel.startswith("malformed/") else []
-        run(rel, ["stamp", str(pdf), "--record", record, "-o", str(out)] + pw + allow)
+        run(rel, ["stamp", str(pdf), "--record", record, "-o", str(out), "--no-title-check"] + pw + allow)
         run(rel, ["verify", str(out if out.exists() else pdf)] + pw + allow)
         run(rel, ["extract", str(pdf)] + pw + allow)
         out.unlink(missing_ok=True)

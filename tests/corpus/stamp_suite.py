@@ -557,9 +557,20 @@ def check_stamped_file(ctx, row):
         force += ["--force"]
         info.append("DocMDP: refused without --force, stamped with --force")
 
+    # pith stamp makes verify's title check first: where page 1 shows the record's title only
+    # where it cannot bind, stamp refuses (and writes nothing) unless told --no-title-check.
+    if NO_VISIBLE_TITLE.get(rel, ("",))[0] == "invalid":
+        r, _ = stamp(ctx, inp, signed, out, password, force)
+        if r.rc != 2 or "page 1" not in r.err or "--no-title-check" not in r.err or os.path.exists(out):
+            problems.append("stamp of a page whose title cannot bind: want refused (exit 2, no output), got " + r.brief())
+        force += ["--no-title-check"]
+        info.append("title check: refused, then stamped with --no-title-check")
     r, summary = stamp(ctx, inp, signed, out, password, force)
     if r.rc != 0 or summary is None:
         return "FAIL", problems + ["pith stamp failed: " + r.brief()], info
+    want_title = "not checked" if rel in NO_VISIBLE_TITLE else "shown"
+    if not str(summary.get("title", "")).startswith(want_title):
+        problems.append("stamp's title check: want %r, got %r" % (want_title, summary.get("title")))
     page = (summary.get("badge") or {}).get("page", 1)
     badge_rect = (summary.get("badge") or {}).get("rect")
     no_badge = rel in NO_PAGE_TREE
@@ -713,13 +724,18 @@ def check_stamped_file(ctx, row):
     # Re-stamp with another record (the seed), then again with this file's record.
     out2 = os.path.join(work, "restamped.pdf")
     out3 = os.path.join(work, "restamped-again.pdf")
-    r, s2 = stamp(ctx, out, ctx.seed, out2, password, force)
+    # Another number over an earlier stamp is refused (one paper, one number) and leaves no file;
+    # --replace replaces it. The seed's title is not this paper's: --no-title-check.
+    r, _ = stamp(ctx, out, ctx.seed, out2, password, force + ["--no-title-check"])
+    if r.rc != 2 or "stamp.other_number" not in r.err and "never show two" not in r.err or os.path.exists(out2):
+        problems.append("re-stamp with another number without --replace: want refused (exit 2), got " + r.brief())
+    r, s2 = stamp(ctx, out, ctx.seed, out2, password, force + ["--no-title-check", "--replace"])
     if r.rc != 0 or s2 is None:
         problems.append("re-stamp with the seed record failed: " + r.brief())
     else:
         problems += check_restamp(ctx, data_in, out2, password, ctx.seed_number, number, page, s2, "re-stamp",
                                   encrypted, rel=rel, allow=allow)
-        r, s3 = stamp(ctx, out2, signed, out3, password, force)
+        r, s3 = stamp(ctx, out2, signed, out3, password, force + ["--replace"])
         if r.rc != 0 or s3 is None:
             problems.append("third stamp failed: " + r.brief())
         else:

@@ -19,6 +19,11 @@ tests/latex/classes/<class>.tex, compiles it, and checks the PDF:
              in two-column classes it is centred (under the full-width
              title, not at the top of column 1)
   link       a /Link annotation on page 1 with the resolver URI covers it
+  stamp      (with a test key) `pith stamp` with the paper's own signed record
+             keeps pith.sty's badge and draws none: page 1 renders exactly as
+             before and pdftotext shows the number once; the full record is
+             in the XMP and verify says `trusted`. A record of another number
+             is refused (exit 2) and writes nothing. (Issue 22.)
 
 Combinations that cannot work are listed in EXPECTED with the documented
 behaviour; those checks then assert that behaviour instead.
@@ -127,7 +132,7 @@ def test_signed(fx, pith, work):
         if rc != 0:
             raise SystemExit("%s: %s" % (" ".join(cmd), out))
     with open(signed, encoding="utf-8") as f:
-        return dict(fx, receipt=json.load(f)["receipt"]), ring
+        return dict(fx, receipt=json.load(f)["receipt"], signed_path=signed), ring
 
 
 def compile_doc(engine, workdir, name, sty_dir):
@@ -450,7 +455,54 @@ def check_pdf(pdf, cls, full, fx, pith, sty_dir, exp, keyring=None):
                             [round(v) for v in b[:4]]))
         else:
             res["link"] = (True, "link present (badge not located)")
+    if keyring and "verify" not in skip and "badge" not in skip:
+        res["stamp"] = check_stamp(pdf, fx, pith, keyring, number, short)
     return res
+
+
+def page1_pixels(pdf):
+    """Page 1 rendered by poppler at 36 dpi, as PPM bytes."""
+    p = subprocess.run(["pdftoppm", "-r", "36", "-f", "1", "-l", "1", pdf], stdout=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL, timeout=120)
+    return p.stdout
+
+
+def check_stamp(pdf, fx, pith, keyring, number, short):
+    """`pith stamp` on a paper pith.sty already numbered (issue 22)."""
+    wd = os.path.dirname(pdf)
+    out = os.path.join(wd, "stamped.pdf")
+    rc, text = run([pith, "stamp", pdf, "--record", fx["signed_path"], "-o", out, "--json"], wd)
+    try:
+        summary = json.loads(text[text.index("{"):])
+    except ValueError:
+        return (False, "stamp rc=%d: %s" % (rc, text[:300]))
+    if rc != 0 or summary.get("badge") is not None or not summary.get("latex_badge_kept"):
+        return (False, "stamp rc=%d badge=%r latex_badge_kept=%r" % (rc, summary.get("badge"), summary.get("latex_badge_kept")))
+    shown = sum(1 for w in words_page1(out)[2] if w[4] == short)
+    if shown != 1:
+        return (False, "pdftotext shows %s %d times on page 1 after stamping" % (short, shown))
+    if page1_pixels(out) != page1_pixels(pdf):
+        return (False, "page 1 renders differently after stamping: a second badge?")
+    rc, text = run(["exiftool", "-j", "-XMP-pith:CanonicalRecord", "-XMP-pith:Number", out], wd)
+    try:
+        tags = json.loads(text)[0]
+    except (ValueError, IndexError):
+        tags = {}
+    if not tags.get("CanonicalRecord") or tags.get("Number") != fx["pith_number"]:
+        return (False, "exiftool finds no full record for %s in the stamped XMP: %s" % (fx["pith_number"], text[:200]))
+    rc, text = run([pith, "verify", out, "--json", "--keyring", keyring], wd)
+    try:
+        state = json.loads(text).get("state")
+    except ValueError:
+        state = "rc=%d %s" % (rc, text[:200])
+    if state != "trusted":
+        return (False, "stamped: verify says %r" % state)
+    other = os.path.join(HERE, "..", "vectors", "seed-000-pith_number_record.json")
+    other_out = os.path.join(wd, "other.pdf")
+    rc, text = run([pith, "stamp", pdf, "--record", other, "-o", other_out, "--no-title-check"], wd)
+    if rc != 2 or os.path.exists(other_out) or "two different Pith numbers" not in text:
+        return (False, "another number: want refused (exit 2, no output), got rc=%d %s" % (rc, text[:200]))
+    return (True, "stamped: pith.sty badge kept, trusted; another number refused")
 
 
 def main():

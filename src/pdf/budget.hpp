@@ -1,8 +1,9 @@
 #pragma once
 // The work one input file may ask of pith (issue 15; doc/limits.md): decoded stream bytes, in all
-// and per stream, values parsed, nesting depth and revisions. Every decode and parse of the file
-// draws from one Budget; past a limit the file is refused with pdf.too_large, never read for
-// gigabytes or hours. The defaults fit any real paper; PITH_LIMITS or `pith --limits` raise them.
+// and per stream, values parsed, revisions and the form draws of a page poppler renders. Every
+// decode and parse of the file draws from one Budget; past a limit the file is refused with
+// pdf.too_large, never read for gigabytes or hours (nesting past `depth` is damage instead: the
+// parser stops there). The defaults fit any real paper; PITH_LIMITS or `pith --limits` raise them.
 #include "core/error.hpp"
 
 #include <podofo/podofo.h>

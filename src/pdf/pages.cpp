@@ -462,6 +462,13 @@ private:
 
 void File::preflight_page(const Page& page) {
     Budget& budget = *impl_->budget;
+    // A best-effort read, as shown_text's: the fonts and forms it reads, nothing else needs, and
+    // their damage must not make the file refused (a wrong /Length of a ToUnicode map, say).
+    struct Forget {
+        File& file;
+        std::size_t count;
+        ~Forget() { file.forget_defects_since(count); }
+    } forget{*this, defects().size()};
     const std::string content = page_content(page);
     const PdfObject* resources = page.resources.IsDictionary() ? &page.resources : nullptr;
     FormDraws(*this, budget).of_content(content, resources);

@@ -6,6 +6,7 @@
 #include "core/files.hpp"
 #include "core/record.hpp"
 #include "stamp/placement.hpp"
+#include "pdf/budget.hpp"
 #include "verify/verify.hpp"
 
 #include <dirent.h>
@@ -287,6 +288,7 @@ std::string classify_stamp_error(const std::string& message, const Entry& e) {
     auto has = [&](const char* s) { return message.find(s) != std::string::npos; };
     if (message.rfind(e.input + ": cannot open", 0) == 0) return "input.unreadable";
     if (message.rfind(e.output + ":", 0) == 0 && e.output != e.input) return "output.unwritable";
+    if (has("pdf.too_large: ")) return "pdf.too_large";
     if (has("certified PDF")) return "pdf.certified";
     if (has(": damaged PDF: ")) return "pdf.damaged";
     if (has("password")) return "pdf.password";
@@ -337,7 +339,7 @@ Json stamp_one(const Entry& e, const Keyring& keyring, const Options& opt) {
             vo.password = e.options.password;
             vo.allow_damaged = e.options.allow_damaged;
             vo.render = false;  // its own output: the stamp is checked, the paper's title is not
-            verify::Report rep = verify::verify(e.output, keyring, vo);
+            verify::Report rep = pdf::within_budget(e.output, [&] { return verify::verify(e.output, keyring, vo); });
             bool good = rep.state == verify::State::Trusted || rep.state == verify::State::Unverified;
             auto listed = [&](const std::vector<Finding>& section, const char* code) {
                 return std::any_of(section.begin(), section.end(), [&](const Finding& x) { return x.code == code; });
@@ -369,7 +371,7 @@ Json stamp_one(const Entry& e, const Keyring& keyring, const Options& opt) {
         stamp::Options so = e.options;
         so.signer = opt.signer;
         so.certify = opt.certify;
-        s = stamp::stamp_file(e.input, e.output, *record, so);
+        s = pdf::within_budget(e.input, [&] { return stamp::stamp_file(e.input, e.output, *record, so); }, false);
     } catch (const Error& x) {
         return failure(x.code().empty() ? classify_stamp_error(x.what(), e) : x.code(), x.what());
     }
@@ -381,7 +383,7 @@ Json stamp_one(const Entry& e, const Keyring& keyring, const Options& opt) {
             vo.password = e.options.password;
             vo.allow_damaged = e.options.allow_damaged;
             vo.render = false;  // its own output: the stamp is checked, the paper's title is not
-            verify::Report rep = verify::verify(e.output, keyring, vo);
+            verify::Report rep = pdf::within_budget(e.output, [&] { return verify::verify(e.output, keyring, vo); });
             if (rep.state != verify::State::Trusted && rep.state != verify::State::Unverified)
                 problem = std::string("state ") + verify::to_string(rep.state) +
                           (rep.findings.failure.empty() ? "" : ": " + rep.findings.failure.front().explanation);
@@ -437,7 +439,7 @@ Json verify_one(const Entry& e, const Keyring& keyring, const Options& opt) {
     }
     Json r;
     try {
-        verify::Report rep = verify::verify(file, keyring, vo);
+        verify::Report rep = pdf::within_budget(file, [&] { return verify::verify(file, keyring, vo); });
         r = {{"status", verify::to_string(rep.state)}, {"number", rep.number.empty() ? Json(nullptr) : Json(rep.number)}};
         std::vector<std::string> failures;
         for (const auto& f : rep.findings.failure) failures.push_back(f.code);
@@ -452,7 +454,10 @@ Json verify_one(const Entry& e, const Keyring& keyring, const Options& opt) {
         }
     } catch (const Error& x) {
         std::string what = x.what();
-        r = {{"status", "unreadable"}, {"error_code", what.rfind(file + ": cannot open", 0) == 0 ? "input.unreadable" : "pdf.unreadable"},
+        const char* code = what.rfind(file + ": cannot open", 0) == 0         ? "input.unreadable"
+                           : what.find(": pdf.too_large: ") != std::string::npos ? "pdf.too_large"
+                                                                                : "pdf.unreadable";
+        r = {{"status", "unreadable"}, {"error_code", code},
              {"error", what}};
     }
     r["file"] = file;

@@ -1,6 +1,7 @@
 // pith: command-line front end. Argument parsing and printing only; the work is in the library.
 #include "cli/commands.hpp"
 #include "core/error.hpp"
+#include "pdf/budget.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -21,6 +22,12 @@ int main(int argc, char** argv) {
                "Manual: README.md, man pith, and the pith.sty manual (pith.pdf).");
     app.set_version_flag("--version", std::string("pith ") + PITH_VERSION);
     app.require_subcommand(1);
+    // The work one input file may ask for (doc/limits.md); set before any subcommand runs.
+    app.add_option_function<std::string>(
+           "--limits", [](const std::string& spec) { pith::pdf::Limits::set_current(pith::pdf::Limits::parse(spec)); },
+           "Raise (or lower) what one PDF may cost, e.g. decoded=1G,values=20000000; default " +
+               pith::pdf::Limits().describe() + " (also $PITH_LIMITS; doc/limits.md)")
+        ->type_name("KEY=N,...");
     app.fallthrough();
 
     int status = 0;

@@ -6,6 +6,7 @@
 #include "core/files.hpp"
 #include "sign/inspect.hpp"
 #include "sign/signer.hpp"
+#include "pdf/budget.hpp"
 #include "stamp/stamp.hpp"
 #include "verify/verify.hpp"
 
@@ -53,7 +54,7 @@ int run_stamp(StampCommand& c, int& status) {
     else if (!c.key.pass_file.empty() || !c.key.pass_env.empty() || !c.key.chain.empty())
         throw Error("--sign-chain and --sign-pass-* need --sign-cert and --sign-key, or --sign-p12");
     c.options.placement.automatic = c.at.empty() && !(c.corner_option && c.corner_option->count() > 0);
-    stamp::Summary s = stamp::stamp_file(c.input, output, record, c.options);
+    stamp::Summary s = pdf::within_budget(c.input, [&] { return stamp::stamp_file(c.input, output, record, c.options); }, false);
 
     std::FILE* out = output == "-" ? stderr : stdout;
     for (const auto& w : s.warnings) std::fprintf(stderr, "pith: warning: %s\n", w.c_str());
@@ -181,7 +182,7 @@ int run_verify(const VerifyCommand& c) {
                 online = ask_registry(file, c);
                 options.expected = online.record;
             }
-            verify::Report report = verify::verify(file, keyring, options);
+            verify::Report report = pdf::within_budget(file, [&] { return verify::verify(file, keyring, options); });
             add_online_finding(report, online);
             code = exit_code_of(report.state);
             result = report.to_json();
@@ -198,6 +199,7 @@ int run_verify(const VerifyCommand& c) {
             code = kExitUsage;
             result = {{"file", file}, {"state", "unreadable"}, {"number", nullptr}, {"error", e.what()},
                       {"success", Json::array()}, {"informational", Json::array()}, {"failure", Json::array()}};
+            if (!e.code().empty()) result["error_code"] = e.code();  // pdf.too_large, ...
             std::fprintf(stderr, "pith: %s\n", e.what());
         }
         all.push_back(result);
@@ -213,7 +215,7 @@ struct ExtractCommand {
 };
 
 int run_extract(const ExtractCommand& c) {
-    verify::Embedded e = verify::extract(c.file, c.password, c.allow_damaged);
+    verify::Embedded e = pdf::within_budget(c.file, [&] { return verify::extract(c.file, c.password, c.allow_damaged); });
     Json j = e.to_json();
     if (c.json) {
         std::printf("%s\n", pretty_json(j).c_str());

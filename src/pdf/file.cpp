@@ -167,18 +167,20 @@ static bool locate_stream(File::Impl& f, std::uint64_t after, std::int64_t decla
 // constructors: every copy of a big /Kids array costs as much as parsing it). Returns the end.
 // `partial`: null to read the whole value; else widths are left out (Lexer::leave_out_widths)
 // and *partial tells whether any were.
-static std::uint64_t parse_into(const char* base, std::uint64_t size, std::uint64_t pos, PdfVariant& out,
+// Every value read is charged to `budget`.
+static std::uint64_t parse_into(const char* base, std::uint64_t size, std::uint64_t pos, PdfVariant& out, Budget* budget,
                                 bool* partial = nullptr) {
     Lexer lx(base + pos, static_cast<std::size_t>(size - pos));
+    lx.charge(budget);
     if (partial) lx.leave_out_widths();
     lx.read(out);
     if (partial) *partial = lx.left_out();
     return pos + lx.tell();
 }
 
-static Parsed parse_value(File::Impl&, const char* base, std::uint64_t size, std::uint64_t pos, PdfEncrypt*) {
+static Parsed parse_value(File::Impl& f, const char* base, std::uint64_t size, std::uint64_t pos, PdfEncrypt*) {
     Parsed r;
-    r.end = parse_into(base, size, pos, r.value);
+    r.end = parse_into(base, size, pos, r.value, f.budget);
     return r;
 }
 
@@ -221,7 +223,7 @@ static void parse_xref_stream(File::Impl& f, std::uint64_t abs, XrefSection& sec
     std::int64_t declared = (lenobj && lenobj->IsNumber()) ? lenobj->GetNumber() : -1;
     if (!locate_stream(f, dict.end, declared, data, len)) f.fail("cross-reference stream has no data");
     std::string decoded = decode_filters(std::string_view(f.d + data, len), dd.GetKey("Filter"),
-                                         dd.GetKey("DecodeParms"), kMaxXrefStreamDecoded);
+                                         dd.GetKey("DecodeParms"), kMaxXrefStreamDecoded, f.budget);
     const PdfObject* w = dd.GetKey("W");
     if (!w || !w->IsArray() || w->GetArray().size() < 3) f.fail("cross-reference stream without valid /W");
     int wv[3];
@@ -430,6 +432,7 @@ static void reconstruct(File::Impl& f, const std::string& why) {
     f.xref.finish();
     f.cache.clear();
     f.objstms.clear();
+    f.shared_streams.clear();
     f.sections.clear();
     f.trailer = PdfDictionary();
     bool found = false;
@@ -591,7 +594,9 @@ std::string stream_bytes(File::Impl& f, const PdfReference& ref, bool decode, st
     const PdfObject* filter = resolve_direct(dict.GetKey("Filter"));
     const PdfObject* parms = resolve_direct(dict.GetKey("DecodeParms"));
     try {
-        return decode_filters(data, filter, parms, limit);
+        return decode_filters(data, filter, parms, limit, f.budget);
+    } catch (const TooLarge&) {
+        throw;  // one message for the whole file (within_budget names it)
     } catch (const Error& e) {
         f.fail("stream " + std::to_string(ref.ObjectNumber()) + ": " + e.what());
     }
@@ -619,7 +624,7 @@ static bool parse_top_object(File::Impl& f, std::uint64_t abs, std::uint32_t num
     skip_ws(f.d, f.n, abs);  // an offset one end-of-line early is common (qpdf and poppler accept it too)
     std::uint64_t p = object_header(f.d, f.n, abs, &n2, &g2);
     if (p == npos64 || n2 != num) return false;
-    const std::uint64_t end = parse_into(f.d, f.n, p, c.value, without_widths ? &c.partial : nullptr);
+    const std::uint64_t end = parse_into(f.d, f.n, p, c.value, f.budget, without_widths ? &c.partial : nullptr);
     if (f.crypt && f.enc_ref.ObjectNumber() != num) {
         const PdfObject* t = c.value.IsDictionary() ? c.value.GetDictionary().GetKey("Type") : nullptr;
         if (!(t && t->IsName() && t->GetName() == PdfName("XRef")))
@@ -693,7 +698,8 @@ const CachedObject& File::Impl::load(const PdfReference& ref, bool without_width
                 if (i == os->entries.size())
                     fail("object " + std::to_string(num) + " is missing from object stream " + std::to_string(e.value));
             }
-            parse_into(os->data.data(), os->data.size(), os->entries[i].second, c.value, without_widths ? &c.partial : nullptr);
+            parse_into(os->data.data(), os->data.size(), os->entries[i].second, c.value, budget,
+                       without_widths ? &c.partial : nullptr);
             check_references(*this, c.value, num);
         }
     } catch (const PdfError& err) {
@@ -838,6 +844,7 @@ void File::Impl::init(const OpenOptions& opt) {
                 break;
             }
             if (seen.size() > kMaxXrefSections) fail("too many cross-reference sections");
+            budget->revisions(seen.size());
             PdfDictionary t;
             XrefSection sec = parse_section(*this, off, t);
             if (first) {
@@ -858,6 +865,8 @@ void File::Impl::init(const OpenOptions& opt) {
         trailer.RemoveKey("Prev");
         trailer.RemoveKey("XRefStm");
         chain_ok = true;
+    } catch (const TooLarge&) {
+        throw;  // not damage to read around by scanning the file
     } catch (const Error& e) {
         chain_error = e.what();
         if (chain_error.rfind(name + ": ", 0) == 0) chain_error.erase(0, name.size() + 2);
@@ -1016,6 +1025,12 @@ const PdfObject* File::get_key(const PdfDictionary& dict, const char* key) {
 bool File::is_stream(const PdfReference& ref) { return impl_->load(ref).stream; }
 std::string File::stream_encoded(const PdfReference& ref) { return stream_bytes(*impl_, ref, false); }
 std::string File::stream_decoded(const PdfReference& ref, std::size_t limit) { return stream_bytes(*impl_, ref, true, limit); }
+
+std::shared_ptr<const std::string> File::stream_decoded_shared(const PdfReference& ref) {
+    auto& cached = impl_->shared_streams[ref.ObjectNumber()];
+    if (!cached) cached = std::make_shared<const std::string>(stream_bytes(*impl_, ref, true));
+    return cached;
+}
 
 bool File::encrypted() const { return impl_->enc != nullptr; }
 PdfEncrypt* File::encryption() const { return impl_->enc.get(); }

@@ -119,6 +119,8 @@ public:
     // Stream data with all filters removed (Flate/LZW/ASCIIHex/ASCII85/RunLength + predictors);
     // throws when it would be more than `limit` bytes.
     std::string stream_decoded(const PoDoFo::PdfReference& ref, std::size_t limit = kMaxDecodedSize);
+    // The same, decoded once for all its users (a ToUnicode map 300 fonts share is one map).
+    std::shared_ptr<const std::string> stream_decoded_shared(const PoDoFo::PdfReference& ref);
 
     // Encryption (nullptr when the file is not encrypted).
     bool encrypted() const;
@@ -142,6 +144,11 @@ public:
     // What a reading of all of the page's content found: the syntax error that ended it, or "".
     // Kept with the content page_content() last decoded, if it is this page's.
     void note_content_syntax(const Page& page, const std::string& error);
+    // Before poppler renders `page` (in verify's child): what that asks of a reader, within this
+    // file's budget -- its content, each font's ToUnicode map (charged once per font that uses
+    // it, as a reader decodes it for each), every Form XObject draw (a form drawing itself is
+    // endless). Throws TooLarge past the budget, so that the child is stopped, not awaited.
+    void preflight_page(const Page& page);
     // The page's content streams decoded and joined (they form one stream of content syntax: a
     // token may span two); one that cannot be decoded is left out and recorded in defects().
     // Valid until the next call.

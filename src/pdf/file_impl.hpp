@@ -1,5 +1,6 @@
 #pragma once
 // Internal state of pith::pdf::File, shared by file.cpp, pages.cpp and update.cpp.
+#include "pdf/budget.hpp"
 #include "pdf/crypt.hpp"
 #include "pdf/file.hpp"
 
@@ -66,6 +67,9 @@ struct ObjStm {
 
 struct File::Impl {
     std::string name;
+    // What reading this file may cost: the active Budget::Scope's (one input file's work), else its own.
+    Budget own_budget;
+    Budget* budget = Budget::active() ? Budget::active() : &own_budget;
     std::string owned;          // bytes when not mmapped
     void* map = nullptr;
     std::size_t map_len = 0;
@@ -96,6 +100,8 @@ struct File::Impl {
     // Partial objects read again whole: kept, as callers may still hold them.
     std::vector<std::unordered_map<std::uint32_t, CachedObject>::node_type> retired;
     std::unordered_map<std::uint32_t, std::shared_ptr<ObjStm>> objstms;
+    // Streams many objects share (ToUnicode maps), decoded once: stream_decoded_shared().
+    std::unordered_map<std::uint32_t, std::shared_ptr<const std::string>> shared_streams;
     std::optional<std::unordered_map<std::uint32_t, XrefEntry>> scanned;  // built on demand
     int depth = 0;
     int page_calls = 0;

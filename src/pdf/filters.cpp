@@ -35,15 +35,38 @@ void populate(std::string& room, std::size_t from, std::size_t length) {
 #endif
 }
 
+// The growth of one decoded stream, checked against the caller's limit (pith::Error: the caller
+// may read around it) and the file's budget (TooLarge), so a bomb stops as it grows.
+class Meter {
+public:
+    Meter(std::size_t limit, Budget* budget) : limit_(limit), budget_(budget) {}
+    void grew_to(std::size_t size) {
+        if (budget_) {
+            budget_->stream(size);
+            if (size > charged_) budget_->decoded(size - charged_);
+            charged_ = std::max(charged_, size);
+        }
+        if (size > limit_) throw Error("decoded stream exceeds " + std::to_string(limit_ >> 20) + " MiB");
+    }
+
+private:
+    std::size_t limit_, charged_ = 0;
+    Budget* budget_;
+};
+
+// How often the decoders below report their growth.
+constexpr std::size_t kMeterStep = 65536;
+
 }  // namespace
 
-std::string flate_decode(std::string_view in, std::size_t limit) {
+std::string flate_decode(std::string_view in, std::size_t limit, Budget* budget) {
     std::string out;
     for (int attempt = 0; attempt < 2; ++attempt) {
         out.clear();
         // Room for a generous guess of the decoded size: pages not written to cost nothing,
         // while growing the string copies it into freshly faulted ones.
         out.reserve(std::min(limit, std::max<std::size_t>(in.size() * 32, 65536)));
+        Meter meter(limit, budget);
         z_stream zs;
         std::memset(&zs, 0, sizeof zs);
         // Attempt 0: a zlib stream, its deflate data read raw after the two-byte header (so no
@@ -67,9 +90,11 @@ std::string flate_decode(std::string_view in, std::size_t limit) {
             rc = inflate(&zs, Z_NO_FLUSH);
             const std::size_t got = kBlock - zs.avail_out;
             out.resize(had + got);
-            if (out.size() > limit) {
+            try {
+                meter.grew_to(out.size());
+            } catch (...) {
                 inflateEnd(&zs);
-                throw Error("decoded stream exceeds " + std::to_string(limit >> 20) + " MiB");
+                throw;
             }
             if (rc == Z_STREAM_END) break;
             if (rc == Z_BUF_ERROR && zs.avail_in == 0) break;  // truncated input: keep what we have
@@ -184,24 +209,115 @@ static std::string hex_decode(const std::string& in) {
     return out;
 }
 
-static std::string podofo_decode(EPdfFilter type, std::string_view in, const PdfDictionary* parms) {
-    std::unique_ptr<PdfFilter> f(PdfFilterFactory::Create(type));
-    if (!f || !f->CanDecode()) throw Error("filter not available");
-    char* buf = nullptr;
-    pdf_long len = 0;
-    try {
-        f->Decode(in.data(), static_cast<pdf_long>(in.size()), &buf, &len, parms);
-    } catch (const PdfError& e) {
-        if (buf) podofo_free(buf);
-        throw Error(std::string("corrupt stream data (") + PdfError::ErrorName(e.GetError()) + ")");
+// LZWDecode (PDF 32000-1, 7.4.4): 9- to 12-bit codes, 256 clears the table, 257 ends the data;
+// with /EarlyChange 1 (the default) the code width grows one code early.
+static std::string lzw_decode(std::string_view in, const PdfDictionary* parms, Meter& meter) {
+    const int early = dict_int(parms, "EarlyChange", 1) ? 1 : 0;
+    std::vector<std::pair<int, unsigned char>> table;  // code -> (prefix code or -1, last byte)
+    auto reset = [&] {
+        table.clear();
+        for (int i = 0; i < 256; ++i) table.emplace_back(-1, static_cast<unsigned char>(i));
+        table.emplace_back(-1, 0), table.emplace_back(-1, 0);  // 256 and 257: never looked up
+    };
+    reset();
+    std::string out, entry;
+    auto expand = [&](int code) {  // entry = the bytes of `code`
+        entry.clear();
+        for (int c = code; c >= 0; c = table[static_cast<std::size_t>(c)].first) entry.push_back(static_cast<char>(table[static_cast<std::size_t>(c)].second));
+        std::reverse(entry.begin(), entry.end());
+    };
+    int width = 9, prev = -1;
+    std::uint32_t acc = 0;
+    int bits = 0;
+    std::size_t reported = 0;
+    for (std::size_t pos = 0;;) {
+        while (bits < width && pos < in.size()) acc = (acc << 8) | static_cast<unsigned char>(in[pos++]), bits += 8;
+        if (bits < width) break;
+        bits -= width;
+        const int code = static_cast<int>((acc >> bits) & ((1u << width) - 1));
+        if (code == 256) {
+            reset();
+            width = 9, prev = -1;
+            continue;
+        }
+        if (code == 257) break;
+        if (prev < 0) {
+            if (code > 255) throw Error("corrupt LZW data");
+            expand(code);
+        } else {
+            if (code < static_cast<int>(table.size())) expand(code);
+            else if (code == static_cast<int>(table.size())) expand(prev), entry.push_back(entry[0]);
+            else throw Error("corrupt LZW data");
+            if (table.size() < 4096) table.emplace_back(prev, static_cast<unsigned char>(entry[0]));
+            if (static_cast<int>(table.size()) + early >= (1 << width) && width < 12) ++width;
+        }
+        out += entry;
+        prev = code;
+        if (out.size() - reported >= kMeterStep) meter.grew_to(reported = out.size());
     }
-    std::string out(buf ? buf : "", buf ? static_cast<std::size_t>(len) : 0);
-    if (buf) podofo_free(buf);
+    meter.grew_to(out.size());
+    return out;
+}
+
+// RunLengthDecode (7.4.5): a length byte n, then n + 1 literal bytes (n < 128) or one byte
+// repeated 257 - n times (n > 128); 128 ends the data.
+static std::string run_length_decode(std::string_view in, Meter& meter) {
+    std::string out;
+    std::size_t reported = 0;
+    for (std::size_t pos = 0; pos < in.size();) {
+        const unsigned n = static_cast<unsigned char>(in[pos++]);
+        if (n == 128) break;
+        if (n < 128) {
+            const std::size_t take = std::min<std::size_t>(n + 1, in.size() - pos);
+            out.append(in.data() + pos, take);
+            pos += take;
+        } else if (pos < in.size()) {
+            out.append(257 - n, in[pos++]);
+        }
+        if (out.size() - reported >= kMeterStep) meter.grew_to(reported = out.size());
+    }
+    meter.grew_to(out.size());
+    return out;
+}
+
+// ASCII85Decode (7.4.3): groups of five characters '!'..'u' for four bytes, 'z' for four zero
+// bytes, white space ignored, "~>" ends the data; a final partial group of n characters gives
+// n - 1 bytes.
+static std::string ascii85_decode(std::string_view in, Meter& meter) {
+    std::string out;
+    std::uint64_t group = 0;
+    int count = 0;
+    std::size_t reported = 0;
+    for (std::size_t pos = 0; pos < in.size(); ++pos) {
+        const char c = in[pos];
+        if (c == '~') break;
+        if (c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f' || c == '\0') continue;
+        if (c == 'z' && count == 0) {
+            out.append(4, '\0');
+        } else if (c >= '!' && c <= 'u') {
+            group = group * 85 + static_cast<std::uint64_t>(c - '!');
+            if (++count == 5) {
+                if (group > 0xFFFFFFFFu) throw Error("invalid ASCII85 group");
+                for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<char>((group >> shift) & 0xFF));
+                group = 0, count = 0;
+            }
+        } else {
+            throw Error("invalid character in ASCII85 data");
+        }
+        if (out.size() - reported >= kMeterStep) meter.grew_to(reported = out.size());
+    }
+    if (count == 1) throw Error("ASCII85 data ends with a single character");
+    if (count > 1) {
+        for (int i = count; i < 5; ++i) group = group * 85 + 84;
+        if (group > 0xFFFFFFFFu) throw Error("invalid ASCII85 group");
+        for (int i = 0; i < count - 1; ++i) out.push_back(static_cast<char>((group >> (24 - 8 * i)) & 0xFF));
+    }
+    meter.grew_to(out.size());
     return out;
 }
 
 std::string decode_filters(std::string_view in, const PdfObject* filter, const PdfObject* parms,
-                           std::size_t limit) {
+                           std::size_t limit, Budget* budget) {
     std::vector<PdfName> names;
     std::vector<const PdfDictionary*> plist;
     if (!filter || filter->IsNull()) return std::string(in);
@@ -226,21 +342,23 @@ std::string decode_filters(std::string_view in, const PdfObject* filter, const P
     std::string data(in);
     for (std::size_t i = 0; i < names.size(); ++i) {
         const std::string& n = names[i].GetName();
+        Meter meter(limit, budget);  // each step's output is decoded data (a chain is no way around the budget)
         if (n == "FlateDecode" || n == "Fl") {
-            data = apply_predictor(flate_decode(data, limit), plist[i]);
+            data = flate_decode(data, limit, budget);
         } else if (n == "LZWDecode" || n == "LZW") {
-            data = podofo_decode(ePdfFilter_LZWDecode, data, plist[i]);
+            data = lzw_decode(data, plist[i], meter);
         } else if (n == "ASCIIHexDecode" || n == "AHx") {
-            data = hex_decode(data);
+            data = hex_decode(data);  // never longer than its input
         } else if (n == "ASCII85Decode" || n == "A85") {
-            data = podofo_decode(ePdfFilter_ASCII85Decode, data, nullptr);
+            data = ascii85_decode(data, meter);
         } else if (n == "RunLengthDecode" || n == "RL") {
-            data = podofo_decode(ePdfFilter_RunLengthDecode, data, nullptr);
+            data = run_length_decode(data, meter);
         } else if (n == "Crypt") {
             // Identity crypt filter (others are handled by the encryption layer).
         } else {
             throw Error("unsupported stream filter /" + n);
         }
+        if (n == "FlateDecode" || n == "Fl" || n == "LZWDecode" || n == "LZW") data = apply_predictor(std::move(data), plist[i]);
         if (data.size() > limit) throw Error("decoded stream too large");
     }
     return data;

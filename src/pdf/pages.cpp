@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <map>
 #include <set>
 #include <vector>
 
@@ -314,10 +315,12 @@ const std::string& File::page_content(const Page& page) {
         if (!part->IsReference() || !is_stream(part->GetReference())) continue;
         try {
             decoded.push_back(stream_decoded(part->GetReference()));
-        } catch (const Error&) {
+        } catch (const Error& e) {
             last.clean = false;  // read (and recorded) again when asked again
+            const bool too_large = dynamic_cast<const TooLarge*>(&e) != nullptr;  // say why: it decides the error code
             add_defect("page " + std::to_string(page.index + 1) + ": content stream " +
-                       std::to_string(part->GetReference().ObjectNumber()) + " cannot be decoded");
+                       std::to_string(part->GetReference().ObjectNumber()) + " cannot be decoded" +
+                       (too_large ? std::string(" (") + e.what() + ")" : ""));
         }
     }
     if (decoded.empty()) return last.bytes;
@@ -384,6 +387,103 @@ void File::check_page(const Page& page, bool syntax_later) {
             if (first && first->IsNumber() && first->GetNumber() != static_cast<pdf_int64>(page.ref.ObjectNumber()))
                 add_defect("the linearization dictionary names object " + std::to_string(first->GetNumber()) +
                            " as page 1, which is object " + std::to_string(page.ref.ObjectNumber()));
+        }
+    }
+}
+
+// ---------------------------------------------------------------- preflight
+
+namespace {
+
+// Form XObject draws of one content stream and of the forms it draws, each form's count
+// worked out once (by object number): a form drawing sixteen forms that each draw sixteen
+// more is counted, not walked.
+class FormDraws {
+public:
+    FormDraws(File& file, Budget& budget) : file_(file), budget_(budget) {}
+
+    std::size_t of_content(const std::string& content, const PdfObject* resources) {
+        std::size_t draws = 0;
+        ContentLexer lexer(content);
+        std::string_view op;
+        std::vector<Operand> operands;
+        try {
+            while (lexer.next_operator(op)) {
+                if (op != "Do") continue;
+                lexer.operands(operands);
+                if (operands.size() != 1 || operands[0].kind != Operand::Name) continue;
+                const PdfReference* form = named_form(resources, operands[0].bytes);
+                if (!form) continue;
+                draws += 1 + of_form(*form, resources);
+                budget_.form_draws(draws);
+            }
+        } catch (const TooLarge&) {
+            throw;
+        } catch (const Error&) {
+            // a syntax error ends the content for a reader too
+        }
+        return draws;
+    }
+
+private:
+    const PdfReference* named_form(const PdfObject* resources, const std::string& name) {
+        const PdfObject* xobjects = resources && resources->IsDictionary() ? file_.get_key(resources->GetDictionary(), "XObject") : nullptr;
+        const PdfObject* entry = xobjects && xobjects->IsDictionary() ? xobjects->GetDictionary().GetKey(PdfName(name)) : nullptr;
+        if (!entry || !entry->IsReference() || !file_.is_stream(entry->GetReference())) return nullptr;
+        const PdfObject* subtype = file_.get_key(file_.get(entry->GetReference()).GetDictionary(), "Subtype");
+        return subtype && subtype->IsName() && subtype->GetName() == PdfName("Form") ? &entry->GetReference() : nullptr;
+    }
+
+    std::size_t of_form(const PdfReference& ref, const PdfObject* resources) {
+        const std::uint32_t num = ref.ObjectNumber();
+        if (auto known = counted_.find(num); known != counted_.end()) return known->second;
+        if (!drawing_.insert(num).second) budget_.form_draws(std::size_t(-1));  // draws itself: no end
+        std::string content;
+        try {
+            content = file_.stream_decoded(ref);
+        } catch (const TooLarge&) {
+            throw;
+        } catch (const Error&) {
+        }
+        const PdfObject* own = file_.get_key(file_.get(ref).GetDictionary(), "Resources");
+        const std::size_t draws = of_content(content, own ? own : resources);
+        drawing_.erase(num);
+        counted_[num] = draws;
+        return draws;
+    }
+
+    File& file_;
+    Budget& budget_;
+    std::map<std::uint32_t, std::size_t> counted_;
+    std::set<std::uint32_t> drawing_;
+};
+
+}  // namespace
+
+void File::preflight_page(const Page& page) {
+    Budget& budget = *impl_->budget;
+    // A best-effort read, as shown_text's: the fonts and forms it reads, nothing else needs, and
+    // their damage must not make the file refused (a wrong /Length of a ToUnicode map, say).
+    struct Forget {
+        File& file;
+        std::size_t count;
+        ~Forget() { file.forget_defects_since(count); }
+    } forget{*this, defects().size()};
+    const std::string content = page_content(page);
+    const PdfObject* resources = page.resources.IsDictionary() ? &page.resources : nullptr;
+    FormDraws(*this, budget).of_content(content, resources);
+    const PdfObject* fonts = resources ? get_key(resources->GetDictionary(), "Font") : nullptr;
+    if (!fonts || !fonts->IsDictionary()) return;
+    for (const auto& [name, font] : fonts->GetDictionary().GetKeys()) {
+        const PdfObject& f = resolve(*font);
+        const PdfObject* map = f.IsDictionary() ? f.GetDictionary().GetKey("ToUnicode") : nullptr;
+        if (!map || !map->IsReference() || !is_stream(map->GetReference())) continue;
+        try {
+            budget.decoded(stream_decoded_shared(map->GetReference())->size());
+        } catch (const TooLarge&) {
+            throw;
+        } catch (const Error&) {
+            // an undecodable map: the reader does without it
         }
     }
 }

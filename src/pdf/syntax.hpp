@@ -1,5 +1,7 @@
 #pragma once
 // Low-level PDF lexical helpers over a byte range (internal to src/pdf).
+#include "pdf/budget.hpp"
+
 #include <podofo/podofo.h>
 
 #include <algorithm>
@@ -172,9 +174,16 @@ public:
     // whether any were.
     void leave_out_widths() { leave_out_widths_ = true; }
     bool left_out() const { return left_out_; }
+    // Every value read is charged to `budget` (objects materialised); its depth limit applies.
+    void charge(Budget* budget) {
+        budget_ = budget;
+        if (budget) max_depth_ = budget->limits().depth;
+    }
 
 private:
-    static constexpr int kMaxDepth = 256;  // as PoDoFo's own recursion guard
+    static constexpr int kMaxDepth = 256;  // as PoDoFo's own recursion guard (the default limit)
+    int max_depth_ = kMaxDepth;
+    Budget* budget_ = nullptr;
     std::uint64_t fast_failed_at_ = 0;
     bool leave_out_widths_ = false, left_out_ = false;
 
@@ -233,7 +242,7 @@ private:
             if (data[p] == '[') {
                 ++p;
                 if (nesting++ == 0) ++items;
-                if (depth + nesting > kMaxDepth) return std::nullopt;
+                if (depth + nesting > max_depth_) return std::nullopt;
                 continue;
             }
             const std::uint64_t end = token_end(p);
@@ -367,7 +376,9 @@ private:
 
     void read(const char* token, PoDoFo::EPdfTokenType type, PoDoFo::PdfVariant& v, int depth) {
         using namespace PoDoFo;
-        if (depth > kMaxDepth) PODOFO_RAISE_ERROR_INFO(ePdfError_InvalidDataType, "objects nested too deeply");
+        // Too deep is damage, not an overrun: the recursion stops here, whatever the file holds.
+        if (depth > max_depth_) PODOFO_RAISE_ERROR_INFO(ePdfError_InvalidDataType, "objects nested too deeply");
+        if (budget_) budget_->value();
         switch (const EPdfDataType kind = DetermineDataType(token, type, v)) {
             case ePdfDataType_Null:
             case ePdfDataType_Bool:
@@ -387,7 +398,10 @@ private:
             case ePdfDataType_Array: {
                 v = PdfArray();
                 PdfArray& array = v.GetArray();
-                if (read_number_array(array, depth)) return;
+                if (read_number_array(array, depth)) {
+                    if (budget_) budget_->values(array.size());
+                    return;
+                }
                 for (next(token, type); !(type == ePdfTokenType_Delimiter && token[0] == ']'); next(token, type)) {
                     array.push_back(PdfObject(PdfVariant()));
                     read(token, type, array.back(), depth + 1);

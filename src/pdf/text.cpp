@@ -297,7 +297,7 @@ Font load_font(File& file, const PdfObject& object, std::size_t& cmap_budget) {
         }
     }
     if (const PdfObject* map = d.GetKey("ToUnicode"); map && map->IsReference() && file.is_stream(map->GetReference()))
-        read_to_unicode(file.stream_decoded(map->GetReference()), font, cmap_budget);
+        read_to_unicode(*file.stream_decoded_shared(map->GetReference()), font, cmap_budget);
     return font;
 }
 

@@ -609,7 +609,10 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
                     "stamp.badge_elsewhere");
     // poppler reads page 1 in a child while the update is made.
     std::optional<visible::ChildReader> page1;
-    if (options.check_title && file.page_count() > 0) page1.emplace(file.bytes(), 0, options.password);
+    if (options.check_title && file.page_count() > 0) {
+        page1.emplace(file.bytes(), 0, options.password);
+        file.preflight_page(file.page(0));  // what poppler was asked fits the budget (doc/limits.md)
+    }
     else summary.title = options.check_title ? "not checked: no page" : "not checked (--no-title-check)";
 
     std::string_view prior = file.bytes();

@@ -493,6 +493,9 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     else if (file.page_count() > 0) {  // without pages there is nothing for poppler to read either
         page1_child.emplace(file.bytes(), 0, options.password);
         if (e.badge_page != 1) badge_page_child.emplace(file.bytes(), e.badge_page - 1, options.password);
+        // What the children were asked must fit the file's budget too (pdf.too_large stops them).
+        file.preflight_page(file.page(0));
+        if (e.badge_page != 1) file.preflight_page(file.page(e.badge_page - 1));
     }
 
     const bool receipt_valid = check_receipt_data(p, data.hash, keyring, f);

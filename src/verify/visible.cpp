@@ -215,7 +215,32 @@ std::string all_text(const Page& page) { return join(page, false); }
 namespace {
 
 constexpr rlim_t kChildSeconds = 20;              // CPU seconds poppler may spend on one page
-constexpr rlim_t kChildMemory = rlim_t{2} << 30;  // bytes of address space
+constexpr rlim_t kChildMemory = rlim_t{2} << 30;  // bytes of address space, beyond what the child inherits
+
+// In the child: loads pith-text.so, then limits the child's CPU time to `cpu_seconds` and its
+// address space to what it inherited plus `memory` bytes (a backstop for poppler's own parsing,
+// which pith's budget does not cover).
+void limit_child(rlim_t cpu_seconds, rlim_t memory) {
+    try {
+        (void)text_module::symbol(PITH_PAGE_WORDS_SYMBOL);  // loaded now, while nothing limits it
+    } catch (const Error&) {
+        // page_words() reports it
+    }
+    struct rlimit cpu = {cpu_seconds, cpu_seconds + 1};
+    ::setrlimit(RLIMIT_CPU, &cpu);
+#ifndef PITH_ADDRESS_SANITIZER
+    // The address space the child inherited (the parent's mappings: the file, pith's heap) plus
+    // `memory` for poppler: a fixed total failed on a large parent for a reason unrelated to poppler.
+    unsigned long long pages = 0;
+    if (std::FILE* statm = std::fopen("/proc/self/statm", "r")) {
+        if (std::fscanf(statm, "%llu", &pages) != 1) pages = 0;
+        std::fclose(statm);
+    }
+    const rlim_t total = static_cast<rlim_t>(pages) * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE)) + memory;
+    struct rlimit as = {total, total};
+    ::setrlimit(RLIMIT_AS, &as);
+#endif
+}
 
 Reading read_here(std::string_view pdf, int index, const std::string& password) {
     try {
@@ -244,12 +269,7 @@ ChildReader::ChildReader(std::string_view pdf, int index, const std::string& pas
     if (child_ == 0) {
         ::close(fds[0]);
         if (std::getenv("PITH_TEST_PAGE_TEXT_CRASH")) std::abort();  // test hook: a PDF that crashes poppler
-        struct rlimit cpu = {kChildSeconds, kChildSeconds + 1};
-        ::setrlimit(RLIMIT_CPU, &cpu);
-#ifndef PITH_ADDRESS_SANITIZER
-        struct rlimit memory = {kChildMemory, kChildMemory};
-        ::setrlimit(RLIMIT_AS, &memory);
-#endif
+        limit_child(kChildSeconds, kChildMemory);
         Reading r = read_here(pdf_, index_, password_);  // 'W' words, 'N' no page, 'E' why not
         const std::string message = r.failed ? "E" + r.why : r.page ? "W" + encode(*r.page) : "N";
         ::_exit(write_all(fds[1], message) ? 0 : 1);

@@ -52,6 +52,7 @@ def sources_and_flags(src, target, build):
     if target == "content_lexer":
         sources += lib("pdf", ["content.cpp"])
     elif target == "object_lexer":
+        sources += lib("pdf", ["budget.cpp"])  # the Lexer charges values to a Budget
         packages = ["libpodofo"]
     elif target == "reader":
         sources += lib("pdf") + lib("core", ["cpus.cpp", "files.cpp", "crypto.cpp", "text.cpp"])

@@ -1,0 +1,23 @@
+# Bounded work on hostile input (issue 15, section 1; included by tests/CMakeLists.txt).
+# tests/bombs/make_bombs.py writes each shape (small on disk: ToUnicode, content, XMP Flate+LZW
+# and object stream decompression bombs, 40 million names, 12,000 revisions, recursive and
+# fanning-out forms, nesting 100,000 deep); bomb_suite.py runs pith verify, extract and stamp on
+# each (and verify on the stamped paper when pith can stamp it) and requires every run to end in
+# under 10 s and 512 MiB resident with pith's clear pdf.too_large error and never `trusted`, a
+# refused stamp to leave no file, and `pith verify BOMB good.pdf` to verify good.pdf.
+# child_address_space: poppler's child reads the page of a stamped paper 2.5 GiB long (sparse),
+# which a fixed 2 GiB address-space limit on the child made it fail to load pith-text.so.
+# One ctest per shape, so that a failure names it; each makes its file on first use.
+find_program(PITH_BOMBS_PYTHON python3 PATHS /usr/bin NO_DEFAULT_PATH)
+if(NOT PITH_BOMBS_PYTHON)
+  set(PITH_BOMBS_PYTHON ${Python3_EXECUTABLE})
+endif()
+foreach(shape tounicode_shared contents_repeated names_40m xmp_flate_lzw objstm_4x480 revisions_12k
+              recursive_forms deep_nesting child_address_space)
+  add_test(NAME bombs_${shape}
+    COMMAND ${PITH_BOMBS_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/bombs/bomb_suite.py
+            --pith $<TARGET_FILE:pith> --work ${CMAKE_CURRENT_BINARY_DIR}/bombs-work/${shape}
+            --record ${CMAKE_SOURCE_DIR}/examples/record.json ${shape})
+  # RUN_SERIAL: the time and memory bounds are measured, so nothing else may run beside them.
+  set_tests_properties(bombs_${shape} PROPERTIES TIMEOUT 300 RUN_SERIAL TRUE LABELS "bombs")
+endforeach()

@@ -8,3 +8,9 @@ foreach(case record_seeds record_hash_edited keygen sign sign_refuses bad_input_
             --pith $<TARGET_FILE:pith> --source ${CMAKE_SOURCE_DIR} ${case})
   set_tests_properties(cli_${case} PROPERTIES TIMEOUT 300 LABELS "cli")
 endforeach()
+
+# The Linux fast paths a default build imports, and that a PITH_PORTABLE build imports none.
+add_test(NAME platform_symbols
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/platform_symbols.py
+          --pith $<TARGET_FILE:pith> --portable $<IF:$<BOOL:${PITH_PORTABLE}>,ON,OFF>)
+set_tests_properties(platform_symbols PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60 LABELS "cli")

@@ -1,6 +1,7 @@
 // pith: command-line front end. Argument parsing and printing only; the work is in the library.
 #include "cli/commands.hpp"
 #include "core/error.hpp"
+#include "core/platform.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -8,6 +9,7 @@
 
 int main(int argc, char** argv) {
     using namespace pith::cli;
+    pith::platform::set_program_path(argc > 0 ? argv[0] : nullptr);
     CLI::App app{"pith: put a verifiable Pith number on scientific papers, and check one.\n\n"
                  "A Pith number (pith:2024:YRUNQITD2RKQXO2YH7SDTYYAQ3) is the content address of a paper's\n"
                  "canonical metadata record, issued with an Ed25519 receipt by a registry.\n"

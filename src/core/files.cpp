@@ -6,11 +6,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <vector>
 
 namespace pith {
 
@@ -82,14 +84,26 @@ void AtomicFile::write(std::string_view data) {
 
 bool AtomicFile::copy_from(const InputFile& in, std::uint64_t length) {
     if (error_) return false;
-    loff_t from = 0;
     std::uint64_t copied = 0;
+#if PITH_HAVE_COPY_FILE_RANGE
+    loff_t from = 0;
     while (copied < length) {
         ssize_t n = ::copy_file_range(in.fd(), &from, fd_, nullptr, length - copied, 0);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) break;
         copied += static_cast<std::uint64_t>(n);
     }
+#else
+    // POSIX: through a buffer, read at an offset so the input's own position is left alone.
+    std::vector<char> buffer(1 << 16);
+    while (copied < length) {
+        const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), length - copied));
+        ssize_t n = ::pread(in.fd(), buffer.data(), want, static_cast<off_t>(copied));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0 || !write_all(fd_, std::string_view(buffer.data(), static_cast<std::size_t>(n)))) break;
+        copied += static_cast<std::uint64_t>(n);
+    }
+#endif
     if (copied == length) return true;
     if (copied > 0) error_ = errno ? errno : EIO;  // a partial copy cannot be taken back: commit() fails
     return false;

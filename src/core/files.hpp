@@ -41,8 +41,8 @@ public:
     ~AtomicFile();
     void write(std::string_view data);
     // Appends the first `length` bytes of `in`, copied inside the kernel (copy_file_range, as
-    // cp does: the data never passes through pith's memory). False, with nothing written,
-    // where the kernel cannot do that.
+    // cp does: the data never passes through pith's memory; elsewhere pread and write). False,
+    // with nothing written, where the kernel cannot do that.
     bool copy_from(const InputFile& in, std::uint64_t length);
     void commit();
 

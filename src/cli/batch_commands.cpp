@@ -19,6 +19,22 @@ struct BatchCommand {
     batch::Options options;
 };
 
+// --dry-run: this shard's entries, LINE<TAB>INPUT per line, or with --json one object
+// {"entries": N, "in_shard": M, "jobs": [{"line", "id", "input", "output"}]}.
+int print_dry_run(const batch::Manifest& m, const batch::Options& o, bool json) {
+    Json jobs = Json::array();
+    for (const auto& job : m.jobs) {
+        batch::Entry e = batch::parse_entry(std::string_view(m.text.data() + job.offset, job.length), job.line, m.source, o.mode,
+                                            o.default_record);
+        if (!json) std::printf("%zu\t%s\n", e.line, e.input.c_str());
+        jobs.push_back({{"line", e.line}, {"id", e.id.empty() ? Json(nullptr) : Json(e.id)}, {"input", e.input},
+                        {"output", e.output.empty() ? Json(nullptr) : Json(e.output)}});
+    }
+    if (json) std::printf("%s\n", Json{{"entries", m.lines_total}, {"in_shard", m.jobs.size()}, {"jobs", jobs}}.dump(2).c_str());
+    std::fprintf(stderr, "pith batch: manifest valid: %zu entries, %zu in this shard\n", m.lines_total, m.jobs.size());
+    return kExitOk;
+}
+
 int run_batch(BatchCommand& c) {
     batch::Options& o = c.options;
     o.check_outputs = !c.no_check;
@@ -35,15 +51,7 @@ int run_batch(BatchCommand& c) {
     if (o.timeout_s < 0) throw Error("--timeout must be 0 (no limit) or more");
 
     batch::Manifest m = batch::load_manifest(c.manifest, o.mode, shard, o.default_record);
-    if (c.dry_run) {
-        for (const auto& job : m.jobs) {
-            batch::Entry e = batch::parse_entry(std::string_view(m.text.data() + job.offset, job.length), job.line, m.source, o.mode,
-                                                o.default_record);
-            std::printf("%zu\t%s\n", e.line, e.input.c_str());
-        }
-        std::fprintf(stderr, "pith batch: manifest valid: %zu entries, %zu in this shard\n", m.lines_total, m.jobs.size());
-        return kExitOk;
-    }
+    if (c.dry_run) return print_dry_run(m, o, c.json);
 
     batch::Summary s = batch::run(m, o);
     std::FILE* out = o.report == "-" ? stderr : stdout;
@@ -119,8 +127,8 @@ void register_batch_commands(CLI::App& app, int& status) {
     cmd->add_option("--progress", c->progress, "auto (a bar on a terminal, else plain lines), bar, lines or none")->capture_default_str();
     cmd->add_option("--progress-interval", c->options.progress_interval_s, "Seconds between plain progress lines")->capture_default_str();
     cmd->add_flag("-q,--quiet", c->quiet, "No progress output");
-    cmd->add_flag("--dry-run", c->dry_run, "Check the manifest and list this shard's entries (LINE<TAB>INPUT), do nothing");
-    cmd->add_flag("--json", c->json, "Print the final summary as JSON");
+    cmd->add_flag("--dry-run", c->dry_run, "Check the manifest and list this shard's entries (LINE<TAB>INPUT, or JSON with --json), do nothing");
+    cmd->add_flag("--json", c->json, "Print the final summary (or --dry-run's list) as JSON");
     cmd->callback([c, &status] { status = run_batch(*c); });
 }
 

@@ -5,7 +5,55 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace {
+
+// Levenshtein distance, for "did you mean" (command names are a few letters long).
+std::size_t distance(const std::string& a, const std::string& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+// Before CLI11 sees them: the words ahead of the command. CLI11 says only "A subcommand is
+// required" for both `pith verfy` and `pith --bogus`; this names the word and the nearest command.
+std::optional<std::string> misuse_before_command(const CLI::App& app, int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string word = argv[i];
+        if (word == "--help" || word == "-h" || word == "--version") return std::nullopt;
+        if (!word.empty() && word[0] == '-') return "unknown option '" + word + "'";
+        std::string nearest;
+        std::size_t best = 3;  // suggest only a near miss: at most two edits
+        for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+            if (sub->get_name() == word) return std::nullopt;
+            if (std::size_t d = distance(word, sub->get_name()); d < best) best = d, nearest = sub->get_name();
+        }
+        return "unknown command '" + word + "'" + (nearest.empty() ? "" : " (did you mean '" + nearest + "'?)");
+    }
+    return std::nullopt;
+}
+
+// Where a usage error points: the help of the command it happened in.
+std::string help_for(const CLI::App& app) {
+    for (const CLI::App* sub : app.get_subcommands()) return "pith " + sub->get_name() + " --help";
+    return "pith --help";
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
     using namespace pith::cli;
@@ -20,7 +68,7 @@ int main(int argc, char** argv) {
                "  pith verify out.pdf --keyring registry-keys.json     check a received PDF\n"
                "  pith tex record.json                                 the \\pithnumber line for pith.sty\n\n"
                "Errors are one line on standard error; usage errors exit with status 2.\n"
-               "Manual: README.md, man pith, and the pith.sty manual (pith.pdf).");
+               "Manual: man pith, doc/ in the source, and the pith.sty manual (pith.pdf).");
     app.set_version_flag("--version", std::string("pith ") + PITH_VERSION);
     app.require_subcommand(1);
     app.fallthrough();
@@ -30,6 +78,10 @@ int main(int argc, char** argv) {
     register_pdf_commands(app, status);
     register_batch_commands(app, status);
 
+    if (auto misuse = misuse_before_command(app, argc, argv)) {
+        std::fprintf(stderr, "pith: %s\nRun `pith --help` for usage.\n", misuse->c_str());
+        return kExitUsage;
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -39,7 +91,7 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        std::fprintf(stderr, "pith: %s\nRun `pith --help` for usage.\n", e.what());
+        std::fprintf(stderr, "pith: %s\nRun `%s` for usage.\n", e.what(), help_for(app).c_str());
         return kExitUsage;
     } catch (const pith::Error& e) {
         std::fprintf(stderr, "pith: %s\n", e.what());

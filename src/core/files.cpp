@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -16,7 +17,41 @@
 
 namespace pith {
 
+namespace {
+
+// Standard input copied into a temporary file that has no name (unlinked at once): readers of an
+// InputFile map it and read it at offsets, which a pipe cannot do.
+int copy_of_standard_input() {
+    const char* tmpdir = std::getenv("TMPDIR");
+    std::string name = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/pith-stdin-XXXXXX";
+    const int fd = ::mkstemp(name.data());
+    if (fd < 0) throw Error("standard input: cannot create a temporary file (" + std::string(std::strerror(errno)) + ")");
+    ::unlink(name.c_str());
+    ::fcntl(fd, F_SETFD, FD_CLOEXEC);
+    constexpr std::uint64_t kMax = std::uint64_t{4} << 30;
+    std::uint64_t total = 0;
+    std::vector<char> buffer(1 << 16);
+    for (ssize_t n; (n = ::read(STDIN_FILENO, buffer.data(), buffer.size())) != 0;) {
+        if (n < 0 && errno == EINTR) continue;
+        const int saved = errno;
+        if (n < 0 || (total += static_cast<std::uint64_t>(n)) > kMax ||
+            !write_all(fd, std::string_view(buffer.data(), static_cast<std::size_t>(n)))) {
+            ::close(fd);
+            throw Error(n < 0 ? "standard input: read error (" + std::string(std::strerror(saved)) + ")"
+                        : total > kMax ? std::string("standard input: larger than 4 GiB")
+                                       : "standard input: cannot write a temporary copy (" + std::string(std::strerror(errno)) + ")");
+        }
+    }
+    return fd;
+}
+
+}  // namespace
+
 InputFile::InputFile(const std::string& path) {
+    if (path == "-") {
+        fd_ = copy_of_standard_input();
+        return;
+    }
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd_ < 0) throw Error(path + ": cannot open (" + std::strerror(errno) + ")");
     struct stat st;

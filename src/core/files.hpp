@@ -12,6 +12,7 @@ namespace pith {
 // A regular file open for reading, closed when this goes. Readers that share it (the PDF
 // parser, the hash of its bytes, the kernel copy of them) all read the same file, even if the
 // path is renamed over meanwhile. A FIFO, a directory or a device is refused, never waited on.
+// "-" is standard input, read to its end into an unnamed temporary file (at most 4 GiB).
 class InputFile {
 public:
     explicit InputFile(const std::string& path);  // throws pith::Error naming `path`

@@ -416,9 +416,9 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
         summary.prior_length = 0;
         summary.added = whole.size();
     } else if (output == "-") {
-        update.write(std::cout);
-        std::cout.flush();
-        if (!std::cout) throw Error("standard output: write error");
+        const std::string tail = update.appended();
+        write_file_atomically("-", {prior, tail});
+        summary.added = tail.size();
     } else {
         const std::string tail = update.appended();
         out->write(tail);

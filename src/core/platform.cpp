@@ -1,5 +1,6 @@
 #include "core/platform.hpp"
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -70,7 +71,9 @@ std::string executable_dir() {
 #if PITH_HAVE_PROC_SELF_EXE
     if (std::string dir = directory_of("/proc/self/exe"); !dir.empty()) return dir;
 #endif
-    const std::string& argv0 = program_path();
+    std::string argv0 = program_path();
+    if (Dl_info info; argv0.empty() && ::dladdr(reinterpret_cast<void*>(&executable_dir), &info) && info.dli_fname)
+        argv0 = info.dli_fname;  // a program that did not call set_program_path: the loader's name for it
     if (argv0.empty()) return "";
     if (argv0.find('/') != std::string::npos) return directory_of(argv0);
     const char* path = std::getenv("PATH");

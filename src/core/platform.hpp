@@ -22,7 +22,8 @@ void die_with_parent(pid_t parent);
 // Records argv[0], for executable_dir() where the system cannot say where the program lies.
 void set_program_path(const char* argv0);
 // The directory of the running executable ("" when unknown): /proc/self/exe on Linux;
-// elsewhere argv[0] resolved as the shell did (a path as given, else the first $PATH match).
+// elsewhere argv[0] (or, where set_program_path was not called, the name dladdr gives the
+// program) resolved as the shell did (a path as given, else the first $PATH match).
 std::string executable_dir();
 
 // "SIGKILL", or "signal 42" for a number without a name.

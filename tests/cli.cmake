@@ -22,3 +22,9 @@ foreach(case keygen_existing_id stamp_stdout unknown_command subcommand_help std
             --pith $<TARGET_FILE:pith> --source ${CMAKE_SOURCE_DIR} ${case})
   set_tests_properties(cli_${case} PROPERTIES TIMEOUT 300 LABELS "cli")
 endforeach()
+
+# The default build links the system's shared libraries; PITH_STATIC never downloads.
+add_test(NAME build_options
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/build_options.py
+          --pith $<TARGET_FILE:pith> --source ${CMAKE_SOURCE_DIR} --static $<IF:$<BOOL:${PITH_STATIC}>,ON,OFF>)
+set_tests_properties(build_options PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS "cli")

@@ -54,7 +54,7 @@ def sources_and_flags(src, target, build):
     elif target == "object_lexer":
         packages = ["libpodofo"]
     elif target == "reader":
-        sources += lib("pdf") + lib("core", ["cpus.cpp", "files.cpp", "crypto.cpp", "text.cpp"])
+        sources += lib("pdf") + lib("core", ["cpus.cpp", "files.cpp", "crypto.cpp", "platform.cpp", "text.cpp"])
         packages = ["libpodofo", "libsodium", "icu-uc", "zlib", "libcrypto"]
     elif target == "record_reader":
         sources += lib("core")

@@ -1,21 +1,21 @@
 # The libraries pith's core links against, as one target: pith_dependencies.
 #
-# PITH_STATIC=ON (the default) links them statically, all but glibc and libqrencode (Debian
-# ships no libqrencode.a): PoDoFo built from Debian 12's source package, and Debian's own static
-# archives of OpenSSL's libcrypto, ICU, libsodium, pugixml, zlib and libstdc++.
-# Why: Debian ships PoDoFo only as a shared library that pulls in fontconfig, libtiff, libjpeg,
-# libpng and a dozen more. Mapping and relocating ~30 shared libraries costs ~3 ms of page faults
-# at every start, more than `pdfinfo -meta` needs to read a small PDF; statically linked,
-# `pith --version` takes ~1.7 ms instead of ~4.6 (bench/bench.py shows verify's figures).
-# PoDoFo is built from the upstream tarball of Debian's libpodofo 0.9.8+dfsg-3, checked against
-# the SHA-256 in Debian's signed source index (Debian's one patch fixes a declaration in a header
-# pith does not use), without fontconfig, JPEG, TIFF and PNG, which pith never asks PoDoFo for.
+# Default (PITH_STATIC=OFF): Debian's shared libraries (libpodofo-dev, libssl-dev, libicu-dev,
+# libsodium-dev, libpugixml-dev, zlib1g-dev), found with pkg-config and CMake's modules. No
+# network access during configure or build; security updates of OpenSSL, zlib and ICU reach pith
+# with the system's. Costs ~3 ms more at each start than the static build (doc/build.md).
 #
-# PITH_STATIC=OFF links Debian's shared libraries (libpodofo-dev and the others), for a build
-# without network access or with sanitizers.
-option(PITH_STATIC "Link PoDoFo (built from Debian's source), OpenSSL, ICU, libsodium, pugixml, zlib and libstdc++ statically" ON)
-set(PITH_PODOFO_URL "http://deb.debian.org/debian/pool/main/libp/libpodofo/libpodofo_0.9.8+dfsg.orig.tar.xz"
-    CACHE STRING "PoDoFo's source for PITH_STATIC: a URL or a local file")
+# PITH_STATIC=ON, for release binaries: all but glibc and libqrencode (Debian ships no
+# libqrencode.a) linked statically: PoDoFo built from a LOCAL copy of Debian 12's source
+# tarball (PITH_PODOFO_TARBALL, checked against the SHA-256 in Debian's signed source index;
+# nothing is downloaded), and Debian's own static archives of OpenSSL's libcrypto, ICU,
+# libsodium, pugixml, zlib and libstdc++. Why: Debian ships PoDoFo only as a shared library that
+# pulls in fontconfig, libtiff, libjpeg, libpng and a dozen more; mapping and relocating them
+# costs ~3 ms of page faults at every start, more than `pdfinfo -meta` needs for a small PDF.
+# PoDoFo is built without fontconfig, JPEG, TIFF and PNG, which pith never asks it for.
+option(PITH_STATIC "Link PoDoFo (built from a local copy of Debian's source), OpenSSL, ICU, libsodium, pugixml, zlib and libstdc++ statically" OFF)
+set(PITH_PODOFO_TARBALL "" CACHE FILEPATH
+    "PITH_STATIC: a local copy of libpodofo_0.9.8+dfsg.orig.tar.xz (apt-get source libpodofo, or deb.debian.org/debian/pool/main/libp/libpodofo/)")
 set(PITH_PODOFO_SHA256 "1c827b14d52b95a636ca756804a6c1b971cd0c664144f7ab9e56f36c221dabc1")
 
 find_package(PkgConfig REQUIRED)
@@ -35,10 +35,19 @@ if(NOT PITH_STATIC)
   return()
 endif()
 
+if(NOT PITH_PODOFO_TARBALL OR NOT EXISTS "${PITH_PODOFO_TARBALL}")
+  message(FATAL_ERROR "PITH_STATIC=ON needs PoDoFo's source tarball on this machine (nothing is downloaded): "
+    "-DPITH_PODOFO_TARBALL=/path/to/libpodofo_0.9.8+dfsg.orig.tar.xz (given: '${PITH_PODOFO_TARBALL}')")
+endif()
+file(SHA256 "${PITH_PODOFO_TARBALL}" podofo_sha256)
+if(NOT podofo_sha256 STREQUAL PITH_PODOFO_SHA256)
+  message(FATAL_ERROR "${PITH_PODOFO_TARBALL}: SHA-256 ${podofo_sha256}, not Debian's ${PITH_PODOFO_SHA256}")
+endif()
+
 include(ExternalProject)
 set(podofo_prefix ${CMAKE_BINARY_DIR}/podofo)
 ExternalProject_Add(podofo_build
-  URL ${PITH_PODOFO_URL}
+  URL ${PITH_PODOFO_TARBALL}
   URL_HASH SHA256=${PITH_PODOFO_SHA256}
   DOWNLOAD_NO_PROGRESS ON
   DOWNLOAD_EXTRACT_TIMESTAMP ON

@@ -8,3 +8,23 @@ foreach(case record_seeds record_hash_edited keygen sign sign_refuses bad_input_
             --pith $<TARGET_FILE:pith> --source ${CMAKE_SOURCE_DIR} ${case})
   set_tests_properties(cli_${case} PROPERTIES TIMEOUT 300 LABELS "cli")
 endforeach()
+
+# The Linux fast paths a default build imports, and that a PITH_PORTABLE build imports none.
+add_test(NAME platform_symbols
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/platform_symbols.py
+          --pith $<TARGET_FILE:pith> --portable $<IF:$<BOOL:${PITH_PORTABLE}>,ON,OFF>)
+set_tests_properties(platform_symbols PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60 LABELS "cli")
+
+# The CLI points of issue 17 (tests/cli/cli_points.py).
+foreach(case keygen_existing_id stamp_stdout unknown_command subcommand_help stdin verify_json_lines batch_dry_run_json man_page)
+  add_test(NAME cli_${case}
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_points.py
+            --pith $<TARGET_FILE:pith> --source ${CMAKE_SOURCE_DIR} ${case})
+  set_tests_properties(cli_${case} PROPERTIES TIMEOUT 300 LABELS "cli")
+endforeach()
+
+# The default build links the system's shared libraries; PITH_STATIC never downloads.
+add_test(NAME build_options
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/build_options.py
+          --pith $<TARGET_FILE:pith> --source ${CMAKE_SOURCE_DIR} --static $<IF:$<BOOL:${PITH_STATIC}>,ON,OFF>)
+set_tests_properties(build_options PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS "cli")

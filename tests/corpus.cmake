@@ -1,15 +1,12 @@
 # Stamp acceptance suite on the real PDF corpus (tests/corpus/stamp_suite.py, standard library only).
 # One ctest test per corpus folder, plus badge geometry on the rotated corpus files and on
 # hand-written PDFs. Outputs go to <build>/tests/corpus-out/<group>/ (results.tsv per group).
-# Without the corpus the tests print "corpus not found at ...; skipping corpus tests" and exit 77,
-# which ctest reports as skipped. The corpus is ${CMAKE_SOURCE_DIR}/../shared/corpus, or
-# $PITH_SHARED/corpus when PITH_SHARED is set (at configure time or when the test runs).
+# The corpus is PITH_TEST_CORPUS (tests/CMakeLists.txt: the full shared corpus where present,
+# else the committed subset tests/corpus/files), or $PITH_SHARED/corpus when PITH_SHARED is set
+# when the test runs. A group with no file in the corpus (rotated, in the subset) exits 77,
+# which ctest reports as skipped.
 # Internal parallelism: PITH_CORPUS_JOBS (default 1; ctest -j2 runs two groups at once).
-if(DEFINED ENV{PITH_SHARED})
-  set(PITH_CORPUS_DIR "$ENV{PITH_SHARED}/corpus")
-else()
-  set(PITH_CORPUS_DIR "${CMAKE_SOURCE_DIR}/../shared/corpus")
-endif()
+set(PITH_CORPUS_DIR "${PITH_TEST_CORPUS}")
 
 set(PITH_CORPUS_GROUPS valid encrypted signed pdfa large malformed rotated synthetic)
 # Worst case measured on 2 cores is a few minutes per group; the timeouts leave ample room.

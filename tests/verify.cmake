@@ -3,11 +3,7 @@
 # (a fixture) makes a test key, signs examples/record.json, stamps examples/article.pdf and
 # checks it is trusted; the other cases derive tampered files from that PDF.
 set(PITH_VERIFY_WORK ${CMAKE_CURRENT_BINARY_DIR}/verify-work)
-if(DEFINED ENV{PITH_SHARED})
-  set(PITH_VERIFY_CORPUS $ENV{PITH_SHARED}/corpus)
-else()
-  set(PITH_VERIFY_CORPUS ${CMAKE_SOURCE_DIR}/../shared/corpus)
-endif()
+set(PITH_VERIFY_CORPUS ${PITH_TEST_CORPUS})  # tests/CMakeLists.txt: shared corpus, else tests/corpus/files
 
 function(pith_verify_test case)
   add_test(NAME verify_${case}

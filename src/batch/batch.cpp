@@ -1,9 +1,11 @@
 #include "batch/batch.hpp"
 
+#include "core/cpus.hpp"
 #include "core/crypto.hpp"
 #include "core/error.hpp"
 #include "core/sanitizer.hpp"
 #include "core/files.hpp"
+#include "core/platform.hpp"
 #include "core/record.hpp"
 #include "stamp/placement.hpp"
 #include "pdf/budget.hpp"
@@ -14,7 +16,6 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -517,23 +518,12 @@ extern "C" void on_signal(int sig) {
 }
 
 const char* signal_name(int sig) {
-    const char* abbrev = ::sigabbrev_np(sig);
-    static thread_local char buf[32];
-    if (abbrev) {
-        std::snprintf(buf, sizeof buf, "SIG%s", abbrev);
-        return buf;
-    }
-    std::snprintf(buf, sizeof buf, "signal %d", sig);
-    return buf;
+    static thread_local std::string name;
+    name = platform::signal_name(sig);
+    return name.c_str();
 }
 
-unsigned default_workers() {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    if (::sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return static_cast<unsigned>(CPU_COUNT(&set));
-    unsigned n = std::thread::hardware_concurrency();
-    return n ? n : 1;
-}
+unsigned default_workers() { return usable_cpus(); }
 
 std::string now_iso() {
     std::time_t t = std::time(nullptr);
@@ -722,7 +712,7 @@ private:
         if (report_fd_ < 0) return;
         std::string line = j.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
         if (!write_all(report_fd_, line)) throw Error(o_.report + ": cannot write the report (" + std::strerror(errno) + ")");
-        if (own_report_) ::fdatasync(report_fd_);
+        if (own_report_) platform::sync_data(report_fd_);
     }
 
     void log(const std::string& text) {
@@ -731,7 +721,7 @@ private:
     }
 
     void install_signals() {
-        if (::pipe2(g_wake, O_CLOEXEC | O_NONBLOCK) != 0) throw Error(std::string("cannot create a pipe: ") + std::strerror(errno));
+        if (!platform::make_pipe(g_wake, true)) throw Error(std::string("cannot create a pipe: ") + std::strerror(errno));
         g_signal = 0;
         struct sigaction sa {};
         sa.sa_handler = on_signal;
@@ -772,7 +762,7 @@ private:
         r.spent_before = p.spent_before;
         r.entry = entry_of(p.job);
         int fds[2];
-        if (::pipe2(fds, O_CLOEXEC) != 0) throw Error(std::string("cannot create a pipe: ") + std::strerror(errno));
+        if (!platform::make_pipe(fds, false)) throw Error(std::string("cannot create a pipe: ") + std::strerror(errno));
         std::fflush(stdout);
         std::fflush(stderr);
         const pid_t parent = ::getpid();
@@ -794,8 +784,7 @@ private:
 
     [[noreturn]] void child(const Entry& e, int out, pid_t parent) {
         // Die with the batch; leave Ctrl-C and SIGTERM to the batch, which kills us with SIGKILL.
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (::getppid() != parent) ::_exit(111);
+        platform::die_with_parent(parent);
         struct sigaction dfl {};
         dfl.sa_handler = SIG_IGN;
         sigemptyset(&dfl.sa_mask);

@@ -35,6 +35,22 @@ void prefetch_records(const batch::Manifest& m, BatchCommand& c) {
         std::fprintf(stderr, "pith batch: %s\n", e.c_str());
 }
 
+// --dry-run: this shard's entries, LINE<TAB>INPUT per line, or with --json one object
+// {"entries": N, "in_shard": M, "jobs": [{"line", "id", "input", "output"}]}.
+int print_dry_run(const batch::Manifest& m, const batch::Options& o, bool json) {
+    Json jobs = Json::array();
+    for (const auto& job : m.jobs) {
+        batch::Entry e = batch::parse_entry(std::string_view(m.text.data() + job.offset, job.length), job.line, m.source, o.mode,
+                                            o.default_record);
+        if (!json) std::printf("%zu\t%s\n", e.line, e.input.c_str());
+        jobs.push_back({{"line", e.line}, {"id", e.id.empty() ? Json(nullptr) : Json(e.id)}, {"input", e.input},
+                        {"output", e.output.empty() ? Json(nullptr) : Json(e.output)}});
+    }
+    if (json) std::printf("%s\n", Json{{"entries", m.lines_total}, {"in_shard", m.jobs.size()}, {"jobs", jobs}}.dump(2).c_str());
+    std::fprintf(stderr, "pith batch: manifest valid: %zu entries, %zu in this shard\n", m.lines_total, m.jobs.size());
+    return kExitOk;
+}
+
 int run_batch(BatchCommand& c) {
     batch::Options& o = c.options;
     o.check_outputs = !c.no_check;
@@ -53,15 +69,7 @@ int run_batch(BatchCommand& c) {
     if (c.key.any()) o.signer = sign::Signer::load(c.key);  // once: every worker signs with it
     o.anchors = sign::Anchors::load(c.trust);
     batch::Manifest m = batch::load_manifest(c.manifest, o.mode, shard, o.default_record);
-    if (c.dry_run) {
-        for (const auto& job : m.jobs) {
-            batch::Entry e = batch::parse_entry(std::string_view(m.text.data() + job.offset, job.length), job.line, m.source, o.mode,
-                                                o.default_record);
-            std::printf("%zu\t%s\n", e.line, e.input.c_str());
-        }
-        std::fprintf(stderr, "pith batch: manifest valid: %zu entries, %zu in this shard\n", m.lines_total, m.jobs.size());
-        return kExitOk;
-    }
+    if (c.dry_run) return print_dry_run(m, o, c.json);
 
     prefetch_records(m, c);
     batch::Summary s = batch::run(m, o);
@@ -139,8 +147,8 @@ void register_batch_commands(CLI::App& app, int& status) {
     cmd->add_option("--progress", c->progress, "auto (a bar on a terminal, else plain lines), bar, lines or none")->capture_default_str();
     cmd->add_option("--progress-interval", c->options.progress_interval_s, "Seconds between plain progress lines")->capture_default_str();
     cmd->add_flag("-q,--quiet", c->quiet, "No progress output");
-    cmd->add_flag("--dry-run", c->dry_run, "Check the manifest and list this shard's entries (LINE<TAB>INPUT), do nothing");
-    cmd->add_flag("--json", c->json, "Print the final summary as JSON");
+    cmd->add_flag("--dry-run", c->dry_run, "Check the manifest and list this shard's entries (LINE<TAB>INPUT, or JSON with --json), do nothing");
+    cmd->add_flag("--json", c->json, "Print the final summary (or --dry-run's list) as JSON");
     add_registry_flags(cmd, c->registry, "registry-");
     cmd->add_option("--fetch-parallel", c->fetch_parallel, "Registry requests at a time for lines with \"number\"/\"arxiv\"")->capture_default_str();
     add_signing_options(*cmd, c->key, c->options.certify);

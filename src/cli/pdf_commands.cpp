@@ -10,6 +10,8 @@
 #include "stamp/stamp.hpp"
 #include "verify/verify.hpp"
 
+#include <unistd.h>
+
 namespace pith::cli {
 namespace {
 
@@ -45,6 +47,8 @@ int run_stamp(StampCommand& c, int& status) {
     if (c.in_place && c.input == "-") throw Error("--in-place needs a file, not standard input");
     const std::string output = c.in_place ? c.input : c.output;
     if (c.record == "-" && c.input == "-") throw Error("the PDF and the record cannot both come from standard input");
+    if (output == "-" && ::isatty(STDOUT_FILENO))
+        throw Error("standard output is a terminal: pith will not write a PDF there (redirect it: -o - > out.pdf)");
     Record record = record_to_stamp(c, status);
     c.options.placement.corner = stamp::parse_corner(c.corner);
     c.options.draw_badge = !c.no_badge;
@@ -205,7 +209,8 @@ int run_verify(const VerifyCommand& c) {
         all.push_back(result);
         if (severity(code) > severity(worst)) worst = code;
     }
-    if (c.json) std::printf("%s\n", pretty_json(all.size() == 1 ? all[0] : all).c_str());
+    if (c.json)  // JSON Lines: one report per line, whatever the count (jq reads it as it is)
+        for (const Json& report : all) std::printf("%s\n", report.dump(-1, ' ', false, Json::error_handler_t::replace).c_str());
     return worst;
 }
 
@@ -318,7 +323,7 @@ void register_pdf_commands(CLI::App& app, int& status) {
         "Examples:\n"
         "  pith verify paper.pdf\n"
         "  pith verify paper.pdf --keyring registry-keys.json --record fetched.json --json");
-    verify->add_option("files", v->files, "PDF files")->required();
+    verify->add_option("files", v->files, "PDF files; - reads one from standard input")->required();
     verify->add_option("--keyring", v->keyrings, "Keyring file with trusted registry keys (repeatable)")->allow_extra_args(false);
     verify->add_option("--record", v->record, "A record fetched from the registry: the embedded one must equal it");
     verify->add_option("--password", v->password, "User password of encrypted PDFs");
@@ -331,7 +336,7 @@ void register_pdf_commands(CLI::App& app, int& status) {
                      "Trust a stamp only when a publisher trusted here signed it (pith stamp --sign-cert)");
     verify->add_flag("--online", v->online, "Also fetch the registry's record for the embedded number: it must know it and agree");
     add_registry_flags(verify, v->registry);
-    verify->add_flag("--json", v->json, "Print {file, state, number, success[], informational[], failure[]} (an array for several files)");
+    verify->add_flag("--json", v->json, "Print one line of JSON per file (JSON Lines): {file, state, number, success[], informational[], failure[]}");
     verify->callback([v, &status] { status = run_verify(*v); });
 
     auto x = std::make_shared<ExtractCommand>();
@@ -339,7 +344,7 @@ void register_pdf_commands(CLI::App& app, int& status) {
     extract->footer("Shows the pith XMP properties, Info entries, links to the resolver (page 1 and the pages\n"
                     "pith's update touched) and the file's revisions. Exit status 0, or 3 when there is no Pith data;\n"
                     "2 when the file cannot be read or is damaged (--allow-damaged shows it with its damage).");
-    extract->add_option("file", x->file, "PDF file")->required();
+    extract->add_option("file", x->file, "PDF file, or - for standard input")->required();
     extract->add_option("--password", x->password, "User password of an encrypted PDF");
     extract->add_flag("--allow-damaged", x->allow_damaged, "Read a damaged PDF and list its damage, instead of refusing it");
     extract->add_flag("--json", x->json, "Print as JSON");

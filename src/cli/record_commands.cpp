@@ -9,6 +9,8 @@
 #include "core/record.hpp"
 #include "core/tex.hpp"
 
+#include <unistd.h>
+
 namespace pith::cli {
 namespace {
 
@@ -58,7 +60,12 @@ int run_keygen(const KeygenOptions& o) {
     if (file_exists(o.secret)) throw Error(o.secret + ": already exists; pith will not overwrite a secret key");
     KeyPair pair = generate_keypair();
     write_secret_key_file(o.secret, {o.key_id, pair.secret_key});
-    add_key_to_keyring_file(o.keyring, o.key_id, pair.public_key);
+    try {
+        add_key_to_keyring_file(o.keyring, o.key_id, pair.public_key);
+    } catch (...) {
+        ::unlink(o.secret.c_str());  // ours: write_secret_key_file never replaces a file
+        throw;
+    }
     std::printf("key id:      %s\nfingerprint: %s\nsecret key:  %s (mode 0600; keep it private)\nkeyring:     %s\n",
                 o.key_id.c_str(), key_fingerprint(pair.public_key).c_str(), o.secret.c_str(), o.keyring.c_str());
     return kExitOk;
@@ -122,7 +129,7 @@ void register_record_commands(CLI::App& app, int& status) {
     auto keygen_opts = std::make_shared<KeygenOptions>();
     auto* keygen = app.add_subcommand("keygen", "Create an Ed25519 signing key for a private registry or tests");
     keygen->footer("Writes the secret key (mode 0600, never overwritten) and adds the public key to the keyring,\n"
-                   "creating it.\n\nExample:\n  pith keygen --key-id my-registry-2026 --secret my.key --keyring keyring.json");
+                   "creating it. If the keyring already holds KEY-ID, nothing is written.\n\nExample:\n  pith keygen --key-id my-registry-2026 --secret my.key --keyring keyring.json");
     keygen->add_option("--key-id", keygen_opts->key_id, "Name of the key, as receipts will cite it")->required();
     keygen->add_option("--secret", keygen_opts->secret, "Secret key file to create")->required();
     keygen->add_option("--keyring", keygen_opts->keyring, "Keyring file to add the public key to")->required();

@@ -93,7 +93,7 @@ void PrefixSha256::start_thread() {
     pthread_attr_t attr;
     pthread_t thread;
     if (pthread_attr_init(&attr) == 0) {
-        if (cpu_set_t cpus; other_cpus(cpus)) pthread_attr_setaffinity_np(&attr, sizeof cpus, &cpus);
+        OtherCpus().give_to(attr);
         if (pthread_create(&thread, &attr, run, impl_.get()) == 0) impl_->thread = thread;
         pthread_attr_destroy(&attr);
     }

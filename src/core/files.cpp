@@ -6,15 +6,52 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <vector>
 
 namespace pith {
 
+namespace {
+
+// Standard input copied into a temporary file that has no name (unlinked at once): readers of an
+// InputFile map it and read it at offsets, which a pipe cannot do.
+int copy_of_standard_input() {
+    const char* tmpdir = std::getenv("TMPDIR");
+    std::string name = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/pith-stdin-XXXXXX";
+    const int fd = ::mkstemp(name.data());
+    if (fd < 0) throw Error("standard input: cannot create a temporary file (" + std::string(std::strerror(errno)) + ")");
+    ::unlink(name.c_str());
+    ::fcntl(fd, F_SETFD, FD_CLOEXEC);
+    constexpr std::uint64_t kMax = std::uint64_t{4} << 30;
+    std::uint64_t total = 0;
+    std::vector<char> buffer(1 << 16);
+    for (ssize_t n; (n = ::read(STDIN_FILENO, buffer.data(), buffer.size())) != 0;) {
+        if (n < 0 && errno == EINTR) continue;
+        const int saved = errno;
+        if (n < 0 || (total += static_cast<std::uint64_t>(n)) > kMax ||
+            !write_all(fd, std::string_view(buffer.data(), static_cast<std::size_t>(n)))) {
+            ::close(fd);
+            throw Error(n < 0 ? "standard input: read error (" + std::string(std::strerror(saved)) + ")"
+                        : total > kMax ? std::string("standard input: larger than 4 GiB")
+                                       : "standard input: cannot write a temporary copy (" + std::string(std::strerror(errno)) + ")");
+        }
+    }
+    return fd;
+}
+
+}  // namespace
+
 InputFile::InputFile(const std::string& path) {
+    if (path == "-") {
+        fd_ = copy_of_standard_input();
+        return;
+    }
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd_ < 0) throw Error(path + ": cannot open (" + std::strerror(errno) + ")");
     struct stat st;
@@ -82,14 +119,26 @@ void AtomicFile::write(std::string_view data) {
 
 bool AtomicFile::copy_from(const InputFile& in, std::uint64_t length) {
     if (error_) return false;
-    loff_t from = 0;
     std::uint64_t copied = 0;
+#if PITH_HAVE_COPY_FILE_RANGE
+    loff_t from = 0;
     while (copied < length) {
         ssize_t n = ::copy_file_range(in.fd(), &from, fd_, nullptr, length - copied, 0);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) break;
         copied += static_cast<std::uint64_t>(n);
     }
+#else
+    // POSIX: through a buffer, read at an offset so the input's own position is left alone.
+    std::vector<char> buffer(1 << 16);
+    while (copied < length) {
+        const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), length - copied));
+        ssize_t n = ::pread(in.fd(), buffer.data(), want, static_cast<off_t>(copied));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0 || !write_all(fd_, std::string_view(buffer.data(), static_cast<std::size_t>(n)))) break;
+        copied += static_cast<std::uint64_t>(n);
+    }
+#endif
     if (copied == length) return true;
     if (copied > 0) error_ = errno ? errno : EIO;  // a partial copy cannot be taken back: commit() fails
     return false;

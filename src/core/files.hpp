@@ -12,6 +12,7 @@ namespace pith {
 // A regular file open for reading, closed when this goes. Readers that share it (the PDF
 // parser, the hash of its bytes, the kernel copy of them) all read the same file, even if the
 // path is renamed over meanwhile. A FIFO, a directory or a device is refused, never waited on.
+// "-" is standard input, read to its end into an unnamed temporary file (at most 4 GiB).
 class InputFile {
 public:
     explicit InputFile(const std::string& path);  // throws pith::Error naming `path`
@@ -41,8 +42,8 @@ public:
     ~AtomicFile();
     void write(std::string_view data);
     // Appends the first `length` bytes of `in`, copied inside the kernel (copy_file_range, as
-    // cp does: the data never passes through pith's memory). False, with nothing written,
-    // where the kernel cannot do that.
+    // cp does: the data never passes through pith's memory; elsewhere pread and write). False,
+    // with nothing written, where the kernel cannot do that.
     bool copy_from(const InputFile& in, std::uint64_t length);
     void commit();
     // The temporary file, open for reading and writing; false after a failed write.

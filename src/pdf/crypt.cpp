@@ -2,13 +2,15 @@
 
 #include "core/error.hpp"
 
+#if PITH_HAVE_OPENSSL_LOW_LEVEL
 #define OPENSSL_SUPPRESS_DEPRECATED  // MD5() and AES_cbc_encrypt(): see md5() and aes_low_level()
 #include <openssl/aes.h>
+#include <openssl/md5.h>
+#endif
 #include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
-#include <openssl/md5.h>
 #include <openssl/params.h>
 #include <openssl/provider.h>
 #include <sodium.h>
@@ -167,6 +169,7 @@ int provider_init(const OSSL_CORE_HANDLE*, const OSSL_DISPATCH*, const OSSL_DISP
 
 }  // namespace rc4_provider
 
+#if PITH_HAVE_OPENSSL_LOW_LEVEL
 // OpenSSL's one-call MD5, deprecated for EVP, which would fetch it from the default provider:
 // RC4 files need nothing else from it.
 std::string md5(const std::string& in) {
@@ -174,6 +177,16 @@ std::string md5(const std::string& in) {
     MD5(reinterpret_cast<const unsigned char*>(in.data()), in.size(), out);
     return std::string(reinterpret_cast<char*>(out), sizeof out);
 }
+#else
+// Portable: EVP, from OpenSSL's default provider (loaded here: pith loads its providers itself).
+std::string md5(const std::string& in) {
+    if (!ensure_aes()) throw Error("MD5 is unavailable (OpenSSL's default provider did not load)");
+    unsigned char out[EVP_MAX_MD_SIZE];
+    unsigned int n = 0;
+    if (EVP_Digest(in.data(), in.size(), out, &n, EVP_md5(), nullptr) != 1) throw Error("MD5 failed");
+    return std::string(reinterpret_cast<char*>(out), n);
+}
+#endif
 
 // The 32 bytes a password is padded with (PDF 32000-1 7.6.3.3).
 const char kPasswordPadding[] = "\x28\xBF\x4E\x5E\x4E\x75\x8A\x41\x64\x00\x4E\x56\xFF\xFA\x01\x08"
@@ -189,6 +202,7 @@ struct CtxFree {
     void operator()(EVP_CIPHER_CTX* c) const { EVP_CIPHER_CTX_free(c); }
 };
 
+#if PITH_HAVE_OPENSSL_LOW_LEVEL
 // Below this size OpenSSL's low-level AES does the work: it needs no provider (EVP's first AES
 // fetch builds every cipher of the default provider, ~0.75 ms) but has no AES-NI (~375 MB/s
 // here), so it is the faster for the few kilobytes most runs decrypt.
@@ -215,6 +229,8 @@ std::string aes_low_level(bool enc, const std::string& key, const unsigned char*
     return out;
 }
 
+#endif
+
 std::string aes_evp(bool enc, const std::string& key, const unsigned char* iv, std::string_view in) {
     if (!ensure_aes()) throw Error("AES is unavailable (OpenSSL's default provider did not load)");
     std::unique_ptr<EVP_CIPHER_CTX, CtxFree> ctx(EVP_CIPHER_CTX_new());
@@ -240,7 +256,9 @@ std::string aes_evp(bool enc, const std::string& key, const unsigned char* iv, s
 }  // namespace
 
 std::string aes_cbc(bool encrypt, const std::string& key, const unsigned char* iv, std::string_view data) {
+#if PITH_HAVE_OPENSSL_LOW_LEVEL
     if (data.size() < kLowLevelAesMax && (encrypt || data.size() % 16 == 0)) return aes_low_level(encrypt, key, iv, data);
+#endif
     return aes_evp(encrypt, key, iv, data);
 }
 
@@ -257,13 +275,20 @@ void init_openssl() {
 
 }  // namespace
 
-// Providers live for the process; unloaded at exit so leak checkers stay quiet.
+// Providers live for the process; unloaded at exit so leak checkers stay quiet. RC4: pith's
+// own provider (PITH_HAVE_RC4_PROVIDER, the fast path), or OpenSSL's legacy module, then pith's
+// provider where that module is missing (some distributions do not ship it).
 bool ensure_rc4() {
     static std::once_flag once;
     static OSSL_PROVIDER* rc4 = nullptr;
     std::call_once(once, [] {
         init_openssl();
-        if (OSSL_PROVIDER_add_builtin(nullptr, "pith-rc4", rc4_provider::provider_init) == 1) rc4 = OSSL_PROVIDER_load(nullptr, "pith-rc4");
+#if !PITH_HAVE_RC4_PROVIDER
+        ensure_aes();  // the legacy module has RC4 only; PoDoFo's MD5 and AES come from the default one
+        rc4 = OSSL_PROVIDER_load(nullptr, "legacy");
+#endif
+        if (!rc4 && OSSL_PROVIDER_add_builtin(nullptr, "pith-rc4", rc4_provider::provider_init) == 1)
+            rc4 = OSSL_PROVIDER_load(nullptr, "pith-rc4");
         if (rc4) std::atexit([] { OSSL_PROVIDER_unload(rc4); });
     });
     return rc4 != nullptr;

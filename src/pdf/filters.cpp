@@ -1,6 +1,7 @@
 #include "pdf/filters.hpp"
 
 #include "core/error.hpp"
+#include "core/platform.hpp"
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -19,20 +20,12 @@ using namespace PoDoFo;
 namespace {
 
 // A decoded stream that has grown past kPopulateFrom has its next kPopulateAhead bytes of room
-// mapped in one call (MADV_POPULATE_WRITE, Linux 5.14; without it, nothing happens) instead of
+// mapped in one call (core/platform.hpp: Linux 5.14; elsewhere nothing happens) instead of
 // a page fault at each of their pages: 20% of the time a large page content takes to inflate.
 constexpr std::size_t kPopulateFrom = 256 << 10, kPopulateAhead = 256 << 10;
 
 void populate(std::string& room, std::size_t from, std::size_t length) {
-#ifdef MADV_POPULATE_WRITE
-    const std::uintptr_t page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-    const std::uintptr_t start = reinterpret_cast<std::uintptr_t>(room.data()) + from;
-    const std::uintptr_t end = reinterpret_cast<std::uintptr_t>(room.data()) + std::min(room.capacity(), from + length);
-    const std::uintptr_t first = (start + page - 1) / page * page, last = end / page * page;  // whole pages of the room only
-    if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_POPULATE_WRITE);
-#else
-    (void)room, (void)from, (void)length;
-#endif
+    platform::populate_for_write(room.data() + from, std::min(room.capacity(), from + length) - from);
 }
 
 // The growth of one decoded stream, checked against the caller's limit (pith::Error: the caller

@@ -664,10 +664,7 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
         std::map<std::uint32_t, std::size_t> offsets;
         std::string tail = update.appended(&offsets);
         if (signature) sign::finish(prior, tail, offsets, *signature, *options.signer);
-        std::cout.write(prior.data(), static_cast<std::streamsize>(prior.size()));
-        std::cout.write(tail.data(), static_cast<std::streamsize>(tail.size()));
-        std::cout.flush();
-        if (!std::cout) throw Error("standard output: write error");
+        write_file_atomically("-", {prior, tail});
         summary.added = tail.size();
     } else {
         std::map<std::uint32_t, std::size_t> offsets;

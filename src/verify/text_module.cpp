@@ -1,6 +1,7 @@
 #include "verify/text_module.hpp"
 
 #include "core/error.hpp"
+#include "core/platform.hpp"
 
 #include <dlfcn.h>
 #include <unistd.h>
@@ -10,20 +11,9 @@
 
 namespace pith::text_module {
 
-namespace {
-
-std::string executable_dir() {
-    char path[PATH_MAX];
-    ssize_t n = ::readlink("/proc/self/exe", path, sizeof path - 1);
-    if (n <= 0) return ".";
-    std::string p(path, static_cast<std::size_t>(n));
-    return p.substr(0, p.rfind('/'));
-}
-
-}  // namespace
-
 void* symbol(const char* name) {
-    const std::string dir = executable_dir();
+    std::string dir = platform::executable_dir();
+    if (dir.empty()) dir = ".";
     std::string tried;
     for (const std::string& path : {dir + "/pith-text.so", dir + "/" PITH_TEXT_MODULE_FROM_BINDIR}) {
         // A second dlopen() of a loaded module only counts a reference: no cache needed.

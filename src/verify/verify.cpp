@@ -578,7 +578,8 @@ void check_damage(const pdf::File& file, bool allow_damaged) {
 }  // namespace
 
 Embedded extract(const std::string& path, const std::string& password, bool allow_damaged) {
-    pdf::File file = pdf::File::open(path, open_options(password));
+    const InputFile in(path);  // "-": standard input
+    pdf::File file = pdf::File::open(in.fd(), path, open_options(password));
     check_damage(file, allow_damaged);  // most damage shows on opening
     Embedded e = extract(file);
     check_damage(file, allow_damaged);  // the rest while reading page 1

@@ -257,10 +257,9 @@ ChildReader::ChildReader(std::string_view pdf, int index, const std::string& pas
     int fds[2];
     if (::pipe(fds) != 0) return;
     std::fflush(nullptr);
-    cpu_set_t cpus;
-    const bool elsewhere = other_cpus(cpus);
+    const OtherCpus elsewhere;
     child_ = ::fork();
-    if (child_ >= 0 && elsewhere) ::sched_setaffinity(child_, sizeof cpus, &cpus);  // in both: whichever runs first
+    elsewhere.give_to(child_);  // in both: whichever runs first
     if (child_ < 0) {
         ::close(fds[0]);
         ::close(fds[1]);

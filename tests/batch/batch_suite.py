@@ -154,8 +154,7 @@ def check_outputs_verify(d, results, passwords=None):
       for i in range(0, len(files), 50):
         chunk = files[i:i + 50]
         p = run(d, "verify", "--json", *(chunk + (["--password", password] if password else [])))
-        j = json.loads(p.stdout)
-        j = j if isinstance(j, list) else [j]
+        j = [json.loads(line) for line in p.stdout.splitlines() if line.strip()]  # JSON Lines: one report per file
         for rep in j:
             # A corpus file's record names its first line: where that is no visible title (a logo,
             # a drawing's label: tests/corpus/stamp_suite.py NO_VISIBLE_TITLE) only the title fails.

@@ -1153,6 +1153,9 @@ def main():
             results.append(("synthetic/" + name, "FAIL" if problems else "PASS", problems, [], {}))
 
     # ---------------------------------------------------------------- report
+    if not results:
+        print("no %s files in the corpus at %s: skipped" % (args.group, args.corpus))
+        return 77
     results.sort(key=lambda r: r[0])
     fails = [r for r in results if r[1] == "FAIL"]
     with open(os.path.join(args.out, "results.tsv"), "w", encoding="utf-8") as f:

@@ -55,7 +55,7 @@ def sources_and_flags(src, target, build):
         sources += lib("pdf", ["budget.cpp"])  # the Lexer charges values to a Budget
         packages = ["libpodofo"]
     elif target == "reader":
-        sources += lib("pdf") + lib("core", ["cpus.cpp", "files.cpp", "crypto.cpp", "text.cpp"])
+        sources += lib("pdf") + lib("core", ["cpus.cpp", "files.cpp", "crypto.cpp", "platform.cpp", "text.cpp"])
         packages = ["libpodofo", "libsodium", "icu-uc", "zlib", "libcrypto"]
     elif target == "record_reader":
         sources += lib("core")

@@ -6,6 +6,9 @@
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -87,10 +90,11 @@ TEST_CASE("AtomicFile: all or nothing, and the kernel copy of a prefix", "[files
     std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("other_cpus: the CPUs a helper may start on, this one left out", "[files]") {
+TEST_CASE("OtherCpus: the CPUs a helper may start on, this one left out", "[files]") {
     cpu_set_t allowed;
     REQUIRE(sched_getaffinity(0, sizeof allowed, &allowed) == 0);
-    // Pinned to one CPU, the process has none to spare; pinned to two, the other one.
+    // Pinned to one CPU, the process has none to spare; pinned to two, the other one, which a
+    // child then gets (none where pith cannot pin work: PITH_PORTABLE).
     std::vector<int> ids;
     for (int i = 0; i < CPU_SETSIZE && ids.size() < 2; ++i)
         if (CPU_ISSET(i, &allowed)) ids.push_back(i);
@@ -98,17 +102,30 @@ TEST_CASE("other_cpus: the CPUs a helper may start on, this one left out", "[fil
     CPU_ZERO(&one);
     CPU_SET(ids[0], &one);
     REQUIRE(sched_setaffinity(0, sizeof one, &one) == 0);
-    cpu_set_t others;
-    CHECK_FALSE(pith::other_cpus(others));
+    CHECK_FALSE(pith::OtherCpus().any());
     if (ids.size() == 2) {
         cpu_set_t two = one;
         CPU_SET(ids[1], &two);
         REQUIRE(sched_setaffinity(0, sizeof two, &two) == 0);
-        REQUIRE(pith::other_cpus(others));
-        const int here = sched_getcpu();
-        CHECK(CPU_COUNT(&others) == 1);
-        CHECK_FALSE(CPU_ISSET(here, &others));
-        CHECK(CPU_ISSET(here == ids[0] ? ids[1] : ids[0], &others));
+        const pith::OtherCpus others;
+        CHECK(others.any() == pith::OtherCpus::can_pin());
+        const pid_t child = ::fork();
+        REQUIRE(child >= 0);
+        if (child == 0) {
+            ::pause();
+            ::_exit(0);
+        }
+        others.give_to(child);
+        cpu_set_t got;
+        REQUIRE(sched_getaffinity(child, sizeof got, &got) == 0);
+        ::kill(child, SIGKILL);
+        ::waitpid(child, nullptr, 0);
+        if (others.any()) {
+            CHECK(CPU_COUNT(&got) == 1);
+            CHECK((CPU_ISSET(ids[0], &got) || CPU_ISSET(ids[1], &got)));
+        } else {
+            CHECK(CPU_EQUAL(&got, &two));  // left where its parent runs
+        }
     } else {
         WARN("one CPU only: the two-CPU case is not checked");
     }

@@ -72,11 +72,11 @@ class Ctx:
             args += ["--keyring", keyring]
         args += list(extra)
         rc, out, err = self.run(args, timeout=timeout, env=env)
-        try:
-            doc = json.loads(out)
+        try:  # JSON Lines: one report per file; one file gives the report itself
+            docs = [json.loads(line) for line in out.splitlines() if line.strip()]
         except ValueError as e:
-            raise Failure("pith %s: --json output is not JSON (%s): %r" % (" ".join(args), e, out[:500]))
-        return rc, doc, err
+            raise Failure("pith %s: --json output is not JSON Lines (%s): %r" % (" ".join(args), e, out[:500]))
+        return rc, docs[0] if len(docs) == 1 else docs, err
 
     def write(self, name, data):
         with open(self.path(name), "wb") as f:

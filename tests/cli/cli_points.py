@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""The CLI's rough edges of issue 17, one ctest per case (tests/cli.cmake).
+
+usage: cli_points.py --pith PITH --source SRC CASE
+Each case works in a temporary directory with an empty HOME. Exit 0 pass, 1 fail.
+"""
+import argparse
+import json
+import os
+import pty
+import select
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from pithrun import Failure, check, isolated_env, run_pith  # noqa: E402
+
+
+class Ctx:
+    def __init__(self, args, tmp):
+        self.pith, self.src, self.tmp = args.pith, args.source, tmp
+        self.home = os.path.join(tmp, "home")
+        os.makedirs(self.home)
+        self.article = os.path.join(self.src, "examples", "article.pdf")
+        self.record = os.path.join(self.src, "examples", "record.json")
+
+    def path(self, name):
+        return os.path.join(self.tmp, name)
+
+    def run(self, args, stdin=None):
+        return run_pith(self.pith, args, isolated_env(self.home), stdin=stdin, cwd=self.tmp)
+
+    def raw(self, args, stdin=None):
+        """(exit, stdout bytes, stderr text), for binary output."""
+        p = subprocess.run([self.pith] + args, input=stdin, capture_output=True, env=isolated_env(self.home),
+                           cwd=self.tmp, timeout=120)
+        return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
+
+    def stamped(self):
+        out = self.path("stamped.pdf")
+        if not os.path.exists(out):
+            rc, _, err = self.run(["stamp", self.article, "--record", self.record, "-o", out])
+            check(rc == 0, "stamp failed: " + err)
+        return out
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def case_keygen_existing_id(ctx):
+    ring = ctx.path("ring.json")
+    rc, _, err = ctx.run(["keygen", "--key-id", "k1", "--secret", ctx.path("first.key"), "--keyring", ring])
+    check(rc == 0, "first keygen failed: " + err)
+    before = read(ring)
+    rc, _, err = ctx.run(["keygen", "--key-id", "k1", "--secret", ctx.path("second.key"), "--keyring", ring])
+    print("second keygen with the same id: exit %d: %s" % (rc, err.strip()))
+    check(rc == 2, "keygen with a key id the keyring holds: exit %d, expected 2" % rc)
+    check("already holds a key" in err, "the error does not say why: " + err)
+    check(not os.path.exists(ctx.path("second.key")), "a new secret key was left on disk: second.key")
+    check(read(ring) == before, "the keyring changed")
+    check(sorted(os.listdir(ctx.tmp)) == ["first.key", "home", "ring.json"],
+          "stray files: %s" % sorted(os.listdir(ctx.tmp)))
+    # And the refusal of an existing secret file still leaves that file alone.
+    old = read(ctx.path("first.key"))
+    rc, _, err = ctx.run(["keygen", "--key-id", "k2", "--secret", ctx.path("first.key"), "--keyring", ring])
+    check(rc == 2 and read(ctx.path("first.key")) == old and read(ring) == before, "existing secret: " + err)
+
+
+def case_stamp_stdout(ctx):
+    original = read(ctx.article)
+    # To a pipe: the PDF on standard output, the summary on standard error with the true count.
+    rc, out, err = ctx.raw(["stamp", "-", "--record", ctx.record, "-o", "-"], stdin=original)
+    check(rc == 0, "stamp - -o -: exit %d: %s" % (rc, err))
+    check(out.startswith(original), "standard output does not start with the input's bytes")
+    added = len(out) - len(original)
+    print("stamp -o -: %d bytes appended; stderr: %s" % (added, err.strip().splitlines()[-1]))
+    check(added > 0 and ("%d bytes appended" % added) in err, "summary does not report the %d bytes appended: %s" % (added, err))
+    with open(ctx.path("piped.pdf"), "wb") as f:
+        f.write(out)
+    q = subprocess.run(["qpdf", "--check", ctx.path("piped.pdf")], capture_output=True, text=True)
+    check(q.returncode in (0, 3), "qpdf --check of the piped output: %s" % q.stdout[-500:])
+    # To a terminal: refused before any byte is written.
+    master, slave = pty.openpty()
+    p = subprocess.Popen([ctx.pith, "stamp", ctx.article, "--record", ctx.record, "-o", "-"], stdout=slave,
+                         stderr=subprocess.PIPE, env=isolated_env(ctx.home), cwd=ctx.tmp)
+    os.close(slave)
+    _, err = p.communicate(timeout=120)
+    shown = b""
+    while select.select([master], [], [], 0.2)[0]:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(master)
+    err = err.decode("utf-8", "replace")
+    print("stamp -o - on a terminal: exit %d: %s; %d bytes shown" % (p.returncode, err.strip(), len(shown)))
+    check(p.returncode == 2, "stamp -o - to a terminal: exit %d, expected 2" % p.returncode)
+    check("terminal" in err, "the refusal does not name the terminal: " + err)
+    check(b"%PDF" not in shown and len(shown) == 0, "bytes reached the terminal: %r" % shown[:80])
+
+
+def case_unknown_command(ctx):
+    for args, want in ((["verfy", "x.pdf"], "unknown command 'verfy' (did you mean 'verify'?)"),
+                       (["stmp", "x.pdf"], "unknown command 'stmp' (did you mean 'stamp'?)"),
+                       (["frobnicate"], "unknown command 'frobnicate'"),
+                       (["--bogus"], "unknown option '--bogus'"),
+                       (["--bogus", "verify", "x.pdf"], "unknown option '--bogus'")):
+        rc, out, err = ctx.run(args)
+        print("pith %s: exit %d: %s" % (" ".join(args), rc, err.strip().splitlines()[0] if err.strip() else ""))
+        check(rc == 2, "pith %s: exit %d, expected 2" % (" ".join(args), rc))
+        check(want in err, "pith %s: %r does not say %r" % (" ".join(args), err, want))
+        check("subcommand is required" not in err, "pith %s: still CLI11's wording: %r" % (" ".join(args), err))
+    rc, _, err = ctx.run(["frobnicate"])
+    check("did you mean" not in err, "a far word got a suggestion: " + err)
+    rc, out, _ = ctx.run(["--version"])
+    check(rc == 0 and out.startswith("pith "), "--version broke")
+
+
+def case_subcommand_help(ctx):
+    for args, command in ((["verify"], "verify"), (["stamp", ctx.article, "--corner"], "stamp"),
+                          (["extract", "a.pdf", "b.pdf"], "extract"), (["keygen", "--key-id", "x"], "keygen"),
+                          (["batch", "--progress"], "batch")):
+        rc, _, err = ctx.run(args)
+        print("pith %s: exit %d: %s" % (" ".join(args), rc, " / ".join(err.strip().splitlines())))
+        check(rc == 2, "pith %s: exit %d, expected 2" % (" ".join(args), rc))
+        check("Run `pith %s --help` for usage." % command in err, "pith %s: does not point to its help: %r" % (" ".join(args), err))
+    rc, _, err = ctx.run([])
+    check(rc == 2 and "Run `pith --help`" in err, "pith alone: " + err)
+
+
+def case_stdin(ctx):
+    stamped = ctx.stamped()
+    data = read(stamped)
+    for command in ("verify", "extract"):
+        rc_file, out_file, _ = ctx.run([command, "--json", stamped])
+        rc_in, out_in, err = ctx.run([command, "--json", "-"], stdin=data)
+        print("%s -: exit %d (file: %d)" % (command, rc_in, rc_file))
+        check(rc_in == rc_file, "%s -: exit %d, the file gives %d: %s" % (command, rc_in, rc_file, err))
+        a, b = json.loads(out_file), json.loads(out_in)
+        for doc in (a, b):
+            doc.pop("file", None)
+        check(a == b, "%s -: the report differs from the file's:\n%s\n%s" % (command, out_file[:400], out_in[:400]))
+    rc, out, err = ctx.run(["verify", "-"], stdin=b"not a PDF\n")
+    check(rc == 2 and "-" in err, "verify - of junk: exit %d: %s" % (rc, err))
+    rc, out, err = ctx.run(["extract", "-"], stdin=read(ctx.article))
+    check(rc == 3, "extract - of an unstamped PDF: exit %d, expected 3" % rc)
+
+
+def case_verify_json_lines(ctx):
+    stamped = ctx.stamped()
+    junk = ctx.path("junk.pdf")
+    with open(junk, "wb") as f:
+        f.write(b"junk\n")
+    for files in ([stamped], [stamped, ctx.article], [ctx.article, junk, stamped]):
+        rc, out, err = ctx.run(["verify", "--json"] + files)
+        lines = out.splitlines()
+        print("%d file(s): exit %d, %d line(s)" % (len(files), rc, len(lines)))
+        check(len(lines) == len(files), "%d files gave %d lines: %r" % (len(files), len(lines), out[:300]))
+        for f, line in zip(files, lines):
+            doc = json.loads(line)
+            check(isinstance(doc, dict), "a line is not an object: " + line[:200])
+            check(doc["file"] == f, "report for %s names %s" % (f, doc["file"]))
+            check(set(doc) >= {"file", "state", "number", "success", "informational", "failure"}, "shape: %s" % sorted(doc))
+
+
+def case_batch_dry_run_json(ctx):
+    stamped = ctx.stamped()
+    manifest = ctx.path("manifest.jsonl")
+    with open(manifest, "w") as f:
+        f.write(json.dumps({"input": ctx.article, "output": ctx.path("o1.pdf"), "record": ctx.record, "id": "a"}) + "\n")
+        f.write(json.dumps({"input": stamped, "output": ctx.path("o2.pdf"), "record": ctx.record}) + "\n")
+    rc, out, err = ctx.run(["batch", manifest, "--dry-run", "--json"])
+    print("batch --dry-run --json: exit %d\n%s" % (rc, out))
+    check(rc == 0, "exit %d: %s" % (rc, err))
+    doc = json.loads(out)
+    check(doc["entries"] == 2 and doc["in_shard"] == 2, "counts: %s" % doc)
+    check([j["line"] for j in doc["jobs"]] == [1, 2], "lines: %s" % doc["jobs"])
+    check([j["input"] for j in doc["jobs"]] == [ctx.article, stamped], "inputs: %s" % doc["jobs"])
+    check(doc["jobs"][0]["id"] == "a" and doc["jobs"][1]["id"] is None, "ids: %s" % doc["jobs"])
+    check(not os.path.exists(ctx.path("o1.pdf")) and not os.path.exists(ctx.path("o2.pdf")), "a dry run wrote outputs")
+    rc, out, _ = ctx.run(["batch", manifest, "--dry-run"])
+    check(rc == 0 and out.splitlines() == ["1\t" + ctx.article, "2\t" + stamped], "text dry run: %r" % out)
+
+
+def case_man_page(ctx):
+    page = os.path.join(ctx.src, "doc", "pith.1")
+    text = open(page, encoding="utf-8").read()
+    check(".SH OPTIONS" in text, "no OPTIONS section")
+    check("README" not in text, "refers to a README that is not installed")
+    # extract's exit 3 without Pith data, as the man page states it.
+    rc, _, _ = ctx.run(["extract", ctx.article])
+    check(rc == 3, "extract of an unstamped PDF: exit %d" % rc)
+    exits = text[text.index(".SH EXIT STATUS"):]
+    exits = exits[:exits.index(".SH", 4)]
+    check("extract" in exits and "3" in exits, "EXIT STATUS does not give extract's 3")
+    if shutil.which("man"):
+        p = subprocess.run(["man", "--warnings", "-l", page], capture_output=True, text=True,
+                           env=dict(os.environ, MANPAGER="cat", MANWIDTH="80"))
+        check(p.returncode == 0, "man -l fails: " + p.stderr[-500:])
+        check(not p.stderr.strip(), "man --warnings: " + p.stderr[-800:])
+        print("man -l renders %d lines, no warnings" % len(p.stdout.splitlines()))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pith", required=True)
+    ap.add_argument("--source", required=True)
+    ap.add_argument("case")
+    args = ap.parse_args()
+    fn = globals().get("case_" + args.case)
+    if fn is None:
+        print("unknown case " + args.case)
+        return 1
+    tmp = tempfile.mkdtemp(prefix="pith-cli-points-")
+    try:
+        fn(Ctx(args, tmp))
+    except Failure as e:
+        print("FAIL: %s" % e)
+        return 1
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("PASS")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

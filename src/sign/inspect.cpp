@@ -23,15 +23,6 @@ struct Anchors::Store {
 
 namespace {
 
-std::string openssl_error() {
-    unsigned long e = ERR_get_error();
-    ERR_clear_error();
-    if (!e) return "unknown OpenSSL error";
-    char buf[256];
-    ERR_error_string_n(e, buf, sizeof buf);
-    return buf;
-}
-
 // Adds every PEM certificate of `path` to `store`; the number added.
 int add_pem(X509_STORE* store, const std::string& path) {
     BIO* bio = BIO_new_file(path.c_str(), "rb");

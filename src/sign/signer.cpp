@@ -31,16 +31,6 @@ struct Signer::State {
 
 namespace {
 
-// OpenSSL's first queued error, for the one-line message.
-std::string openssl_error() {
-    unsigned long e = ERR_get_error();
-    ERR_clear_error();
-    if (!e) return "unknown OpenSSL error";
-    char buf[256];
-    ERR_error_string_n(e, buf, sizeof buf);
-    return buf;
-}
-
 struct BioFile {
     BIO* bio;
     explicit BioFile(const std::string& path) : bio(BIO_new_file(path.c_str(), "rb")) {

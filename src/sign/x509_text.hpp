@@ -1,12 +1,23 @@
 #pragma once
-// Certificates as text for pith's messages (shared by signing and inspection).
+// Certificates and OpenSSL errors as text for pith's messages (shared by signing and inspection).
 #include <openssl/bio.h>
+#include <openssl/err.h>
 #include <openssl/x509.h>
 
 #include <ctime>
 #include <string>
 
 namespace pith::sign {
+
+// OpenSSL's first queued error (the queue is cleared), for the one-line message.
+inline std::string openssl_error() {
+    unsigned long e = ERR_get_error();
+    ERR_clear_error();
+    if (!e) return "unknown OpenSSL error";
+    char buf[256];
+    ERR_error_string_n(e, buf, sizeof buf);
+    return buf;
+}
 
 // "CN=Journal X, O=Publisher", as the certificate lists it, UTF-8 kept.
 inline std::string subject_of(X509* cert) {

@@ -386,11 +386,21 @@ std::optional<std::string> page_text(std::string_view pdf_bytes, int index, cons
 
 // ================================================================ normalise
 
+// LaTeX prints its logo \LaTeXe as "LATEX 2ε": a title typed "LaTeX2e" reads as it is printed.
+std::string tex_logos(std::string s) {
+    auto replace_all = [&](const std::string& from, const std::string& to) {
+        for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+    };
+    replace_all("2\xCE\xB5", "2e");  // 2ε
+    replace_all("latex 2e", "latex2e");
+    return s;
+}
+
 std::string normalise(std::string_view text) {
     icu::UnicodeString u = from_code_points(dehyphenate(code_points(from_utf8(text))));
     u.foldCase(U_FOLD_CASE_DEFAULT);
     u = apply(nfkd(), u);
-    return finish(code_points(u));
+    return tex_logos(finish(code_points(u)));
 }
 
 // ================================================================ compare

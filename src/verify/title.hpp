@@ -36,7 +36,8 @@ std::optional<std::string> page_text(std::string_view pdf_bytes, int index, cons
 //    full-width and other compatibility forms;
 //  - every dash (Unicode Pd, minus sign) becomes "-", and a run of them one "-" (a title typed
 //    with TeX's -- or --- reads as the en or em dash LaTeX prints); curly/angle quotes become ' or ";
-//  - every run of white space / control characters becomes one space; trimmed.
+//  - every run of white space / control characters becomes one space; trimmed;
+//  - TeX's logo as LaTeX prints it: "LATEX 2ε" reads "latex2e", as a title typed "LaTeX2e".
 std::string normalise(std::string_view text);
 
 enum class Outcome { Matches, Differs, NothingToCompare };

@@ -87,6 +87,14 @@ TEST_CASE("normalise: TeX's dashes read as the dash LaTeX prints", "[title]") {
     CHECK(normalise("a - - b") == "a - - b");  // dashes apart stay apart
 }
 
+TEST_CASE("normalise: TeX's logo read as LaTeX prints it", "[title]") {
+    // \LaTeXe prints "LATEX 2ε" (the A raised, ε in math): pdftotext reads "LATEX 2ε".
+    CHECK(normalise("A LaTeX2e class for journals") == normalise("A LATEX 2\xCE\xB5 class for journals"));
+    CHECK(normalise("LaTeX 2e") == "latex2e");
+    CHECK(compare("Typesetting with LaTeX2e", "", std::string("Typesetting with LATEX 2\xCE\xB5\nA. Author")).outcome == Outcome::Matches);
+    CHECK(normalise("2\xCE\xB1") == "2\xCE\xB1");  // other Greek letters stay
+}
+
 TEST_CASE("normalise: white space", "[title]") {
     CHECK(normalise("  A\tTitle \n\n on\r\ntwo   lines  ") == "a title on two lines");
     CHECK(normalise("no\xC2\xA0" "break\xE2\x80\x83" "em") == "no break em");  // NBSP, em space

@@ -1,8 +1,8 @@
 #pragma once
 // pith::pdf::ContentLexer - content stream syntax: operators and their operands.
 //
-// Used to check a page's content (File::check_page), to read its text (shown_text) and the
-// fonts' ToUnicode CMaps, which are PostScript of the same syntax.
+// Used to check a page's content (File::check_page) and to read what it draws before poppler
+// does (File::preflight_page).
 // PoDoFo's content tokenizer builds an object for every token, which cost more than all the
 // rest of reading a page; this reads numbers, names, strings and arrays into one small
 // structure, and passes over dictionaries (marked-content properties) and inline image data.

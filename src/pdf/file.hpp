@@ -89,7 +89,7 @@ public:
     const std::vector<std::string>& defects() const;
     void add_defect(const std::string& what);  // for checks outside the reader (page tree, page content)
     // Drops what was recorded after the first `count` defects: for best-effort reads, whose
-    // damage must not make the file refused (shown_text reads fonts, which nothing else needs).
+    // damage must not make the file refused.
     void forget_defects_since(std::size_t count);
 
     // The newest trailer (for xref streams: the stream dictionary), without stream keys.
@@ -136,14 +136,7 @@ public:
     // Reads what a viewer needs to show `page` -- its content streams (to the end of their syntax)
     // and the XObjects it names -- and records what is damaged there in defects().
     // For page 1 of a linearized file, also that the linearization dictionary names it.
-    // `syntax_later`: the content's syntax is checked by check_syntax_later() instead, for a
-    // caller that reads the page's text in between (shown_text() reads the content anyway, and
-    // tells the file what it found).
-    void check_page(const Page& page, bool syntax_later = false);
-    void check_syntax_later();
-    // What a reading of all of the page's content found: the syntax error that ended it, or "".
-    // Kept with the content page_content() last decoded, if it is this page's.
-    void note_content_syntax(const Page& page, const std::string& error);
+    void check_page(const Page& page);
     // Before poppler renders `page` (in verify's child): what that asks of a reader, within this
     // file's budget -- its content, each font's ToUnicode map (charged once per font that uses
     // it, as a reader decodes it for each), every Form XObject draw (a form drawing itself is
@@ -161,8 +154,8 @@ private:
     friend class Update;
 };
 
-// A page with more content than this is neither checked (check_page) nor read for its text
-// (shown_text): a bound on the work a hostile file can ask for.
+// A page with more content than this is not checked (check_page): a bound on the work a hostile
+// file can ask for.
 inline constexpr std::size_t kMaxTokenizedContent = std::size_t(16) << 20;
 
 // A rectangle array (references resolved) as llx <= urx, lly <= ury; false unless it holds four

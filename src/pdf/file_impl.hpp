@@ -93,7 +93,6 @@ struct File::Impl {
         std::string bytes;
         std::optional<std::string> syntax_error;  // once known: "" when the syntax holds
     } last_page_content;
-    std::vector<Page> syntax_later;  // pages check_page() left the content syntax of for later
     std::uint32_t max_num = 0;
 
     std::unordered_map<std::uint32_t, CachedObject> cache;

@@ -339,17 +339,9 @@ const std::string& File::page_content(const Page& page) {
     return last.bytes;
 }
 
-void File::note_content_syntax(const Page& page, const std::string& error) {
-    auto& last = impl_->last_page_content;
-    if (last.clean && last.page == page.ref.ObjectNumber()) last.syntax_error = error;
-}
-
-void File::check_syntax_later() {
-    std::vector<Page> pages;
-    pages.swap(impl_->syntax_later);
-    for (const Page& page : pages) {
-        const std::string& content = page_content(page);
-        if (content.size() > kMaxTokenizedContent) continue;
+void File::check_page(const Page& page) {
+    if (!get(page.ref).IsDictionary()) return;
+    if (const std::string& content = page_content(page); content.size() <= kMaxTokenizedContent) {
         auto& known = impl_->last_page_content.syntax_error;
         if (!known) {
             try {
@@ -361,12 +353,6 @@ void File::check_syntax_later() {
         }
         if (!known->empty()) add_defect("page " + std::to_string(page.index + 1) + ": content syntax error (" + *known + ")");
     }
-}
-
-void File::check_page(const Page& page, bool syntax_later) {
-    if (!get(page.ref).IsDictionary()) return;
-    impl_->syntax_later.push_back(page);
-    if (!syntax_later) check_syntax_later();
     // The XObjects it draws: loading each records a bad /Length or a dangling reference. (Not
     // the fonts: their /Widths and /W arrays can cost more to parse than the rest of a stamp.)
     if (page.resources.IsDictionary()) {
@@ -462,7 +448,7 @@ private:
 
 void File::preflight_page(const Page& page) {
     Budget& budget = *impl_->budget;
-    // A best-effort read, as shown_text's: the fonts and forms it reads, nothing else needs, and
+    // A best-effort read: the fonts and forms it reads, nothing else needs, and
     // their damage must not make the file refused (a wrong /Length of a ToUnicode map, say).
     struct Forget {
         File& file;

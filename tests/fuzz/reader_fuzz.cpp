@@ -4,7 +4,6 @@
 // libpodofo (whose own small leaks on some errors are not pith's: leak detection is off).
 #include "core/error.hpp"
 #include "pdf/file.hpp"
-#include "pdf/text.hpp"
 
 #include <cstdint>
 #include <string>
@@ -18,7 +17,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (file.page_count() > 0) {
             const pith::pdf::Page page = file.page(0);
             file.check_page(page);
-            if (const auto shown = pith::pdf::shown_text(file, page, 1 << 16)) (void)pith::pdf::with_annotations(file, page, *shown, 1 << 16);
         }
     } catch (const pith::Error&) {
         // what pith reports as an unreadable file

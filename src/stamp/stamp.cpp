@@ -523,6 +523,39 @@ std::optional<std::uint64_t> recorded_prior_length(pdf::File& file) {
     }
 }
 
+// What stamp refuses before it reads the PDF: a record that does not recompute (unless
+// --allow-unverified) and option combinations that cannot be honoured.
+void check_request(const Record& record, const Options& options, Summary& summary) {
+    if (!record.consistent() && !options.allow_unverified)
+        throw Error(record.source + ": the record's stated hash or number does not recompute (run `pith record " + record.source +
+                    "`); refusing to stamp. --allow-unverified stamps anyway and marks the metadata unverified.");
+    if (!record.consistent()) summary.warnings.push_back("stamping a record that does not recompute; marked pith:unverified");
+    if (options.signer && options.rewrite) throw Error("--rewrite writes a new file without signatures: it cannot be combined with signing");
+    if (options.certify && !options.signer) throw Error("--certify needs a signing key (--sign-cert and --sign-key, or --sign-p12)");
+}
+
+// Writes the result: a whole new file (--rewrite), or the kept bytes `prior` and pith's update,
+// with the publisher's signature filled in; `out` already holds `prior`. The bytes added.
+std::uint64_t write_result(const std::string& output, std::string_view prior, pdf::Update& update, const PdfDictionary& info,
+                           const std::optional<sign::Placeholder>& signature, const Options& options, std::optional<AtomicFile>& out,
+                           const std::string& name) {
+    if (options.rewrite) {
+        const std::string whole = rewrite_whole(std::string(prior) + update.appended(), name, options, info);
+        write_file_atomically(output, {whole});
+        return whole.size();
+    }
+    std::map<std::uint32_t, std::size_t> offsets;
+    std::string tail = update.appended(&offsets);
+    if (signature) sign::finish(prior, tail, offsets, *signature, *options.signer);
+    if (output == "-") {
+        write_file_atomically("-", {prior, tail});
+    } else {
+        out->write(tail);
+        out->commit();
+    }
+    return tail.size();
+}
+
 }  // namespace
 
 bool is_badge_stream(pdf::File& file, const PdfObject& item) {
@@ -576,12 +609,7 @@ Corner parse_corner(const std::string& text) {
 Summary stamp_file(const std::string& input, const std::string& output, const Record& record, const Options& options) {
     Summary summary;
     summary.number = record.number.full();
-    if (!record.consistent() && !options.allow_unverified)
-        throw Error(record.source + ": the record's stated hash or number does not recompute (run `pith record " + record.source +
-                    "`); refusing to stamp. --allow-unverified stamps anyway and marks the metadata unverified.");
-    if (!record.consistent()) summary.warnings.push_back("stamping a record that does not recompute; marked pith:unverified");
-    if (options.signer && options.rewrite) throw Error("--rewrite writes a new file without signatures: it cannot be combined with signing");
-    if (options.certify && !options.signer) throw Error("--certify needs a signing key (--sign-cert and --sign-key, or --sign-p12)");
+    check_request(record, options, summary);
 
     // A file input is mapped (not read) when the output is a file: the kernel copies its bytes
     // to the output, and pith:priorSha256 is the hash of the bytes there, compared with the bytes
@@ -654,26 +682,8 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
 
     if (page1) check_title(*page1, record, file.name(), summary);
 
-    summary.prior_length = prior.size();
-    if (options.rewrite) {
-        std::string whole = rewrite_whole(std::string(prior) + update.appended(), file.name(), options, info);
-        write_file_atomically(output, {whole});
-        summary.prior_length = 0;
-        summary.added = whole.size();
-    } else if (output == "-") {
-        std::map<std::uint32_t, std::size_t> offsets;
-        std::string tail = update.appended(&offsets);
-        if (signature) sign::finish(prior, tail, offsets, *signature, *options.signer);
-        write_file_atomically("-", {prior, tail});
-        summary.added = tail.size();
-    } else {
-        std::map<std::uint32_t, std::size_t> offsets;
-        std::string tail = update.appended(&offsets);
-        if (signature) sign::finish(prior, tail, offsets, *signature, *options.signer);
-        out->write(tail);
-        out->commit();
-        summary.added = tail.size();
-    }
+    summary.prior_length = options.rewrite ? 0 : prior.size();
+    summary.added = write_result(output, prior, update, info, signature, options, out, file.name());
     return summary;
 }
 

@@ -36,7 +36,13 @@ std::optional<std::string> misuse_before_command(const CLI::App& app, int argc, 
     for (int i = 1; i < argc; ++i) {
         const std::string word = argv[i];
         if (word == "--help" || word == "-h" || word == "--version") return std::nullopt;
-        if (!word.empty() && word[0] == '-') return "unknown option '" + word + "'";
+        if (!word.empty() && word[0] == '-') {
+            const std::string name = word.substr(0, word.find('='));
+            const CLI::Option* known = app.get_option_no_throw(name);
+            if (!known) return "unknown option '" + word + "'";
+            if (known->get_type_size() != 0 && name.size() == word.size()) ++i;  // its value follows (--limits SPEC)
+            continue;
+        }
         std::string nearest;
         std::size_t best = 3;  // suggest only a near miss: at most two edits
         for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {

@@ -266,6 +266,7 @@ Placement choose_spot(pdf::File& file, int index, const Options& options, const 
     const Placement& asked = options.placement;
     Where& where = summary.where;
     std::string why;
+    file.preflight_page(file.page(index));  // what poppler is asked to render fits the budget (doc/limits.md)
     std::optional<placement::InkMap> map = placement::measure(file.bytes(), index, options.password, why);
     const std::string page = "page " + std::to_string(index + 1);
     where.boxed = options.badge.style == "boxed";

@@ -7,7 +7,7 @@
 #include "core/files.hpp"
 #include "core/platform.hpp"
 #include "core/record.hpp"
-#include "stamp/placement.hpp"
+#include "verify/visible.hpp"
 #include "pdf/budget.hpp"
 #include "verify/verify.hpp"
 
@@ -642,7 +642,7 @@ public:
             if (removed) progress_.message("removed " + std::to_string(removed) + " temporary file(s) left by an interrupted run");
             // Poppler, which finds where each badge goes, is loaded once here, not by every worker.
             try {
-                stamp::placement::preload();
+                visible::preload();
             } catch (const Error&) {  // each stamp then says why its page was not measured
             }
         }

@@ -21,6 +21,7 @@
 #include <cstring>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 
@@ -203,6 +204,38 @@ int target_page(pdf::File& file, const Options& options) {
     return options.placement.page > 0 ? options.placement.page : file.page_count() + options.placement.page + 1;
 }
 
+// ---------------------------------------------------------------- what poppler reads of pages
+
+// Each page poppler reads for stamp (page 1 for the title check, the badge's page for its
+// placement: one reading when they are the same page) is preflighted against the budget once
+// and read once, with a glance (doc/placement.md), in a child started as early as possible: it
+// works while the update is made.
+class PageReadings {
+public:
+    PageReadings(pdf::File& file, const std::string& password) : file_(file), password_(password) {}
+    void start(int index) {
+        if (readers_.count(index) || done_.count(index)) return;
+        file_.preflight_page(file_.page(index));  // what poppler is asked to read fits the budget (doc/limits.md)
+        readers_.emplace(index, std::make_unique<visible::ChildReader>(file_.bytes(), index, password_, visible::Look::Glance));
+    }
+    const visible::Reading& get(int index) {
+        start(index);
+        auto done = done_.find(index);
+        if (done == done_.end()) {
+            done = done_.emplace(index, readers_.at(index)->collect()).first;
+            readers_.erase(index);
+        }
+        return done->second;
+    }
+    const std::string& password() const { return password_; }
+
+private:
+    pdf::File& file_;
+    std::string password_;
+    std::map<int, std::unique_ptr<visible::ChildReader>> readers_;
+    std::map<int, visible::Reading> done_;
+};
+
 // ---------------------------------------------------------------- placement (issue 21)
 
 // Objects drawn only to learn the badge's size are numbered and dropped.
@@ -261,13 +294,13 @@ std::pair<double, double> lower_left(const Placement& p, const Fit& fit, double 
 // page leaves free for the plain badge (or, with none, the spot where the boxed badge covers
 // least, boxed); an explicit --corner/--at is kept and warned about when it covers content. An
 // unmeasurable page keeps the configured corner, boxed: readable whatever lies below.
-Placement choose_spot(pdf::File& file, int index, const Options& options, const Fit& plain, const Fit& boxed, double view_w,
+Placement choose_spot(PageReadings& pages, int index, const Options& options, const Fit& plain, const Fit& boxed, double view_w,
                       double view_h, Summary& summary) {
     const Placement& asked = options.placement;
     Where& where = summary.where;
-    std::string why;
-    file.preflight_page(file.page(index));  // what poppler is asked to render fits the budget (doc/limits.md)
-    std::optional<placement::InkMap> map = placement::measure(file.bytes(), index, options.password, why);
+    const visible::Reading& reading = pages.get(index);
+    const std::optional<placement::InkMap>& map = reading.ink;
+    const std::string why = reading.failed || reading.page ? reading.why : "poppler cannot render the page";
     const std::string page = "page " + std::to_string(index + 1);
     where.boxed = options.badge.style == "boxed";
     if (!map) {
@@ -304,7 +337,8 @@ Placement choose_spot(pdf::File& file, int index, const Options& options, const 
     return p;
 }
 
-void draw_badge(pdf::File& file, pdf::Update& update, const Record& record, const Options& options, Summary& summary) {
+void draw_badge(pdf::File& file, PageReadings& pages, pdf::Update& update, const Record& record, const Options& options,
+                Summary& summary) {
     int count = file.page_count();
     if (count == 0) {  // qpdf and PoDoFo find no page either; some viewers guess pages by scanning
         summary.warnings.push_back("the document has no usable page tree: metadata embedded, no badge drawn");
@@ -326,7 +360,7 @@ void draw_badge(pdf::File& file, pdf::Update& update, const Record& record, cons
     const Fit plain_fit = fit_badge(measure_badge(record.number.short_form(), url, look), view_w, view_h, options.placement);
     const Fit boxed_fit = look.style == "boxed" ? plain_fit
                                                 : fit_badge(measure_badge(record.number.short_form(), url, boxed), view_w, view_h, options.placement);
-    const Placement place = choose_spot(file, index, options, plain_fit, boxed_fit, view_w, view_h, summary);
+    const Placement place = choose_spot(pages, index, options, plain_fit, boxed_fit, view_w, view_h, summary);
     if (summary.where.boxed) look = boxed;
     const Fit& fit = summary.where.boxed ? boxed_fit : plain_fit;
     badge::Badge badge = badge::draw(update, record.number.short_form(), url, look);
@@ -468,16 +502,23 @@ void refuse_other_number(const std::string& name, const Carried& c, const PithNu
                 "stamp.other_number");
 }
 
-// The record's title against page 1 as a reader sees it (the check pith verify makes): a record
-// that is not this paper's is refused before anything is written.
-void check_title(visible::ChildReader& page1, const Record& record, const std::string& name, Summary& summary) {
-    const visible::Reading r = page1.collect();
+// The record's title against page 1 (pith verify's check): a record that is not this paper's is
+// refused before anything is written. A glance decides when it finds the title set as the
+// title; anything else is decided by the renders verify makes, so that stamp never refuses a
+// paper verify would accept.
+void check_title(PageReadings& pages, std::string_view pdf, const Record& record, const std::string& name, Summary& summary) {
+    visible::Reading r = pages.get(0);
+    const std::string plain = record.title.value_or(""), hash = record.title_hash.value_or("");
+    title::OnPage t = title::on_page(plain, hash, r.page);
+    if (r.failed || (t.shown != title::Shown::AsTitle && t.shown != title::Shown::Unknown)) {
+        r = visible::ChildReader(pdf, 0, pages.password(), visible::Look::Rendered).collect();
+        if (!r.failed) t = title::on_page(plain, hash, r.page);
+    }
     if (r.failed) {
         summary.title = "not checked: " + r.why;
         summary.warnings.push_back("the record's title could not be looked for on page 1 (" + r.why + "); pith verify will not say trusted");
         return;
     }
-    const title::OnPage t = title::on_page(record.title.value_or(""), record.title_hash.value_or(""), r.page);
     switch (t.shown) {
         case title::Shown::AsTitle: summary.title = "shown"; return;
         case title::Shown::Scanned:
@@ -636,13 +677,11 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
                         std::to_string(carried.stamp_badge_page) + "; stamp on that page (--page " + std::to_string(carried.stamp_badge_page) +
                         ") so that it replaces the old badge",
                     "stamp.badge_elsewhere");
-    // poppler reads page 1 in a child while the update is made.
-    std::optional<visible::ChildReader> page1;
-    if (options.check_title && file.page_count() > 0) {
-        page1.emplace(file.bytes(), 0, options.password);
-        file.preflight_page(file.page(0));  // what poppler was asked fits the budget (doc/limits.md)
-    }
+    // poppler reads page 1 and the badge's page in a child while the update is made.
+    PageReadings pages(file, options.password);
+    if (options.check_title && file.page_count() > 0) pages.start(0);
     else summary.title = options.check_title ? "not checked: no page" : "not checked (--no-title-check)";
+    if (badge && target_page(file, options) >= 1 && target_page(file, options) <= file.page_count()) pages.start(target_page(file, options) - 1);
 
     std::string_view prior = file.bytes();
     std::optional<AtomicFile> out;
@@ -667,7 +706,7 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
     // sees the objects pith saw instead of repairing the file its own way.
     update.set_repair(file.reconstructed());
     PdfDictionary info = write_info(file, update, record.number.full());
-    if (badge) draw_badge(file, update, record, options, summary);
+    if (badge) draw_badge(file, pages, update, record, options, summary);
     write_metadata(file, update, properties_for(record, options, prior.size(), prior_sha256(), summary));
     refuse_damaged(file, options);  // and some while reading the page drawn on
     // The publisher's signature: in this same update, over every byte of the result.
@@ -681,7 +720,7 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
     if (!file.defects().empty())
         summary.warnings.push_back(pdf::damage_message(file) + "; stamped because of --allow-damaged");
 
-    if (page1) check_title(*page1, record, file.name(), summary);
+    if (options.check_title && file.page_count() > 0) check_title(pages, file.bytes(), record, file.name(), summary);
 
     summary.prior_length = options.rewrite ? 0 : prior.size();
     summary.added = write_result(output, prior, update, info, signature, options, out, file.name());

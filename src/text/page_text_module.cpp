@@ -2,7 +2,10 @@
 // no other pith run pays for loading poppler. Two entry points:
 //  - pith_page_text: page text by poppler-cpp (pith::title::page_text());
 //  - pith_page_words_v3: the page's words with what rendering says about each
-//    (pith::visible::page_words(); src/text/page_words_abi.h, doc/visible.md).
+//    (pith::visible::page_words(); src/text/page_words_abi.h, doc/visible.md);
+//  - pith_page_glance_v1: the page's words and its ink from one render that paints glyphs as
+//    boxes (pith stamp's title check and placement; src/text/page_glance_abi.h).
+#include "page_glance_abi.h"
 #include "page_words_abi.h"
 
 #include <poppler/cpp/poppler-document.h>
@@ -26,7 +29,9 @@
 #include <cstddef>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -346,6 +351,48 @@ std::vector<int> group_words(const std::vector<Box>& boxes, int* groups) {
     return group;
 }
 
+struct ReleaseText {
+    void operator()(TextPage* p) const { p->decRefCnt(); }  // TextPage is reference-counted
+};
+
+// Words in reading order, as page->text(non_raw_non_physical_layout) lays them out.
+struct Layout {
+    std::unique_ptr<TextPage, ReleaseText> page;  // owns the words
+    std::vector<const TextWord*> words;
+};
+
+Layout lay_out(PDFDoc& doc, int page, Clock::time_point& deadline) {
+    Layout out;
+    TextOutputDev text(nullptr, false, 0, false, false);
+    if (!text.isOk()) return out;
+    doc.displayPage(&text, page, 72, 72, 0, false, true, false, &past_deadline, &deadline);
+    out.page.reset(text.takeText());
+    for (const TextFlow* flow = out.page->getFlows(); flow; flow = flow->getNext())
+        for (const TextBlock* block = flow->getBlocks(); block; block = block->getNext())
+            for (const TextLine* line = block->getLines(); line; line = line->getNext())
+                for (const TextWord* word = line->getWords(); word; word = word->getNext()) out.words.push_back(word);
+    return out;
+}
+
+// The page's size in points as displayed (CropBox, /Rotate).
+void displayed_size(PDFDoc& doc, int page, double* width, double* height) {
+    const bool sideways = doc.getPageRotate(page) % 180 != 0;
+    *width = sideways ? doc.getPageCropHeight(page) : doc.getPageCropWidth(page);
+    *height = sideways ? doc.getPageCropWidth(page) : doc.getPageCropHeight(page);
+}
+
+// The PDF in memory, opened with `password` as user and owner password; nullptr when poppler
+// cannot open it or the page does not exist.
+std::unique_ptr<PDFDoc> open_page(const char* pdf, std::size_t size, int index, const char* password) {
+    if (!globalParams) globalParams = std::make_unique<GlobalParams>();  // poppler-cpp frees it with its last document
+    setErrorCallback(&silence_core);
+    if (index < 0 || size == 0 || size > static_cast<std::size_t>(INT_MAX)) return nullptr;
+    const std::optional<GooString> pw = password ? std::optional<GooString>(GooString(password)) : std::nullopt;
+    auto doc = std::make_unique<PDFDoc>(new MemStream(pdf, 0, static_cast<Goffset>(size), Object(objNull)), pw, pw);
+    if (!doc->isOk() || index >= doc->getNumPages()) return nullptr;
+    return doc;
+}
+
 // The glyph numbering of the full render matches the layout's when every word's first glyph
 // was drawn inside that word's box (in points, with half the font size to spare).
 bool numbering_matches(const std::vector<const TextWord*>& words,
@@ -367,35 +414,18 @@ bool numbering_matches(const std::vector<const TextWord*>& words,
 int page_words(const char* pdf, std::size_t size, int index, const char* password, double seconds,
                void (*page_sink)(void*, const PithPageFacts*), void (*word_sink)(void*, const PithWordFacts*),
                void* context) {
-    // poppler-cpp (pith_page_text) frees globalParams when its last document closes.
-    if (!globalParams) globalParams = std::make_unique<GlobalParams>();
-    setErrorCallback(&silence_core);
-    if (index < 0 || size == 0 || size > static_cast<std::size_t>(INT_MAX)) return 0;
-    const std::optional<GooString> pw = password ? std::optional<GooString>(GooString(password)) : std::nullopt;
-    PDFDoc doc(new MemStream(pdf, 0, static_cast<Goffset>(size), Object(objNull)), pw, pw);
-    if (!doc.isOk() || index >= doc.getNumPages()) return 0;
+    const std::unique_ptr<PDFDoc> opened = open_page(pdf, size, index, password);
+    if (!opened) return 0;
+    PDFDoc& doc = *opened;
     const int page = index + 1;
     Clock::time_point deadline =
         Clock::now() + std::chrono::milliseconds(static_cast<long>(std::max(0.0, seconds) * 1000));
 
-    // Words in reading order, as page->text(non_raw_non_physical_layout) lays them out.
-    TextOutputDev text(nullptr, false, 0, false, false);
-    if (!text.isOk()) return 0;
-    doc.displayPage(&text, page, 72, 72, 0, false, true, false, &past_deadline, &deadline);
-    struct Release {
-        void operator()(TextPage* p) const { p->decRefCnt(); }  // TextPage is reference-counted
-    };
-    std::unique_ptr<TextPage, Release> layout(text.takeText());
-    std::vector<const TextWord*> words;
-    for (const TextFlow* flow = layout->getFlows(); flow; flow = flow->getNext())
-        for (const TextBlock* block = flow->getBlocks(); block; block = block->getNext())
-            for (const TextLine* line = block->getLines(); line; line = line->getNext())
-                for (const TextWord* word = line->getWords(); word; word = word->getNext()) words.push_back(word);
-
-    const bool sideways = doc.getPageRotate(page) % 180 != 0;
+    const Layout layout = lay_out(doc, page, deadline);
+    if (!layout.page) return 0;
+    const std::vector<const TextWord*>& words = layout.words;
     PithPageFacts facts{};
-    facts.width = sideways ? doc.getPageCropHeight(page) : doc.getPageCropWidth(page);
-    facts.height = sideways ? doc.getPageCropWidth(page) : doc.getPageCropHeight(page);
+    displayed_size(doc, page, &facts.width, &facts.height);
     facts.dpi = std::min(kDpi, 72 * std::sqrt(kMaxPixels / std::max(1.0, facts.width * facts.height)));
     const double scale = facts.dpi / 72;
 
@@ -478,10 +508,9 @@ extern "C" __attribute__((visibility("default"))) int pith_page_words_v3(
     }
 }
 
-// ================================================================ pith_page_ink_v1
-// (src/text/page_ink_abi.h) What the page paints, at low resolution, for pith stamp's placement.
-
-#include "page_ink_abi.h"
+// ================================================================ pith_page_glance_v1
+// (src/text/page_glance_abi.h) The page's words and what it paints, at low resolution, from one
+// render that loads no font: pith stamp's title check and badge placement.
 
 namespace {
 
@@ -518,46 +547,90 @@ public:
     }
 };
 
+// Share of the pixels touching the box (points) whose ink reaches kGlanceInk, and how many.
+constexpr int kGlanceInk = 24;  // of 255 below white, as pith's placement counts ink
+std::pair<double, double> box_ink(const std::vector<unsigned char>& ink, int columns, int rows, double scale, double x0,
+                                  double y0, double x1, double y1) {
+    const int c0 = std::clamp(static_cast<int>(std::floor(x0 * scale)), 0, columns);
+    const int c1 = std::clamp(static_cast<int>(std::ceil(x1 * scale)), 0, columns);
+    const int r0 = std::clamp(static_cast<int>(std::floor(y0 * scale)), 0, rows);
+    const int r1 = std::clamp(static_cast<int>(std::ceil(y1 * scale)), 0, rows);
+    if (c1 <= c0 || r1 <= r0) return {0, 0};
+    long inked = 0;
+    for (int r = r0; r < r1; ++r)
+        for (int c = c0; c < c1; ++c) inked += ink[static_cast<std::size_t>(r) * columns + c] >= kGlanceInk;
+    return {static_cast<double>(inked) / (static_cast<double>(c1 - c0) * (r1 - r0)), static_cast<double>(inked)};
+}
+
+int page_glance(const char* pdf, std::size_t size, int index, const char* password, double dpi, double seconds,
+                void (*ink_sink)(void*, const PithPageInk*), void (*page_sink)(void*, const PithPageFacts*),
+                void (*word_sink)(void*, const PithWordFacts*), void* context) {
+    if (!(dpi > 0 && dpi <= 300)) return 0;
+    const std::unique_ptr<PDFDoc> opened = open_page(pdf, size, index, password);
+    if (!opened) return 0;
+    PDFDoc& doc = *opened;
+    const int page = index + 1;
+    Clock::time_point deadline =
+        Clock::now() + std::chrono::milliseconds(static_cast<long>(std::max(0.0, seconds) * 1000));
+    const Layout layout = lay_out(doc, page, deadline);
+    if (!layout.page) return 0;
+
+    PithPageFacts facts{};
+    displayed_size(doc, page, &facts.width, &facts.height);
+    facts.dpi = std::min(dpi, 72 * std::sqrt(kMaxPixels / std::max(1.0, facts.width * facts.height)));
+    SplashColor white = {255, 255, 255};
+    GlyphBoxSplash out(white);
+    out.setVectorAntialias(true);
+    out.startDoc(&doc);
+    doc.displayPage(&out, page, facts.dpi, facts.dpi, 0, false, true, false, &past_deadline, &deadline);
+    std::unique_ptr<SplashBitmap> bitmap(out.takeBitmap());
+    if (!bitmap) return 0;
+    facts.rendered = Clock::now() <= deadline;
+    PithPageInk map{facts.width, facts.height, bitmap->getWidth(), bitmap->getHeight(), nullptr, facts.rendered};
+    std::vector<unsigned char> ink(static_cast<std::size_t>(map.columns) * map.rows);
+    for (int y = 0; y < map.rows; ++y) {
+        const unsigned char* p = bitmap->getDataPtr() + static_cast<std::ptrdiff_t>(y) * bitmap->getRowSize();
+        for (int x = 0; x < map.columns; ++x)
+            ink[static_cast<std::size_t>(y) * map.columns + x] = 255 - std::min({p[3 * x], p[3 * x + 1], p[3 * x + 2]});
+    }
+    map.ink = ink.data();
+    ink_sink(context, &map);
+    page_sink(context, &facts);
+
+    // A word is judged by the ink in its box: glyphs a viewer does not paint (render mode 3,
+    // clipped away, covered, transparent, the paper's colour) leave none.
+    const double scale = facts.dpi / 72;
+    std::string utf8;
+    for (const TextWord* word : layout.words) {
+        utf8.clear();
+        for (int c = 0; c < word->getLength(); ++c) append_utf8(utf8, *word->getChar(c));
+        PithWordFacts w{};
+        w.text = utf8.data();
+        w.text_size = utf8.size();
+        word->getBBox(&w.x0, &w.y0, &w.x1, &w.y1);
+        w.size = word->getFontSize();
+        w.line_end = word->getNext() == nullptr;
+        std::tie(w.ink, w.ink_pixels) = box_ink(ink, map.columns, map.rows, scale, w.x0, w.y0, w.x1, w.y1);
+        w.shown = 1;  // not measured: a glance draws no glyph alone
+        w.least_char_ink = 1;
+        for (int c = 0; c < word->getLength(); ++c) {
+            double x0, y0, x1, y1;
+            word->getCharBBox(c, &x0, &y0, &x1, &y1);
+            w.least_char_ink = std::min(w.least_char_ink, box_ink(ink, map.columns, map.rows, scale, x0, y0, x1, y1).first);
+        }
+        word_sink(context, &w);
+    }
+    return 1;
+}
+
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) int pith_page_ink_v1(const char* pdf, std::size_t size, int index,
-                                                                       const char* password, double dpi, double seconds,
-                                                                       void (*sink)(void*, const PithPageInk*),
-                                                                       void* context) {
+extern "C" __attribute__((visibility("default"))) int pith_page_glance_v1(
+    const char* pdf, std::size_t size, int index, const char* password, double dpi, double seconds,
+    void (*ink)(void*, const PithPageInk*), void (*page)(void*, const PithPageFacts*),
+    void (*word)(void*, const PithWordFacts*), void* context) {
     try {
-        if (!globalParams) globalParams = std::make_unique<GlobalParams>();
-        setErrorCallback(&silence_core);
-        if (index < 0 || size == 0 || size > static_cast<std::size_t>(INT_MAX) || !(dpi > 0 && dpi <= 300)) return 0;
-        const std::optional<GooString> pw = password ? std::optional<GooString>(GooString(password)) : std::nullopt;
-        PDFDoc doc(new MemStream(pdf, 0, static_cast<Goffset>(size), Object(objNull)), pw, pw);
-        if (!doc.isOk() || index >= doc.getNumPages()) return 0;
-        const int page = index + 1;
-        const bool sideways = doc.getPageRotate(page) % 180 != 0;
-        PithPageInk facts{};
-        facts.width = sideways ? doc.getPageCropHeight(page) : doc.getPageCropWidth(page);
-        facts.height = sideways ? doc.getPageCropWidth(page) : doc.getPageCropHeight(page);
-        dpi = std::min(dpi, 72 * std::sqrt(kMaxPixels / std::max(1.0, facts.width * facts.height)));
-        Clock::time_point deadline =
-            Clock::now() + std::chrono::milliseconds(static_cast<long>(std::max(0.0, seconds) * 1000));
-        SplashColor white = {255, 255, 255};
-        GlyphBoxSplash out(white);
-        out.setVectorAntialias(true);
-        out.startDoc(&doc);
-        doc.displayPage(&out, page, dpi, dpi, 0, false, true, false, &past_deadline, &deadline);
-        std::unique_ptr<SplashBitmap> bitmap(out.takeBitmap());
-        if (!bitmap) return 0;
-        facts.rendered = Clock::now() <= deadline;
-        facts.columns = bitmap->getWidth();
-        facts.rows = bitmap->getHeight();
-        std::vector<unsigned char> ink(static_cast<std::size_t>(facts.columns) * facts.rows);
-        for (int y = 0; y < facts.rows; ++y) {
-            const unsigned char* p = bitmap->getDataPtr() + static_cast<std::ptrdiff_t>(y) * bitmap->getRowSize();
-            for (int x = 0; x < facts.columns; ++x)
-                ink[static_cast<std::size_t>(y) * facts.columns + x] = 255 - std::min({p[3 * x], p[3 * x + 1], p[3 * x + 2]});
-        }
-        facts.ink = ink.data();
-        sink(context, &facts);
-        return 1;
+        return page_glance(pdf, size, index, password, dpi, seconds, ink, page, word, context);
     } catch (...) {
         return 0;
     }

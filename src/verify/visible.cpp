@@ -5,9 +5,10 @@
 #include "core/files.hpp"
 #include "core/findings.hpp"
 #include "core/sanitizer.hpp"
-#include "text/page_words_abi.h"
+#include "text/page_glance_abi.h"
 #include "verify/text_module.hpp"
 
+#include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -15,6 +16,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -26,7 +28,19 @@ namespace {
 struct Collected {
     PithPageFacts facts{};
     Page page;
+    InkMap ink;
+    bool ink_rendered = false;
 };
+
+void on_ink(void* context, const PithPageInk* facts) {
+    auto* c = static_cast<Collected*>(context);
+    c->ink.width = facts->width;
+    c->ink.height = facts->height;
+    c->ink.columns = facts->columns;
+    c->ink.rows = facts->rows;
+    c->ink.ink.assign(facts->ink, facts->ink + static_cast<std::size_t>(facts->columns) * facts->rows);
+    c->ink_rendered = facts->rendered != 0;
+}
 
 void on_page(void* context, const PithPageFacts* facts) {
     auto* c = static_cast<Collected*>(context);
@@ -168,6 +182,40 @@ std::optional<Page> page_words(std::string_view pdf, int index, const std::strin
     return std::move(c.page);
 }
 
+std::optional<Glance> page_glance(std::string_view pdf, int index, const std::string& password) {
+    static const auto fn = reinterpret_cast<PithPageGlanceFn>(text_module::symbol(PITH_PAGE_GLANCE_SYMBOL));
+    Collected c;
+    if (!fn(pdf.data(), pdf.size(), index, password.c_str(), kGlanceDpi, kGlanceSeconds, &on_ink, &on_page, &on_word, &c))
+        return std::nullopt;
+    if (!c.ink_rendered) c.ink = InkMap{};  // cut short: it says nothing of what the page paints
+    return Glance{std::move(c.page), std::move(c.ink)};
+}
+
+void preload() {
+    static const bool done = [] {
+        const auto fn = reinterpret_cast<PithPageGlanceFn>(text_module::symbol(PITH_PAGE_GLANCE_SYMBOL));
+        (void)text_module::symbol(PITH_PAGE_WORDS_SYMBOL);
+        fn(nullptr, 0, 0, "", kGlanceDpi, 0, nullptr, nullptr, nullptr, nullptr);  // sets up poppler's global state, returns 0
+        return true;
+    }();
+    (void)done;
+}
+
+double InkMap::inked(double x0, double y0, double x1, double y1) const {
+    if (columns <= 0 || rows <= 0) return 0;
+    const double sx = columns / width, sy = rows / height;
+    // Cells touching the box; y turns from "up from the bottom" to "rows from the top".
+    const int c0 = std::clamp(static_cast<int>(std::floor(x0 * sx)), 0, columns);
+    const int c1 = std::clamp(static_cast<int>(std::ceil(x1 * sx)), 0, columns);
+    const int r0 = std::clamp(static_cast<int>(std::floor((height - y1) * sy)), 0, rows);
+    const int r1 = std::clamp(static_cast<int>(std::ceil((height - y0) * sy)), 0, rows);
+    if (c1 <= c0 || r1 <= r0) return 0;
+    long dark = 0;
+    for (int r = r0; r < r1; ++r)
+        for (int c = c0; c < c1; ++c) dark += ink[static_cast<std::size_t>(r) * columns + c] >= kInkLevel;
+    return static_cast<double>(dark) / (static_cast<double>(c1 - c0) * (r1 - r0));
+}
+
 std::string encode(const Page& page) {
     std::string out = "pith-visible 1 ";
     put_number(out, page.width);
@@ -214,17 +262,20 @@ std::string all_text(const Page& page) { return join(page, false); }
 
 namespace {
 
-constexpr rlim_t kChildSeconds = 20;              // CPU seconds poppler may spend on one page
-constexpr rlim_t kChildMemory = rlim_t{2} << 30;  // bytes of address space, beyond what the child inherits
+// CPU seconds poppler may spend on one page, and the wall-clock time after which the child is
+// killed (a child stuck outside poppler's own time limit, e.g. in fontconfig building its cache).
+constexpr rlim_t kChildSeconds[] = {20, 6};           // by Look
+constexpr double kChildWallSeconds[] = {40, 5};
+constexpr rlim_t kChildMemory = rlim_t{2} << 30;      // bytes of address space, beyond what the child inherits
 
 // In the child: loads pith-text.so, then limits the child's CPU time to `cpu_seconds` and its
 // address space to what it inherited plus `memory` bytes (a backstop for poppler's own parsing,
 // which pith's budget does not cover).
 void limit_child(rlim_t cpu_seconds, rlim_t memory) {
     try {
-        (void)text_module::symbol(PITH_PAGE_WORDS_SYMBOL);  // loaded now, while nothing limits it
+        preload();  // loaded now, while nothing limits it
     } catch (const Error&) {
-        // page_words() reports it
+        // the reading reports it
     }
     struct rlimit cpu = {cpu_seconds, cpu_seconds + 1};
     ::setrlimit(RLIMIT_CPU, &cpu);
@@ -242,18 +293,70 @@ void limit_child(rlim_t cpu_seconds, rlim_t memory) {
 #endif
 }
 
-Reading read_here(std::string_view pdf, int index, const std::string& password) {
-    try {
-        return {page_words(pdf, index, password), false, {}};
-    } catch (const Error& e) {
-        return {std::nullopt, true, e.what()};
+// The ink map on the pipe: "<width> <height> <columns> <rows>\n" (hex floats), then the cells.
+std::string encode_ink(const InkMap& m) {
+    std::string out;
+    put_number(out, m.width);
+    put_number(out, m.height);
+    return out + std::to_string(m.columns) + " " + std::to_string(m.rows) + "\n" + std::string(m.ink.begin(), m.ink.end());
+}
+
+std::optional<InkMap> decode_ink(std::string_view bytes) {
+    Reader in(bytes);
+    InkMap m;
+    const std::optional<double> width = in.number(), height = in.number();
+    const std::optional<std::size_t> columns = in.count(), rows = in.count(true);
+    if (!width || !height || !columns || !rows) return std::nullopt;
+    m.width = *width, m.height = *height;
+    m.columns = static_cast<int>(*columns), m.rows = static_cast<int>(*rows);
+    std::optional<std::string> cells = in.bytes(*columns * *rows);
+    if (!cells || !in.done()) return std::nullopt;
+    m.ink.assign(cells->begin(), cells->end());
+    return m;
+}
+
+// Everything the child writes, or nullopt when it has not finished by `deadline`.
+std::optional<std::string> read_until(int fd, std::chrono::steady_clock::time_point deadline) {
+    std::string message;
+    char buffer[65536];
+    for (;;) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) return std::nullopt;
+        struct pollfd p = {fd, POLLIN, 0};
+        const int ready = ::poll(&p, 1, static_cast<int>(left.count()));
+        if (ready < 0 && errno == EINTR) continue;
+        if (ready <= 0) return ready == 0 ? std::nullopt : std::optional<std::string>(message);
+        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return message;
+        message.append(buffer, static_cast<std::size_t>(n));
     }
+}
+
+std::string not_rendered() {
+    return "the page was not rendered within " + std::to_string(static_cast<int>(kGlanceSeconds)) + " s";
 }
 
 }  // namespace
 
-ChildReader::ChildReader(std::string_view pdf, int index, const std::string& password)
-    : pdf_(pdf), index_(index), password_(password) {
+Reading ChildReader::read_here() const {
+    try {
+        if (look_ == Look::Rendered) return {page_words(pdf_, index_, password_), std::nullopt, false, {}};
+        std::optional<Glance> g = page_glance(pdf_, index_, password_);
+        if (!g) return {};
+        Reading r{std::move(g->page), std::nullopt, false, {}};
+        if (g->ink.columns > 0) r.ink = std::move(g->ink);
+        else r.why = not_rendered();
+        return r;
+    } catch (const Error& e) {
+        return {std::nullopt, std::nullopt, true, e.what()};
+    }
+}
+
+// The child's message: 'E' and why not; 'N' no page; 'W' and the page's words; 'G', the length
+// of the words' encoding, '\n', the words, then the ink map (or nothing when not rendered).
+ChildReader::ChildReader(std::string_view pdf, int index, const std::string& password, Look look)
+    : pdf_(pdf), index_(index), password_(password), look_(look) {
     int fds[2];
     if (::pipe(fds) != 0) return;
     std::fflush(nullptr);
@@ -267,10 +370,15 @@ ChildReader::ChildReader(std::string_view pdf, int index, const std::string& pas
     }
     if (child_ == 0) {
         ::close(fds[0]);
-        if (std::getenv("PITH_TEST_PAGE_TEXT_CRASH")) std::abort();  // test hook: a PDF that crashes poppler
-        limit_child(kChildSeconds, kChildMemory);
-        Reading r = read_here(pdf_, index_, password_);  // 'W' words, 'N' no page, 'E' why not
-        const std::string message = r.failed ? "E" + r.why : r.page ? "W" + encode(*r.page) : "N";
+        if (std::getenv(look == Look::Rendered ? "PITH_TEST_PAGE_TEXT_CRASH" : "PITH_TEST_GLANCE_CRASH")) std::abort();
+        if (look == Look::Glance && std::getenv("PITH_TEST_GLANCE_HANG")) ::pause();  // test hooks: poppler crashes, or hangs
+        limit_child(kChildSeconds[static_cast<int>(look)], kChildMemory);
+        const Reading r = read_here();
+        std::string message = r.failed ? "E" + r.why : !r.page ? "N" : look == Look::Rendered ? "W" + encode(*r.page) : "";
+        if (message.empty()) {
+            const std::string words = encode(*r.page);
+            message = "G" + std::to_string(words.size()) + "\n" + words + (r.ink ? encode_ink(*r.ink) : "");
+        }
         ::_exit(write_all(fds[1], message) ? 0 : 1);
     }
     ::close(fds[1]);
@@ -287,27 +395,34 @@ ChildReader::~ChildReader() {
 }
 
 Reading ChildReader::collect() {
-    if (child_ < 0) return read_here(pdf_, index_, password_);  // no child: in this process then
-    std::string message;
-    char buffer[65536];
-    for (ssize_t n; (n = ::read(pipe_, buffer, sizeof buffer)) != 0;) {
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) break;
-        message.append(buffer, static_cast<std::size_t>(n));
-    }
+    if (child_ < 0) return read_here();  // no child: in this process then
+    const double wall = kChildWallSeconds[static_cast<int>(look_)];
+    const std::optional<std::string> received =
+        read_until(pipe_, std::chrono::steady_clock::now() + std::chrono::milliseconds(static_cast<long>(wall * 1000)));
+    if (!received) ::kill(child_, SIGKILL);
     int status = 0;
     while (::waitpid(child_, &status, 0) < 0 && errno == EINTR) {
     }
     child_ = -1;
+    if (!received) return {std::nullopt, std::nullopt, true, "poppler did not finish within " + std::to_string(static_cast<int>(wall)) + " s"};
+    const std::string_view message = *received;
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || message.empty())
-        return {std::nullopt, true, "poppler crashed or ran out of time or memory"};
-    if (message[0] == 'E') return {std::nullopt, true, message.substr(1)};
-    if (message[0] == 'W') {
-        auto page = decode(std::string_view(message).substr(1));
-        if (!page) return {std::nullopt, true, "poppler's child sent words that do not decode"};
-        return {std::move(page), false, {}};
+        return {std::nullopt, std::nullopt, true, "poppler crashed or ran out of time or memory"};
+    if (message[0] == 'E') return {std::nullopt, std::nullopt, true, std::string(message.substr(1))};
+    if (message[0] == 'N') return {};
+    Reading r;
+    std::string_view words = message.substr(1), ink;
+    if (message[0] == 'G') {
+        const std::size_t eol = words.find('\n');
+        const std::size_t size = eol == std::string_view::npos ? 0 : std::strtoull(std::string(words.substr(0, eol)).c_str(), nullptr, 10);
+        if (eol == std::string_view::npos || size > words.size() - eol - 1) return {std::nullopt, std::nullopt, true, "poppler's child sent a page that does not decode"};
+        ink = words.substr(eol + 1 + size);
+        words = words.substr(eol + 1, size);
+        if (!ink.empty() && !(r.ink = decode_ink(ink))) return {std::nullopt, std::nullopt, true, "poppler's child sent a page that does not decode"};
+        if (ink.empty()) r.why = not_rendered();
     }
-    return {};
+    if (!(r.page = decode(words))) return {std::nullopt, std::nullopt, true, "poppler's child sent words that do not decode"};
+    return r;
 }
 
 }  // namespace pith::visible

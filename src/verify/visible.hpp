@@ -50,28 +50,64 @@ inline constexpr double kRenderSeconds = 12.0;
 // loaded. Runs in the calling process (verify calls it in its child process).
 std::optional<Page> page_words(std::string_view pdf, int index, const std::string& password = "");
 
-// What poppler makes of one page, read in a child process with CPU and memory limits: poppler
-// parses the whole file its own way, and a PDF that crashes or hangs it costs a finding, not the
-// run. The child starts in the constructor and works while the caller does other checks;
-// collect() waits for it. Where no child can be started, collect() reads in this process.
+// What the page paints, as displayed (CropBox, /Rotate), one cell per pixel, row 0 at the top.
+struct InkMap {
+    double width = 0, height = 0;  // pt
+    int columns = 0, rows = 0;
+    std::vector<unsigned char> ink;  // 255 - darkest channel
+    // Share of the cells touching the box (pt, origin at the lower-left as displayed) that are inked.
+    double inked(double x0, double y0, double x1, double y1) const;
+};
+inline constexpr int kInkLevel = 24;  // of 255 below white: fainter is paper
+
+// A quick look at a page: its words as laid out, each judged visible by the ink of one render
+// at kGlanceDpi that paints glyphs as boxes (no font is rasterised), and that render's ink.
+// It cannot tell a word's own glyphs from what lies under them, so it serves pith stamp (a
+// check against mistakes) and never verify's verdict.
+struct Glance {
+    Page page;
+    InkMap ink;
+};
+inline constexpr double kGlanceDpi = 36;       // 2 pt a pixel: 8 pt type still leaves solid ink
+inline constexpr double kGlanceSeconds = 2;    // wall-clock limit for the layout and the render
+
+// The glance at page `index`, in the calling process; nullopt as for page_words(). Throws
+// pith::Error when pith-text.so cannot be loaded.
+std::optional<Glance> page_glance(std::string_view pdf, int index, const std::string& password = "");
+
+// Loads pith-text.so and sets up poppler once (throws pith::Error when it cannot be loaded):
+// `pith batch` calls it before starting its workers, so that neither they nor their children pay for it.
+void preload();
+
+// What poppler makes of one page, read in a child process with CPU, memory and time limits:
+// poppler parses the whole file its own way, and a PDF that crashes or hangs it costs a finding,
+// not the run. The child starts in the constructor and works while the caller does other
+// checks; collect() waits for it. Where no child can be started, collect() reads in this process.
+enum class Look {
+    Rendered,  // page_words(): what verify decides on
+    Glance,    // page_glance(): what pith stamp needs
+};
 struct Reading {
-    std::optional<Page> page;  // nullopt: poppler cannot open the page
-    bool failed = false;       // poppler crashed, ran out of time or memory, or could not be loaded
-    std::string why;           // when failed
+    std::optional<Page> page;   // nullopt: poppler cannot open the page
+    std::optional<InkMap> ink;  // Look::Glance: what the page paints
+    bool failed = false;        // poppler crashed, ran out of time or memory, or could not be loaded
+    std::string why;            // when failed
 };
 
 class ChildReader {
 public:
-    ChildReader(std::string_view pdf, int index, const std::string& password);
+    ChildReader(std::string_view pdf, int index, const std::string& password, Look look = Look::Rendered);
     ChildReader(const ChildReader&) = delete;
     ChildReader& operator=(const ChildReader&) = delete;
     ~ChildReader();
     Reading collect();
 
 private:
+    Reading read_here() const;
     std::string_view pdf_;
     int index_;
     std::string password_;
+    Look look_;
     int child_ = -1;
     int pipe_ = -1;
 };

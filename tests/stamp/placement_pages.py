@@ -283,7 +283,7 @@ def main():
         # A page poppler cannot measure (it crashes, or hangs past the time limit) still gets its
         # badge, where configured, boxed to stay readable, with a warning.
         src = os.path.join(tmp, "corners-r0.pdf")
-        for hook in ("PITH_TEST_PLACEMENT_CRASH", "PITH_TEST_PLACEMENT_HANG"):
+        for hook in ("PITH_TEST_GLANCE_CRASH", "PITH_TEST_GLANCE_HANG"):
             env = dict(os.environ, **{hook: "1"})
             r = subprocess.run([a.pith, "stamp", src, "--record", record, "-o", out, "--json"], capture_output=True,
                                timeout=60, env=env)

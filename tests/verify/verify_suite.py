@@ -300,6 +300,43 @@ def case_prior_modified(ctx):
 # ----------------------------------------------------------------------------------------------
 # paper A's badge on paper B
 
+def title_page(ctx, name, before_title=b"", after_title=b""):
+    """A one-page paper showing the test record's title as its first line, with content-stream
+    operators around that line (qpdf rebuilds the file)."""
+    title = json.load(open(ctx.path("signed.json"), encoding="utf-8"))["paper"]["title"]
+    pdf = pdfedit.make_pdf([title, "A. Author, B. Author", "", "Abstract. We study something."])
+    line = pdfedit.pdf_string(title).encode("latin-1") + b" Tj T*"
+    m = re.search(rb"<< /Length (\d+) >>\nstream\n", pdf)
+    body = pdf[m.end():m.end() + int(m.group(1))].replace(line, before_title + line + after_title)
+    raw = ctx.write(name + ".raw", pdf[:m.start()] + b"<< /Length %d >>\nstream\n" % len(body) + body +
+                    pdf[m.end() + int(m.group(1)):])
+    path = ctx.path(name)
+    check(subprocess.run(["qpdf", raw, path], capture_output=True).returncode in (0, 3), "qpdf rebuilds " + name)
+    return path, title
+
+
+def case_title_glance(ctx):
+    """pith stamp reads page 1 with one cheap glance (glyphs painted as boxes, which also places
+    the badge); whatever the glance does not find set as the title is decided by the renders
+    verify makes. A white title on a dark banner is stamped and verifies trusted; a title in
+    render mode 3 is refused; both as poppler draws them (pdftotext reads both titles)."""
+    for name, before, after, shown in (("title-plain.pdf", b"", b"", True),
+                                       ("title-banner.pdf", b"ET 0.1 0.1 0.3 rg 40 705 540 30 re f BT /F1 10 Tf 14 TL "
+                                                            b"50 720 Td 1 1 1 rg ", b" 0 0 0 rg", True),
+                                       ("title-mode3.pdf", b"3 Tr ", b" 0 Tr", False)):
+        path, title = title_page(ctx, name, before, after)
+        text = subprocess.run(["pdftotext", path, "-"], capture_output=True).stdout.decode()
+        check(title in text.replace("\n", " "), "%s: pdftotext reads the title" % name)
+        out = ctx.path(name.replace(".pdf", "-stamped.pdf"))
+        rc, so, err = ctx.run(["stamp", path, "--record", ctx.path("signed.json"), "-o", out, "--json"])
+        if shown:
+            check(rc == 0 and json.loads(so)["title"] == "shown", "%s: stamped, title shown (exit %d) %s" % (name, rc, err))
+            rc, report, err = ctx.verify(out)
+            expect(ctx, name, rc, report, "trusted", failures=[])
+        else:
+            check(rc == 2 and "cannot see" in err and not os.path.exists(out), "%s: refused (exit %d) %s" % (name, rc, err))
+
+
 def case_title_differs(ctx):
     paper_b = ctx.write("paper-b.pdf", pdfedit.make_pdf([
         "Quantum Annealing Schedules for Sparse Graph Colouring Problems",

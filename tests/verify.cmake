@@ -34,6 +34,7 @@ pith_verify_test(key_revoked 120)              # revoked or expired key -> unver
 pith_verify_test(prior_modified 120)           # a byte before pith's update -> pith.prior.mismatch
 pith_verify_test(title_differs 180)            # paper A's record stamped on paper B -> pith.title.differs
 pith_verify_test(title_glance 180)             # stamp: a glance, then the renders for what it does not find
+pith_verify_test(title_after_front_matter 180) # cover + highlights, then the title on page 3; a borrowed title on page 2
 pith_verify_test(page_appended 120)            # update adding a page -> pith.changed.page_tree
 pith_verify_test(content_replaced 120)         # update replacing page content -> pith.changed.content
 pith_verify_test(badge_text_changed 120)       # update redrawing the badge with another number -> pith.badge.text.mismatch + pith.changed.resource

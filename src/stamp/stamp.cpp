@@ -502,17 +502,23 @@ void refuse_other_number(const std::string& name, const Carried& c, const PithNu
                 "stamp.other_number");
 }
 
-// The record's title against page 1 (pith verify's check): a record that is not this paper's is
-// refused before anything is written. A glance decides when it finds the title set as the
-// title; anything else is decided by the renders verify makes, so that stamp never refuses a
-// paper verify would accept.
-void check_title(PageReadings& pages, std::string_view pdf, const Record& record, const std::string& name, Summary& summary) {
+// The record's title against page 1, or the title block's page after front matter (pith
+// verify's check): a record that is not this paper's is refused before anything is written. A
+// glance decides when it finds the title set as the title on page 1; anything else is decided
+// by the renders verify makes, so that stamp never refuses a paper verify would accept.
+void check_title(PageReadings& pages, pdf::File& file, const Record& record, Summary& summary) {
+    const std::string& name = file.name();
     visible::Reading r = pages.get(0);
     const std::string plain = record.title.value_or(""), hash = record.title_hash.value_or("");
     title::OnPage t = title::on_page(plain, hash, r.page);
     if (r.failed || (t.shown != title::Shown::AsTitle && t.shown != title::Shown::Unknown)) {
-        r = visible::ChildReader(pdf, 0, pages.password(), visible::Look::Rendered).collect();
-        if (!r.failed) t = title::on_page(plain, hash, r.page);
+        auto read = [&](int i) {
+            if (i > 0) file.preflight_page(file.page(i));  // page 1 was, for the glance
+            return visible::ChildReader(file.bytes(), i, pages.password(), visible::Look::Rendered).collect();
+        };
+        title::TitleBlock block = title::title_block(plain, hash, file.page_count(), read);
+        r = std::move(block.reading);
+        t = std::move(block.shown);
     }
     if (r.failed) {
         summary.title = "not checked: " + r.why;
@@ -720,7 +726,7 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
     if (!file.defects().empty())
         summary.warnings.push_back(pdf::damage_message(file) + "; stamped because of --allow-damaged");
 
-    if (options.check_title && file.page_count() > 0) check_title(pages, file.bytes(), record, file.name(), summary);
+    if (options.check_title && file.page_count() > 0) check_title(pages, file, record, summary);
 
     summary.prior_length = options.rewrite ? 0 : prior.size();
     summary.added = write_result(output, prior, update, info, signature, options, out, file.name());

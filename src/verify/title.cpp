@@ -528,4 +528,44 @@ OnPage on_page(const std::string& plain, const std::string& hash, const std::opt
     return {t.outcome == Outcome::Differs ? Shown::Differs : Shown::Unknown, t.explanation, std::nullopt};
 }
 
+namespace {
+
+// A cover, highlights or a graphical abstract: a short page with no type larger than the title's.
+bool front_matter(const std::optional<visible::Page>& page, double title_size) {
+    if (!page) return true;  // no text at all: a picture
+    std::size_t words = 0;
+    for (const visible::Word& w : page->words) {
+        if (!w.visible) continue;
+        if (++words > kFrontMatterWords || w.size > title_size + 0.5) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+TitleBlock title_block(const std::string& plain, const std::string& hash, int page_count,
+                       const std::function<visible::Reading(int)>& read) {
+    TitleBlock first;
+    first.reading = read(0);
+    first.shown = on_page(plain, hash, first.reading.page);
+    if (first.reading.failed || first.shown.shown == Shown::AsTitle || (plain.empty() && hash.empty())) return first;
+    std::vector<std::optional<visible::Page>> before = {first.reading.page};
+    for (int i = 1; i < std::min(page_count, kTitlePages); ++i) {
+        visible::Reading r = read(i);
+        if (r.failed) break;
+        OnPage t = on_page(plain, hash, r.page);
+        if (t.shown == Shown::AsTitle) {
+            double size = 1e9;  // the hash alone gives no words: only the word count limits the pages before
+            if (t.span)
+                for (std::size_t w = t.span->first; w <= t.span->second; ++w) size = std::min(size, r.page->words[w].size);
+            if (!std::all_of(before.begin(), before.end(), [&](const auto& p) { return front_matter(p, size); })) break;
+            t.explanation = "the record's title is set as the title on page " + std::to_string(i + 1) + ", after " +
+                            (i == 1 ? "a page" : std::to_string(i) + " pages") + " of front matter (a cover, highlights or a graphical abstract)";
+            return {i, std::move(t), std::move(r)};
+        }
+        before.push_back(std::move(r.page));
+    }
+    return first;
+}
+
 }  // namespace pith::title

@@ -5,6 +5,7 @@
 // (the plain title embedded at stamping, or only its title_canon_sha256) is compared with
 // what a reader sees on page 1.
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -85,5 +86,22 @@ struct OnPage {
 };
 // `plain` counts only when it hashes to `hash` (pith:title itself is not signed).
 OnPage on_page(const std::string& plain, const std::string& hash, const std::optional<visible::Page>& page);
+
+// The page that carries the title block: page 1, or, in a class that typesets front matter
+// first (a cover, highlights, a graphical abstract), a later page among the first kTitlePages
+// when every page before it is front matter: at most kFrontMatterWords visible words, none in
+// type larger than the title's. A paper whose first page shows its own text and title cannot
+// borrow a title printed further on.
+inline constexpr int kTitlePages = 3;
+inline constexpr std::size_t kFrontMatterWords = 150;
+struct TitleBlock {
+    int index = 0;                // 0-based page
+    OnPage shown;                 // as on_page() judges that page (explanation naming it)
+    visible::Reading reading;     // that page's reading
+};
+// `read(i)` reads page i (0-based); it is called for 0, 1, ... only while the title is not
+// found. Page 1's judgement stands when no later page qualifies or a reading fails.
+TitleBlock title_block(const std::string& plain, const std::string& hash, int page_count,
+                       const std::function<visible::Reading(int)>& read);
 
 }  // namespace pith::title

@@ -112,10 +112,11 @@ Embedded extract(pdf::File& file) {
     for (std::size_t i = 0; i < revisions.size(); ++i)
         e.revisions.push_back({revisions[i].end, revisions[i].objects.size(), e.pith_revision == i});
 
-    // Links: page 1, and the pages pith's own update rewrote (where `pith stamp` put the badge).
+    // Links: the pages that may carry the title block (pith.sty's badge is printed after the
+    // title), and the pages pith's own update rewrote (where `pith stamp` put the badge).
     const int count = file.page_count();
     std::set<int> pages;
-    if (count > 0) pages.insert(0);
+    for (int i = 0; i < std::min(count, title::kTitlePages); ++i) pages.insert(i);
     if (e.pith_revision && count > 0) {
         const auto& touched = revisions[*e.pith_revision].objects;
         std::set<std::uint32_t> wanted;
@@ -370,14 +371,22 @@ pdf::Rect user_rect(const visible::Word& w, const pdf::Page& page) {
 }
 
 struct TitleCheck {
-    std::optional<pdf::Rect> area;  // where page 1 shows it, when the record gives the plain title
+    int page = 0;                   // 0-based: the title block's page
+    std::optional<pdf::Rect> area;  // where that page shows it, when the record gives the plain title
 };
 
-// 7. The record's title against what page 1 shows a reader: text nobody sees never binds.
-TitleCheck check_title(const std::string& plain, const std::string& hash, const std::optional<visible::Page>& page,
-                       const pdf::Page& geometry, Findings& f) {
-    TitleCheck out;
-    const title::OnPage t = title::on_page(plain, hash, page);
+// 7. The record's title against what the title block's page shows a reader (page 1, or after
+// front matter): text nobody sees never binds.
+TitleCheck check_title(pdf::File& file, const std::string& plain, const std::string& hash, visible::Reading page1,
+                       const Options& options, Findings& f) {
+    const int count = file.page_count();
+    auto read = [&](int i) {
+        if (i == 0) return std::move(page1);
+        file.preflight_page(file.page(i));  // what poppler is asked to read fits the budget (doc/limits.md)
+        return visible::ChildReader(file.bytes(), i, options.password).collect();
+    };
+    const title::TitleBlock block = title::title_block(plain, hash, count, read);
+    const title::OnPage& t = block.shown;
     switch (t.shown) {
         case title::Shown::AsTitle: f.ok("pith.title.match", t.explanation); break;
         case title::Shown::NotAsTitle: f.fail("pith.title.not_title", t.explanation); break;
@@ -386,10 +395,13 @@ TitleCheck check_title(const std::string& plain, const std::string& hash, const 
         case title::Shown::Scanned:
         case title::Shown::Unknown: f.info("pith.title.none", t.explanation); break;
     }
+    TitleCheck out{block.index, std::nullopt};
     if (t.span) {
-        pdf::Rect area = user_rect(page->words[t.span->first], geometry);
+        const pdf::Page geometry = file.page(block.index);
+        const auto& words = block.reading.page->words;
+        pdf::Rect area = user_rect(words[t.span->first], geometry);
         for (std::size_t i = t.span->first + 1; i <= t.span->second; ++i) {
-            const pdf::Rect r = user_rect(page->words[i], geometry);
+            const pdf::Rect r = user_rect(words[i], geometry);
             area = {std::min(area.llx, r.llx), std::min(area.lly, r.lly), std::max(area.urx, r.urx), std::max(area.ury, r.ury)};
         }
         out.area = area;
@@ -446,7 +458,7 @@ std::vector<std::string> missing_evidence(const Findings& f, bool receipt_valid,
     if (!receipt_valid) missing.push_back("no valid receipt under a trusted key");
     if (listed(f.informational, "pith.record.absent"))
         missing.push_back("no canonical record to recompute the hash from");
-    if (!has("pith.title.match")) missing.push_back("the record's title was not found on page 1");
+    if (!has("pith.title.match")) missing.push_back("the record's title was not found set as the title on page 1 (or after front matter)");
     if (badge_expected && !has("pith.badge.text.match")) missing.push_back("the badge is not visible");
     if (listed(f.informational, "pith.badge.drawing.unchecked")) missing.push_back("the badge could not be drawn again to compare");
     if (!has("pith.update.match") && !has("pith.update.none")) missing.push_back("the stamp could not be checked");
@@ -527,16 +539,15 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     // 6. The visible badge text.
     if (options.render) check_badge_text(e, *number, baseline, badge_page_child ? badge_page.page : page1.page, f);
 
-    // 7. The title, as a reader sees it on page 1.
-    const TitleCheck title = options.render ? check_title(signed_title, title_hash, page1.page, file.page_count() > 0 ? file.page(0) : pdf::Page{}, f)
-                                            : TitleCheck{};
+    // 7. The title, as a reader sees it on page 1 (or after front matter).
+    const TitleCheck title = options.render ? check_title(file, signed_title, title_hash, page1, options, f) : TitleCheck{};
 
     // 9. What changed after the stamp.
     std::vector<Area> keep_clear;
     if (baseline.badge_drawn) keep_clear.push_back({baseline.badge_page, baseline.badge_rect, "the badge"});
     else  // pith.sty's badge: its links
         for (const auto& l : e.links) keep_clear.push_back({l.page - 1, {l.rect[0], l.rect[1], l.rect[2], l.rect[3]}, "the badge"});
-    if (title.area) keep_clear.push_back({0, *title.area, "the title"});
+    if (title.area) keep_clear.push_back({title.page, *title.area, "the title"});
     check_later_changes(file, baseline, keep_clear, options.password, f);
     // PDF signatures, the publisher's over pith's update first of all (after 9: they name
     // the signer of what changed).

@@ -337,6 +337,57 @@ def case_title_glance(ctx):
             check(rc == 2 and "cannot see" in err and not os.path.exists(out), "%s: refused (exit %d) %s" % (name, rc, err))
 
 
+def case_title_after_front_matter(ctx):
+    """A class that typesets a cover and highlights first puts the title block on page 3: stamp
+    and verify find it there (trusted). A paper whose page 1 shows its own title and text
+    cannot borrow a title printed on page 2: stamp refuses, verify says pith.title.differs."""
+    title = json.load(open(ctx.path("signed.json"), encoding="utf-8"))["paper"]["title"]
+    wide = (800, 600)
+    pages = {
+        "cover": pdfedit.make_pdf(["Journal of Examples", "Volume 1, Issue 1"], page_size=wide),
+        "highlights": pdfedit.make_pdf(["Highlights", "- We model training.", "- We model inference."], page_size=wide),
+        "title": pdfedit.make_pdf([title, "A. Author, B. Author", "", "Abstract. We study performance."], font_size=12,
+                                  page_size=wide),
+        "other": pdfedit.make_pdf(["Quantum Annealing Schedules for Sparse Graph Colouring"] +
+                                  ["Body text of another paper, line %d, with words enough." % i for i in range(30)],
+                                  page_size=wide),
+    }
+    for name, data in pages.items():
+        ctx.write("fm-%s.pdf" % name, data)
+
+    def paper(name, parts):
+        path = ctx.path(name)
+        proc = subprocess.run(["qpdf", "--empty", "--pages"] + [ctx.path("fm-%s.pdf" % p) for p in parts] + ["--", path],
+                              capture_output=True)
+        check(proc.returncode == 0, "qpdf joins %s: %s" % (name, proc.stderr.decode()))
+        text = subprocess.run(["pdftotext", "-f", str(parts.index("title") + 1), "-l", str(parts.index("title") + 1), path, "-"],
+                              capture_output=True).stdout.decode()
+        check(title in text.replace("\n", " "), "%s: pdftotext reads the title on page %d" % (name, parts.index("title") + 1))
+        return path
+
+    front = paper("front-matter.pdf", ["cover", "highlights", "title"])
+    out = ctx.path("front-matter-stamped.pdf")
+    rc, so, err = ctx.run(["stamp", front, "--record", ctx.path("signed.json"), "-o", out, "--json"])
+    check(rc == 0 and json.loads(so)["title"] == "shown", "front matter: stamped, title shown (exit %d) %s" % (rc, err))
+    rc, report, err = ctx.verify(out)
+    expect(ctx, "front-matter", rc, report, "trusted", failures=[])
+    check("on page 3" in json.dumps(report), "front matter: verify names page 3")
+
+    borrowed = paper("borrowed-title.pdf", ["other", "title"])
+    out = ctx.path("borrowed-title-stamped.pdf")
+    rc, so, err = ctx.run(["stamp", borrowed, "--record", ctx.path("signed.json"), "-o", out])
+    check(rc == 2 and "does not show the record's title" in err and not os.path.exists(out),
+          "borrowed title: refused (exit %d) %s" % (rc, err))
+    rc, so, err = ctx.run(["stamp", borrowed, "--record", ctx.path("signed.json"), "-o", out, "--no-title-check"])
+    check(rc == 0, "borrowed title, --no-title-check: " + err)
+    rc, report, err = ctx.verify(out)
+    expect(ctx, "borrowed-title", rc, report, "invalid", failures=["pith.title.differs"])
+
+    late = paper("late-title.pdf", ["cover", "highlights", "cover", "title"])
+    rc, so, err = ctx.run(["stamp", late, "--record", ctx.path("signed.json"), "-o", ctx.path("late-title-stamped.pdf")])
+    check(rc == 2, "a title on page 4 is past the title block's pages: refused (exit %d) %s" % (rc, err))
+
+
 def case_title_differs(ctx):
     paper_b = ctx.write("paper-b.pdf", pdfedit.make_pdf([
         "Quantum Annealing Schedules for Sparse Graph Colouring Problems",

@@ -116,7 +116,9 @@ Embedded extract(pdf::File& file) {
     // title), and the pages pith's own update rewrote (where `pith stamp` put the badge).
     const int count = file.page_count();
     std::set<int> pages;
+    std::set<int> checked;  // syntax-checked too: page 1 and the badge's page
     for (int i = 0; i < std::min(count, title::kTitlePages); ++i) pages.insert(i);
+    if (count > 0) checked.insert(0);
     if (e.pith_revision && count > 0) {
         const auto& touched = revisions[*e.pith_revision].objects;
         std::set<std::uint32_t> wanted;
@@ -125,11 +127,11 @@ Embedded extract(pdf::File& file) {
             if (o.IsDictionary() && text_of(o.GetDictionary().GetKey("Type")) == "Page") wanted.insert(num);
         }
         for (int i = 0; i < count && !wanted.empty(); ++i)
-            if (wanted.erase(file.page(i).ref.ObjectNumber())) pages.insert(i);
+            if (wanted.erase(file.page(i).ref.ObjectNumber())) pages.insert(i), checked.insert(i);
     }
     for (int index : pages) {
         collect_links(file, index, e.links);
-        file.check_page(file.page(index));
+        if (checked.count(index)) file.check_page(file.page(index));
     }
     for (const auto& link : e.links)
         if (link.pith_badge) e.badge_page = link.page;

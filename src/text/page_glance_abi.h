@@ -18,7 +18,8 @@ struct PithPageInk {
 #define PITH_PAGE_GLANCE_SYMBOL "pith_page_glance_v1"
 // Lays out page `index` (0-based) and renders it as a viewer shows it (annotations included) at
 // `dpi`, glyphs as boxes; calls ink once, page once, then word for each word in reading order
-// (its ink: the share of its box the render inked; shown 1, crowded 0). Returns 1 when it did,
+// (its ink: the share of its box that painting the glyph boxes changed, against a render
+// without them; shown 1, crowded 0). Returns 1 when it did,
 // 0 when poppler cannot open or unlock the file or the page does not exist.
 typedef int (*PithPageGlanceFn)(const char* pdf, std::size_t size, int index, const char* password, double dpi,
                                 double seconds, void (*ink)(void*, const PithPageInk*),

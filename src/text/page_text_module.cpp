@@ -520,13 +520,13 @@ namespace {
 // mode 3, OCR layers) paints nothing, as in a viewer.
 class GlyphBoxSplash : public SplashOutputDev {
 public:
-    explicit GlyphBoxSplash(SplashColorPtr paper) : SplashOutputDev(splashModeRGB8, 4, false, paper) {}
+    GlyphBoxSplash(SplashColorPtr paper, bool text) : SplashOutputDev(splashModeRGB8, 4, false, paper), text_(text) {}
     bool interpretType3Chars() override { return false; }
     void updateFont(GfxState*) override {}
     bool beginType3Char(GfxState*, double, double, double, double, CharCode, const Unicode*, int) override { return true; }
     void drawChar(GfxState* state, double x, double y, double dx, double dy, double, double, CharCode, int,
                   const Unicode*, int) override {
-        if ((state->getRender() & 3) == 3) return;
+        if (!text_ || (state->getRender() & 3) == 3) return;
         double ascent = 0.9, descent = -0.25;
         if (const GfxFont* font = state->getFont().get()) {
             ascent = std::clamp(font->getAscent(), 0.5, 1.2);
@@ -545,21 +545,42 @@ public:
         state->clearPath();
         state->shift(x - state->getCurX(), y - state->getCurY());  // the path moved the text position: put it back
     }
+
+private:
+    bool text_;  // false: glyphs are not painted at all
 };
 
-// Share of the pixels touching the box (points) whose ink reaches kGlanceInk, and how many.
-constexpr int kGlanceInk = 24;  // of 255 below white, as pith's placement counts ink
-std::pair<double, double> box_ink(const std::vector<unsigned char>& ink, int columns, int rows, double scale, double x0,
-                                  double y0, double x1, double y1) {
-    const int c0 = std::clamp(static_cast<int>(std::floor(x0 * scale)), 0, columns);
-    const int c1 = std::clamp(static_cast<int>(std::ceil(x1 * scale)), 0, columns);
-    const int r0 = std::clamp(static_cast<int>(std::floor(y0 * scale)), 0, rows);
-    const int r1 = std::clamp(static_cast<int>(std::ceil(y1 * scale)), 0, rows);
+// Share of the pixels touching the box (points) that differ by a visible amount between the
+// renders with and without glyph boxes, and how many.
+std::pair<double, double> box_ink(const SplashBitmap& with, const SplashBitmap& without, double scale, double x0, double y0,
+                                  double x1, double y1) {
+    const int w = with.getWidth(), h = with.getHeight();
+    const int c0 = std::clamp(static_cast<int>(std::floor(x0 * scale)), 0, w);
+    const int c1 = std::clamp(static_cast<int>(std::ceil(x1 * scale)), 0, w);
+    const int r0 = std::clamp(static_cast<int>(std::floor(y0 * scale)), 0, h);
+    const int r1 = std::clamp(static_cast<int>(std::ceil(y1 * scale)), 0, h);
     if (c1 <= c0 || r1 <= r0) return {0, 0};
-    long inked = 0;
-    for (int r = r0; r < r1; ++r)
-        for (int c = c0; c < c1; ++c) inked += ink[static_cast<std::size_t>(r) * columns + c] >= kGlanceInk;
-    return {static_cast<double>(inked) / (static_cast<double>(c1 - c0) * (r1 - r0)), static_cast<double>(inked)};
+    long changed = 0;
+    for (int r = r0; r < r1; ++r) {
+        const unsigned char* a = with.getDataPtr() + static_cast<std::ptrdiff_t>(r) * with.getRowSize();
+        const unsigned char* b = without.getDataPtr() + static_cast<std::ptrdiff_t>(r) * without.getRowSize();
+        for (int c = c0; c < c1; ++c) {
+            int most = 0;
+            for (int k = 0; k < 3; ++k) most = std::max(most, std::abs(a[3 * c + k] - b[3 * c + k]));
+            changed += most >= kMinChannelChange;
+        }
+    }
+    return {static_cast<double>(changed) / (static_cast<double>(c1 - c0) * (r1 - r0)), static_cast<double>(changed)};
+}
+
+// The page rendered at `dpi` with glyphs painted as boxes, or not painted at all.
+std::unique_ptr<SplashBitmap> box_render(PDFDoc& doc, int page, double dpi, bool text, Clock::time_point& deadline) {
+    SplashColor white = {255, 255, 255};
+    GlyphBoxSplash out(white, text);
+    out.setVectorAntialias(true);
+    out.startDoc(&doc);
+    doc.displayPage(&out, page, dpi, dpi, 0, false, true, false, &past_deadline, &deadline);
+    return std::unique_ptr<SplashBitmap>(out.takeBitmap());
 }
 
 int page_glance(const char* pdf, std::size_t size, int index, const char* password, double dpi, double seconds,
@@ -578,13 +599,9 @@ int page_glance(const char* pdf, std::size_t size, int index, const char* passwo
     PithPageFacts facts{};
     displayed_size(doc, page, &facts.width, &facts.height);
     facts.dpi = std::min(dpi, 72 * std::sqrt(kMaxPixels / std::max(1.0, facts.width * facts.height)));
-    SplashColor white = {255, 255, 255};
-    GlyphBoxSplash out(white);
-    out.setVectorAntialias(true);
-    out.startDoc(&doc);
-    doc.displayPage(&out, page, facts.dpi, facts.dpi, 0, false, true, false, &past_deadline, &deadline);
-    std::unique_ptr<SplashBitmap> bitmap(out.takeBitmap());
-    if (!bitmap) return 0;
+    std::unique_ptr<SplashBitmap> bitmap = box_render(doc, page, facts.dpi, true, deadline);
+    std::unique_ptr<SplashBitmap> bare = box_render(doc, page, facts.dpi, false, deadline);
+    if (!bitmap || !bare || bare->getWidth() != bitmap->getWidth() || bare->getHeight() != bitmap->getHeight()) return 0;
     facts.rendered = Clock::now() <= deadline;
     PithPageInk map{facts.width, facts.height, bitmap->getWidth(), bitmap->getHeight(), nullptr, facts.rendered};
     std::vector<unsigned char> ink(static_cast<std::size_t>(map.columns) * map.rows);
@@ -597,8 +614,9 @@ int page_glance(const char* pdf, std::size_t size, int index, const char* passwo
     ink_sink(context, &map);
     page_sink(context, &facts);
 
-    // A word is judged by the ink in its box: glyphs a viewer does not paint (render mode 3,
-    // clipped away, covered, transparent, the paper's colour) leave none.
+    // A word is judged by what painting its glyphs' boxes changes in its box: glyphs a viewer
+    // does not paint (render mode 3, clipped away, covered, transparent, the paper's colour)
+    // change nothing.
     const double scale = facts.dpi / 72;
     std::string utf8;
     for (const TextWord* word : layout.words) {
@@ -610,13 +628,13 @@ int page_glance(const char* pdf, std::size_t size, int index, const char* passwo
         word->getBBox(&w.x0, &w.y0, &w.x1, &w.y1);
         w.size = word->getFontSize();
         w.line_end = word->getNext() == nullptr;
-        std::tie(w.ink, w.ink_pixels) = box_ink(ink, map.columns, map.rows, scale, w.x0, w.y0, w.x1, w.y1);
+        std::tie(w.ink, w.ink_pixels) = box_ink(*bitmap, *bare, scale, w.x0, w.y0, w.x1, w.y1);
         w.shown = 1;  // not measured: a glance draws no glyph alone
         w.least_char_ink = 1;
         for (int c = 0; c < word->getLength(); ++c) {
             double x0, y0, x1, y1;
             word->getCharBBox(c, &x0, &y0, &x1, &y1);
-            w.least_char_ink = std::min(w.least_char_ink, box_ink(ink, map.columns, map.rows, scale, x0, y0, x1, y1).first);
+            w.least_char_ink = std::min(w.least_char_ink, box_ink(*bitmap, *bare, scale, x0, y0, x1, y1).first);
         }
         word_sink(context, &w);
     }

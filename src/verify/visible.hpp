@@ -60,10 +60,11 @@ struct InkMap {
 };
 inline constexpr int kInkLevel = 24;  // of 255 below white: fainter is paper
 
-// A quick look at a page: its words as laid out, each judged visible by the ink of one render
-// at kGlanceDpi that paints glyphs as boxes (no font is rasterised), and that render's ink.
-// It cannot tell a word's own glyphs from what lies under them, so it serves pith stamp (a
-// check against mistakes) and never verify's verdict.
+// A quick look at a page: its words as laid out, each judged visible by what painting the
+// glyphs as boxes changes in its box (two renders at kGlanceDpi, with and without the boxes; no
+// font is rasterised), and the ink of the render with them. Boxes are not glyphs, so it serves
+// pith stamp (a check against mistakes, confirmed by page_words() where it does not find the
+// title) and never verify's verdict.
 struct Glance {
     Page page;
     InkMap ink;

@@ -264,6 +264,10 @@ NO_VISIBLE_TITLE = {
     "valid/AutoCad_Diagram.pdf": ("invalid", "pith.title.not_title",
                                   "a drawing: its first line, \"27 mm\", is a dimension label in smaller type than the page's text"),
 }
+# ... of which pith stamp's glance (glyphs painted as boxes, doc/placement.md "Cost") sees the
+# title: its glyphs exist but draw nothing, which only rasterising the font shows. stamp goes
+# on; verify still says why the title cannot bind.
+GLANCE_SEES = {"encrypted/adobe-supplement_iso32000-rc4-owner-protected.pdf"}
 
 
 def pdf_title(path, password):
@@ -559,7 +563,7 @@ def check_stamped_file(ctx, row):
 
     # pith stamp makes verify's title check first: where page 1 shows the record's title only
     # where it cannot bind, stamp refuses (and writes nothing) unless told --no-title-check.
-    if NO_VISIBLE_TITLE.get(rel, ("",))[0] == "invalid":
+    if NO_VISIBLE_TITLE.get(rel, ("",))[0] == "invalid" and rel not in GLANCE_SEES:
         r, _ = stamp(ctx, inp, signed, out, password, force)
         if r.rc != 2 or "page 1" not in r.err or "--no-title-check" not in r.err or os.path.exists(out):
             problems.append("stamp of a page whose title cannot bind: want refused (exit 2, no output), got " + r.brief())
@@ -568,7 +572,7 @@ def check_stamped_file(ctx, row):
     r, summary = stamp(ctx, inp, signed, out, password, force)
     if r.rc != 0 or summary is None:
         return "FAIL", problems + ["pith stamp failed: " + r.brief()], info
-    want_title = "not checked" if rel in NO_VISIBLE_TITLE or title is None else "shown"
+    want_title = "not checked" if (rel in NO_VISIBLE_TITLE and rel not in GLANCE_SEES) or title is None else "shown"
     if not str(summary.get("title", "")).startswith(want_title):
         problems.append("stamp's title check: want %r, got %r" % (want_title, summary.get("title")))
     page = (summary.get("badge") or {}).get("page", 1)

@@ -53,7 +53,7 @@ public:
     std::string appended(std::map<std::uint32_t, std::size_t>* offsets = nullptr) const;
     // Original bytes + appended(), to a stream (e.g. std::cout).
     void write(std::ostream& out) const;
-    // Same, to `path` atomically: temp file in the same directory, then rename (no fsync: core/files.hpp).
+    // Same, to `path` atomically: temp file in the same directory, fsync, rename.
     // On failure nothing is left behind and `path` is untouched. `path` may be
     // the input file itself.
     void write_file(const std::string& path) const;

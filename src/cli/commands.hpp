@@ -5,7 +5,7 @@
 
 namespace pith::cli {
 
-// Exit codes shared by every command (documented in README.md and `pith --help`).
+// Exit codes shared by every command (documented in doc/commands.md and `pith --help`).
 constexpr int kExitOk = 0;        // trusted / consistent / done
 constexpr int kExitInvalid = 1;   // something does not hold
 constexpr int kExitUsage = 2;     // bad usage, unreadable or malformed input

@@ -123,7 +123,7 @@ void register_record_commands(CLI::App& app, int& status) {
         "Example:\n  pith record seed.json --keyring registry-keys.json");
     record->add_option("file", record_opts->file, "Record file, or - for standard input")->required();
     record->add_option("--keyring", record_opts->keyrings, "Keyring file with trusted registry keys (repeatable)")->allow_extra_args(false);
-    record->add_flag("--json", record_opts->json, "Print the result as JSON (see README: `pith record --json`)");
+    record->add_flag("--json", record_opts->json, "Print the result as JSON (fields: doc/commands.md, `pith record`)");
     record->callback([record_opts, &status] { status = run_record(*record_opts); });
 
     auto keygen_opts = std::make_shared<KeygenOptions>();

@@ -205,7 +205,7 @@ void register_registry_commands(CLI::App& app, int& status) {
 
     auto k = std::make_shared<KeysCommand>();
     auto* keys = app.add_subcommand("keys", "Manage the registry keys you trust (your keyring)");
-    keys->footer("Keyring files: see README (Keys and receipts). add and revoke change --keyring FILE, by default\n"
+    keys->footer("Keyring files: see doc/formats.md (Keys and receipts). add and revoke change --keyring FILE, by default\n"
                  "$XDG_CONFIG_HOME/pith/keyring.json (~/.config/pith/keyring.json).");
     keys->require_subcommand(1);
     auto* add = keys->add_subcommand("add", "Add a registry's public key, only if its fingerprint is the one pinned");

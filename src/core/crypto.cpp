@@ -4,7 +4,7 @@
 #include "core/error.hpp"
 
 // SHA256_Init & co. are deprecated in OpenSSL 3 in favour of EVP, whose first use sets up
-// the provider store (about 1.5 ms per process, a tenth of stamping a small PDF).
+// the provider store, a start-up cost every run would pay (doc/performance.md).
 #define OPENSSL_SUPPRESS_DEPRECATED
 #include <openssl/sha.h>
 #include <sodium.h>
@@ -33,8 +33,8 @@ void ensure_sodium() {
 
 }  // namespace
 
-// OpenSSL's SHA-256 uses the CPU's SHA extensions: about 5x libsodium's portable code,
-// which matters when pith hashes the whole of a large PDF.
+// OpenSSL's SHA-256 uses the CPU's SHA extensions, libsodium's does not: that matters when
+// pith hashes the whole of a large PDF (doc/performance.md).
 Sha256 sha256(std::string_view bytes) {
     Sha256 out;
     SHA256_CTX ctx;

@@ -60,8 +60,8 @@ std::string rc4(const std::string& key, std::string_view in) {
 }
 
 // RC4 for OpenSSL, as a provider built into pith. PoDoFo checks the passwords of /V 1-4 files
-// with RC4, which OpenSSL 3 keeps in its legacy provider: a module whose loading (dlopen, and
-// a second libcrypto beside pith's static one) took 2 ms, as long as reading a small PDF.
+// with RC4, which OpenSSL 3 keeps in its legacy provider: a module that costs more to load
+// than reading a small PDF (doc/performance.md).
 namespace rc4_provider {
 
 struct Context {
@@ -204,8 +204,8 @@ struct CtxFree {
 
 #if PITH_HAVE_OPENSSL_LOW_LEVEL
 // Below this size OpenSSL's low-level AES does the work: it needs no provider (EVP's first AES
-// fetch builds every cipher of the default provider, ~0.75 ms) but has no AES-NI (~375 MB/s
-// here), so it is the faster for the few kilobytes most runs decrypt.
+// fetch builds every cipher of the default provider) but has no AES-NI, so it is the faster
+// for the few kilobytes most runs decrypt (doc/performance.md).
 constexpr std::size_t kLowLevelAesMax = 64 << 10;
 
 std::string aes_low_level(bool enc, const std::string& key, const unsigned char* iv, std::string_view in) {
@@ -264,10 +264,10 @@ std::string aes_cbc(bool encrypt, const std::string& key, const unsigned char* i
 
 namespace {
 
-// OpenSSL set up without reading the system's openssl.cnf (a third of a millisecond; pith uses
-// no TLS or engines it could configure). A provider loaded by hand ends OpenSSL's implicit
-// loading of its default one, so ensure_aes() loads that explicitly, when first needed:
-// fetching a cipher from it builds all of its ciphers (0.75 ms), which RC4 files do without.
+// OpenSSL set up without reading the system's openssl.cnf (pith uses no TLS or engines it
+// could configure). A provider loaded by hand ends OpenSSL's implicit loading of its default
+// one, so ensure_aes() loads that explicitly, when first needed: fetching a cipher from it
+// builds all of its ciphers, which RC4 files do without (doc/performance.md).
 void init_openssl() {
     static std::once_flag once;
     std::call_once(once, [] { OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG, nullptr); });

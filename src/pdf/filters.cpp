@@ -21,7 +21,8 @@ namespace {
 
 // A decoded stream that has grown past kPopulateFrom has its next kPopulateAhead bytes of room
 // mapped in one call (core/platform.hpp: Linux 5.14; elsewhere nothing happens) instead of
-// a page fault at each of their pages: 20% of the time a large page content takes to inflate.
+// a page fault at each of their pages, a large share of inflating a big page content
+// (doc/performance.md).
 constexpr std::size_t kPopulateFrom = 256 << 10, kPopulateAhead = 256 << 10;
 
 void populate(std::string& room, std::size_t from, std::size_t length) {

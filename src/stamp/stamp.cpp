@@ -213,13 +213,14 @@ int target_page(pdf::File& file, const Options& options) {
 class PageReadings {
 public:
     PageReadings(pdf::File& file, const std::string& password) : file_(file), password_(password) {}
-    void start(int index) {
+    // `look`: Glance for the title check, Ink for placement alone; the first start decides.
+    void start(int index, visible::Look look) {
         if (readers_.count(index) || done_.count(index)) return;
         file_.preflight_page(file_.page(index));  // what poppler is asked to read fits the budget (doc/limits.md)
-        readers_.emplace(index, std::make_unique<visible::ChildReader>(file_.bytes(), index, password_, visible::Look::Glance));
+        readers_.emplace(index, std::make_unique<visible::ChildReader>(file_.bytes(), index, password_, look));
     }
     const visible::Reading& get(int index) {
-        start(index);
+        start(index, visible::Look::Glance);
         auto done = done_.find(index);
         if (done == done_.end()) {
             done = done_.emplace(index, readers_.at(index)->collect()).first;
@@ -511,7 +512,11 @@ void check_title(PageReadings& pages, pdf::File& file, const Record& record, Sum
     visible::Reading r = pages.get(0);
     const std::string plain = record.title.value_or(""), hash = record.title_hash.value_or("");
     title::OnPage t = title::on_page(plain, hash, r.page);
-    if (r.failed || (t.shown != title::Shown::AsTitle && t.shown != title::Shown::Unknown)) {
+    // What the glance decides: the title shown, nothing to compare, or a page that paints no
+    // text at all (a scan: its text layer is invisible to glance and renders alike).
+    const bool decided = t.shown == title::Shown::AsTitle || t.shown == title::Shown::Unknown ||
+                         (t.shown == title::Shown::Scanned && r.ink);
+    if (r.failed || !decided) {
         auto read = [&](int i) {
             if (i > 0) file.preflight_page(file.page(i));  // page 1 was, for the glance
             return visible::ChildReader(file.bytes(), i, pages.password(), visible::Look::Rendered).collect();
@@ -685,9 +690,10 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
                     "stamp.badge_elsewhere");
     // poppler reads page 1 and the badge's page in a child while the update is made.
     PageReadings pages(file, options.password);
-    if (options.check_title && file.page_count() > 0) pages.start(0);
+    if (options.check_title && file.page_count() > 0) pages.start(0, visible::Look::Glance);
     else summary.title = options.check_title ? "not checked: no page" : "not checked (--no-title-check)";
-    if (badge && target_page(file, options) >= 1 && target_page(file, options) <= file.page_count()) pages.start(target_page(file, options) - 1);
+    const int badge_page = target_page(file, options);
+    if (badge && badge_page >= 1 && badge_page <= file.page_count()) pages.start(badge_page - 1, visible::Look::Ink);
 
     std::string_view prior = file.bytes();
     std::optional<AtomicFile> out;

@@ -19,7 +19,8 @@ struct PithPageInk {
 // Lays out page `index` (0-based) and renders it as a viewer shows it (annotations included) at
 // `dpi`, glyphs as boxes; calls ink once, page once, then word for each word in reading order
 // (its ink: the share of its box that painting the glyph boxes changed, against a render
-// without them; shown 1, crowded 0). Returns 1 when it did,
+// without them; shown 1, crowded 0). With page and word null: the ink alone (no layout, one
+// render). Returns 1 when it did,
 // 0 when poppler cannot open or unlock the file or the page does not exist.
 typedef int (*PithPageGlanceFn)(const char* pdf, std::size_t size, int index, const char* password, double dpi,
                                 double seconds, void (*ink)(void*, const PithPageInk*),

@@ -593,15 +593,17 @@ int page_glance(const char* pdf, std::size_t size, int index, const char* passwo
     const int page = index + 1;
     Clock::time_point deadline =
         Clock::now() + std::chrono::milliseconds(static_cast<long>(std::max(0.0, seconds) * 1000));
-    const Layout layout = lay_out(doc, page, deadline);
-    if (!layout.page) return 0;
+    const bool words = word_sink != nullptr;  // without: the ink alone, no layout
+    const Layout layout = words ? lay_out(doc, page, deadline) : Layout{};
+    if (words && !layout.page) return 0;
 
     PithPageFacts facts{};
     displayed_size(doc, page, &facts.width, &facts.height);
     facts.dpi = std::min(dpi, 72 * std::sqrt(kMaxPixels / std::max(1.0, facts.width * facts.height)));
     std::unique_ptr<SplashBitmap> bitmap = box_render(doc, page, facts.dpi, true, deadline);
-    std::unique_ptr<SplashBitmap> bare = box_render(doc, page, facts.dpi, false, deadline);
-    if (!bitmap || !bare || bare->getWidth() != bitmap->getWidth() || bare->getHeight() != bitmap->getHeight()) return 0;
+    std::unique_ptr<SplashBitmap> bare = words ? box_render(doc, page, facts.dpi, false, deadline) : nullptr;
+    if (!bitmap || (words && (!bare || bare->getWidth() != bitmap->getWidth() || bare->getHeight() != bitmap->getHeight())))
+        return 0;
     facts.rendered = Clock::now() <= deadline;
     PithPageInk map{facts.width, facts.height, bitmap->getWidth(), bitmap->getHeight(), nullptr, facts.rendered};
     std::vector<unsigned char> ink(static_cast<std::size_t>(map.columns) * map.rows);
@@ -612,6 +614,7 @@ int page_glance(const char* pdf, std::size_t size, int index, const char* passwo
     }
     map.ink = ink.data();
     ink_sink(context, &map);
+    if (!words) return 1;
     page_sink(context, &facts);
 
     // A word is judged by what painting its glyphs' boxes changes in its box: glyphs a viewer

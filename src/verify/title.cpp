@@ -548,7 +548,10 @@ TitleBlock title_block(const std::string& plain, const std::string& hash, int pa
     TitleBlock first;
     first.reading = read(0);
     first.shown = on_page(plain, hash, first.reading.page);
-    if (first.reading.failed || first.shown.shown == Shown::AsTitle || (plain.empty() && hash.empty())) return first;
+    // A scan's later pages are scans too: only page 1's text layer is worth a look.
+    if (first.reading.failed || first.shown.shown == Shown::AsTitle || first.shown.shown == Shown::Scanned ||
+        (plain.empty() && hash.empty()))
+        return first;
     std::vector<std::optional<visible::Page>> before = {first.reading.page};
     for (int i = 1; i < std::min(page_count, kTitlePages); ++i) {
         visible::Reading r = read(i);

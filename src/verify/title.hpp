@@ -100,7 +100,8 @@ struct TitleBlock {
     visible::Reading reading;     // that page's reading
 };
 // `read(i)` reads page i (0-based); it is called for 0, 1, ... only while the title is not
-// found. Page 1's judgement stands when no later page qualifies or a reading fails.
+// found. Page 1's judgement stands when no later page qualifies, a reading fails, or page 1 is
+// a scan.
 TitleBlock title_block(const std::string& plain, const std::string& hash, int page_count,
                        const std::function<visible::Reading(int)>& read);
 

@@ -182,10 +182,11 @@ std::optional<Page> page_words(std::string_view pdf, int index, const std::strin
     return std::move(c.page);
 }
 
-std::optional<Glance> page_glance(std::string_view pdf, int index, const std::string& password) {
+std::optional<Glance> page_glance(std::string_view pdf, int index, const std::string& password, bool words) {
     static const auto fn = reinterpret_cast<PithPageGlanceFn>(text_module::symbol(PITH_PAGE_GLANCE_SYMBOL));
     Collected c;
-    if (!fn(pdf.data(), pdf.size(), index, password.c_str(), kGlanceDpi, kGlanceSeconds, &on_ink, &on_page, &on_word, &c))
+    if (!fn(pdf.data(), pdf.size(), index, password.c_str(), kGlanceDpi, kGlanceSeconds, &on_ink, words ? &on_page : nullptr,
+            words ? &on_word : nullptr, &c))
         return std::nullopt;
     if (!c.ink_rendered) c.ink = InkMap{};  // cut short: it says nothing of what the page paints
     return Glance{std::move(c.page), std::move(c.ink)};
@@ -264,8 +265,8 @@ namespace {
 
 // CPU seconds poppler may spend on one page, and the wall-clock time after which the child is
 // killed (a child stuck outside poppler's own time limit, e.g. in fontconfig building its cache).
-constexpr rlim_t kChildSeconds[] = {20, 6};           // by Look
-constexpr double kChildWallSeconds[] = {40, 5};
+constexpr rlim_t kChildSeconds[] = {20, 6, 6};           // by Look
+constexpr double kChildWallSeconds[] = {40, 5, 5};
 constexpr rlim_t kChildMemory = rlim_t{2} << 30;      // bytes of address space, beyond what the child inherits
 
 // In the child: loads pith-text.so, then limits the child's CPU time to `cpu_seconds` and its
@@ -342,7 +343,7 @@ std::string not_rendered() {
 Reading ChildReader::read_here() const {
     try {
         if (look_ == Look::Rendered) return {page_words(pdf_, index_, password_), std::nullopt, false, {}};
-        std::optional<Glance> g = page_glance(pdf_, index_, password_);
+        std::optional<Glance> g = page_glance(pdf_, index_, password_, look_ == Look::Glance);
         if (!g) return {};
         Reading r{std::move(g->page), std::nullopt, false, {}};
         if (g->ink.columns > 0) r.ink = std::move(g->ink);
@@ -360,9 +361,12 @@ ChildReader::ChildReader(std::string_view pdf, int index, const std::string& pas
     int fds[2];
     if (::pipe(fds) != 0) return;
     std::fflush(nullptr);
-    const OtherCpus elsewhere;
+    // verify's renders go to the other CPUs while verify goes on; stamp's quick looks are left
+    // to the scheduler (pinned, they waited on the other batch worker's CPU: doc/performance.md).
+    std::optional<OtherCpus> elsewhere;
+    if (look == Look::Rendered) elsewhere.emplace();
     child_ = ::fork();
-    elsewhere.give_to(child_);  // in both: whichever runs first
+    if (elsewhere) elsewhere->give_to(child_);  // in both: whichever runs first
     if (child_ < 0) {
         ::close(fds[0]);
         ::close(fds[1]);
@@ -371,7 +375,7 @@ ChildReader::ChildReader(std::string_view pdf, int index, const std::string& pas
     if (child_ == 0) {
         ::close(fds[0]);
         if (std::getenv(look == Look::Rendered ? "PITH_TEST_PAGE_TEXT_CRASH" : "PITH_TEST_GLANCE_CRASH")) std::abort();
-        if (look == Look::Glance && std::getenv("PITH_TEST_GLANCE_HANG")) ::pause();  // test hooks: poppler crashes, or hangs
+        if (look != Look::Rendered && std::getenv("PITH_TEST_GLANCE_HANG")) ::pause();  // test hooks: poppler crashes, or hangs
         limit_child(kChildSeconds[static_cast<int>(look)], kChildMemory);
         const Reading r = read_here();
         std::string message = r.failed ? "E" + r.why : !r.page ? "N" : look == Look::Rendered ? "W" + encode(*r.page) : "";

@@ -74,7 +74,8 @@ inline constexpr double kGlanceSeconds = 2;    // wall-clock limit for the layou
 
 // The glance at page `index`, in the calling process; nullopt as for page_words(). Throws
 // pith::Error when pith-text.so cannot be loaded.
-std::optional<Glance> page_glance(std::string_view pdf, int index, const std::string& password = "");
+// With `words` false, only the ink (one render, no layout): pith stamp's placement alone.
+std::optional<Glance> page_glance(std::string_view pdf, int index, const std::string& password = "", bool words = true);
 
 // Loads pith-text.so and sets up poppler once (throws pith::Error when it cannot be loaded):
 // `pith batch` calls it before starting its workers, so that neither they nor their children pay for it.
@@ -86,11 +87,12 @@ void preload();
 // checks; collect() waits for it. Where no child can be started, collect() reads in this process.
 enum class Look {
     Rendered,  // page_words(): what verify decides on
-    Glance,    // page_glance(): what pith stamp needs
+    Glance,    // page_glance(): what pith stamp's title check and placement need
+    Ink,       // page_glance() without words: placement alone
 };
 struct Reading {
     std::optional<Page> page;   // nullopt: poppler cannot open the page
-    std::optional<InkMap> ink;  // Look::Glance: what the page paints
+    std::optional<InkMap> ink;  // Look::Glance and Look::Ink: what the page paints
     bool failed = false;        // poppler crashed, ran out of time or memory, or could not be loaded
     std::string why;            // when failed
 };

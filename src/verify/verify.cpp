@@ -468,109 +468,82 @@ std::vector<std::string> missing_evidence(const Findings& f, bool receipt_valid,
     return missing;
 }
 
-// `prefix_hash`: hashing the file from its start since it was opened (check 8).
-Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyring, const Options& options,
-                   PrefixSha256& prefix_hash) {
-    Embedded e = extract(file);
-    Report report;
-    report.file = path;
-    Findings& f = report.findings;
-    const auto& p = e.xmp.pith;
-    auto prop = [&](const char* name) { return property(p, name); };
+// What page 1 and the badge's page show a reader (checks 6 and 7): poppler lays them out and
+// renders them in children that work while checks 4, 5, 8 and 9 run.
+struct Readers {
+    std::optional<visible::ChildReader> page1, badge_page;
+};
 
-    if (!e.xmp_error.empty()) f.fail("pith.metadata.malformed", "the XMP metadata is not well-formed: " + e.xmp_error);
-    if (!e.any_pith_data()) {
-        if (!e.links.empty()) {
-            f.fail("pith.metadata.absent", "a Pith badge links to " + e.links.front().uri + " but the PDF carries no pith metadata");
-            report.state = State::Invalid;
-        } else {
-            f.info("pith.metadata.absent", "no pith metadata (XMP or Info) and no Pith badge link");
-            report.state = f.failure.empty() ? State::Absent : State::Invalid;
-        }
-        return report;
-    }
-    const std::optional<PithNumber> number = check_number(e, report);
-    if (!number) {
-        report.state = State::Invalid;
-        return report;
-    }
-    const RecordData data = check_record_data(p, *number, report.number, f);
-
-    // What page 1 and the badge's page show a reader (checks 6 and 7): poppler lays them out and
-    // renders them in a child that works while checks 4, 5, 8 and 9 run. Only a title that
-    // hashes to the signed title_canon_sha256 counts: pith:title itself is not signed.
-    const std::string title_hash = data.record && data.record->title_hash ? *data.record->title_hash : "";
-    const std::string signed_title = data.record ? prop("title") : "";
-    std::optional<visible::ChildReader> page1_child, badge_page_child;
+void start_readers(pdf::File& file, const Embedded& e, const Options& options, Readers& readers, Findings& f) {
     if (!options.render)
-        f.info("pith.text.skipped", "the pages were not rendered (a stamper's check of its own output): title and badge not checked");
-    else if (file.page_count() > 0) {  // without pages there is nothing for poppler to read either
-        page1_child.emplace(file.bytes(), 0, options.password);
-        if (e.badge_page != 1) badge_page_child.emplace(file.bytes(), e.badge_page - 1, options.password);
-        // What the children were asked must fit the file's budget too (pdf.too_large stops them).
-        file.preflight_page(file.page(0));
-        if (e.badge_page != 1) file.preflight_page(file.page(e.badge_page - 1));
-    }
+        return f.info("pith.text.skipped", "the pages were not rendered (a stamper's check of its own output): title and badge not checked");
+    if (file.page_count() == 0) return;  // without pages there is nothing for poppler to read either
+    // What the children are asked must fit the file's budget too (pdf.too_large stops them).
+    file.preflight_page(file.page(0));
+    if (e.badge_page != 1) file.preflight_page(file.page(e.badge_page - 1));
+    readers.page1.emplace(file.bytes(), 0, options.password);
+    if (e.badge_page != 1) readers.badge_page.emplace(file.bytes(), e.badge_page - 1, options.password);
+}
 
-    const bool receipt_valid = check_receipt_data(p, data.hash, keyring, f);
-
-    // 8. The bytes before pith's update, and pith's update itself.
-    std::optional<std::uint64_t> prior_length;
-    if (!prop("priorLength").empty()) {
-        prior_length = std::strtoull(prop("priorLength").c_str(), nullptr, 10);
-        if (*prior_length > file.bytes().size() || to_hex(prefix_hash.digest(*prior_length)) != prop("priorSha256"))
-            f.fail("pith.prior.mismatch", "the " + prop("priorLength") + " bytes pith stamped onto are no longer the start of the file");
-        else
-            f.ok("pith.prior.match", "the " + prop("priorLength") + " bytes pith stamped onto are unchanged");
-    }
-    const Baseline baseline = check_pith_update(file, prior_length, options.password, f);
-    if (!prior_length && baseline.found)
-        f.ok("pith.update.none", "no update of pith stamp's: the pith data was written with the document (made by " +
-                                     (prop("stampTool").empty() ? std::string("an unknown tool") : prop("stampTool")) + ")");
-    check_links(file, e, *number, report.number, baseline, options.resolver, f);
-    if (baseline.badge_drawn) check_badge_drawing(file, e, *number, baseline, prop("badge"), f);
-
-    // poppler's layout and rendering of the pages.
+// The pages' readings; a file that defeats the text checks is not given their benefit.
+std::pair<visible::Reading, visible::Reading> collect_readers(Readers& readers, Findings& f) {
     visible::Reading page1, badge_page;
-    if (page1_child) page1 = page1_child->collect();
-    if (badge_page_child) badge_page = badge_page_child->collect();
-    if (page1.failed || badge_page.failed)  // a file that defeats the text checks is not given their benefit
+    if (readers.page1) page1 = readers.page1->collect();
+    if (readers.badge_page) badge_page = readers.badge_page->collect();
+    if (page1.failed || badge_page.failed)
         f.fail("pith.text.failed", "the page text could not be extracted (" + (page1.failed ? page1.why : badge_page.why) +
                                        "), so the checks that need it cannot be made");
+    return {std::move(page1), std::move(badge_page)};
+}
 
-    // 6. The visible badge text.
-    if (options.render) check_badge_text(e, *number, baseline, badge_page_child ? badge_page.page : page1.page, f);
+// 8. The bytes before pith's update: their length as recorded, when it is.
+std::optional<std::uint64_t> check_prior(const pdf::File& file, const xmp::Properties& p, PrefixSha256& prefix_hash, Findings& f) {
+    const std::string length = property(p, "priorLength");
+    if (length.empty()) return std::nullopt;
+    const std::uint64_t prior = std::strtoull(length.c_str(), nullptr, 10);
+    if (prior > file.bytes().size() || to_hex(prefix_hash.digest(prior)) != property(p, "priorSha256"))
+        f.fail("pith.prior.mismatch", "the " + length + " bytes pith stamped onto are no longer the start of the file");
+    else
+        f.ok("pith.prior.match", "the " + length + " bytes pith stamped onto are unchanged");
+    return prior;
+}
 
-    // 7. The title, as a reader sees it on page 1 (or after front matter).
-    const TitleCheck title = options.render ? check_title(file, signed_title, title_hash, page1, options, f) : TitleCheck{};
+// 9's areas no later change may cover: the badge (pith stamp's, or pith.sty's links) and the title.
+std::vector<Area> keep_clear(const Embedded& e, const Baseline& baseline, const TitleCheck& title) {
+    std::vector<Area> areas;
+    if (baseline.badge_drawn) areas.push_back({baseline.badge_page, baseline.badge_rect, "the badge"});
+    else
+        for (const auto& l : e.links) areas.push_back({l.page - 1, {l.rect[0], l.rect[1], l.rect[2], l.rect[3]}, "the badge"});
+    if (title.area) areas.push_back({title.page, *title.area, "the title"});
+    return areas;
+}
 
-    // 9. What changed after the stamp.
-    std::vector<Area> keep_clear;
-    if (baseline.badge_drawn) keep_clear.push_back({baseline.badge_page, baseline.badge_rect, "the badge"});
-    else  // pith.sty's badge: its links
-        for (const auto& l : e.links) keep_clear.push_back({l.page - 1, {l.rect[0], l.rect[1], l.rect[2], l.rect[3]}, "the badge"});
-    if (title.area) keep_clear.push_back({title.page, *title.area, "the title"});
-    check_later_changes(file, baseline, keep_clear, options.password, f);
-    // PDF signatures, the publisher's over pith's update first of all (after 9: they name
-    // the signer of what changed).
-    const bool publisher_signed = check_signatures(file, baseline, options.anchors, f);
+// 10. The record the reader fetched.
+void check_expected(const Options& options, const RecordData& data, const PithNumber& number, Findings& f) {
+    if (!options.expected) return;
+    const auto& record = data.record;
+    const std::string what = record ? "record" : "number";
+    if (record ? record->canonical_bytes == options.expected->canonical_bytes : options.expected->number.body == number.body)
+        f.ok("pith.record.expected.match", "the embedded " + what + " equals " + options.expected->source);
+    else
+        f.fail("pith.record.expected.mismatch", "the embedded " + what + " differs from " + options.expected->source);
+}
 
-    // 10. The record the reader fetched.
-    if (options.expected) {
-        const auto& record = data.record;
-        if (record ? record->canonical_bytes == options.expected->canonical_bytes : options.expected->number.body == number->body)
-            f.ok("pith.record.expected.match", "the embedded " + std::string(record ? "record" : "number") + " equals " + options.expected->source);
-        else
-            f.fail("pith.record.expected.mismatch", "the embedded " + std::string(record ? "record" : "number") + " differs from " + options.expected->source);
+// No metadata at all: absent, or invalid where a badge links to the resolver.
+void judge_without_metadata(const Embedded& e, Report& report) {
+    Findings& f = report.findings;
+    if (!e.links.empty()) {
+        f.fail("pith.metadata.absent", "a Pith badge links to " + e.links.front().uri + " but the PDF carries no pith metadata");
+        report.state = State::Invalid;
+    } else {
+        f.info("pith.metadata.absent", "no pith metadata (XMP or Info) and no Pith badge link");
+        report.state = f.failure.empty() ? State::Absent : State::Invalid;
     }
-    const bool unverified_record = prop("unverified") == "True";
-    if (unverified_record)
-        f.info("pith.record.unverified", "the record was stamped with --allow-unverified: its stated hash or number did not recompute");
+}
 
-    const bool badge_expected = baseline.badge_drawn || !e.links.empty();
-    std::vector<std::string> missing = missing_evidence(f, receipt_valid, badge_expected, unverified_record);
-    if (options.require_signed_stamp && !publisher_signed)
-        missing.push_back("the stamp is not signed by a publisher trusted here (--require-signed-stamp)");
+// Invalid on any failure; trusted only when every check was made; else unverified, saying why.
+void decide(Report& report, const std::vector<std::string>& missing) {
+    Findings& f = report.findings;
     if (!f.failure.empty()) {
         report.state = State::Invalid;
     } else if (missing.empty()) {
@@ -579,6 +552,64 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
         report.state = State::Unverified;
         f.info("pith.evidence.missing", "not trusted: " + joined(missing));
     }
+}
+
+// `prefix_hash`: hashing the file from its start since it was opened (check 8).
+Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyring, const Options& options,
+                   PrefixSha256& prefix_hash) {
+    const Embedded e = extract(file);
+    Report report;
+    report.file = path;
+    Findings& f = report.findings;
+    const auto& p = e.xmp.pith;
+    auto prop = [&](const char* name) { return property(p, name); };
+
+    if (!e.xmp_error.empty()) f.fail("pith.metadata.malformed", "the XMP metadata is not well-formed: " + e.xmp_error);
+    if (!e.any_pith_data()) {
+        judge_without_metadata(e, report);
+        return report;
+    }
+    const std::optional<PithNumber> number = check_number(e, report);
+    if (!number) {
+        report.state = State::Invalid;
+        return report;
+    }
+    const RecordData data = check_record_data(p, *number, report.number, f);
+    Readers readers;
+    start_readers(file, e, options, readers, f);
+    const bool receipt_valid = check_receipt_data(p, data.hash, keyring, f);
+
+    // 8. The bytes before pith's update, and pith's update itself.
+    const std::optional<std::uint64_t> prior_length = check_prior(file, p, prefix_hash, f);
+    const Baseline baseline = check_pith_update(file, prior_length, options.password, f);
+    if (!prior_length && baseline.found)
+        f.ok("pith.update.none", "no update of pith stamp's: the pith data was written with the document (made by " +
+                                     (prop("stampTool").empty() ? std::string("an unknown tool") : prop("stampTool")) + ")");
+    check_links(file, e, *number, report.number, baseline, options.resolver, f);
+    if (baseline.badge_drawn) check_badge_drawing(file, e, *number, baseline, prop("badge"), f);
+
+    // 6. The visible badge text; 7. the title, as a reader sees it on page 1 (or after front
+    // matter). Only a title that hashes to the signed title_canon_sha256 counts: pith:title
+    // itself is not signed.
+    auto [page1, badge_page] = collect_readers(readers, f);
+    if (options.render) check_badge_text(e, *number, baseline, readers.badge_page ? badge_page.page : page1.page, f);
+    const std::string title_hash = data.record && data.record->title_hash ? *data.record->title_hash : "";
+    const std::string signed_title = data.record ? prop("title") : "";
+    const TitleCheck title = options.render ? check_title(file, signed_title, title_hash, std::move(page1), options, f) : TitleCheck{};
+
+    // 9. What changed after the stamp; then PDF signatures, the publisher's over pith's update
+    // first of all (they name the signer of what changed).
+    check_later_changes(file, baseline, keep_clear(e, baseline, title), options.password, f);
+    const bool publisher_signed = check_signatures(file, baseline, options.anchors, f);
+    check_expected(options, data, *number, f);
+    const bool unverified_record = prop("unverified") == "True";
+    if (unverified_record)
+        f.info("pith.record.unverified", "the record was stamped with --allow-unverified: its stated hash or number did not recompute");
+
+    std::vector<std::string> missing = missing_evidence(f, receipt_valid, baseline.badge_drawn || !e.links.empty(), unverified_record);
+    if (options.require_signed_stamp && !publisher_signed)
+        missing.push_back("the stamp is not signed by a publisher trusted here (--require-signed-stamp)");
+    decide(report, missing);
     return report;
 }
 

@@ -6,3 +6,21 @@ add_test(NAME code_function_length
           --allow tests/code/function-length-allow.txt src
   WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(code_function_length PROPERTIES TIMEOUT 60 LABELS "code")
+
+# The tool itself, on a file whose functions' lengths are known.
+add_test(NAME code_longest_functions_tool
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/code/longest_functions_test.py)
+set_tests_properties(code_longest_functions_tool PROPERTIES TIMEOUT 60 LABELS "code")
+
+# Test hooks only in test builds (PITH_TEST_HOOKS, CMakeLists.txt): pith holds the hooks' names
+# exactly when the option is ON, and the files that hold hooks, compiled here once more with
+# the option OFF, hold none.
+add_library(pith_hooks_off OBJECT ${CMAKE_SOURCE_DIR}/src/verify/visible.cpp
+  ${CMAKE_SOURCE_DIR}/src/stamp/placement.cpp ${CMAKE_SOURCE_DIR}/src/batch/batch.cpp)
+target_link_libraries(pith_hooks_off PRIVATE pithcore)
+target_compile_definitions(pith_hooks_off PRIVATE PITH_TEST_HOOKS=0)
+add_test(NAME code_test_hooks
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/code/test_hooks.py
+          --pith $<TARGET_FILE:pith> --hooks $<IF:$<BOOL:${PITH_TEST_HOOKS}>,ON,OFF>
+          $<TARGET_OBJECTS:pith_hooks_off>)
+set_tests_properties(code_test_hooks PROPERTIES TIMEOUT 60 LABELS "code")

@@ -267,7 +267,9 @@ ChildReader::ChildReader(std::string_view pdf, int index, const std::string& pas
     }
     if (child_ == 0) {
         ::close(fds[0]);
+#if PITH_TEST_HOOKS
         if (std::getenv("PITH_TEST_PAGE_TEXT_CRASH")) std::abort();  // test hook: a PDF that crashes poppler
+#endif
         limit_child(kChildSeconds, kChildMemory);
         Reading r = read_here(pdf_, index_, password_);  // 'W' words, 'N' no page, 'E' why not
         const std::string message = r.failed ? "E" + r.why : r.page ? "W" + encode(*r.page) : "N";

@@ -1,6 +1,7 @@
 #include "pdf/content.hpp"
 
 #include "core/error.hpp"
+#include "core/hex.hpp"
 
 #include <array>
 #include <cstdint>
@@ -30,18 +31,11 @@ bool is_regular(char c) { return !is_class(c, kSpace | kDelimiter); }
 bool is_digit(char c) { return is_class(c, kDigit); }
 bool is_number_start(char c) { return is_class(c, kNumberStart); }
 
-int hex_value(char c) {
-    return is_digit(c)                 ? c - '0'
-           : (c >= 'a' && c <= 'f') ? c - 'a' + 10
-           : (c >= 'A' && c <= 'F') ? c - 'A' + 10
-                                    : -1;
-}
-
 std::string unescape_name(std::string_view raw) {
     std::string out;
     for (std::size_t i = 0; i < raw.size(); ++i) {
-        if (raw[i] == '#' && i + 2 < raw.size() && hex_value(raw[i + 1]) >= 0 && hex_value(raw[i + 2]) >= 0) {
-            out += static_cast<char>(hex_value(raw[i + 1]) * 16 + hex_value(raw[i + 2]));
+        if (raw[i] == '#' && i + 2 < raw.size() && hex_digit(raw[i + 1]) >= 0 && hex_digit(raw[i + 2]) >= 0) {
+            out += static_cast<char>(hex_digit(raw[i + 1]) * 16 + hex_digit(raw[i + 2]));
             i += 2;
         } else {
             out += raw[i];
@@ -53,22 +47,6 @@ std::string unescape_name(std::string_view raw) {
 [[noreturn]] void unclosed(const char* what) { throw UnclosedError(std::string("unclosed ") + what); }
 
 }  // namespace
-
-void decode_hex(std::string_view hex, std::string& out) {
-    out.clear();
-    int half = -1;
-    for (char ch : hex) {
-        const int v = hex_value(ch);
-        if (v < 0) continue;
-        if (half < 0) {
-            half = v;
-        } else {
-            out += static_cast<char>(half * 16 + v);
-            half = -1;
-        }
-    }
-    if (half >= 0) out += static_cast<char>(half * 16);
-}
 
 bool ContentLexer::next_operator(std::string_view& op) {
     // Most of a page's bytes are numbers, which matter only as the operands of the few operators
@@ -236,7 +214,7 @@ bool ContentLexer::value(Operand* o, int depth) {
         if (end == std::string_view::npos) unclosed("hex string");
         if (o) {
             o->kind = Operand::String;
-            decode_hex(d_.substr(p_ + 1, end - p_ - 1), o->bytes);
+            decode_hex(d_.substr(p_ + 1, end - p_ - 1), o->bytes, NonHex::Skip);
         }
         p_ = end + 1;
     } else if (c == '[') {

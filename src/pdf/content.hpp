@@ -63,8 +63,4 @@ private:
     std::size_t operands_from_ = 0, op_start_ = 0;  // the last operator's operands lie between
 };
 
-// Hex digits to bytes, into `out` (its old contents replaced): other characters are skipped,
-// an odd last digit is padded with 0.
-void decode_hex(std::string_view hex, std::string& out);
-
 }  // namespace pith::pdf

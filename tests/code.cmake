@@ -22,5 +22,6 @@ target_compile_definitions(pith_hooks_off PRIVATE PITH_TEST_HOOKS=0)
 add_test(NAME code_test_hooks
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/code/test_hooks.py
           --pith $<TARGET_FILE:pith> --hooks $<IF:$<BOOL:${PITH_TEST_HOOKS}>,ON,OFF>
-          $<TARGET_OBJECTS:pith_hooks_off>)
+          $<TARGET_OBJECTS:pith_hooks_off>
+  COMMAND_EXPAND_LISTS)
 set_tests_properties(code_test_hooks PROPERTIES TIMEOUT 60 LABELS "code")

@@ -239,48 +239,6 @@ bool ContentLexer::value(Operand* o, int depth) {
     return true;
 }
 
-double Operand::number() const {
-    if (kind != Number) return 0;
-    const std::string_view t = number_text;
-    std::size_t p = 0;
-    bool negative = false;
-    for (; p < t.size() && (t[p] == '+' || t[p] == '-'); ++p) negative = t[p] == '-' ? !negative : negative;
-    // Digits gathered as an integer, exact as a double up to 15 of them; a second point or any
-    // other character ends the number ("1.2.3" is 1.2, as readers take it).
-    std::uint64_t digits = 0;
-    int count = 0, decimals = -1;  // decimals: digits after the point, -1 before one
-    const std::size_t first = p;
-    for (; p < t.size(); ++p) {
-        if (is_digit(t[p])) {
-            if (count < 19) digits = digits * 10 + static_cast<unsigned>(t[p] - '0');
-            ++count;
-            if (decimals >= 0) ++decimals;
-        } else if (t[p] == '.' && decimals < 0) {
-            decimals = 0;
-        } else {
-            break;
-        }
-    }
-    static constexpr double kPowers[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
-    double v = static_cast<double>(digits);
-    if (count <= 15) {
-        if (decimals > 0) v /= kPowers[decimals];
-    } else {  // digit by digit, rounding as it goes
-        double scale = 0;
-        v = 0;
-        for (std::size_t i = first; i < p; ++i) {
-            if (t[i] == '.') {
-                scale = 1;
-            } else {
-                v = v * 10 + (t[i] - '0');
-                if (scale > 0) scale *= 10;
-            }
-        }
-        if (scale > 0) v /= scale;
-    }
-    return negative ? -v : v;
-}
-
 // Reads the string at p_ into `out`, or only passes over it when null.
 void ContentLexer::literal_string(std::string* out) {
     int depth = 0;

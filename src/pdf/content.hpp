@@ -27,7 +27,6 @@ struct Operand {
     std::string_view number_text;  // Number: as written, in the content read
     std::string bytes;             // Name: the name (#xx escapes undone); String: its bytes
     std::vector<Operand> items;    // Array
-    double number() const;         // Number: its value (0 for other kinds)
 };
 
 class ContentLexer {

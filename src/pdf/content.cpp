@@ -14,13 +14,13 @@ constexpr int kMaxNesting = 64;
 
 // Character classes, looked up once per byte (the lexer's inner loops test every byte).
 // kLetter: the other regular bytes, which start operators (and true, false, null).
-enum : std::uint8_t { kSpace = 1, kDelimiter = 2, kDigit = 4, kNumberStart = 8, kLetter = 16 };
+enum : std::uint8_t { kSpace = 1, kDelimiter = 2, kNumberStart = 8, kLetter = 16 };
 constexpr std::array<std::uint8_t, 256> kClasses = [] {
     std::array<std::uint8_t, 256> t{};
     for (auto& c : t) c = kLetter;
     for (unsigned char c : {' ', '\n', '\r', '\t', '\f', '\0'}) t[c] = kSpace;
     for (unsigned char c : {'(', ')', '<', '>', '[', ']', '{', '}', '/', '%'}) t[c] = kDelimiter;
-    for (unsigned char c = '0'; c <= '9'; ++c) t[c] = kDigit | kNumberStart;
+    for (unsigned char c = '0'; c <= '9'; ++c) t[c] = kNumberStart;
     for (unsigned char c : {'+', '-', '.'}) t[c] = kNumberStart;
     return t;
 }();
@@ -28,7 +28,6 @@ bool is_class(char c, std::uint8_t classes) { return kClasses[static_cast<unsign
 bool is_space(char c) { return is_class(c, kSpace); }
 bool is_delimiter(char c) { return is_class(c, kDelimiter); }
 bool is_regular(char c) { return !is_class(c, kSpace | kDelimiter); }
-bool is_digit(char c) { return is_class(c, kDigit); }
 bool is_number_start(char c) { return is_class(c, kNumberStart); }
 
 std::string unescape_name(std::string_view raw) {

@@ -283,7 +283,7 @@ std::vector<const font::Glyph*> glyphs_of(const std::string& label, double& text
     return glyphs;
 }
 
-void check(const Options& opt) {
+void check_options(const Options& opt) {
     const bool boxed = opt.style == "boxed";
     if (!boxed && opt.style != "plain")
         throw pith::Error("badge: unknown style '" + opt.style + "' (use plain or boxed)");
@@ -298,14 +298,16 @@ void check(const Options& opt) {
 // Where things go in the badge (pt).
 struct Layout {
     bool boxed;
-    double s, lw, qr_side, width, height, text_x, qr_x, baseline;
+    double s;        // text size
+    double lw;       // frame line width (boxed)
+    double qr_side;  // the QR code with its quiet zone
+    double width, height, text_x, qr_x, baseline;
     static constexpr double quiet = 4;  // QR quiet zone, modules
 };
 
 Layout layout(const Options& opt, const QrMatrix& qr, double text_w_units, const FontRefs& fr) {
     Layout l;
-    l.boxed = opt.style == "boxed";
-    const bool boxed = l.boxed;
+    const bool boxed = l.boxed = opt.style == "boxed";
     const double s = l.s = opt.text_size_pt;
     const double em = s / 1000.0;
     const int asc_u = std::max(kAscent, 0);
@@ -314,24 +316,23 @@ Layout layout(const Options& opt, const QrMatrix& qr, double text_w_units, const
     const double desc = std::min(kDescent, fr.ink_ymin) * em;  // negative
     const double text_h = asc - desc;
 
-    const double lw = l.lw = boxed ? std::max(0.4, s / 16.0) : 0;    // frame line width
-    const double inset = boxed ? lw : 0;                       // keep the stroke inside the BBox
+    l.lw = boxed ? std::max(0.4, s / 16.0) : 0;   // frame line width
+    const double inset = boxed ? l.lw : 0;         // keep the stroke inside the BBox
     const double pad_x = boxed ? 0.6 * s : 0.15 * s;
     const double pad_y = boxed ? 0.4 * s : 0.15 * s;
     l.qr_side = opt.qr ? (qr.width + 2 * Layout::quiet) * opt.qr_module_pt : 0;
 
-    double width = 0, height = 0;
-    l.text_x = l.qr_x = 0;
+    double height = 0;
     if (opt.qr) {
         l.qr_x = inset;
         l.text_x = inset + l.qr_side;  // the quiet zone separates QR and label
         height = std::max(l.qr_side + 2 * inset, text_h + 2 * pad_y);
     } else {
+        l.qr_x = 0;
         l.text_x = pad_x;
         height = text_h + 2 * pad_y;
     }
-    width = l.text_x + text_w + pad_x;
-    l.width = round4(width);
+    l.width = round4(l.text_x + text_w + pad_x);
     l.height = round4(height);
     l.baseline = (l.height - text_h) / 2 - desc;
     return l;
@@ -397,7 +398,7 @@ Badge draw(pith::pdf::ObjectSink& sink, const std::string& label, const std::str
            const Options& opt) {
     double text_w_units = 0;
     const std::vector<const font::Glyph*> glyphs = glyphs_of(label, text_w_units);
-    check(opt);
+    check_options(opt);
     QrMatrix qr;
     if (opt.qr) qr = encode_qr(url);
     const FontRefs fr = add_font(sink, glyphs);

@@ -13,15 +13,22 @@ add_test(NAME code_longest_functions_tool
 set_tests_properties(code_longest_functions_tool PROPERTIES TIMEOUT 60 LABELS "code")
 
 # Test hooks only in test builds (PITH_TEST_HOOKS, CMakeLists.txt): pith holds the hooks' names
-# exactly when the option is ON, and the files that hold hooks, compiled here once more with
-# the option OFF, hold none.
-add_library(pith_hooks_off OBJECT ${CMAKE_SOURCE_DIR}/src/verify/visible.cpp
-  ${CMAKE_SOURCE_DIR}/src/stamp/placement.cpp ${CMAKE_SOURCE_DIR}/src/batch/batch.cpp)
+# exactly when the option is ON, and the sources that hold hooks (found by their names),
+# compiled here once more with the option OFF, hold none.
+file(GLOB_RECURSE PITH_ALL_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/*.cpp)
+set(PITH_HOOK_SOURCES "")
+foreach(source ${PITH_ALL_SOURCES})
+  file(STRINGS ${source} hooks REGEX "\"PITH_(BATCH_)?TEST_[A-Z_]+\"")
+  if(hooks)
+    list(APPEND PITH_HOOK_SOURCES ${source})
+  endif()
+endforeach()
+add_library(pith_hooks_off OBJECT ${PITH_HOOK_SOURCES})
 target_link_libraries(pith_hooks_off PRIVATE pithcore)
 target_compile_definitions(pith_hooks_off PRIVATE PITH_TEST_HOOKS=0)
 add_test(NAME code_test_hooks
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/code/test_hooks.py
-          --pith $<TARGET_FILE:pith> --hooks $<IF:$<BOOL:${PITH_TEST_HOOKS}>,ON,OFF>
+          --pith $<TARGET_FILE:pith> --hooks $<IF:$<BOOL:${PITH_TEST_HOOKS}>,ON,OFF> --source ${CMAKE_SOURCE_DIR}
           $<TARGET_OBJECTS:pith_hooks_off>
   COMMAND_EXPAND_LISTS)
 set_tests_properties(code_test_hooks PROPERTIES TIMEOUT 60 LABELS "code")

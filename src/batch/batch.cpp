@@ -471,7 +471,8 @@ Json verify_one(const Entry& e, const Keyring& keyring, const Options& opt) {
     return r;
 }
 
-// Test hooks (documented in doc/batch.md): make a worker misbehave on inputs whose path
+#if PITH_TEST_HOOKS
+// Test hooks (doc/test-hooks.md): make a worker misbehave on inputs whose path
 // contains the given text, so the isolation can be tested without a crashing PDF.
 bool hook_matches(const char* var, const std::string& input) {
     const char* v = std::getenv(var);
@@ -500,6 +501,9 @@ void run_test_hooks(const Entry& e) {
             ::usleep(static_cast<useconds_t>(std::atof(s.c_str() + eq + 1) * 1e6));
     }
 }
+#else
+void run_test_hooks(const Entry&) {}  // a release build: no hooks
+#endif
 
 // ---------------------------------------------------------------------------------------------
 // Signals

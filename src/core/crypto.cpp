@@ -2,6 +2,7 @@
 
 #include "core/cpus.hpp"
 #include "core/error.hpp"
+#include "core/hex.hpp"
 
 // SHA256_Init & co. are deprecated in OpenSSL 3 in favour of EVP, whose first use sets up
 // the provider store, a start-up cost every run would pay (doc/performance.md).
@@ -138,13 +139,10 @@ std::string to_hex(const unsigned char* data, std::size_t size) {
 }
 
 std::optional<Sha256> sha256_from_hex(std::string_view hex) {
+    std::string bytes;
+    if (hex.size() != 64 || !decode_hex(hex, bytes, NonHex::Reject)) return std::nullopt;
     Sha256 out;
-    std::size_t len = 0;
-    const char* end = nullptr;
-    if (hex.size() != 64 ||
-        sodium_hex2bin(out.data(), out.size(), hex.data(), hex.size(), nullptr, &len, &end) != 0 ||
-        len != out.size() || end != hex.data() + hex.size())
-        return std::nullopt;
+    std::memcpy(out.data(), bytes.data(), out.size());
     return out;
 }
 

@@ -10,12 +10,6 @@ std::string joined(const std::vector<std::string>& items) {
     return out;
 }
 
-void Findings::append(const Findings& other) {
-    success.insert(success.end(), other.success.begin(), other.success.end());
-    informational.insert(informational.end(), other.informational.begin(), other.informational.end());
-    failure.insert(failure.end(), other.failure.begin(), other.failure.end());
-}
-
 Json Findings::to_json() const {
     auto list = [](const std::vector<Finding>& items) {
         Json out = Json::array();

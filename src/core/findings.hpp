@@ -20,7 +20,6 @@ struct Findings {
     void ok(std::string code, std::string why) { success.push_back({std::move(code), std::move(why)}); }
     void info(std::string code, std::string why) { informational.push_back({std::move(code), std::move(why)}); }
     void fail(std::string code, std::string why) { failure.push_back({std::move(code), std::move(why)}); }
-    void append(const Findings& other);
     Json to_json() const;  // {"success":[...],"informational":[...],"failure":[...]}
 };
 

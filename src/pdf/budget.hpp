@@ -65,7 +65,6 @@ public:
     bool spent() const { return spent_; }
     const std::string& why() const { return why_; }
     std::size_t decoded_total() const { return decoded_; }
-    std::size_t values_total() const { return values_; }
 
     // The budget every File opened on this thread draws from while the scope lives (one input
     // file's work: its File, earlier revisions of it, ...); nullptr outside any scope, where each

@@ -1,6 +1,7 @@
 #include "pdf/content.hpp"
 
 #include "core/error.hpp"
+#include "core/hex.hpp"
 
 #include <array>
 #include <cstdint>
@@ -13,13 +14,13 @@ constexpr int kMaxNesting = 64;
 
 // Character classes, looked up once per byte (the lexer's inner loops test every byte).
 // kLetter: the other regular bytes, which start operators (and true, false, null).
-enum : std::uint8_t { kSpace = 1, kDelimiter = 2, kDigit = 4, kNumberStart = 8, kLetter = 16 };
+enum : std::uint8_t { kSpace = 1, kDelimiter = 2, kNumberStart = 8, kLetter = 16 };
 constexpr std::array<std::uint8_t, 256> kClasses = [] {
     std::array<std::uint8_t, 256> t{};
     for (auto& c : t) c = kLetter;
     for (unsigned char c : {' ', '\n', '\r', '\t', '\f', '\0'}) t[c] = kSpace;
     for (unsigned char c : {'(', ')', '<', '>', '[', ']', '{', '}', '/', '%'}) t[c] = kDelimiter;
-    for (unsigned char c = '0'; c <= '9'; ++c) t[c] = kDigit | kNumberStart;
+    for (unsigned char c = '0'; c <= '9'; ++c) t[c] = kNumberStart;
     for (unsigned char c : {'+', '-', '.'}) t[c] = kNumberStart;
     return t;
 }();
@@ -27,21 +28,13 @@ bool is_class(char c, std::uint8_t classes) { return kClasses[static_cast<unsign
 bool is_space(char c) { return is_class(c, kSpace); }
 bool is_delimiter(char c) { return is_class(c, kDelimiter); }
 bool is_regular(char c) { return !is_class(c, kSpace | kDelimiter); }
-bool is_digit(char c) { return is_class(c, kDigit); }
 bool is_number_start(char c) { return is_class(c, kNumberStart); }
-
-int hex_value(char c) {
-    return is_digit(c)                 ? c - '0'
-           : (c >= 'a' && c <= 'f') ? c - 'a' + 10
-           : (c >= 'A' && c <= 'F') ? c - 'A' + 10
-                                    : -1;
-}
 
 std::string unescape_name(std::string_view raw) {
     std::string out;
     for (std::size_t i = 0; i < raw.size(); ++i) {
-        if (raw[i] == '#' && i + 2 < raw.size() && hex_value(raw[i + 1]) >= 0 && hex_value(raw[i + 2]) >= 0) {
-            out += static_cast<char>(hex_value(raw[i + 1]) * 16 + hex_value(raw[i + 2]));
+        if (raw[i] == '#' && i + 2 < raw.size() && hex_digit(raw[i + 1]) >= 0 && hex_digit(raw[i + 2]) >= 0) {
+            out += static_cast<char>(hex_digit(raw[i + 1]) * 16 + hex_digit(raw[i + 2]));
             i += 2;
         } else {
             out += raw[i];
@@ -53,22 +46,6 @@ std::string unescape_name(std::string_view raw) {
 [[noreturn]] void unclosed(const char* what) { throw UnclosedError(std::string("unclosed ") + what); }
 
 }  // namespace
-
-void decode_hex(std::string_view hex, std::string& out) {
-    out.clear();
-    int half = -1;
-    for (char ch : hex) {
-        const int v = hex_value(ch);
-        if (v < 0) continue;
-        if (half < 0) {
-            half = v;
-        } else {
-            out += static_cast<char>(half * 16 + v);
-            half = -1;
-        }
-    }
-    if (half >= 0) out += static_cast<char>(half * 16);
-}
 
 bool ContentLexer::next_operator(std::string_view& op) {
     // Most of a page's bytes are numbers, which matter only as the operands of the few operators
@@ -236,7 +213,7 @@ bool ContentLexer::value(Operand* o, int depth) {
         if (end == std::string_view::npos) unclosed("hex string");
         if (o) {
             o->kind = Operand::String;
-            decode_hex(d_.substr(p_ + 1, end - p_ - 1), o->bytes);
+            decode_hex(d_.substr(p_ + 1, end - p_ - 1), o->bytes, NonHex::Skip);
         }
         p_ = end + 1;
     } else if (c == '[') {
@@ -259,48 +236,6 @@ bool ContentLexer::value(Operand* o, int depth) {
         return false;
     }
     return true;
-}
-
-double Operand::number() const {
-    if (kind != Number) return 0;
-    const std::string_view t = number_text;
-    std::size_t p = 0;
-    bool negative = false;
-    for (; p < t.size() && (t[p] == '+' || t[p] == '-'); ++p) negative = t[p] == '-' ? !negative : negative;
-    // Digits gathered as an integer, exact as a double up to 15 of them; a second point or any
-    // other character ends the number ("1.2.3" is 1.2, as readers take it).
-    std::uint64_t digits = 0;
-    int count = 0, decimals = -1;  // decimals: digits after the point, -1 before one
-    const std::size_t first = p;
-    for (; p < t.size(); ++p) {
-        if (is_digit(t[p])) {
-            if (count < 19) digits = digits * 10 + static_cast<unsigned>(t[p] - '0');
-            ++count;
-            if (decimals >= 0) ++decimals;
-        } else if (t[p] == '.' && decimals < 0) {
-            decimals = 0;
-        } else {
-            break;
-        }
-    }
-    static constexpr double kPowers[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
-    double v = static_cast<double>(digits);
-    if (count <= 15) {
-        if (decimals > 0) v /= kPowers[decimals];
-    } else {  // digit by digit, rounding as it goes
-        double scale = 0;
-        v = 0;
-        for (std::size_t i = first; i < p; ++i) {
-            if (t[i] == '.') {
-                scale = 1;
-            } else {
-                v = v * 10 + (t[i] - '0');
-                if (scale > 0) scale *= 10;
-            }
-        }
-        if (scale > 0) v /= scale;
-    }
-    return negative ? -v : v;
 }
 
 // Reads the string at p_ into `out`, or only passes over it when null.

@@ -27,7 +27,6 @@ struct Operand {
     std::string_view number_text;  // Number: as written, in the content read
     std::string bytes;             // Name: the name (#xx escapes undone); String: its bytes
     std::vector<Operand> items;    // Array
-    double number() const;         // Number: its value (0 for other kinds)
 };
 
 class ContentLexer {
@@ -62,9 +61,5 @@ private:
     std::size_t p_ = 0;
     std::size_t operands_from_ = 0, op_start_ = 0;  // the last operator's operands lie between
 };
-
-// Hex digits to bytes, into `out` (its old contents replaced): other characters are skipped,
-// an odd last digit is padded with 0.
-void decode_hex(std::string_view hex, std::string& out);
 
 }  // namespace pith::pdf

@@ -178,9 +178,9 @@ static std::uint64_t parse_into(const char* base, std::uint64_t size, std::uint6
     return pos + lx.tell();
 }
 
-static Parsed parse_value(File::Impl& f, const char* base, std::uint64_t size, std::uint64_t pos, PdfEncrypt*) {
+static Parsed parse_value(File::Impl& f, std::uint64_t pos) {
     Parsed r;
-    r.end = parse_into(base, size, pos, r.value, f.budget);
+    r.end = parse_into(f.d, f.n, pos, r.value, f.budget);
     return r;
 }
 
@@ -208,25 +208,10 @@ static std::uint64_t resolve_abs(File::Impl& f, std::uint64_t rel, bool want_xre
     return npos64;
 }
 
-static void parse_xref_stream(File::Impl& f, std::uint64_t abs, XrefSection& sec, PdfDictionary* trailer_out) {
-    std::uint32_t num, gen;
-    std::uint64_t p = object_header(f.d, f.n, abs, &num, &gen);
-    if (p == npos64) f.fail("no cross-reference stream at offset " + std::to_string(abs));
-    Parsed dict = parse_value(f, f.d, f.n, p, nullptr);
-    if (!dict.value.IsDictionary()) f.fail("cross-reference stream is not a dictionary");
-    const PdfDictionary& dd = dict.value.GetDictionary();
-    const PdfObject* type = dd.GetKey("Type");
-    if (!type || !type->IsName() || type->GetName() != PdfName("XRef"))
-        f.fail("object at startxref " + std::to_string(abs) + " is not a cross-reference stream");
-    std::uint64_t data = 0, len = 0;
-    const PdfObject* lenobj = dd.GetKey("Length");
-    std::int64_t declared = (lenobj && lenobj->IsNumber()) ? lenobj->GetNumber() : -1;
-    if (!locate_stream(f, dict.end, declared, data, len)) f.fail("cross-reference stream has no data");
-    std::string decoded = decode_filters(std::string_view(f.d + data, len), dd.GetKey("Filter"),
-                                         dd.GetKey("DecodeParms"), kMaxXrefStreamDecoded, f.budget);
+// /W: the widths of the three fields of each entry; returns an entry's size.
+static std::size_t xref_stream_widths(File::Impl& f, const PdfDictionary& dd, int wv[3]) {
     const PdfObject* w = dd.GetKey("W");
     if (!w || !w->IsArray() || w->GetArray().size() < 3) f.fail("cross-reference stream without valid /W");
-    int wv[3];
     for (int i = 0; i < 3; ++i) {
         std::int64_t x = as_int(&w->GetArray()[i], -1);
         if (x < 0 || x > 8) f.fail("cross-reference stream /W out of range");
@@ -234,6 +219,11 @@ static void parse_xref_stream(File::Impl& f, std::uint64_t abs, XrefSection& sec
     }
     const std::size_t rec = static_cast<std::size_t>(wv[0] + wv[1] + wv[2]);
     if (rec == 0) f.fail("cross-reference stream /W is all zero");
+    return rec;
+}
+
+// /Index: the (first number, count) of each subsection; by default all of /Size.
+static std::vector<std::pair<std::int64_t, std::int64_t>> xref_stream_index(const PdfDictionary& dd) {
     std::int64_t size = as_int(dd.GetKey("Size"), 0);
     std::vector<std::pair<std::int64_t, std::int64_t>> index;
     const PdfObject* idx = dd.GetKey("Index");
@@ -243,6 +233,13 @@ static void parse_xref_stream(File::Impl& f, std::uint64_t abs, XrefSection& sec
     } else {
         index.emplace_back(0, size);
     }
+    return index;
+}
+
+// The entries `decoded` holds, numbered by `index`.
+static std::vector<std::pair<std::uint32_t, XrefEntry>> xref_stream_entries(
+    File::Impl& f, const std::string& decoded, const int wv[3], std::size_t rec,
+    const std::vector<std::pair<std::int64_t, std::int64_t>>& index) {
     std::size_t pos = 0;
     auto field = [&](int width, std::uint64_t def) {
         if (width == 0) return def;
@@ -279,6 +276,28 @@ static void parse_xref_stream(File::Impl& f, std::uint64_t abs, XrefSection& sec
             entries.emplace_back(static_cast<std::uint32_t>(start + i), e);
         }
     }
+    return entries;
+}
+
+static void parse_xref_stream(File::Impl& f, std::uint64_t abs, XrefSection& sec, PdfDictionary* trailer_out) {
+    std::uint32_t num, gen;
+    std::uint64_t p = object_header(f.d, f.n, abs, &num, &gen);
+    if (p == npos64) f.fail("no cross-reference stream at offset " + std::to_string(abs));
+    Parsed dict = parse_value(f, p);
+    if (!dict.value.IsDictionary()) f.fail("cross-reference stream is not a dictionary");
+    const PdfDictionary& dd = dict.value.GetDictionary();
+    const PdfObject* type = dd.GetKey("Type");
+    if (!type || !type->IsName() || type->GetName() != PdfName("XRef"))
+        f.fail("object at startxref " + std::to_string(abs) + " is not a cross-reference stream");
+    std::uint64_t data = 0, len = 0;
+    const PdfObject* lenobj = dd.GetKey("Length");
+    std::int64_t declared = (lenobj && lenobj->IsNumber()) ? lenobj->GetNumber() : -1;
+    if (!locate_stream(f, dict.end, declared, data, len)) f.fail("cross-reference stream has no data");
+    std::string decoded = decode_filters(std::string_view(f.d + data, len), dd.GetKey("Filter"),
+                                         dd.GetKey("DecodeParms"), kMaxXrefStreamDecoded, f.budget);
+    int wv[3];
+    const std::size_t rec = xref_stream_widths(f, dd, wv);
+    auto entries = xref_stream_entries(f, decoded, wv, rec, xref_stream_index(dd));
     f.xref.reserve_more(entries.size());
     sec.objects.reserve(sec.objects.size() + entries.size());
     for (auto& [num2, e] : entries) add_entry(f, num2, e, sec);
@@ -302,21 +321,8 @@ static bool xref_entry_well_formed(const char* d, std::uint64_t n, std::uint64_t
            ((a == ' ' && (b == '\r' || b == '\n')) || (a == '\r' && b == '\n'));
 }
 
-static XrefSection parse_section(File::Impl& f, std::uint64_t rel, PdfDictionary& trailer) {
-    XrefSection sec;
-    sec.rel = rel;
-    std::uint64_t abs = resolve_abs(f, rel, true);
-    if (abs == npos64) f.fail("startxref/Prev offset " + std::to_string(rel) + " does not point to a cross-reference section");
-    std::uint64_t p = abs;
-    skip_ws(f.d, f.n, p);
-    if (!starts_with(f.d, f.n, p, "xref")) {
-        sec.kind = XrefKind::Stream;
-        parse_xref_stream(f, p, sec, &trailer);
-        return sec;
-    }
-    sec.kind = XrefKind::Table;
-    p += 4;
-    std::vector<std::pair<std::uint32_t, XrefEntry>> entries;
+// A cross-reference table's subsections, from `p` (after "xref") up to "trailer".
+static void read_table(File::Impl& f, std::uint64_t& p, std::vector<std::pair<std::uint32_t, XrefEntry>>& entries) {
     const char* d = f.d;
     const std::uint64_t n = f.n;
     while (true) {
@@ -348,26 +354,48 @@ static XrefSection parse_section(File::Impl& f, std::uint64_t rel, PdfDictionary
             entries.emplace_back(static_cast<std::uint32_t>(start + i), e);
         }
     }
+}
+
+// Hybrid file: the /XRefStm entries take precedence over this table's.
+static void read_hybrid_stream(File::Impl& f, const PdfDictionary& trailer, XrefSection& sec) {
+    const PdfObject* xs = trailer.GetKey("XRefStm");
+    if (!xs || !xs->IsNumber() || xs->GetNumber() < 0) return;
+    std::uint64_t xabs = resolve_abs(f, static_cast<std::uint64_t>(xs->GetNumber()), false);
+    if (xabs == npos64) {
+        f.defect("/XRefStm offset is invalid; ignored");
+    } else {
+        std::uint64_t tail = sec.tail;
+        try {
+            parse_xref_stream(f, xabs, sec, nullptr);
+        } catch (const Error& e) {
+            f.defect(std::string("ignoring broken /XRefStm: ") + e.what());
+        }
+        sec.tail = tail;
+    }
+}
+
+static XrefSection parse_section(File::Impl& f, std::uint64_t rel, PdfDictionary& trailer) {
+    XrefSection sec;
+    sec.rel = rel;
+    std::uint64_t abs = resolve_abs(f, rel, true);
+    if (abs == npos64) f.fail("startxref/Prev offset " + std::to_string(rel) + " does not point to a cross-reference section");
+    std::uint64_t p = abs;
+    skip_ws(f.d, f.n, p);
+    if (!starts_with(f.d, f.n, p, "xref")) {
+        sec.kind = XrefKind::Stream;
+        parse_xref_stream(f, p, sec, &trailer);
+        return sec;
+    }
+    sec.kind = XrefKind::Table;
+    p += 4;
+    std::vector<std::pair<std::uint32_t, XrefEntry>> entries;
+    read_table(f, p, entries);
     p += 7;
-    Parsed t = parse_value(f, d, n, p, nullptr);
+    Parsed t = parse_value(f, p);
     if (!t.value.IsDictionary()) f.fail("trailer is not a dictionary");
     trailer = t.value.GetDictionary();
     sec.tail = t.end;
-    // Hybrid file: the /XRefStm entries take precedence over this table's.
-    if (const PdfObject* xs = trailer.GetKey("XRefStm"); xs && xs->IsNumber() && xs->GetNumber() >= 0) {
-        std::uint64_t xabs = resolve_abs(f, static_cast<std::uint64_t>(xs->GetNumber()), false);
-        if (xabs == npos64) {
-            f.defect("/XRefStm offset is invalid; ignored");
-        } else {
-            std::uint64_t tail = sec.tail;
-            try {
-                parse_xref_stream(f, xabs, sec, nullptr);
-            } catch (const Error& e) {
-                f.defect(std::string("ignoring broken /XRefStm: ") + e.what());
-            }
-            sec.tail = tail;
-        }
-    }
+    read_hybrid_stream(f, trailer, sec);
     f.xref.reserve_more(entries.size());
     sec.objects.reserve(sec.objects.size() + entries.size());
     for (auto& [num, e] : entries) add_entry(f, num, e, sec);
@@ -422,19 +450,9 @@ static bool head_contains(File::Impl& f, std::uint64_t rel, const char* needle) 
 static std::shared_ptr<ObjStm> get_objstm(File::Impl& f, std::uint32_t snum);
 
 
-// `why`: what was wrong with the cross-reference data.
-static void reconstruct(File::Impl& f, const std::string& why) {
-    f.reconstructed = true;
-    if (!f.scanned) f.scanned = scan_objects(f);
-    if (f.scanned->empty()) f.fail("not a readable PDF (no cross-reference table and no objects found)");
-    f.xref.clear();
-    for (const auto& [num, e] : *f.scanned) f.xref.add(num, e);
-    f.xref.finish();
-    f.cache.clear();
-    f.objstms.clear();
-    f.shared_streams.clear();
-    f.sections.clear();
-    f.trailer = PdfDictionary();
+using ByOffset = std::vector<std::pair<std::uint64_t, std::uint32_t>>;  // scanned objects, by offset
+
+static bool trailer_from_keyword(File::Impl& f) {
     bool found = false;
     // Trailer: the last "trailer" dictionary with /Root ...
     std::uint64_t end = f.n;
@@ -444,7 +462,7 @@ static void reconstruct(File::Impl& f, const std::string& why) {
         if (k == std::string_view::npos) break;
         end = f.hdr + k;
         try {
-            Parsed t = parse_value(f, f.d, f.n, f.hdr + k + 7, nullptr);
+            Parsed t = parse_value(f, f.hdr + k + 7);
             if (t.value.IsDictionary() && t.value.GetDictionary().GetKey("Root")) {
                 f.trailer = t.value.GetDictionary();
                 found = true;
@@ -453,9 +471,11 @@ static void reconstruct(File::Impl& f, const std::string& why) {
         } catch (const PdfError&) {
         }
     }
-    std::vector<std::pair<std::uint64_t, std::uint32_t>> by_offset;
-    for (auto& [num, e] : f.xref) by_offset.emplace_back(e.value, num);
-    std::sort(by_offset.begin(), by_offset.end());
+    return found;
+}
+
+static bool trailer_from_xref_stream(File::Impl& f, const ByOffset& by_offset) {
+    bool found = false;
     // ... else the newest cross-reference stream dictionary with /Root.
     for (auto it = by_offset.rbegin(); it != by_offset.rend() && !found; ++it) {
         if (!head_contains(f, it->first, "/XRef")) continue;
@@ -463,7 +483,7 @@ static void reconstruct(File::Impl& f, const std::string& why) {
             std::uint32_t num, gen;
             std::uint64_t p = object_header(f.d, f.n, f.hdr + it->first, &num, &gen);
             if (p == npos64) continue;
-            Parsed t = parse_value(f, f.d, f.n, p, nullptr);
+            Parsed t = parse_value(f, p);
             if (t.value.IsDictionary() && t.value.GetDictionary().GetKey("Root")) {
                 f.trailer = t.value.GetDictionary();
                 for (const char* k : {"Length", "Filter", "DecodeParms", "W", "Index", "Type"}) f.trailer.RemoveKey(k);
@@ -473,8 +493,10 @@ static void reconstruct(File::Impl& f, const std::string& why) {
         } catch (const PdfError&) {
         }
     }
-    f.trailer.RemoveKey("Prev");
-    f.trailer.RemoveKey("XRefStm");
+    return found;
+}
+
+static void add_object_stream_entries(File::Impl& f, const ByOffset& by_offset) {
     // Objects stored in object streams (a scanned object of the same number wins).
     std::vector<XrefTable::Item> in_streams;
     std::size_t budget = 5000;
@@ -495,7 +517,9 @@ static void reconstruct(File::Impl& f, const std::string& why) {
         }
     }
     for (const auto& [num, e] : in_streams) f.xref.add(num, e);
-    f.xref.finish();
+}
+
+static void find_catalog(File::Impl& f, const ByOffset& by_offset) {
     // No /Root: look for the catalog.
     if (!f.trailer.GetKey("Root")) {
         for (auto it = by_offset.rbegin(); it != by_offset.rend(); ++it) {
@@ -512,6 +536,31 @@ static void reconstruct(File::Impl& f, const std::string& why) {
             }
         }
     }
+}
+
+// `why`: what was wrong with the cross-reference data.
+static void reconstruct(File::Impl& f, const std::string& why) {
+    f.reconstructed = true;
+    if (!f.scanned) f.scanned = scan_objects(f);
+    if (f.scanned->empty()) f.fail("not a readable PDF (no cross-reference table and no objects found)");
+    f.xref.clear();
+    for (const auto& [num, e] : *f.scanned) f.xref.add(num, e);
+    f.xref.finish();
+    f.cache.clear();
+    f.objstms.clear();
+    f.shared_streams.clear();
+    f.sections.clear();
+    f.trailer = PdfDictionary();
+    bool found = trailer_from_keyword(f);
+    ByOffset by_offset;
+    for (auto& [num, e] : f.xref) by_offset.emplace_back(e.value, num);
+    std::sort(by_offset.begin(), by_offset.end());
+    if (!found) trailer_from_xref_stream(f, by_offset);
+    f.trailer.RemoveKey("Prev");
+    f.trailer.RemoveKey("XRefStm");
+    add_object_stream_entries(f, by_offset);
+    f.xref.finish();
+    find_catalog(f, by_offset);
     f.max_num = 0;
     for (auto& [num, e] : f.xref) f.max_num = std::max(f.max_num, num);
     f.defect(why + " (cross-reference table rebuilt by scanning the file)");
@@ -714,10 +763,8 @@ const CachedObject& File::Impl::load(const PdfReference& ref, bool without_width
 
 // ---------------------------------------------------------------- init
 
-static void setup_encryption(File::Impl& f, const OpenOptions& opt) {
-    const PdfObject* e = f.trailer.GetKey("Encrypt");
-    if (!e || e->IsNull()) return;
-    f.has_encrypt = true;
+// The /Encrypt dictionary, checked for what pith can decrypt (the Standard handler).
+static PdfObject encryption_dictionary(File::Impl& f, const PdfObject* e) {
     PdfObject encdict;
     if (e->IsReference()) {
         f.enc_ref = e->GetReference();
@@ -737,14 +784,12 @@ static void setup_encryption(File::Impl& f, const OpenOptions& opt) {
     // /V 5 (AES-256): PoDoFo checks the password with SHA-256 and AES, through EVP, which its
     // PdfEncrypt sets up when made. /V 1-4: md5_file_key() needs nothing from OpenSSL's providers.
     if (as_int(encdict.GetDictionary().GetKey("V"), 0) >= 5) ensure_aes();
-    PdfString id0;
-    const PdfObject* id = f.trailer.GetKey("ID");
-    if (id && id->IsArray() && !id->GetArray().empty() &&
-        (id->GetArray()[0].IsString() || id->GetArray()[0].IsHexString()))
-        id0 = id->GetArray()[0].GetString();
+    return encdict;
+}
+
+static void check_encryption_strings(File::Impl& f, const PdfDictionary& ed) {
     // PoDoFo copies fixed lengths out of these strings and dereferences /OE, /UE and /Perms
     // unchecked (a short or missing one read past its end or crashed): check them first.
-    const PdfDictionary& ed = encdict.GetDictionary();
     std::vector<std::pair<const char*, pdf_long>> needed = {{"O", 32}, {"U", 32}};
     if (as_int(ed.GetKey("V"), 0) == 5) needed = {{"O", 48}, {"U", 48}, {"OE", 32}, {"UE", 32}, {"Perms", 16}};
     for (const auto& [key, length] : needed) {
@@ -752,18 +797,16 @@ static void setup_encryption(File::Impl& f, const OpenOptions& opt) {
         if (!value || !(value->IsString() || value->IsHexString()) || value->GetString().GetLength() < length)
             f.fail(std::string("unsupported encryption (/") + key + " is missing or shorter than " + std::to_string(length) + " bytes)");
     }
-    std::unique_ptr<PdfEncrypt> enc;
-    try {
-        enc.reset(PdfEncrypt::CreatePdfEncrypt(&encdict));
-    } catch (const PdfError& err) {
-        f.fail(std::string("unsupported encryption (") + PdfError::ErrorName(err.GetError()) + ")");
-    }
-    if (!enc) f.fail("unsupported encryption");
+}
+
+// The file key from the password given, else the empty one; nothing if neither opens the file
+// (`crypto_error`: why, when the cryptography itself failed).
+static std::optional<std::string> file_key(PdfEncrypt* enc, const PdfString& id0, const OpenOptions& opt,
+                                           std::string& crypto_error) {
     std::vector<std::string> tries;
     if (opt.password_given || !opt.password.empty()) tries.push_back(opt.password);
     tries.push_back("");
     std::optional<std::string> key;
-    std::string crypto_error;
     const auto algorithm = enc->GetEncryptAlgorithm();
     const bool aes256 = algorithm == PdfEncrypt::ePdfEncryptAlgorithm_AESV3 || algorithm == PdfEncrypt::ePdfEncryptAlgorithm_AESV3R6;
     for (const auto& pw : tries) {
@@ -778,6 +821,29 @@ static void setup_encryption(File::Impl& f, const OpenOptions& opt) {
         }
         if (key) break;
     }
+    return key;
+}
+
+static void setup_encryption(File::Impl& f, const OpenOptions& opt) {
+    const PdfObject* e = f.trailer.GetKey("Encrypt");
+    if (!e || e->IsNull()) return;
+    f.has_encrypt = true;
+    PdfObject encdict = encryption_dictionary(f, e);
+    PdfString id0;
+    const PdfObject* id = f.trailer.GetKey("ID");
+    if (id && id->IsArray() && !id->GetArray().empty() &&
+        (id->GetArray()[0].IsString() || id->GetArray()[0].IsHexString()))
+        id0 = id->GetArray()[0].GetString();
+    check_encryption_strings(f, encdict.GetDictionary());
+    std::unique_ptr<PdfEncrypt> enc;
+    try {
+        enc.reset(PdfEncrypt::CreatePdfEncrypt(&encdict));
+    } catch (const PdfError& err) {
+        f.fail(std::string("unsupported encryption (") + PdfError::ErrorName(err.GetError()) + ")");
+    }
+    if (!enc) f.fail("unsupported encryption");
+    std::string crypto_error;
+    std::optional<std::string> key = file_key(enc.get(), id0, opt, crypto_error);
     if (!key) {
         if (!crypto_error.empty())
             f.fail("cannot decrypt (" + crypto_error + ")");
@@ -798,70 +864,89 @@ static bool catalog_ok(File::Impl& f) {
     }
 }
 
-void File::Impl::init(const OpenOptions& opt) {
-    quiet_podofo();
-    // Header
+// The %PDF-x.y header: where the file starts, and its version.
+void File::Impl::read_header() {
     std::uint64_t lim = std::min<std::uint64_t>(n, 1024);
     const char* h = static_cast<const char*>(memmem(d, lim, "%PDF-", 5));
     if (!h) fail("not a PDF file (no %PDF- header)");
     hdr = static_cast<std::uint64_t>(h - d);
-    {
-        std::uint64_t p = hdr + 5;
-        while (p < n && p < hdr + 12 && (is_digit(d[p]) || d[p] == '.')) version.push_back(d[p++]);
-        if (version.size() != 3 || !is_digit(version[0]) || version[1] != '.' || !is_digit(version[2]))
-            defect("the header names no PDF version (\"%PDF-" + version + "\")");
+    std::uint64_t p = hdr + 5;
+    while (p < n && p < hdr + 12 && (is_digit(d[p]) || d[p] == '.')) version.push_back(d[p++]);
+    if (version.size() != 3 || !is_digit(version[0]) || version[1] != '.' || !is_digit(version[2]))
+        defect("the header names no PDF version (\"%PDF-" + version + "\")");
+}
+
+// Where the last startxref keyword is.
+std::uint64_t File::Impl::find_startxref() {
+    // Readers look for startxref near the end (Acrobat and qpdf: in the last 1024 bytes).
+    std::uint64_t tail = std::min<std::uint64_t>(n, 1024);
+    std::size_t k = std::string_view(d + n - tail, tail).rfind("startxref");
+    std::uint64_t sx = npos64;
+    if (k == std::string_view::npos) {
+        k = std::string_view(d, n).rfind("startxref");
+        if (k != std::string_view::npos) {
+            sx = k;
+            defect("the file does not end with startxref and %%EOF (" + std::to_string(n - sx) +
+                   " bytes follow the last startxref)");
+        }
+    } else {
+        sx = n - tail + k;
     }
-    
-    // startxref
+    if (sx == npos64) fail("no startxref");
+    return sx;
+}
+
+// The cross-reference sections from `off` along the /Prev chain, newest first; the newest
+// trailer, its gaps filled from older ones.
+void File::Impl::read_sections(std::uint64_t off) {
+    std::set<std::uint64_t> seen;
+    bool first = true;
+    while (true) {
+        if (!seen.insert(off).second) {
+            defect("loop in the /Prev chain at offset " + std::to_string(off));
+            break;
+        }
+        if (seen.size() > kMaxXrefSections) fail("too many cross-reference sections");
+        budget->revisions(seen.size());
+        PdfDictionary t;
+        XrefSection sec = parse_section(*this, off, t);
+        if (first) {
+            trailer = t;
+            kind = sec.kind;
+            first = false;
+        } else {
+            for (const auto& [key, val] : t.GetKeys())
+                if (!trailer.GetKey(key)) trailer.AddKey(key, *val);  // fill gaps (e.g. /Root in an older trailer)
+        }
+        sections.push_back(std::move(sec));
+        const PdfObject* prev = t.GetKey("Prev");
+        if (!prev || !(prev->IsNumber() || prev->IsReal())) break;
+        std::int64_t pv = as_int(prev, -1);
+        if (pv < 0) break;
+        off = static_cast<std::uint64_t>(pv);
+    }
+}
+
+// Objects beyond the trailer's /Size are damage; max_num covers both.
+void File::Impl::check_size() {
+    for (auto& [num, e] : xref) max_num = std::max(max_num, num);
+    std::int64_t size = as_int(trailer.GetKey("Size"), 0);
+    if (size <= static_cast<std::int64_t>(max_num))
+        defect("trailer /Size " + std::to_string(size) + " does not cover object " + std::to_string(max_num));
+    if (size > 0 && size - 1 <= kMaxObjNum) max_num = std::max(max_num, static_cast<std::uint32_t>(size - 1));
+}
+
+void File::Impl::init(const OpenOptions& opt) {
+    quiet_podofo();
+    read_header();
     bool chain_ok = false;
     std::string chain_error;
     try {
-        // Readers look for startxref near the end (Acrobat and qpdf: in the last 1024 bytes).
-        std::uint64_t tail = std::min<std::uint64_t>(n, 1024);
-        std::size_t k = std::string_view(d + n - tail, tail).rfind("startxref");
-        std::uint64_t sx = npos64;
-        if (k == std::string_view::npos) {
-            k = std::string_view(d, n).rfind("startxref");
-            if (k != std::string_view::npos) {
-                sx = k;
-                defect("the file does not end with startxref and %%EOF (" + std::to_string(n - sx) +
-                       " bytes follow the last startxref)");
-            }
-        } else {
-            sx = n - tail + k;
-        }
-        if (sx == npos64) fail("no startxref");
-        std::uint64_t p = sx + 9, v = 0;
+        std::uint64_t p = find_startxref() + 9, v = 0;
         skip_ws(d, n, p);
         if (!read_uint(d, n, p, v)) fail("startxref without an offset");
         startxref = v;
-        std::set<std::uint64_t> seen;
-        std::uint64_t off = v;
-        bool first = true;
-        while (true) {
-            if (!seen.insert(off).second) {
-                defect("loop in the /Prev chain at offset " + std::to_string(off));
-                break;
-            }
-            if (seen.size() > kMaxXrefSections) fail("too many cross-reference sections");
-            budget->revisions(seen.size());
-            PdfDictionary t;
-            XrefSection sec = parse_section(*this, off, t);
-            if (first) {
-                trailer = t;
-                kind = sec.kind;
-                first = false;
-            } else {
-                for (const auto& [key, val] : t.GetKeys())
-                    if (!trailer.GetKey(key)) trailer.AddKey(key, *val);  // fill gaps (e.g. /Root in an older trailer)
-            }
-            sections.push_back(std::move(sec));
-            const PdfObject* prev = t.GetKey("Prev");
-            if (!prev || !(prev->IsNumber() || prev->IsReal())) break;
-            std::int64_t pv = as_int(prev, -1);
-            if (pv < 0) break;
-            off = static_cast<std::uint64_t>(pv);
-        }
+        read_sections(v);
         trailer.RemoveKey("Prev");
         trailer.RemoveKey("XRefStm");
         chain_ok = true;
@@ -876,13 +961,7 @@ void File::Impl::init(const OpenOptions& opt) {
     xref.finish();
     if (!chain_ok || !trailer.GetKey("Root"))
         reconstruct(*this, chain_ok ? "the trailer has no /Root" : chain_error);
-    if (!reconstructed) {
-        for (auto& [num, e] : xref) max_num = std::max(max_num, num);
-        std::int64_t size = as_int(trailer.GetKey("Size"), 0);
-        if (size <= static_cast<std::int64_t>(max_num))
-            defect("trailer /Size " + std::to_string(size) + " does not cover object " + std::to_string(max_num));
-        if (size > 0 && size - 1 <= kMaxObjNum) max_num = std::max(max_num, static_cast<std::uint32_t>(size - 1));
-    }
+    if (!reconstructed) check_size();
     setup_encryption(*this, opt);
     if (!catalog_ok(*this)) {
         if (!reconstructed) {

@@ -118,6 +118,11 @@ struct File::Impl {
     void defect(const std::string& what);
 
     void init(const OpenOptions& opt);
+    // The steps of init().
+    void read_header();
+    std::uint64_t find_startxref();
+    void read_sections(std::uint64_t off);
+    void check_size();
     const CachedObject& load(const PoDoFo::PdfReference& ref, bool without_widths = false);
 };
 

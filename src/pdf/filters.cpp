@@ -1,6 +1,7 @@
 #include "pdf/filters.hpp"
 
 #include "core/error.hpp"
+#include "core/hex.hpp"
 #include "core/platform.hpp"
 
 #include <sys/mman.h>
@@ -182,24 +183,11 @@ std::string apply_predictor(std::string data, const PdfDictionary* parms) {
     return out;
 }
 
+// ASCIIHexDecode: up to '>', white space skipped.
 static std::string hex_decode(const std::string& in) {
     std::string out;
-    int hi = -1;
-    for (char c : in) {
-        int v;
-        if (c >= '0' && c <= '9') v = c - '0';
-        else if (c >= 'a' && c <= 'f') v = c - 'a' + 10;
-        else if (c >= 'A' && c <= 'F') v = c - 'A' + 10;
-        else if (c == '>') break;
-        else if (c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f' || c == '\0') continue;
-        else throw Error("invalid character in ASCIIHex data");
-        if (hi < 0) hi = v;
-        else {
-            out.push_back(static_cast<char>(hi * 16 + v));
-            hi = -1;
-        }
-    }
-    if (hi >= 0) out.push_back(static_cast<char>(hi * 16));
+    if (!decode_hex(std::string_view(in).substr(0, in.find('>')), out, NonHex::SkipSpace))
+        throw Error("invalid character in ASCIIHex data");
     return out;
 }
 

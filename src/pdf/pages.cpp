@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -148,6 +149,57 @@ void check_last_branch(File& f, const PdfObject& root, const PdfReference& root_
     }
 }
 
+// Loops and shared nodes that show without loading anything: a kid that is an ancestor
+// (in `path`), or a kid listed twice.
+void note_repeated_kids(File& f, const PdfArray& kids, const std::set<std::uint32_t>& path) {
+    std::vector<std::uint32_t> kid_numbers;
+    for (const PdfObject& k : kids)
+        if (k.IsReference()) kid_numbers.push_back(k.GetReference().ObjectNumber());
+    std::sort(kid_numbers.begin(), kid_numbers.end());
+    for (std::size_t i = 0; i < kid_numbers.size(); ++i)
+        if (path.count(kid_numbers[i]) || (i > 0 && kid_numbers[i] == kid_numbers[i - 1]))
+            f.add_defect("the page tree reaches object " + std::to_string(kid_numbers[i]) +
+                         " twice (a loop or a shared node)");
+}
+
+// The fast path to page `index`: down from `node` by the kids' /Count, loading one branch.
+// Nothing when /Count cannot lead there (missing, wrong, a loop): then the caller traverses.
+std::optional<Page> descend(File& f, const PdfObject* node, PdfReference ref, int index) {
+    Inherited in;
+    std::set<std::uint32_t> path;
+    if (ref.ObjectNumber()) path.insert(ref.ObjectNumber());
+    std::int64_t left = index;
+    for (int depth = 0; depth <= kMaxTreeDepth; ++depth) {
+        if (!is_pages_node(*node)) {
+            if (left != 0) return std::nullopt;
+            collect(f, *node, ref, in, true);
+            return make_page(f, index, ref, in);
+        }
+        collect(f, *node, ref, in, false);
+        const PdfObject* kids = f.get_key(node->GetDictionary(), "Kids");
+        if (!kids || !kids->IsArray()) return std::nullopt;
+        note_repeated_kids(f, kids->GetArray(), path);
+        const PdfObject* next = nullptr;
+        for (const PdfObject& k : kids->GetArray()) {
+            if (!k.IsReference()) continue;
+            const PdfObject& kid = f.resolve(k);
+            if (!kid.IsDictionary()) continue;
+            std::int64_t cnt = is_pages_node(kid) ? node_count(f, kid) : 1;
+            if (cnt < 0) return std::nullopt;
+            if (left < cnt) {
+                if (!path.insert(k.GetReference().ObjectNumber()).second) return std::nullopt;  // loop
+                next = &kid;
+                ref = k.GetReference();
+                break;
+            }
+            left -= cnt;
+        }
+        if (!next) return std::nullopt;
+        node = next;
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 bool read_rect(File& f, const PdfObject* o, Rect& r) {
@@ -218,69 +270,7 @@ Page File::page(int index) {
         impl_->all_pages = std::move(pages);
         return page(index);
     }
-    // Fast path: descend with /Count.
-    {
-        Inherited in;
-        std::set<std::uint32_t> path;
-        if (rref.ObjectNumber()) path.insert(rref.ObjectNumber());
-        const PdfObject* node = root;
-        PdfReference ref = rref;
-        std::int64_t left = index;
-        bool ok = true;
-        for (int depth = 0; ok; ++depth) {
-            if (depth > kMaxTreeDepth) {
-                ok = false;
-                break;
-            }
-            if (!is_pages_node(*node)) {
-                if (left != 0) ok = false;
-                else {
-                    collect(*this, *node, ref, in, true);
-                    return make_page(*this, index, ref, in);
-                }
-                break;
-            }
-            collect(*this, *node, ref, in, false);
-            const PdfObject* kids = get_key(node->GetDictionary(), "Kids");
-            if (!kids || !kids->IsArray()) {
-                ok = false;
-                break;
-            }
-            bool descended = false;
-            // Loops and shared nodes that show without loading anything: a kid that is an
-            // ancestor, or a kid listed twice.
-            std::vector<std::uint32_t> kid_numbers;
-            for (const PdfObject& k : kids->GetArray())
-                if (k.IsReference()) kid_numbers.push_back(k.GetReference().ObjectNumber());
-            std::sort(kid_numbers.begin(), kid_numbers.end());
-            for (std::size_t i = 0; i < kid_numbers.size(); ++i)
-                if (path.count(kid_numbers[i]) || (i > 0 && kid_numbers[i] == kid_numbers[i - 1]))
-                    add_defect("the page tree reaches object " + std::to_string(kid_numbers[i]) +
-                               " twice (a loop or a shared node)");
-            for (const PdfObject& k : kids->GetArray()) {
-                if (!k.IsReference()) continue;
-                const PdfObject& kid = resolve(k);
-                if (!kid.IsDictionary()) continue;
-                std::int64_t cnt = is_pages_node(kid) ? node_count(*this, kid) : 1;
-                if (cnt < 0) {
-                    ok = false;
-                    break;
-                }
-                if (left < cnt) {
-                    if (!path.insert(k.GetReference().ObjectNumber()).second) {
-                        ok = false;  // loop
-                        break;
-                    }
-                    node = &kid;
-                    ref = k.GetReference();
-                    descended = true;
-                    break;
-                }
-                left -= cnt;
-            }
-            if (!descended) ok = false;
-        }
-    }
+    if (std::optional<Page> p = descend(*this, root, rref, index)) return *p;
     // Slow path: full traversal with loop protection.
     std::set<std::uint32_t> seen;
     if (rref.ObjectNumber()) seen.insert(rref.ObjectNumber());

@@ -99,19 +99,91 @@ const PdfObject* Update::pending(const PdfReference& ref) const {
     return it != objects_.end() && it->second.defined ? &it->second.value : nullptr;
 }
 
+// One entry of the update's cross-reference section: type 1 (offset) or 2 (in an object stream).
+struct Update::Loc {
+    std::uint8_t type;
+    std::uint64_t value;
+    std::uint32_t gen;
+};
+
+namespace {
+
+// The object numbers a section lists: those of `entries`, after object 0 for a full table.
+template <class Entries>
+std::vector<std::uint32_t> numbers(const Entries& entries, bool with_zero) {
+    std::vector<std::uint32_t> nums;
+    if (with_zero) nums.push_back(0);
+    for (const auto& [num, l] : entries) nums.push_back(num);
+    return nums;
+}
+
+// Cross-reference subsections: runs of consecutive numbers (start, count).
+std::vector<std::pair<std::uint32_t, std::uint32_t>> runs_of(const std::vector<std::uint32_t>& nums) {
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> runs;
+    for (std::uint32_t n : nums) {
+        if (!runs.empty() && runs.back().first + runs.back().second == n) ++runs.back().second;
+        else runs.emplace_back(n, 1);
+    }
+    return runs;
+}
+
+// /ID: keep ID[0]; a new ID[1] derived from the old ID and the update's objects (`written`).
+void set_id(PdfDictionary& tr, const File::Impl& f, const std::string& written) {
+    std::string id0;
+    const PdfObject* id = f.trailer.GetKey("ID");
+    if (id && id->IsArray() && !id->GetArray().empty() &&
+        (id->GetArray()[0].IsString() || id->GetArray()[0].IsHexString())) {
+        const PdfString& s = id->GetArray()[0].GetString();
+        id0.assign(s.GetString(), s.GetLength());
+    }
+    if (f.has_encrypt && id0.empty()) return;  // an encrypted file without /ID must keep deriving its key without one
+    if (id0.empty()) {
+        std::string head(f.d, static_cast<std::size_t>(std::min<std::uint64_t>(f.n, 65536)));
+        id0 = hash16(head, std::to_string(f.n));
+    }
+    std::string id1 = hash16(id0 + std::to_string(f.n), written);
+    PdfArray ids;
+    ids.push_back(PdfObject(PdfString(id0.data(), static_cast<pdf_long>(id0.size()), true)));
+    ids.push_back(PdfObject(PdfString(id1.data(), static_cast<pdf_long>(id1.size()), true)));
+    tr.AddKey("ID", ids);
+}
+
+}  // namespace
+
 std::string Update::appended(std::map<std::uint32_t, std::size_t>* offsets) const {
     const File::Impl& f = *file_.impl_;
-    const std::uint64_t base = f.n;  // absolute offset where the update starts
     std::string out;
     if (f.n > 0 && f.d[f.n - 1] != '\n' && f.d[f.n - 1] != '\r') out += '\n';
     if (!comment_.empty()) out += comment_ + "\n";
-
-    struct Loc {
-        std::uint8_t type;
-        std::uint64_t value;
-        std::uint32_t gen;
-    };
     std::map<std::uint32_t, Loc> entries;
+    write_objects(out, entries, offsets);
+
+    // Full table when the reader had to reconstruct (the old sections are unusable).
+    const bool full = f.reconstructed && repair_;
+    bool needs_stream = f.kind == XrefKind::Stream;
+    if (full && add_old_entries(entries)) needs_stream = true;
+    std::uint32_t max_num = std::max<std::uint32_t>(file_.max_object_number(), next_num_ - 1);
+    if (!entries.empty()) max_num = std::max(max_num, entries.rbegin()->first);
+
+    PdfDictionary tr = f.trailer;
+    for (const char* k : {"Prev", "XRefStm", "Length", "Filter", "DecodeParms", "W", "Index", "Type", "DL"})
+        tr.RemoveKey(k);
+    if (!full && !(f.reconstructed && f.startxref == 0)) tr.AddKey("Prev", PdfObject(static_cast<pdf_int64>(f.startxref)));
+    if (info_.ObjectNumber()) tr.AddKey("Info", info_);
+    set_id(tr, f, out);
+
+    const std::uint64_t xref_rel = f.n + out.size() - f.hdr;
+    if (!needs_stream) out += xref_table(entries, full, tr, max_num);
+    else out += xref_stream(entries, full, tr, max_num, xref_rel);
+    out += "startxref\n" + std::to_string(xref_rel) + "\n%%EOF\n";
+    return out;
+}
+
+// Each object of the update, appended to `out`; its cross-reference entry into `entries`.
+void Update::write_objects(std::string& out, std::map<std::uint32_t, Loc>& entries,
+                           std::map<std::uint32_t, std::size_t>* offsets) const {
+    const File::Impl& f = *file_.impl_;
+    const std::uint64_t base = f.n;  // absolute offset where the update starts
     for (const auto& [num, o] : objects_) {
         if (!o.defined) throw Error("internal: object " + std::to_string(num) + " was reserved but never defined");
         std::uint16_t gen = gens_.count(num) ? gens_.at(num) : 0;
@@ -139,129 +211,88 @@ std::string Update::appended(std::map<std::uint32_t, std::size_t>* offsets) cons
         out += data;
         out += "\nendstream\nendobj\n";
     }
+}
 
-    // Full table when the reader had to reconstruct (the old sections are unusable).
-    const bool full = f.reconstructed && repair_;
-    bool needs_stream = f.kind == XrefKind::Stream;
-    if (full) {
-        for (const auto& [num, e] : f.xref) {
-            if (e.type == 0 || entries.count(num)) continue;
-            try {  // a scanned offset that does not parse would make the repaired file unreadable: leave it out
-                file_.get(PdfReference(num, static_cast<std::uint16_t>(e.type == 1 ? e.gen : 0)));
-            } catch (const Error&) {
+// For a repairing update: the file's own objects that still parse, into `entries`. True if one
+// of them is inside an object stream (then only a cross-reference stream can list it).
+bool Update::add_old_entries(std::map<std::uint32_t, Loc>& entries) const {
+    bool needs_stream = false;
+    for (const auto& [num, e] : file_.impl_->xref) {
+        if (e.type == 0 || entries.count(num)) continue;
+        try {  // a scanned offset that does not parse would make the repaired file unreadable: leave it out
+            file_.get(PdfReference(num, static_cast<std::uint16_t>(e.type == 1 ? e.gen : 0)));
+        } catch (const Error&) {
+            continue;
+        }
+        entries[num] = Loc{e.type, e.value, e.type == 1 ? e.gen : e.index};
+        if (e.type == 2) needs_stream = true;
+    }
+    return needs_stream;
+}
+
+// A cross-reference table and its trailer.
+std::string Update::xref_table(const std::map<std::uint32_t, Loc>& entries, bool full, PdfDictionary& tr,
+                               std::uint32_t max_num) {
+    std::string out;
+    tr.AddKey("Size", PdfObject(static_cast<pdf_int64>(max_num) + 1));
+    out += "xref\n";
+    char line[64];
+    for (auto [start, count] : runs_of(numbers(entries, full))) {
+        out += std::to_string(start) + " " + std::to_string(count) + "\n";
+        for (std::uint32_t n = start; n < start + count; ++n) {
+            if (n == 0) {
+                out += "0000000000 65535 f\r\n";
                 continue;
             }
-            entries[num] = Loc{e.type, e.value, e.type == 1 ? e.gen : e.index};
-            if (e.type == 2) needs_stream = true;
+            const Loc& l = entries.at(n);
+            std::snprintf(line, sizeof line, "%010llu %05u n\r\n", static_cast<unsigned long long>(l.value),
+                          static_cast<unsigned>(l.gen));
+            out += line;
         }
     }
-    std::uint32_t max_num = std::max<std::uint32_t>(file_.max_object_number(), next_num_ - 1);
-    if (!entries.empty()) max_num = std::max(max_num, entries.rbegin()->first);
-
-    // Trailer
-    PdfDictionary tr = f.trailer;
-    for (const char* k : {"Prev", "XRefStm", "Length", "Filter", "DecodeParms", "W", "Index", "Type", "DL"})
-        tr.RemoveKey(k);
-    if (!full && !(f.reconstructed && f.startxref == 0)) tr.AddKey("Prev", PdfObject(static_cast<pdf_int64>(f.startxref)));
-    if (info_.ObjectNumber()) tr.AddKey("Info", info_);
-    // /ID: keep ID[0]; new ID[1] derived from the old ID and this update.
-    std::string id0;
-    const PdfObject* id = f.trailer.GetKey("ID");
-    if (id && id->IsArray() && !id->GetArray().empty() &&
-        (id->GetArray()[0].IsString() || id->GetArray()[0].IsHexString())) {
-        const PdfString& s = id->GetArray()[0].GetString();
-        id0.assign(s.GetString(), s.GetLength());
-    }
-    if (!(f.has_encrypt && id0.empty())) {  // an encrypted file without /ID must keep deriving its key without one
-        if (id0.empty()) {
-            std::string head(f.d, static_cast<std::size_t>(std::min<std::uint64_t>(f.n, 65536)));
-            id0 = hash16(head, std::to_string(f.n));
-        }
-        std::string id1 = hash16(id0 + std::to_string(f.n), out);
-        PdfArray ids;
-        ids.push_back(PdfObject(PdfString(id0.data(), static_cast<pdf_long>(id0.size()), true)));
-        ids.push_back(PdfObject(PdfString(id1.data(), static_cast<pdf_long>(id1.size()), true)));
-        tr.AddKey("ID", ids);
-    }
-
-    // Cross-reference subsections (runs of consecutive numbers).
-    auto runs_of = [](const std::map<std::uint32_t, Loc>& m, bool with_zero) {
-        std::vector<std::pair<std::uint32_t, std::uint32_t>> runs;  // start, count
-        std::vector<std::uint32_t> nums;
-        if (with_zero) nums.push_back(0);
-        for (const auto& [num, l] : m) nums.push_back(num);
-        for (std::uint32_t n : nums) {
-            if (!runs.empty() && runs.back().first + runs.back().second == n) ++runs.back().second;
-            else runs.emplace_back(n, 1);
-        }
-        return runs;
-    };
-
-    const std::uint64_t xref_rel = base + out.size() - f.hdr;
-    if (!needs_stream) {
-        tr.AddKey("Size", PdfObject(static_cast<pdf_int64>(max_num) + 1));
-        out += "xref\n";
-        char line[64];
-        for (auto [start, count] : runs_of(entries, full)) {
-            out += std::to_string(start) + " " + std::to_string(count) + "\n";
-            for (std::uint32_t n = start; n < start + count; ++n) {
-                if (n == 0) {
-                    out += "0000000000 65535 f\r\n";
-                    continue;
-                }
-                const Loc& l = entries.at(n);
-                std::snprintf(line, sizeof line, "%010llu %05u n\r\n", static_cast<unsigned long long>(l.value),
-                              static_cast<unsigned>(l.gen));
-                out += line;
-            }
-        }
-        out += "trailer\n" + serialise(PdfObject(tr), nullptr) + "\n";
-    } else {
-        const std::uint32_t xnum = max_num + 1;
-        entries[xnum] = Loc{1, xref_rel, 0};
-        std::uint64_t maxv = 0;
-        std::uint32_t maxg = 0;
-        for (const auto& [num, l] : entries) {
-            maxv = std::max(maxv, l.value);
-            maxg = std::max(maxg, l.gen);
-        }
-        int w1 = 1;
-        while (w1 < 8 && (maxv >> (8 * w1)) != 0) ++w1;
-        int w2 = maxg > 0xffff ? 4 : 2;
-        std::string data;
-        PdfArray index;
-        for (auto [start, count] : runs_of(entries, full)) {
-            index.push_back(PdfObject(static_cast<pdf_int64>(start)));
-            index.push_back(PdfObject(static_cast<pdf_int64>(count)));
-            for (std::uint32_t n = start; n < start + count; ++n) {
-                if (n == 0) {
-                    put_be(data, 0, 1);
-                    put_be(data, 0, w1);
-                    put_be(data, 65535, w2);
-                    continue;
-                }
-                const Loc& l = entries.at(n);
-                put_be(data, l.type, 1);
-                put_be(data, l.value, w1);
-                put_be(data, l.gen, w2);
-            }
-        }
-        std::string packed = flate_encode(data);
-        tr.AddKey("Type", PdfName("XRef"));
-        tr.AddKey("Size", PdfObject(static_cast<pdf_int64>(xnum) + 1));
-        PdfArray w;
-        w.push_back(PdfObject(static_cast<pdf_int64>(1)));
-        w.push_back(PdfObject(static_cast<pdf_int64>(w1)));
-        w.push_back(PdfObject(static_cast<pdf_int64>(w2)));
-        tr.AddKey("W", w);
-        tr.AddKey("Index", index);
-        tr.AddKey("Filter", PdfName("FlateDecode"));
-        tr.AddKey("Length", PdfObject(static_cast<pdf_int64>(packed.size())));
-        out += std::to_string(xnum) + " 0 obj\n" + serialise(PdfObject(tr), nullptr) + "\nstream\n" + packed +
-               "\nendstream\nendobj\n";
-    }
-    out += "startxref\n" + std::to_string(xref_rel) + "\n%%EOF\n";
+    out += "trailer\n" + serialise(PdfObject(tr), nullptr) + "\n";
     return out;
+}
+
+// A cross-reference stream (object max_num + 1, at `xref_rel`) holding the trailer `tr`.
+std::string Update::xref_stream(std::map<std::uint32_t, Loc>& entries, bool full, PdfDictionary& tr,
+                                std::uint32_t max_num, std::uint64_t xref_rel) {
+    const std::uint32_t xnum = max_num + 1;
+    entries[xnum] = Loc{1, xref_rel, 0};
+    std::uint64_t maxv = 0;
+    std::uint32_t maxg = 0;
+    for (const auto& [num, l] : entries) {
+        maxv = std::max(maxv, l.value);
+        maxg = std::max(maxg, l.gen);
+    }
+    int w1 = 1;
+    while (w1 < 8 && (maxv >> (8 * w1)) != 0) ++w1;
+    int w2 = maxg > 0xffff ? 4 : 2;
+    std::string data;
+    PdfArray index;
+    for (auto [start, count] : runs_of(numbers(entries, full))) {
+        index.push_back(PdfObject(static_cast<pdf_int64>(start)));
+        index.push_back(PdfObject(static_cast<pdf_int64>(count)));
+        for (std::uint32_t n = start; n < start + count; ++n) {
+            const Loc l = n == 0 ? Loc{0, 0, 65535} : entries.at(n);  // object 0: the head of the free list
+            put_be(data, l.type, 1);
+            put_be(data, l.value, w1);
+            put_be(data, l.gen, w2);
+        }
+    }
+    std::string packed = flate_encode(data);
+    tr.AddKey("Type", PdfName("XRef"));
+    tr.AddKey("Size", PdfObject(static_cast<pdf_int64>(xnum) + 1));
+    PdfArray w;
+    w.push_back(PdfObject(static_cast<pdf_int64>(1)));
+    w.push_back(PdfObject(static_cast<pdf_int64>(w1)));
+    w.push_back(PdfObject(static_cast<pdf_int64>(w2)));
+    tr.AddKey("W", w);
+    tr.AddKey("Index", index);
+    tr.AddKey("Filter", PdfName("FlateDecode"));
+    tr.AddKey("Length", PdfObject(static_cast<pdf_int64>(packed.size())));
+    return std::to_string(xnum) + " 0 obj\n" + serialise(PdfObject(tr), nullptr) + "\nstream\n" + packed +
+           "\nendstream\nendobj\n";
 }
 
 void Update::write(std::ostream& os) const {

@@ -43,7 +43,6 @@ public:
     // Only for reconstructed files (File::reconstructed()): write a complete cross-reference section.
     void set_repair(bool repair) { repair_ = repair; }
 
-    std::size_t object_count() const { return objects_.size(); }
     // The value this update gives an object so far (nullptr: it keeps the file's), so that a
     // later step (signing) builds on what an earlier one (the badge) replaced.
     const PoDoFo::PdfObject* pending(const PoDoFo::PdfReference& ref) const;
@@ -53,7 +52,7 @@ public:
     std::string appended(std::map<std::uint32_t, std::size_t>* offsets = nullptr) const;
     // Original bytes + appended(), to a stream (e.g. std::cout).
     void write(std::ostream& out) const;
-    // Same, to `path` atomically: temp file in the same directory, fsync, rename.
+    // Same, to `path` atomically: temp file in the same directory, then rename.
     // On failure nothing is left behind and `path` is untouched. `path` may be
     // the input file itself.
     void write_file(const std::string& path) const;
@@ -66,6 +65,14 @@ private:
         bool defined = false;
     };
     PoDoFo::PdfReference next_ref();
+    struct Loc;  // a cross-reference entry of appended()
+    void write_objects(std::string& out, std::map<std::uint32_t, Loc>& entries,
+                       std::map<std::uint32_t, std::size_t>* offsets) const;
+    bool add_old_entries(std::map<std::uint32_t, Loc>& entries) const;
+    static std::string xref_table(const std::map<std::uint32_t, Loc>& entries, bool full,
+                                  PoDoFo::PdfDictionary& tr, std::uint32_t max_num);
+    static std::string xref_stream(std::map<std::uint32_t, Loc>& entries, bool full, PoDoFo::PdfDictionary& tr,
+                                   std::uint32_t max_num, std::uint64_t xref_rel);
     File& file_;
     std::uint32_t next_num_;
     std::map<std::uint32_t, Obj> objects_;  // by object number

@@ -177,7 +177,6 @@ std::string registry_from_environment(const std::string& given) {
     return r;
 }
 
-std::string page_url(const std::string& registry, const std::string& body) { return registry + "/pith/" + body; }
 std::string json_url(const std::string& registry, const std::string& id) { return registry + "/pith/" + id + ".json"; }
 std::string graph_url(const std::string& registry, const std::string& body) {
     return registry + "/api/pith-number/" + body + "/graph.json";

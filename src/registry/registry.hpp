@@ -70,8 +70,7 @@ void check_answer(const Record& record, const Query& query, const std::string& o
 // query that failed (empty when all are cached now).
 std::vector<std::string> prefetch(const std::vector<Query>& queries, const Options& options, unsigned parallel);
 
-// Addresses (pith-formats.md): the human page and JSON of a number, the arXiv resolver.
-std::string page_url(const std::string& registry, const std::string& body);
+// Addresses (pith-formats.md): the JSON and graph of a number, the arXiv resolver.
 std::string json_url(const std::string& registry, const std::string& body_or_short);
 std::string graph_url(const std::string& registry, const std::string& body);
 std::string resolver_url(const std::string& registry, const std::string& arxiv_id_with_version);

@@ -64,23 +64,10 @@ bool has_signatures(pdf::File& file) {
     return false;
 }
 
-Placeholder prepare(pdf::File& file, pdf::Update& update, const PdfReference* page, const Signer& signer, bool certify) {
-    if (certify && has_signatures(file))
-        throw Error(file.name() + ": --certify: the PDF is already signed; only its first signature may certify it");
-    Placeholder p;
-    PdfObject catalog = current(file, update, file.root_ref());
-    PdfReference form_ref;
-    PdfDictionary form;
-    if (const PdfObject* af = catalog.GetDictionary().GetKey("AcroForm"); af && af->IsReference()) {
-        form_ref = af->GetReference();
-        if (const PdfObject& o = current(file, update, form_ref); o.IsDictionary()) form = o.GetDictionary();
-    } else if (af && af->IsDictionary()) {
-        form = af->GetDictionary();
-    }
-    PdfArray fields;
-    if (const PdfObject* f = file.get_key(form, "Fields"); f && f->IsArray()) fields = f->GetArray();
+namespace {
 
-    // A field name no field of the form has yet.
+// A field name no field of the form (`fields`) has yet.
+std::string new_field_name(pdf::File& file, const PdfArray& fields) {
     std::vector<const PdfObject*> existing;
     const PdfObject fields_object(fields);
     std::set<std::uint32_t> seen;
@@ -91,8 +78,11 @@ Placeholder prepare(pdf::File& file, pdf::Update& update, const PdfReference* pa
             names.insert(t->GetString().GetStringUtf8());
     std::string name = kFieldName;
     for (int i = 2; names.count(name); ++i) name = kFieldName + std::to_string(i);
+    return name;
+}
 
-    // The signature dictionary: placeholders patched by finish(). All values direct.
+// The signature dictionary: placeholders patched by finish(). All values direct.
+PdfDictionary signature_dictionary(const Signer& signer, bool certify) {
     PdfDictionary sig;
     sig.AddKey("Type", PdfName("Sig"));
     sig.AddKey("Filter", PdfName("Adobe.PPKLite"));
@@ -117,15 +107,18 @@ Placeholder prepare(pdf::File& file, pdf::Update& update, const PdfReference* pa
         refs.push_back(reference);
         sig.AddKey("Reference", refs);
     }
-    p.signature = update.add(PdfObject(sig));
+    return sig;
+}
 
-    // The field, merged with an invisible widget: zero rectangle, Print and Locked.
+// The field, merged with an invisible widget: zero rectangle, Print and Locked.
+PdfDictionary signature_field(pdf::Update& update, const std::string& name, const PdfReference& signature,
+                              const PdfReference* page) {
     PdfDictionary field;
     field.AddKey("Type", PdfName("Annot"));
     field.AddKey("Subtype", PdfName("Widget"));
     field.AddKey("FT", PdfName("Sig"));
     field.AddKey("T", PdfString(name));
-    field.AddKey("V", p.signature);
+    field.AddKey("V", signature);
     field.AddKey("F", PdfObject(static_cast<pdf_int64>(132)));
     PdfArray rect;
     for (int i = 0; i < 4; ++i) rect.push_back(PdfObject(static_cast<pdf_int64>(0)));
@@ -141,16 +134,41 @@ Placeholder prepare(pdf::File& file, pdf::Update& update, const PdfReference* pa
     PdfDictionary appearance;
     appearance.AddKey("N", update.add_stream(form_xobject, ""));
     field.AddKey("AP", appearance);
-    p.field = update.add(PdfObject(field));
+    return field;
+}
 
-    if (page) {  // the widget joins the page's annotations
-        PdfObject page_object = current(file, update, *page);
-        PdfArray annots;
-        if (const PdfObject* a = file.get_key(page_object.GetDictionary(), "Annots"); a && a->IsArray()) annots = a->GetArray();
-        annots.push_back(p.field);
-        page_object.GetDictionary().AddKey("Annots", annots);
-        update.replace(*page, page_object);
+// The widget joins the page's annotations.
+void add_to_annotations(pdf::File& file, pdf::Update& update, const PdfReference& page, const PdfReference& field) {
+    PdfObject page_object = current(file, update, page);
+    PdfArray annots;
+    if (const PdfObject* a = file.get_key(page_object.GetDictionary(), "Annots"); a && a->IsArray()) annots = a->GetArray();
+    annots.push_back(field);
+    page_object.GetDictionary().AddKey("Annots", annots);
+    update.replace(page, page_object);
+}
+
+}  // namespace
+
+Placeholder prepare(pdf::File& file, pdf::Update& update, const PdfReference* page, const Signer& signer, bool certify) {
+    if (certify && has_signatures(file))
+        throw Error(file.name() + ": --certify: the PDF is already signed; only its first signature may certify it");
+    Placeholder p;
+    PdfObject catalog = current(file, update, file.root_ref());
+    PdfReference form_ref;
+    PdfDictionary form;
+    if (const PdfObject* af = catalog.GetDictionary().GetKey("AcroForm"); af && af->IsReference()) {
+        form_ref = af->GetReference();
+        if (const PdfObject& o = current(file, update, form_ref); o.IsDictionary()) form = o.GetDictionary();
+    } else if (af && af->IsDictionary()) {
+        form = af->GetDictionary();
     }
+    PdfArray fields;
+    if (const PdfObject* f = file.get_key(form, "Fields"); f && f->IsArray()) fields = f->GetArray();
+
+    const std::string name = new_field_name(file, fields);
+    p.signature = update.add(PdfObject(signature_dictionary(signer, certify)));
+    p.field = update.add(PdfObject(signature_field(update, name, p.signature, page)));
+    if (page) add_to_annotations(file, update, *page, p.field);
 
     fields.push_back(p.field);
     form.AddKey("Fields", fields);

@@ -153,8 +153,8 @@ std::string to_unicode_cmap(const std::vector<const font::Glyph*>& glyphs) {
     return s;
 }
 
-FontRefs add_font(pith::pdf::ObjectSink& sink, const std::vector<const font::Glyph*>& glyphs) {
-    FontRefs out;
+// One glyph procedure per glyph; `bbox`: the union of the inked glyphs' boxes.
+PdfDictionary char_procs(pith::pdf::ObjectSink& sink, const std::vector<const font::Glyph*>& glyphs, int bbox[4]) {
     PdfDictionary procs;
     int bx0 = 0, by0 = 0, bx1 = 0, by1 = 0;
     bool any_ink = false;
@@ -176,6 +176,18 @@ FontRefs add_font(pith::pdf::ObjectSink& sink, const std::vector<const font::Gly
         }
         procs.AddKey(PdfName(g->name), add_flate_stream(sink, PdfDictionary(), proc));
     }
+    bbox[0] = bx0;
+    bbox[1] = by0;
+    bbox[2] = bx1;
+    bbox[3] = by1;
+    return procs;
+}
+
+FontRefs add_font(pith::pdf::ObjectSink& sink, const std::vector<const font::Glyph*>& glyphs) {
+    FontRefs out;
+    int bb[4];
+    PdfDictionary procs = char_procs(sink, glyphs, bb);
+    const int bx0 = bb[0], by0 = bb[1], bx1 = bb[2], by1 = bb[3];
     PdfReference tounicode = add_flate_stream(sink, PdfDictionary(), to_unicode_cmap(glyphs));
 
     int first = glyphs.front()->code, last = glyphs.back()->code;
@@ -254,14 +266,11 @@ std::string rounded_rect(double x, double y, double w, double h, double r) {
     return s;
 }
 
-}  // namespace
-
-Badge draw(pith::pdf::ObjectSink& sink, const std::string& label, const std::string& url,
-           const Options& opt) {
-    // ---- validate
+// The glyphs `label` uses, sorted by code, unique; `text_w_units`: its advance, in glyph units.
+std::vector<const font::Glyph*> glyphs_of(const std::string& label, double& text_w_units) {
     if (label.empty()) throw pith::Error("badge: the label is empty");
     std::vector<const font::Glyph*> glyphs;  // used glyphs, sorted by code, unique
-    double text_w_units = 0;
+    text_w_units = 0;
     for (unsigned char c : label) {
         const font::Glyph* g = glyph_for(c);
         if (g == nullptr)
@@ -271,6 +280,10 @@ Badge draw(pith::pdf::ObjectSink& sink, const std::string& label, const std::str
     }
     std::sort(glyphs.begin(), glyphs.end(),
               [](const font::Glyph* a, const font::Glyph* b) { return a->code < b->code; });
+    return glyphs;
+}
+
+void check_options(const Options& opt) {
     const bool boxed = opt.style == "boxed";
     if (!boxed && opt.style != "plain")
         throw pith::Error("badge: unknown style '" + opt.style + "' (use plain or boxed)");
@@ -280,57 +293,68 @@ Badge draw(pith::pdf::ObjectSink& sink, const std::string& label, const std::str
         throw pith::Error("badge: QR module size must be between 0.1 and 20 pt");
     for (double c : opt.color)
         if (!(c >= 0 && c <= 1)) throw pith::Error("badge: colour components must be between 0 and 1");
+}
 
-    QrMatrix qr;
-    if (opt.qr) qr = encode_qr(url);
+// Where things go in the badge (pt).
+struct Layout {
+    bool boxed;
+    double s;        // text size
+    double lw;       // frame line width (boxed)
+    double qr_side;  // the QR code with its quiet zone
+    double width, height, text_x, qr_x, baseline;
+    static constexpr double quiet = 4;  // QR quiet zone, modules
+};
 
-    // ---- geometry (pt)
-    const double s = opt.text_size_pt;
+Layout layout(const Options& opt, const QrMatrix& qr, double text_w_units, const FontRefs& fr) {
+    Layout l;
+    const bool boxed = l.boxed = opt.style == "boxed";
+    const double s = l.s = opt.text_size_pt;
     const double em = s / 1000.0;
     const int asc_u = std::max(kAscent, 0);
     const double text_w = text_w_units * em;
-    FontRefs fr = add_font(sink, glyphs);
     const double asc = std::max(asc_u, fr.ink_ymax) * em;
     const double desc = std::min(kDescent, fr.ink_ymin) * em;  // negative
     const double text_h = asc - desc;
 
-    const double lw = boxed ? std::max(0.4, s / 16.0) : 0;    // frame line width
-    const double inset = boxed ? lw : 0;                       // keep the stroke inside the BBox
+    l.lw = boxed ? std::max(0.4, s / 16.0) : 0;   // frame line width
+    const double inset = boxed ? l.lw : 0;         // keep the stroke inside the BBox
     const double pad_x = boxed ? 0.6 * s : 0.15 * s;
     const double pad_y = boxed ? 0.4 * s : 0.15 * s;
-    const double quiet = 4;                                     // QR quiet zone, modules
-    const double qr_side = opt.qr ? (qr.width + 2 * quiet) * opt.qr_module_pt : 0;
+    l.qr_side = opt.qr ? (qr.width + 2 * Layout::quiet) * opt.qr_module_pt : 0;
 
-    double width = 0, height = 0, text_x = 0, qr_x = 0;
+    double height = 0;
     if (opt.qr) {
-        qr_x = inset;
-        text_x = inset + qr_side;  // the quiet zone separates QR and label
-        height = std::max(qr_side + 2 * inset, text_h + 2 * pad_y);
+        l.qr_x = inset;
+        l.text_x = inset + l.qr_side;  // the quiet zone separates QR and label
+        height = std::max(l.qr_side + 2 * inset, text_h + 2 * pad_y);
     } else {
-        text_x = pad_x;
+        l.qr_x = 0;
+        l.text_x = pad_x;
         height = text_h + 2 * pad_y;
     }
-    width = text_x + text_w + pad_x;
-    width = round4(width);
-    height = round4(height);
-    const double baseline = (height - text_h) / 2 - desc;
+    l.width = round4(l.text_x + text_w + pad_x);
+    l.height = round4(height);
+    l.baseline = (l.height - text_h) / 2 - desc;
+    return l;
+}
 
-    // ---- content stream
+// The badge's content stream: frame, QR code, label.
+std::string content(const Layout& l, const Options& opt, const QrMatrix& qr, const std::string& label) {
     const auto& col = opt.color;
     const std::string rgb = num(col[0]) + " " + num(col[1]) + " " + num(col[2]);
     std::string cs = "/CS0 cs /CS0 CS\n";
-    if (boxed) {
-        double r = std::min(0.35 * s, (height - lw) / 2);
-        cs += "1 1 1 sc " + rgb + " SC " + num(lw) + " w\n";
-        cs += rounded_rect(lw / 2, lw / 2, width - lw, height - lw, r);
+    if (l.boxed) {
+        double r = std::min(0.35 * l.s, (l.height - l.lw) / 2);
+        cs += "1 1 1 sc " + rgb + " SC " + num(l.lw) + " w\n";
+        cs += rounded_rect(l.lw / 2, l.lw / 2, l.width - l.lw, l.height - l.lw, r);
         cs += "B\n";
     }
     if (opt.qr) {
-        const double m = opt.qr_module_pt;
-        const double qy = (height - qr_side) / 2;
-        if (!boxed) cs += "1 1 1 sc " + num(qr_x) + " " + num(qy) + " " + num(qr_side) + " " + num(qr_side) + " re f\n";
-        cs += rgb + " sc\nq " + num(m) + " 0 0 " + num(-m) + " " + num(qr_x + quiet * m) + " " +
-              num(qy + qr_side - quiet * m) + " cm\n";
+        const double m = opt.qr_module_pt, quiet = Layout::quiet;
+        const double qy = (l.height - l.qr_side) / 2;
+        if (!l.boxed) cs += "1 1 1 sc " + num(l.qr_x) + " " + num(qy) + " " + num(l.qr_side) + " " + num(l.qr_side) + " re f\n";
+        cs += rgb + " sc\nq " + num(m) + " 0 0 " + num(-m) + " " + num(l.qr_x + quiet * m) + " " +
+              num(qy + l.qr_side - quiet * m) + " cm\n";
         for (const Module& r : merge_modules(qr))
             cs += std::to_string(r.x) + " " + std::to_string(r.y) + " " + std::to_string(r.w) + " " +
                   std::to_string(r.h) + " re\n";
@@ -338,10 +362,13 @@ Badge draw(pith::pdf::ObjectSink& sink, const std::string& label, const std::str
     } else {
         cs += rgb + " sc\n";
     }
-    cs += "BT /F1 " + num(s) + " Tf " + num(text_x) + " " + num(baseline) + " Td " + pdf_literal(label) +
+    cs += "BT /F1 " + num(l.s) + " Tf " + num(l.text_x) + " " + num(l.baseline) + " Td " + pdf_literal(label) +
           " Tj ET\n";
+    return cs;
+}
 
-    // ---- the Form XObject
+// The Form XObject drawing `cs` with the badge's font.
+PdfReference form_xobject(pith::pdf::ObjectSink& sink, const FontRefs& fr, const Layout& l, const std::string& cs) {
     PdfDictionary fonts;
     fonts.AddKey(PdfName("F1"), fr.font);
     PdfDictionary colorspaces;
@@ -353,8 +380,8 @@ Badge draw(pith::pdf::ObjectSink& sink, const std::string& label, const std::str
     PdfArray bbox;
     bbox.push_back(integer(0));
     bbox.push_back(integer(0));
-    bbox.push_back(real(width));
-    bbox.push_back(real(height));
+    bbox.push_back(real(l.width));
+    bbox.push_back(real(l.height));
 
     PdfDictionary x;
     x.AddKey(PdfName("Type"), PdfName("XObject"));
@@ -362,11 +389,24 @@ Badge draw(pith::pdf::ObjectSink& sink, const std::string& label, const std::str
     x.AddKey(PdfName("FormType"), integer(1));
     x.AddKey(PdfName("BBox"), bbox);
     x.AddKey(PdfName("Resources"), resources);
+    return add_flate_stream(sink, x, cs);
+}
 
+}  // namespace
+
+Badge draw(pith::pdf::ObjectSink& sink, const std::string& label, const std::string& url,
+           const Options& opt) {
+    double text_w_units = 0;
+    const std::vector<const font::Glyph*> glyphs = glyphs_of(label, text_w_units);
+    check_options(opt);
+    QrMatrix qr;
+    if (opt.qr) qr = encode_qr(url);
+    const FontRefs fr = add_font(sink, glyphs);
+    const Layout l = layout(opt, qr, text_w_units, fr);
     Badge b;
-    b.xobject = add_flate_stream(sink, x, cs);
-    b.width_pt = width;
-    b.height_pt = height;
+    b.xobject = form_xobject(sink, fr, l, content(l, opt, qr, label));
+    b.width_pt = l.width;
+    b.height_pt = l.height;
     return b;
 }
 

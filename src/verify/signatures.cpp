@@ -1,6 +1,7 @@
 #include "verify/signatures.hpp"
 
 #include "core/error.hpp"
+#include "core/hex.hpp"
 #include "stamp/stamp.hpp"
 
 #include <algorithm>
@@ -64,13 +65,6 @@ std::optional<std::time_t> pdf_date(const std::string& s) {
     return t;
 }
 
-int hex_value(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
 // The byte range: four direct integers from 0, the gap exactly the hex string /Contents, inside
 // the file; then the CMS over the ranges.
 Signature read_signature(pdf::File& file, const std::string& field, const PdfObject& sig, const std::vector<pdf::Revision>& revisions,
@@ -104,12 +98,8 @@ Signature read_signature(pdf::File& file, const std::string& field, const PdfObj
         if (s.covered_end >= revisions[i].eof_end && s.covered_end <= revisions[i].end) s.revision = i + 1;
     const std::string_view gap = bytes.substr(v[1], v[2] - v[1]);
     std::string der;
-    ok = gap.size() % 2 == 0 && gap.front() == '<' && gap.back() == '>';
-    for (std::size_t i = 1; ok && i + 1 < gap.size(); i += 2) {
-        const int hi = hex_value(gap[i]), lo = hex_value(gap[i + 1]);
-        ok = hi >= 0 && lo >= 0;
-        der.push_back(static_cast<char>(hi * 16 + lo));
-    }
+    ok = gap.size() % 2 == 0 && gap.front() == '<' && gap.back() == '>' &&
+         decode_hex(gap.substr(1, gap.size() - 2), der, NonHex::Reject);
     // The gap must be this dictionary's /Contents, not some other hex string left unsigned.
     const PdfObject* contents = sig.GetDictionary().GetKey("Contents");
     ok = ok && contents && contents->IsHexString() && static_cast<std::size_t>(contents->GetString().GetLength()) == der.size() &&

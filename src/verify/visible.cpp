@@ -374,8 +374,10 @@ ChildReader::ChildReader(std::string_view pdf, int index, const std::string& pas
     }
     if (child_ == 0) {
         ::close(fds[0]);
+#if PITH_TEST_HOOKS
         if (std::getenv(look == Look::Rendered ? "PITH_TEST_PAGE_TEXT_CRASH" : "PITH_TEST_GLANCE_CRASH")) std::abort();
         if (look != Look::Rendered && std::getenv("PITH_TEST_GLANCE_HANG")) ::pause();  // test hooks: poppler crashes, or hangs
+#endif
         limit_child(kChildSeconds[static_cast<int>(look)], kChildMemory);
         const Reading r = read_here();
         std::string message = r.failed ? "E" + r.why : !r.page ? "N" : look == Look::Rendered ? "W" + encode(*r.page) : "";

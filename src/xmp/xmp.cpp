@@ -182,10 +182,16 @@ Packet read(std::string_view packet) {
     return out;
 }
 
-std::string merge(std::string_view existing, const Properties& properties) {
-    const Schema& schema = Schema::pith();
-    pugi::xml_document doc;
-    if (!existing.empty()) load(doc, existing);
+namespace {
+
+// Names in the packet's own rdf prefix ("rdf:about", or "about" where RDF is the default namespace).
+struct RdfNames {
+    std::string prefix;
+    std::string operator()(const char* local) const { return (prefix.empty() ? "" : prefix + ":") + local; }
+};
+
+// The packet's rdf:RDF, or a new x:xmpmeta/rdf:RDF replacing whatever `doc` held.
+pugi::xml_node rdf_of(pugi::xml_document& doc) {
     pugi::xml_node rdf = find_rdf(doc);
     if (!rdf) {
         doc.reset();
@@ -194,12 +200,14 @@ std::string merge(std::string_view existing, const Properties& properties) {
         rdf = meta.append_child("rdf:RDF");
         rdf.append_attribute("xmlns:rdf") = kRdfNs;
     }
-    const std::string rdf_prefix = prefix_of(rdf.name());
-    auto rdf_name = [&](const char* local) { return (rdf_prefix.empty() ? "" : rdf_prefix + ":") + local; };
-    const bool claims_pdfa = !existing.empty() && !read(existing).pdfa_part.empty();
+    return rdf;
+}
 
-    // Remove every previous pith property, wherever it stands (a pith property outside rdf:RDF
-    // would otherwise outlive every stamp: fuzz_xmp), and pith's PDF/A schema declaration.
+// Removes every previous pith property, wherever it stands (a pith property outside rdf:RDF
+// would otherwise outlive every stamp: fuzz_xmp), and pith's PDF/A schema declaration.
+// Returns the first rdf:Description's rdf:about, which the new descriptions repeat.
+std::string remove_pith(pugi::xml_document& doc, pugi::xml_node rdf, const RdfNames& rdf_name) {
+    const Schema& schema = Schema::pith();
     std::vector<pugi::xml_node> doomed;
     std::vector<std::pair<pugi::xml_node, pugi::xml_attribute>> doomed_attributes;
     std::string about;
@@ -230,7 +238,11 @@ std::string merge(std::string_view existing, const Properties& properties) {
     for (auto& [node, attr] : doomed_attributes) node.remove_attribute(attr);
     for (auto it = doomed.rbegin(); it != doomed.rend(); ++it)
         if (it->parent()) it->parent().remove_child(*it);
-    // Descriptions that only held pith properties are now empty: drop them.
+    return about;
+}
+
+// Descriptions that only held pith properties are now empty: drop them.
+void drop_empty_descriptions(pugi::xml_node rdf, const RdfNames& rdf_name) {
     for (pugi::xml_node d = rdf.first_child(); d;) {
         pugi::xml_node next = d.next_sibling();
         if (local_name(d.name()) == "Description" && !d.first_child()) {
@@ -243,7 +255,12 @@ std::string merge(std::string_view existing, const Properties& properties) {
         }
         d = next;
     }
+}
 
+// One new rdf:Description holding `properties`.
+void add_properties(pugi::xml_node rdf, const RdfNames& rdf_name, const std::string& about,
+                    const Properties& properties) {
+    const Schema& schema = Schema::pith();
     pugi::xml_node desc = rdf.append_child(rdf_name("Description").c_str());
     desc.append_attribute(rdf_name("about").c_str()) = about.c_str();
     desc.append_attribute(("xmlns:" + schema.prefix).c_str()) = schema.namespace_uri.c_str();
@@ -254,38 +271,59 @@ std::string merge(std::string_view existing, const Properties& properties) {
     }
     for (const auto& [name, value] : properties)
         if (!schema.defines(name)) throw Error("internal: XMP property pith:" + name + " is not in templates/pith-xmp.json");
+}
 
-    if (claims_pdfa) {
-        // PDF/A: pdfaExtension:schemas is one property, so add to its Bag when there is one.
-        pugi::xml_node bag;
-        for_each_element(rdf, [&](pugi::xml_node n) {
-            if (!bag && local_name(n.name()) == "schemas" && in_namespace(n, n.name(), kPdfaExtensionNs))
-                for (pugi::xml_node c : n.children())
-                    if (local_name(c.name()) == "Bag") bag = c;
-        });
-        if (!bag) {
-            pugi::xml_node ext = rdf.append_child(rdf_name("Description").c_str());
-            ext.append_attribute(rdf_name("about").c_str()) = about.c_str();
-            ext.append_attribute("xmlns:pdfaExtension") = kPdfaExtensionNs;
-            bag = ext.append_child("pdfaExtension:schemas").append_child(rdf_name("Bag").c_str());
-        }
-        pugi::xml_node li = bag.append_child(rdf_name("li").c_str());
-        li.append_attribute(rdf_name("parseType").c_str()) = "Resource";
-        li.append_attribute("xmlns:pdfaSchema") = kPdfaSchemaNs;
-        li.append_attribute("xmlns:pdfaProperty") = kPdfaPropertyNs;
-        li.append_child("pdfaSchema:schema").text() = schema.description.c_str();
-        li.append_child("pdfaSchema:namespaceURI").text() = schema.namespace_uri.c_str();
-        li.append_child("pdfaSchema:prefix").text() = schema.prefix.c_str();
-        pugi::xml_node seq = li.append_child("pdfaSchema:property").append_child(rdf_name("Seq").c_str());
-        for (const auto& definition : schema.properties) {
-            pugi::xml_node p = seq.append_child(rdf_name("li").c_str());
-            p.append_attribute(rdf_name("parseType").c_str()) = "Resource";
-            p.append_child("pdfaProperty:name").text() = definition.name.c_str();
-            p.append_child("pdfaProperty:valueType").text() = definition.value_type.c_str();
-            p.append_child("pdfaProperty:category").text() = "external";
-            p.append_child("pdfaProperty:description").text() = definition.description.c_str();
-        }
+// PDF/A: pdfaExtension:schemas is one property, so add to its Bag when there is one.
+pugi::xml_node pdfa_schemas_bag(pugi::xml_node rdf, const RdfNames& rdf_name, const std::string& about) {
+    pugi::xml_node bag;
+    for_each_element(rdf, [&](pugi::xml_node n) {
+        if (!bag && local_name(n.name()) == "schemas" && in_namespace(n, n.name(), kPdfaExtensionNs))
+            for (pugi::xml_node c : n.children())
+                if (local_name(c.name()) == "Bag") bag = c;
+    });
+    if (!bag) {
+        pugi::xml_node ext = rdf.append_child(rdf_name("Description").c_str());
+        ext.append_attribute(rdf_name("about").c_str()) = about.c_str();
+        ext.append_attribute("xmlns:pdfaExtension") = kPdfaExtensionNs;
+        bag = ext.append_child("pdfaExtension:schemas").append_child(rdf_name("Bag").c_str());
     }
+    return bag;
+}
+
+// The pith schema declared in the PDF/A extension schemas, as PDF/A requires for custom properties.
+void declare_for_pdfa(pugi::xml_node rdf, const RdfNames& rdf_name, const std::string& about) {
+    const Schema& schema = Schema::pith();
+    pugi::xml_node li = pdfa_schemas_bag(rdf, rdf_name, about).append_child(rdf_name("li").c_str());
+    li.append_attribute(rdf_name("parseType").c_str()) = "Resource";
+    li.append_attribute("xmlns:pdfaSchema") = kPdfaSchemaNs;
+    li.append_attribute("xmlns:pdfaProperty") = kPdfaPropertyNs;
+    li.append_child("pdfaSchema:schema").text() = schema.description.c_str();
+    li.append_child("pdfaSchema:namespaceURI").text() = schema.namespace_uri.c_str();
+    li.append_child("pdfaSchema:prefix").text() = schema.prefix.c_str();
+    pugi::xml_node seq = li.append_child("pdfaSchema:property").append_child(rdf_name("Seq").c_str());
+    for (const auto& definition : schema.properties) {
+        pugi::xml_node p = seq.append_child(rdf_name("li").c_str());
+        p.append_attribute(rdf_name("parseType").c_str()) = "Resource";
+        p.append_child("pdfaProperty:name").text() = definition.name.c_str();
+        p.append_child("pdfaProperty:valueType").text() = definition.value_type.c_str();
+        p.append_child("pdfaProperty:category").text() = "external";
+        p.append_child("pdfaProperty:description").text() = definition.description.c_str();
+    }
+}
+
+}  // namespace
+
+std::string merge(std::string_view existing, const Properties& properties) {
+    pugi::xml_document doc;
+    if (!existing.empty()) load(doc, existing);
+    pugi::xml_node rdf = rdf_of(doc);
+    const RdfNames rdf_name{prefix_of(rdf.name())};
+    const bool claims_pdfa = !existing.empty() && !read(existing).pdfa_part.empty();
+
+    const std::string about = remove_pith(doc, rdf, rdf_name);
+    drop_empty_descriptions(rdf, rdf_name);
+    add_properties(rdf, rdf_name, about, properties);
+    if (claims_pdfa) declare_for_pdfa(rdf, rdf_name, about);
 
     std::ostringstream out;
     out << "<?xpacket begin=\"\xEF\xBB\xBF\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n";

@@ -6,7 +6,7 @@ Usage: batch_suite.py --pith PITH --source REPO --shared SHARED CASE
 Each case runs in a fresh temporary directory on PDFs it makes itself (copies of
 examples/article.pdf, tiny generated PDFs, junk), except `corpus`, which runs over every PDF
 of SHARED/corpus and exits 77 (skipped) without it. Test hooks of the batch workers
-(documented in doc/batch.md): PITH_BATCH_TEST_CRASH/SEGV/HANG/SPIN/MEMORY=<substring of the
+(doc/test-hooks.md): PITH_BATCH_TEST_CRASH/SEGV/HANG/SPIN/MEMORY=<substring of the
 input path>, PITH_BATCH_TEST_SLEEP=<substring>=<seconds>.
 """
 import argparse

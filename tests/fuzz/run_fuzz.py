@@ -50,12 +50,12 @@ def sources_and_flags(src, target, build):
 
     packages = []
     if target == "content_lexer":
-        sources += lib("pdf", ["content.cpp"])
+        sources += lib("pdf", ["content.cpp"]) + lib("core", ["hex.cpp"])
     elif target == "object_lexer":
         sources += lib("pdf", ["budget.cpp"])  # the Lexer charges values to a Budget
         packages = ["libpodofo"]
     elif target == "reader":
-        sources += lib("pdf") + lib("core", ["cpus.cpp", "files.cpp", "crypto.cpp", "platform.cpp", "text.cpp"])
+        sources += lib("pdf") + lib("core", ["cpus.cpp", "files.cpp", "crypto.cpp", "hex.cpp", "platform.cpp", "text.cpp"])
         packages = ["libpodofo", "libsodium", "icu-uc", "zlib", "libcrypto"]
     elif target == "record_reader":
         sources += lib("core")

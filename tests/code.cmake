@@ -1,0 +1,34 @@
+# Code checks (included by tests/CMakeLists.txt).
+# No function in src/ over 60 lines, except those listed in tests/code/function-length-allow.txt;
+# a listed function that has been split must leave the list (tools/longest-functions --allow).
+add_test(NAME code_function_length
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tools/longest-functions --max 60
+          --allow tests/code/function-length-allow.txt src
+  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(code_function_length PROPERTIES TIMEOUT 60 LABELS "code")
+
+# The tool itself, on a file whose functions' lengths are known.
+add_test(NAME code_longest_functions_tool
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/code/longest_functions_test.py)
+set_tests_properties(code_longest_functions_tool PROPERTIES TIMEOUT 60 LABELS "code")
+
+# Test hooks only in test builds (PITH_TEST_HOOKS, CMakeLists.txt): pith holds the hooks' names
+# exactly when the option is ON, and the sources that hold hooks (found by their names),
+# compiled here once more with the option OFF, hold none.
+file(GLOB_RECURSE PITH_ALL_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/*.cpp)
+set(PITH_HOOK_SOURCES "")
+foreach(source ${PITH_ALL_SOURCES})
+  file(STRINGS ${source} hooks REGEX "\"PITH_(BATCH_)?TEST_[A-Z_]+\"")
+  if(hooks)
+    list(APPEND PITH_HOOK_SOURCES ${source})
+  endif()
+endforeach()
+add_library(pith_hooks_off OBJECT ${PITH_HOOK_SOURCES})
+target_link_libraries(pith_hooks_off PRIVATE pithcore)
+target_compile_definitions(pith_hooks_off PRIVATE PITH_TEST_HOOKS=0)
+add_test(NAME code_test_hooks
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/code/test_hooks.py
+          --pith $<TARGET_FILE:pith> --hooks $<IF:$<BOOL:${PITH_TEST_HOOKS}>,ON,OFF> --source ${CMAKE_SOURCE_DIR}
+          $<TARGET_OBJECTS:pith_hooks_off>
+  COMMAND_EXPAND_LISTS)
+set_tests_properties(code_test_hooks PROPERTIES TIMEOUT 60 LABELS "code")

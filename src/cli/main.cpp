@@ -59,8 +59,10 @@ std::optional<std::string> misuse_before_command(const CLI::App& app, int argc, 
 // The command line asked for --json: errors are then also one JSON object on standard output,
 // where a pipeline reads the command's results.
 bool wants_json(const CLI::App& app) {
-    for (const CLI::App* sub : app.get_subcommands())
+    for (const CLI::App* sub : app.get_subcommands()) {  // the command run, and its own (keys list)
         if (const CLI::Option* json = sub->get_option_no_throw("--json"); json && json->count() > 0) return true;
+        if (wants_json(*sub)) return true;
+    }
     return false;
 }
 

@@ -704,7 +704,7 @@ const CachedObject& File::Impl::load(const PdfReference& ref, bool without_width
         }
     } catch (const PdfError& err) {
         cache.erase(num);
-        fail("cannot parse object " + std::to_string(num) + " (" + PdfError::ErrorName(err.GetError()) + ")");
+        fail("cannot parse object " + std::to_string(num) + " (" + podofo_words(err) + ")");
     } catch (...) {
         cache.erase(num);
         throw;
@@ -756,7 +756,7 @@ static void setup_encryption(File::Impl& f, const OpenOptions& opt) {
     try {
         enc.reset(PdfEncrypt::CreatePdfEncrypt(&encdict));
     } catch (const PdfError& err) {
-        f.fail(std::string("unsupported encryption (") + PdfError::ErrorName(err.GetError()) + ")", err::pdf_encryption);
+        f.fail(std::string("unsupported encryption (") + podofo_words(err) + ")", err::pdf_encryption);
     }
     if (!enc) f.fail("unsupported encryption", err::pdf_encryption);
     std::vector<std::string> tries;

@@ -4,6 +4,7 @@
 #include "core/files.hpp"
 #include "core/keys.hpp"
 #include "core/text.hpp"
+#include "pdf/budget.hpp"
 #include "pdf/crypt.hpp"
 #include "pdf/file.hpp"
 #include "pdf/update.hpp"
@@ -170,7 +171,7 @@ std::string rewrite_whole(const std::string& bytes, const std::string& name, con
         doc.Write(&device);
         return std::string(buffer.GetBuffer(), device.GetLength());
     } catch (const PoDoFo::PdfError& e) {
-        throw Error(name + ": --rewrite failed: PoDoFo cannot rewrite this file (" + PoDoFo::PdfError::ErrorName(e.GetError()) +
+        throw Error(name + ": --rewrite failed: PoDoFo cannot rewrite this file (" + pdf::podofo_words(e) +
                     "); stamp it without --rewrite", err::pdf_syntax);
     }
 }

@@ -553,8 +553,8 @@ def case_corpus(d):
             line = q.stderr.strip().splitlines()[-1]
             if line != "pith: %s  [%s]" % (res[i]["error"], res[i]["error_code"]):
                 mismatches.append("%s: batch says %r [%s], pith stamp %r" % (e["input"], res[i]["error"], res[i]["error_code"], line))
-            if ("damaged PDF" in msg) != (res[i]["error_code"] == "pdf.damaged"):
-                mismatches.append("%s: error_code %s for %r" % (e["input"], res[i]["error_code"], msg))
+            if ("damaged PDF" in line) != (res[i]["error_code"] == "pdf.damaged"):
+                mismatches.append("%s: error_code %s for %r" % (e["input"], res[i]["error_code"], line))
     check(not mismatches, "\n".join(mismatches))
     check_outputs_verify(d, rs, {e["output"]: e["password"] for e in entries if "password" in e})
     check(not temporaries(d), "temporary files left")

@@ -28,3 +28,9 @@ add_test(NAME build_options
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/build_options.py
           --pith $<TARGET_FILE:pith> --source ${CMAKE_SOURCE_DIR} --static $<IF:$<BOOL:${PITH_STATIC}>,ON,OFF>)
 set_tests_properties(build_options PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS "cli")
+
+# Every error code of doc/errors.md, produced and seen in text, --json and batch reports (issue 17).
+add_test(NAME cli_error_codes
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/error_codes.py
+          --pith $<TARGET_FILE:pith> --source ${CMAKE_SOURCE_DIR})
+set_tests_properties(cli_error_codes PROPERTIES TIMEOUT 300 LABELS "cli")

@@ -62,9 +62,9 @@ int run_batch(BatchCommand& c) {
     else if (c.progress == "bar") o.progress = batch::Options::Progress::Bar;
     else if (c.progress == "lines") o.progress = batch::Options::Progress::Lines;
     else if (c.progress == "none") o.progress = batch::Options::Progress::None;
-    else throw Error("--progress must be auto, bar, lines or none");
+    else throw Error("--progress must be auto, bar, lines or none", err::options_invalid);
     if (c.quiet) o.progress = batch::Options::Progress::None;
-    if (o.timeout_s < 0) throw Error("--timeout must be 0 (no limit) or more");
+    if (o.timeout_s < 0) throw Error("--timeout must be 0 (no limit) or more", err::options_invalid);
 
     if (c.key.any()) o.signer = sign::Signer::load(c.key);  // once: every worker signs with it
     o.anchors = sign::Anchors::load(c.trust);

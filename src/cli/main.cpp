@@ -1,5 +1,7 @@
 // pith: command-line front end. Argument parsing and printing only; the work is in the library.
 #include "cli/commands.hpp"
+#include "cli/output.hpp"
+#include "core/json.hpp"
 #include "core/error.hpp"
 #include "pdf/budget.hpp"
 #include "core/platform.hpp"
@@ -54,6 +56,26 @@ std::optional<std::string> misuse_before_command(const CLI::App& app, int argc, 
     return std::nullopt;
 }
 
+// The command line asked for --json: errors are then also one JSON object on standard output,
+// where a pipeline reads the command's results.
+bool wants_json(const CLI::App& app) {
+    for (const CLI::App* sub : app.get_subcommands()) {  // the command run, and its own (keys list)
+        if (const CLI::Option* json = sub->get_option_no_throw("--json"); json && json->count() > 0) return true;
+        if (wants_json(*sub)) return true;
+    }
+    return false;
+}
+
+// Every error that ends a command: its line on standard error and, with --json, its object.
+int fail(const CLI::App& app, const std::string& message, const std::string& code, int status) {
+    pith::cli::print_error(message, code);
+    if (wants_json(app)) {
+        pith::Json j = {{"error_code", code}, {"error", message}};
+        std::printf("%s\n", j.dump(-1, ' ', false, pith::Json::error_handler_t::replace).c_str());
+    }
+    return status;
+}
+
 // Where a usage error points: the help of the command it happened in.
 std::string help_for(const CLI::App& app) {
     for (const CLI::App* sub : app.get_subcommands()) return "pith " + sub->get_name() + " --help";
@@ -93,7 +115,8 @@ int main(int argc, char** argv) {
     register_registry_commands(app, status);
 
     if (auto misuse = misuse_before_command(app, argc, argv)) {
-        std::fprintf(stderr, "pith: %s\nRun `pith --help` for usage.\n", misuse->c_str());
+        pith::cli::print_error(*misuse, pith::err::options_invalid);
+        std::fprintf(stderr, "Run `pith --help` for usage.\n");
         return kExitUsage;
     }
     try {
@@ -105,14 +128,15 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        std::fprintf(stderr, "pith: %s\nRun `%s` for usage.\n", e.what(), help_for(app).c_str());
-        return kExitUsage;
+        const int code = fail(app, e.what(), pith::err::options_invalid, kExitUsage);
+        std::fprintf(stderr, "Run `%s` for usage.\n", help_for(app).c_str());
+        return code;
     } catch (const pith::Error& e) {
-        std::fprintf(stderr, "pith: %s\n", e.what());
-        return status ? status : kExitUsage;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "pith: internal error: %s\n", e.what());
-        return kExitUsage;
+        return fail(app, e.what(), e.code(), status ? status : kExitUsage);
+    } catch (const std::exception& e) {  // work outside pdf::within_budget that a library refused
+        return fail(app, std::string("internal error: ") + e.what(), pith::err::internal_error, kExitUsage);
+    } catch (...) {
+        return fail(app, "internal error: an exception pith does not know", pith::err::internal_error, kExitUsage);
     }
     return status;
 }

@@ -32,4 +32,8 @@ void print_field(const std::string& label, const std::string& value, std::FILE* 
     std::fprintf(out, "%-12s %s\n", (label + ":").c_str(), value.c_str());
 }
 
+void print_error(const std::string& message, const std::string& code) {
+    std::fprintf(stderr, "pith: %s  [%s]\n", message.c_str(), code.c_str());
+}
+
 }  // namespace pith::cli

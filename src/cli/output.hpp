@@ -11,4 +11,8 @@ bool use_colour(std::FILE* stream);
 void print_findings(const Findings& findings, std::FILE* out);
 void print_field(const std::string& label, const std::string& value, std::FILE* out);
 
+// An error, as every command shows it: "pith: MESSAGE  [CODE]" on standard error, the code
+// bracketed as verify's findings are (doc/errors.md lists the codes).
+void print_error(const std::string& message, const std::string& code);
+
 }  // namespace pith::cli

@@ -30,7 +30,7 @@ struct StampCommand {
 // The record named by exactly one of --record, --number and --arxiv.
 Record record_to_stamp(const StampCommand& c, int& status) {
     if (!c.record.empty() + !c.number.empty() + !c.arxiv.empty() != 1)
-        throw Error("give exactly one of --record FILE, --number NUMBER and --arxiv ID");
+        throw Error("give exactly one of --record FILE, --number NUMBER and --arxiv ID", err::options_invalid);
     if (!c.record.empty()) return load_record(c.record);
     return fetch_record(c.number.empty() ? "arxiv:" + c.arxiv : c.number, c.registry, status);
 }
@@ -43,12 +43,12 @@ std::string badge_line(const stamp::Summary& s) {
 }
 
 int run_stamp(StampCommand& c, int& status) {
-    if (c.in_place == !c.output.empty()) throw Error("give exactly one of -o OUT.pdf and --in-place");
-    if (c.in_place && c.input == "-") throw Error("--in-place needs a file, not standard input");
+    if (c.in_place == !c.output.empty()) throw Error("give exactly one of -o OUT.pdf and --in-place", err::options_invalid);
+    if (c.in_place && c.input == "-") throw Error("--in-place needs a file, not standard input", err::options_invalid);
     const std::string output = c.in_place ? c.input : c.output;
-    if (c.record == "-" && c.input == "-") throw Error("the PDF and the record cannot both come from standard input");
+    if (c.record == "-" && c.input == "-") throw Error("the PDF and the record cannot both come from standard input", err::options_invalid);
     if (output == "-" && ::isatty(STDOUT_FILENO))
-        throw Error("standard output is a terminal: pith will not write a PDF there (redirect it: -o - > out.pdf)");
+        throw Error("standard output is a terminal: pith will not write a PDF there (redirect it: -o - > out.pdf)", err::options_invalid);
     Record record = record_to_stamp(c, status);
     c.options.placement.corner = stamp::parse_corner(c.corner);
     c.options.draw_badge = !c.no_badge;
@@ -56,7 +56,7 @@ int run_stamp(StampCommand& c, int& status) {
     if (!c.at.empty()) c.options.placement.at = std::make_pair(c.at[0], c.at[1]);
     if (c.key.any()) c.options.signer = sign::Signer::load(c.key);
     else if (!c.key.pass_file.empty() || !c.key.pass_env.empty() || !c.key.chain.empty())
-        throw Error("--sign-chain and --sign-pass-* need --sign-cert and --sign-key, or --sign-p12");
+        throw Error("--sign-chain and --sign-pass-* need --sign-cert and --sign-key, or --sign-p12", err::options_invalid);
     c.options.placement.automatic = c.at.empty() && !(c.corner_option && c.corner_option->count() > 0);
     stamp::Summary s = pdf::within_budget(c.input, [&] { return stamp::stamp_file(c.input, output, record, c.options); }, false);
 
@@ -165,7 +165,7 @@ int exit_code_of(verify::State state) {
 }
 
 int run_verify(const VerifyCommand& c) {
-    if (c.online && !c.record.empty()) throw Error("give --record or --online, not both");
+    if (c.online && !c.record.empty()) throw Error("give --record or --online, not both", err::options_invalid);
     Keyring keyring = Keyring::load(c.keyrings);
     verify::Options options;
     options.password = c.password;
@@ -203,8 +203,8 @@ int run_verify(const VerifyCommand& c) {
             code = kExitUsage;
             result = {{"file", file}, {"state", "unreadable"}, {"number", nullptr}, {"error", e.what()},
                       {"success", Json::array()}, {"informational", Json::array()}, {"failure", Json::array()}};
-            if (!e.code().empty()) result["error_code"] = e.code();  // pdf.too_large, ...
-            std::fprintf(stderr, "pith: %s\n", e.what());
+            result["error_code"] = e.code();
+            print_error(e.what(), e.code());
         }
         all.push_back(result);
         if (severity(code) > severity(worst)) worst = code;

@@ -57,7 +57,7 @@ struct KeygenOptions {
 };
 
 int run_keygen(const KeygenOptions& o) {
-    if (file_exists(o.secret)) throw Error(o.secret + ": already exists; pith will not overwrite a secret key");
+    if (file_exists(o.secret)) throw Error(o.secret + ": already exists; pith will not overwrite a secret key", err::output_exists);
     KeyPair pair = generate_keypair();
     write_secret_key_file(o.secret, {o.key_id, pair.secret_key});
     try {
@@ -79,13 +79,13 @@ int run_sign(const SignOptions& o) {
     Record record = load_record(o.record);
     if (!record.hash_matches())
         throw Error(o.record + ": stated canonical_sha256 " + *record.stated_hash + " does not recompute (" +
-                    to_hex(record.canonical_hash) + "); refusing to sign");
+                    to_hex(record.canonical_hash) + "); refusing to sign", err::record_inconsistent);
     if (!record.number_matches())
         throw Error(o.record + ": stated Pith number " + *record.stated_number + " does not derive from the record (" +
-                    record.number.full() + "); refusing to sign");
+                    record.number.full() + "); refusing to sign", err::record_inconsistent);
     SecretKeyFile key = read_secret_key_file(o.secret);
     if (!o.key_id.empty()) key.key_id = o.key_id;
-    if (key.key_id.empty()) throw Error(o.secret + ": has no key id; pass --key-id");
+    if (key.key_id.empty()) throw Error(o.secret + ": has no key id; pass --key-id", err::options_invalid);
     Json signed_record = with_receipt(record, make_receipt(record.canonical_hash, key, now_rfc3339()));
     write_file_atomically(o.output, {pretty_json(signed_record) + "\n"});
     if (o.output != "-")
@@ -101,11 +101,11 @@ struct TexCommand {
 
 int run_tex(const TexCommand& c, int& status) {
     if (!c.record.empty() + !c.number.empty() + !c.arxiv.empty() != 1)
-        throw Error("give exactly one of RECORD, --number NUMBER and --arxiv ID");
+        throw Error("give exactly one of RECORD, --number NUMBER and --arxiv ID", err::options_invalid);
     const std::string path = c.record.empty() ? (c.number.empty() ? "arxiv:" + c.arxiv : c.number) : c.record;
     Record record = c.record.empty() ? fetch_record(path, c.registry, status) : load_record(path);
     if (!record.consistent())
-        throw Error(path + ": the record does not recompute (run `pith record " + path + "`); refusing to print it for LaTeX");
+        throw Error(path + ": the record does not recompute (run `pith record " + path + "`); refusing to print it for LaTeX", err::record_inconsistent);
     std::fputs(tex_snippet(record).c_str(), stdout);
     return kExitOk;
 }

@@ -109,15 +109,15 @@ int run_keys_add(const KeysCommand& c) {
     if (pinned.empty()) {
         auto found = receipt_fingerprints(c.key_id, c.flags);
         if (found.empty())
-            throw Error("no fingerprint to pin " + c.key_id + " to: pass --fingerprint HEX, or first `pith fetch` a record signed by it");
-        if (found.size() > 1) throw Error("cached receipts name " + std::to_string(found.size()) + " fingerprints for " + c.key_id + "; pass --fingerprint HEX");
+            throw Error("no fingerprint to pin " + c.key_id + " to: pass --fingerprint HEX, or first `pith fetch` a record signed by it", err::options_invalid);
+        if (found.size() > 1) throw Error("cached receipts name " + std::to_string(found.size()) + " fingerprints for " + c.key_id + "; pass --fingerprint HEX", err::options_invalid);
         pinned = *found.begin();
         pinned_by = "the cached receipts";
     }
     for (auto& ch : pinned) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     std::string text;
     if (c.source.rfind("http://", 0) == 0 || c.source.rfind("https://", 0) == 0) {
-        if (c.flags.offline) throw Error(c.source + ": --offline forbids the network");
+        if (c.flags.offline) throw Error(c.source + ": --offline forbids the network", err::registry_unreachable);
         text = registry::http_get(c.source, "application/json, application/x-pem-file, text/plain", registry_options(c.flags).http).body;
     } else {
         text = read_file_or_stdin(c.source, 1u << 20);
@@ -126,7 +126,7 @@ int run_keys_add(const KeysCommand& c) {
     const std::string actual = key_fingerprint(key);
     if (actual != pinned)
         throw Error(c.source + ": key fingerprint " + actual + " does not match " + pinned + " (pinned by " + pinned_by +
-                    "); not added");
+                    "); not added", err::registry_refused);
     const std::string ring = c.keyring.empty() ? default_keyring_file() : c.keyring;
     std::error_code ec;
     std::filesystem::create_directories(std::filesystem::path(ring).parent_path(), ec);
@@ -168,8 +168,8 @@ struct BadgeCommand {
 };
 
 int run_badge(BadgeCommand& c) {
-    if (c.svg + c.png + c.html + c.markdown != 1) throw Error("give exactly one of --svg, --png, --html and --markdown");
-    if (c.png && c.output.empty() && isatty(1)) throw Error("--png writes binary data: give -o FILE.png or redirect standard output");
+    if (c.svg + c.png + c.html + c.markdown != 1) throw Error("give exactly one of --svg, --png, --html and --markdown", err::options_invalid);
+    if (c.png && c.output.empty() && isatty(1)) throw Error("--png writes binary data: give -o FILE.png or redirect standard output", err::options_invalid);
     PithNumber number = parse_number(c.number);
     registry::WebBadge b = registry::web_badge(number, c.resolver, c.options);
     std::string out = c.svg ? b.svg

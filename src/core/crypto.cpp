@@ -29,7 +29,7 @@ namespace {
 
 void ensure_sodium() {
     static const bool ready = sodium_init() >= 0;
-    if (!ready) throw Error("libsodium failed to initialise");
+    if (!ready) throw Error("libsodium failed to initialise", err::internal_error);
 }
 
 }  // namespace
@@ -41,7 +41,7 @@ Sha256 sha256(std::string_view bytes) {
     SHA256_CTX ctx;
     if (SHA256_Init(&ctx) != 1 || SHA256_Update(&ctx, bytes.data(), bytes.size()) != 1 ||
         SHA256_Final(out.data(), &ctx) != 1)
-        throw Error("SHA-256 failed");
+        throw Error("SHA-256 failed", err::internal_error);
     return out;
 }
 
@@ -73,11 +73,11 @@ struct PrefixSha256::Impl {
 
 PrefixSha256::PrefixSha256(int fd) : impl_(std::make_unique<Impl>()) {
     struct stat st;
-    if (::fstat(fd, &st) != 0) throw Error(std::string("cannot stat the file to hash (") + std::strerror(errno) + ")");
+    if (::fstat(fd, &st) != 0) throw Error(std::string("cannot stat the file to hash (") + std::strerror(errno) + ")", err::input_unreadable);
     const std::size_t size = S_ISREG(st.st_mode) ? static_cast<std::size_t>(st.st_size) : 0;  // the reader says what else it is
     if (size > 0) {
         impl_->map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (impl_->map == MAP_FAILED) throw Error(std::string("cannot map the file to hash (") + std::strerror(errno) + ")");
+        if (impl_->map == MAP_FAILED) throw Error(std::string("cannot map the file to hash (") + std::strerror(errno) + ")", err::input_unreadable);
         impl_->bytes = std::string_view(static_cast<const char*>(impl_->map), size);
     }
     impl_->states.resize(size >= Impl::kThreadFrom ? size / Impl::kChunk + 1 : 1);
@@ -115,7 +115,7 @@ PrefixSha256::~PrefixSha256() {
 std::string_view PrefixSha256::bytes() const { return impl_->bytes; }
 
 Sha256 PrefixSha256::digest(std::uint64_t length) {
-    if (length > impl_->bytes.size()) throw Error("SHA-256 of more bytes than the file has");
+    if (length > impl_->bytes.size()) throw Error("SHA-256 of more bytes than the file has", err::internal_error);
     const std::size_t chunks = std::min(static_cast<std::size_t>(length) / Impl::kChunk, impl_->states.size() - 1);
     SHA256_CTX ctx;
     {
@@ -127,7 +127,7 @@ Sha256 PrefixSha256::digest(std::uint64_t length) {
     const std::size_t from = chunks * Impl::kChunk;
     if (SHA256_Update(&ctx, impl_->bytes.data() + from, static_cast<std::size_t>(length) - from) != 1 ||
         SHA256_Final(out.data(), &ctx) != 1)
-        throw Error("SHA-256 failed");
+        throw Error("SHA-256 failed", err::internal_error);
     return out;
 }
 

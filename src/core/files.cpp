@@ -25,7 +25,7 @@ int copy_of_standard_input() {
     const char* tmpdir = std::getenv("TMPDIR");
     std::string name = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/pith-stdin-XXXXXX";
     const int fd = ::mkstemp(name.data());
-    if (fd < 0) throw Error("standard input: cannot create a temporary file (" + std::string(std::strerror(errno)) + ")");
+    if (fd < 0) throw Error("standard input: cannot create a temporary file (" + std::string(std::strerror(errno)) + ")", err::output_unwritable);
     ::unlink(name.c_str());
     ::fcntl(fd, F_SETFD, FD_CLOEXEC);
     constexpr std::uint64_t kMax = std::uint64_t{4} << 30;
@@ -39,10 +39,15 @@ int copy_of_standard_input() {
             ::close(fd);
             throw Error(n < 0 ? "standard input: read error (" + std::string(std::strerror(saved)) + ")"
                         : total > kMax ? std::string("standard input: larger than 4 GiB")
-                                       : "standard input: cannot write a temporary copy (" + std::string(std::strerror(errno)) + ")");
+                                       : "standard input: cannot write a temporary copy (" + std::string(std::strerror(errno)) + ")", err::input_unreadable);
         }
     }
     return fd;
+}
+
+// One wording for a file that cannot be opened; a missing one has a code of its own (the path is wrong).
+Error cannot_open(const std::string& path, int error) {
+    return Error(path + ": cannot open (" + std::strerror(error) + ")", error == ENOENT ? err::input_not_found : err::input_unreadable);
 }
 
 }  // namespace
@@ -53,11 +58,11 @@ InputFile::InputFile(const std::string& path) {
         return;
     }
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd_ < 0) throw Error(path + ": cannot open (" + std::strerror(errno) + ")");
+    if (fd_ < 0) throw cannot_open(path, errno);
     struct stat st;
     if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
         ::close(fd_);
-        throw Error(path + ": not a regular file");
+        throw Error(path + ": not a regular file", err::input_unreadable);
     }
 }
 
@@ -68,18 +73,18 @@ std::string read_file_or_stdin(const std::string& path, std::size_t max_size) {
     std::ifstream file;
     if (path != "-") {
         struct stat st;
-        if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) throw Error(path + ": is a directory");
+        if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) throw Error(path + ": is a directory", err::input_unreadable);
         file.open(path, std::ios::binary);
-        if (!file) throw Error(path + ": cannot open: " + std::strerror(errno));
+        if (!file) throw cannot_open(path, errno);
     }
     std::istream& in = path == "-" ? std::cin : file;
     std::string data;
     char buf[65536];
     while (in.read(buf, sizeof buf) || in.gcount() > 0) {
         data.append(buf, static_cast<std::size_t>(in.gcount()));
-        if (data.size() > max_size) throw Error(name + ": larger than " + std::to_string(max_size >> 20) + " MiB");
+        if (data.size() > max_size) throw Error(name + ": larger than " + std::to_string(max_size >> 20) + " MiB", err::input_unreadable);
     }
-    if (in.bad()) throw Error(name + ": read error");
+    if (in.bad()) throw Error(name + ": read error", err::input_unreadable);
     return data;
 }
 
@@ -90,10 +95,10 @@ AtomicFile::AtomicFile(const std::string& path, std::optional<mode_t> mode, bool
         dir = slash == 0 ? "/" : path.substr(0, slash);
         base = path.substr(slash + 1);
     }
-    if (base.empty()) throw Error(path + ": not a file name");
+    if (base.empty()) throw Error(path + ": not a file name", err::options_invalid);
     tmp_ = (dir == "/" ? "" : dir) + "/." + base + ".pith-XXXXXX";
     fd_ = ::mkstemp(tmp_.data());
-    if (fd_ < 0) throw Error(path + ": cannot create a temporary file in " + dir + ": " + std::strerror(errno));
+    if (fd_ < 0) throw Error(path + ": cannot create a temporary file in " + dir + ": " + std::strerror(errno), err::output_unwritable);
     struct stat st;
     mode_t final_mode;
     if (::stat(path.c_str(), &st) == 0) {
@@ -152,15 +157,16 @@ void AtomicFile::commit() {
         saved = errno;
     if (saved)
         throw Error(path_ + (no_overwrite_ && saved == EEXIST ? ": already exists; pith will not overwrite it"
-                                                             : ": cannot write: " + std::string(std::strerror(saved))));
+                                                             : ": cannot write: " + std::string(std::strerror(saved))),
+                    no_overwrite_ && saved == EEXIST ? err::output_exists : err::output_unwritable);
 }
 
 void write_file_atomically(const std::string& path, std::initializer_list<std::string_view> pieces,
                            std::optional<mode_t> mode, bool no_overwrite) {
     if (path == "-") {
         for (std::string_view piece : pieces)
-            if (std::fwrite(piece.data(), 1, piece.size(), stdout) != piece.size()) throw Error("standard output: write error");
-        if (std::fflush(stdout) != 0) throw Error("standard output: write error");
+            if (std::fwrite(piece.data(), 1, piece.size(), stdout) != piece.size()) throw Error("standard output: write error", err::output_unwritable);
+        if (std::fflush(stdout) != 0) throw Error("standard output: write error", err::output_unwritable);
         return;
     }
     AtomicFile file(path, mode, no_overwrite);

@@ -84,12 +84,8 @@ public:
         if (!literal.empty() && literal[0] == '-') literal.erase(0, 1);
         if (!literal.empty() && (literal[0] == 'N' || literal[0] == 'I'))
             what = "NaN and Infinity are not allowed in a Pith record";
-        else {
-            what = ex.what();
-            // nlohmann's messages start with "[json.exception.parse_error.101] parse error at line 1, column 2: ".
-            auto colon = what.find(": ");
-            if (colon != std::string::npos) what = what.substr(colon + 2);
-        }
+        else
+            return not_json(ex.what());
         return fail(what + " (byte " + std::to_string(position) + ")");
     }
 
@@ -115,6 +111,16 @@ private:
             }
         }
         return p;
+    }
+
+    // nlohmann's words are for programmers ("[json.exception.parse_error.101] parse error at line 1,
+    // column 1: syntax error while parsing value - invalid literal; last read: '#'"): say where, in people's.
+    bool not_json(const std::string& library) {
+        const auto at = library.find("at line "), colon = library.find(": ", at == std::string::npos ? 0 : at);
+        std::string where = at == std::string::npos || colon == std::string::npos ? "" : library.substr(at + 3, colon - at - 3);
+        if (library.find("end of input") != std::string::npos) where += std::string(where.empty() ? "" : ": ") + "it ends too early";
+        if (error.empty()) error = source_ + ": not JSON" + (where.empty() ? "" : " (" + where + ")");
+        return false;
     }
 
     bool fail(const std::string& what, const std::string& where = {}) {
@@ -242,7 +248,7 @@ void append_value(std::string& out, const Json& v, int indent, int level) {
             out += '}';
             break;
         }
-        case Json::value_t::discarded: throw Error("cannot serialise a discarded JSON value");
+        case Json::value_t::discarded: throw Error("cannot serialise a discarded JSON value", err::internal_error);
     }
 }
 
@@ -288,7 +294,7 @@ std::string swap_long_integers(std::string_view text, std::vector<std::string>& 
 Json parse_json(std::string_view text, const std::string& source_name) {
     // No JSON text holds a NUL byte (not even in a string, where it must be escaped), and
     // nlohmann's lexer takes one for the end of the input: "90\0junk" read as 90 (fuzz_record_reader).
-    if (text.find('\0') != std::string_view::npos) throw Error(source_name + ": not valid JSON (a NUL byte)");
+    if (text.find('\0') != std::string_view::npos) throw Error(source_name + ": not JSON (a NUL byte)", err::input_not_json);
     StrictBuilder builder(source_name);
     std::string swapped;
     if (text.find("\xEF\xB7\x90") == std::string_view::npos && text.find("\\ufdd0") == std::string_view::npos &&
@@ -297,12 +303,12 @@ Json parse_json(std::string_view text, const std::string& source_name) {
     if (!swapped.empty()) text = swapped;
     bool ok = Json::sax_parse(text.begin(), text.end(), &builder, nlohmann::detail::input_format_t::json, true, false);
     if (!ok || !builder.error.empty())
-        throw Error(builder.error.empty() ? source_name + ": not valid JSON" : builder.error);
+        throw Error(builder.error.empty() ? source_name + ": not JSON" : builder.error, err::input_not_json);
     return std::move(builder.result);
 }
 
 std::string python_float_repr(double value) {
-    if (!std::isfinite(value)) throw Error("NaN and Infinity have no canonical JSON form");
+    if (!std::isfinite(value)) throw Error("NaN and Infinity have no canonical JSON form", err::record_invalid);
     if (value == 0) return std::signbit(value) ? "-0.0" : "0.0";
     char buf[64];
     auto res = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::scientific);

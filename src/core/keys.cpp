@@ -15,7 +15,7 @@ namespace {
 
 std::string string_field(const Json& entry, const char* name) {
     if (!entry.contains(name) || entry[name].is_null()) return {};
-    if (!entry[name].is_string()) throw Error(std::string("\"") + name + "\" is not a string");
+    if (!entry[name].is_string()) throw Error(std::string("\"") + name + "\" is not a string", err::keyring_invalid);
     return entry[name].get<std::string>();
 }
 
@@ -24,30 +24,30 @@ std::string string_field(const Json& entry, const char* name) {
 void Keyring::add_file(const std::string& path) {
     Json doc = parse_json(read_file_or_stdin(path, 16u << 20), path);
     if (!doc.is_object() || !doc.contains("keys") || !doc["keys"].is_array())
-        throw Error(path + ": not a pith keyring: expected an object with a \"keys\" array");
+        throw Error(path + ": not a pith keyring: expected an object with a \"keys\" array", err::keyring_invalid);
     files.push_back(path);
     for (std::size_t i = 0; i < doc["keys"].size(); ++i) {
         const Json& entry = doc["keys"][i];
         std::string where = path + ": keys[" + std::to_string(i) + "]";
         try {
-            if (!entry.is_object()) throw Error("not an object");
+            if (!entry.is_object()) throw Error("not an object", err::keyring_invalid);
             TrustedKey key;
             key.key_id = string_field(entry, "key_id");
-            if (key.key_id.empty()) throw Error("no key_id");
+            if (key.key_id.empty()) throw Error("no key_id", err::keyring_invalid);
             where += " (" + key.key_id + ")";
             std::string algorithm = string_field(entry, "algorithm");
-            if (algorithm != "ed25519") throw Error("algorithm \"" + algorithm + "\" is not ed25519");
+            if (algorithm != "ed25519") throw Error("algorithm \"" + algorithm + "\" is not ed25519", err::keyring_invalid);
             auto raw = base64_decode(string_field(entry, "public_key"), key.public_key.size());
-            if (!raw) throw Error("public_key is not the base64 of 32 bytes");
+            if (!raw) throw Error("public_key is not the base64 of 32 bytes", err::keyring_invalid);
             std::memcpy(key.public_key.data(), raw->data(), raw->size());
             key.fingerprint = key_fingerprint(key.public_key);
             std::string stated = string_field(entry, "fingerprint");
             if (!stated.empty() && stated != key.fingerprint)
-                throw Error("fingerprint " + stated + " does not match the public key (" + key.fingerprint + ")");
+                throw Error("fingerprint " + stated + " does not match the public key (" + key.fingerprint + ")", err::keyring_invalid);
             key.not_before = string_field(entry, "not_before");
             key.not_after = string_field(entry, "not_after");
             for (const auto* bound : {&key.not_before, &key.not_after})
-                if (!bound->empty() && !parse_rfc3339(*bound)) throw Error("\"" + *bound + "\" is not an RFC 3339 time");
+                if (!bound->empty() && !parse_rfc3339(*bound)) throw Error("\"" + *bound + "\" is not an RFC 3339 time", err::keyring_invalid);
             if (entry.contains("revoked")) {
                 const Json& revoked = entry["revoked"];
                 if (revoked.is_boolean())
@@ -55,7 +55,7 @@ void Keyring::add_file(const std::string& path) {
                 else if (revoked.is_string() && parse_rfc3339(revoked.get<std::string>()))
                     key.revoked = revoked.get<std::string>();
                 else if (!revoked.is_null())
-                    throw Error("\"revoked\" must be true, false or an RFC 3339 time");
+                    throw Error("\"revoked\" must be true, false or an RFC 3339 time", err::keyring_invalid);
             }
             key.source = path;
             keys.push_back(std::move(key));
@@ -98,10 +98,10 @@ void add_key_to_keyring_file(const std::string& path, const std::string& key_id,
     if (file_exists(path)) {
         doc = parse_json(read_file_or_stdin(path, 16u << 20), path);
         if (!doc.is_object() || !doc.contains("keys") || !doc["keys"].is_array())
-            throw Error(path + ": not a pith keyring: expected an object with a \"keys\" array");
+            throw Error(path + ": not a pith keyring: expected an object with a \"keys\" array", err::keyring_invalid);
         for (const auto& entry : doc["keys"])
             if (entry.is_object() && entry.value("key_id", "") == key_id)
-                throw Error(path + ": already holds a key with id \"" + key_id + "\"");
+                throw Error(path + ": already holds a key with id \"" + key_id + "\"", err::keyring_duplicate_id);
     }
     doc["keys"].push_back({{"key_id", key_id},
                            {"algorithm", "ed25519"},
@@ -111,24 +111,24 @@ void add_key_to_keyring_file(const std::string& path, const std::string& key_id,
 }
 
 void revoke_key_in_keyring_file(const std::string& path, const std::string& key_id, const std::string& since) {
-    if (!since.empty() && !parse_rfc3339(since)) throw Error("\"" + since + "\" is not an RFC 3339 time");
+    if (!since.empty() && !parse_rfc3339(since)) throw Error("\"" + since + "\" is not an RFC 3339 time", err::options_invalid);
     Json doc = parse_json(read_file_or_stdin(path, 16u << 20), path);
     if (!doc.is_object() || !doc.contains("keys") || !doc["keys"].is_array())
-        throw Error(path + ": not a pith keyring: expected an object with a \"keys\" array");
+        throw Error(path + ": not a pith keyring: expected an object with a \"keys\" array", err::keyring_invalid);
     bool found = false;
     for (auto& entry : doc["keys"])
         if (entry.is_object() && entry.value("key_id", "") == key_id) {
             entry["revoked"] = since.empty() ? Json(true) : Json(since);
             found = true;
         }
-    if (!found) throw Error(path + ": holds no key with id \"" + key_id + "\"");
+    if (!found) throw Error(path + ": holds no key with id \"" + key_id + "\"", err::keyring_unknown_id);
     write_file_atomically(path, {pretty_json(doc) + "\n"}, 0644);
 }
 
 std::string default_keyring_file() {
     if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg) return std::string(xdg) + "/pith/keyring.json";
     if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.config/pith/keyring.json";
-    throw Error("no keyring file: set XDG_CONFIG_HOME or HOME, or pass --keyring");
+    throw Error("no keyring file: set XDG_CONFIG_HOME or HOME, or pass --keyring", err::options_invalid);
 }
 
 PublicKey parse_public_key(std::string_view text, const std::string& source, const std::string& key_id) {
@@ -138,13 +138,13 @@ PublicKey parse_public_key(std::string_view text, const std::string& source, con
     std::string b64 = t;
     if (t.rfind("-----BEGIN PUBLIC KEY-----", 0) == 0) {
         auto end = t.find("-----END PUBLIC KEY-----");
-        if (end == std::string::npos) throw Error(source + ": PEM without its END line");
+        if (end == std::string::npos) throw Error(source + ": PEM without its END line", err::keyring_invalid);
         b64.clear();
         for (char c : t.substr(26, end - 26))
             if (!std::isspace(static_cast<unsigned char>(c))) b64 += c;
         static const unsigned char spki[12] = {0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00};
         auto der = base64_decode(b64, 44);
-        if (!der || std::memcmp(der->data(), spki, 12) != 0) throw Error(source + ": the PEM is not an Ed25519 public key");
+        if (!der || std::memcmp(der->data(), spki, 12) != 0) throw Error(source + ": the PEM is not an Ed25519 public key", err::keyring_invalid);
         b64 = base64(reinterpret_cast<const unsigned char*>(der->data()) + 12, 32);
     } else if (!t.empty() && t[0] == '{') {
         Json doc = parse_json(t, source);
@@ -153,18 +153,18 @@ PublicKey parse_public_key(std::string_view text, const std::string& source, con
             entry = nullptr;
             for (const auto& k : doc["keys"])
                 if (k.is_object() && k.value("key_id", "") == key_id) entry = &k;
-            if (!entry) throw Error(source + ": the keyring holds no key with id \"" + key_id + "\"");
+            if (!entry) throw Error(source + ": the keyring holds no key with id \"" + key_id + "\"", err::keyring_unknown_id);
         }
         if (!entry->is_object() || !entry->contains("public_key") || !(*entry)["public_key"].is_string())
-            throw Error(source + ": no \"public_key\" (standard base64 of 32 bytes)");
+            throw Error(source + ": no \"public_key\" (standard base64 of 32 bytes)", err::keyring_invalid);
         std::string stated_id = entry->value("key_id", key_id);
-        if (stated_id != key_id) throw Error(source + ": the key is \"" + stated_id + "\", not \"" + key_id + "\"");
+        if (stated_id != key_id) throw Error(source + ": the key is \"" + stated_id + "\", not \"" + key_id + "\"", err::keyring_invalid);
         std::string algorithm = entry->value("algorithm", "ed25519");
-        if (algorithm != "ed25519") throw Error(source + ": algorithm \"" + algorithm + "\" is not ed25519");
+        if (algorithm != "ed25519") throw Error(source + ": algorithm \"" + algorithm + "\" is not ed25519", err::keyring_invalid);
         b64 = (*entry)["public_key"].get<std::string>();
     }
     auto raw = base64_decode(b64, 32);
-    if (!raw) throw Error(source + ": not an Ed25519 public key (expected the base64 of 32 bytes, a PEM or a JSON key)");
+    if (!raw) throw Error(source + ": not an Ed25519 public key (expected the base64 of 32 bytes, a PEM or a JSON key)", err::keyring_invalid);
     PublicKey key;
     std::memcpy(key.data(), raw->data(), key.size());
     return key;
@@ -181,11 +181,11 @@ void write_secret_key_file(const std::string& path, const SecretKeyFile& key) {
 SecretKeyFile read_secret_key_file(const std::string& path) {
     Json doc = parse_json(read_file_or_stdin(path, 1u << 20), path);
     if (!doc.is_object() || doc.value("algorithm", "") != "ed25519" || !doc.contains("secret_key") || !doc["secret_key"].is_string())
-        throw Error(path + ": not a pith secret key file (made by `pith keygen`)");
+        throw Error(path + ": not a pith secret key file (made by `pith keygen`)", err::keyring_invalid);
     SecretKeyFile key;
     key.key_id = doc.value("key_id", "");
     auto raw = base64_decode(doc["secret_key"].get<std::string>(), key.secret_key.size());
-    if (!raw) throw Error(path + ": secret_key is not the base64 of 64 bytes");
+    if (!raw) throw Error(path + ": secret_key is not the base64 of 64 bytes", err::keyring_invalid);
     std::memcpy(key.secret_key.data(), raw->data(), raw->size());
     return key;
 }

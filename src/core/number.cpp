@@ -18,7 +18,7 @@ PithNumber number_from_hash(const Sha256& canonical_hash, int year) {
 int year_of_timestamp(std::string_view timestamp) {
     if (timestamp.size() < 5 || timestamp[4] != '-' ||
         !std::all_of(timestamp.begin(), timestamp.begin() + 4, [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
-        throw Error("submitted_at \"" + std::string(timestamp) + "\" does not start with a four-digit year (YYYY-...)");
+        throw Error("submitted_at \"" + std::string(timestamp) + "\" does not start with a four-digit year (YYYY-...)", err::record_invalid);
     return std::stoi(std::string(timestamp.substr(0, 4)));
 }
 
@@ -26,7 +26,7 @@ PithNumber parse_number(std::string_view input) {
     const std::string typed(input);
     auto fail = [&](const std::string& why) -> PithNumber {
         throw Error("not a Pith number: \"" + typed + "\": " + why +
-                    " (expected pith:YEAR:BODY with a 26-character BODY of A-Z and 2-7, or pith:SHORT with 8, 12 or 16 of them)");
+                    " (expected pith:YEAR:BODY with a 26-character BODY of A-Z and 2-7, or pith:SHORT with 8, 12 or 16 of them)", err::number_invalid);
     };
     std::string text(input);
     text.erase(0, text.find_first_not_of(" \t\r\n"));

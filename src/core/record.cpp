@@ -16,7 +16,7 @@ std::optional<std::string> string_at(const Json& object, const Json::json_pointe
 }
 
 Receipt read_receipt(const Json& r, const std::string& source) {
-    if (!r.is_object()) throw Error(source + ": receipt is not an object");
+    if (!r.is_object()) throw Error(source + ": receipt is not an object", err::record_invalid);
     auto field = [&](const char* name) { return r.contains(name) && r[name].is_string() ? r[name].get<std::string>() : std::string(); };
     return Receipt{field("key_id"), field("algorithm"), field("signature_b64"), field("public_key_fingerprint"),
                    field("signed_at"), field("canonical_sha256"), field("signed_message")};
@@ -41,7 +41,7 @@ Record read_record(std::string_view text, const std::string& source) {
     r.source = source;
     r.document = parse_json(text, source);
     const Json& doc = r.document;
-    if (!doc.is_object()) throw Error(source + ": not a Pith record: the top level is not a JSON object");
+    if (!doc.is_object()) throw Error(source + ": not a Pith record: the top level is not a JSON object", err::record_invalid);
 
     if (doc.value("record_type", "") == "pith_number_record") {
         r.kind = RecordKind::NumberRecord;
@@ -53,7 +53,7 @@ Record read_record(std::string_view text, const std::string& source) {
     } else if (doc.value("state_type", "") == "pith_open_graph_state") {
         r.kind = RecordKind::GraphState;
         if (!doc.contains("current") || !doc["current"].is_object())
-            throw Error(source + ": pith_open_graph_state without a \"current\" object");
+            throw Error(source + ": pith_open_graph_state without a \"current\" object", err::record_invalid);
         r.canonical_record = doc["current"].value("canonical_record", Json());
         r.stated_number = string_at(doc, "/pith_number"_json_pointer);
         r.stated_state_sha256 = string_at(doc, "/state_sha256"_json_pointer);
@@ -83,12 +83,12 @@ Record read_record(std::string_view text, const std::string& source) {
     } else {
         throw Error(source +
                     ": not a Pith record: expected a pith_number_record, a pith_open_graph_state, a document with "
-                    "\"canonical_record\", or a canonical record with \"metadata\" and \"source\"");
+                    "\"canonical_record\", or a canonical record with \"metadata\" and \"source\"", err::record_invalid);
     }
 
-    if (!r.canonical_record.is_object()) throw Error(source + ": canonical_record is missing or not an object");
+    if (!r.canonical_record.is_object()) throw Error(source + ": canonical_record is missing or not an object", err::record_invalid);
     auto submitted = string_at(r.canonical_record, "/metadata/submitted_at"_json_pointer);
-    if (!submitted) throw Error(source + ": canonical_record has no metadata.submitted_at, so it has no Pith number year");
+    if (!submitted) throw Error(source + ": canonical_record has no metadata.submitted_at, so it has no Pith number year", err::record_invalid);
     r.canonical_bytes = canonical_json(r.canonical_record);
     r.canonical_hash = sha256(r.canonical_bytes);
     r.number = number_from_hash(r.canonical_hash, year_of_timestamp(*submitted));

@@ -1,6 +1,8 @@
 #include "pdf/budget.hpp"
 
+#include <cctype>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <mutex>
 #include <optional>
@@ -28,7 +30,7 @@ std::size_t parse_amount(const std::string& key, const std::string& text) {
     int shift = 0;
     if (used + 1 == text.size()) shift = text[used] == 'K' ? 10 : text[used] == 'M' ? 20 : text[used] == 'G' ? 30 : -1;
     if (used == 0 || shift < 0 || used + (shift ? 1 : 0) != text.size() || n == 0 || n > (std::numeric_limits<std::size_t>::max() >> shift))
-        throw Error("limits: " + key + "=" + text + " is not a positive number (with K, M or G for sizes)");
+        throw Error("limits: " + key + "=" + text + " is not a positive number (with K, M or G for sizes)", err::options_invalid);
     return static_cast<std::size_t>(n) << shift;
 }
 
@@ -43,7 +45,7 @@ Limits Limits::parse(const std::string& spec) {
         const std::string item = spec.substr(at, comma - at);
         at = comma + 1;
         const std::size_t eq = item.find('=');
-        if (eq == std::string::npos) throw Error("limits: \"" + item + "\" is not KEY=VALUE (doc/limits.md)");
+        if (eq == std::string::npos) throw Error("limits: \"" + item + "\" is not KEY=VALUE (doc/limits.md)", err::options_invalid);
         const std::string key = item.substr(0, eq);
         const std::size_t v = parse_amount(key, item.substr(eq + 1));
         if (key == "decoded") l.decoded = v;
@@ -53,10 +55,10 @@ Limits Limits::parse(const std::string& spec) {
         else if (key == "forms") l.forms = v;
         else if (key == "depth") {
             // Parsing recurses once per level: deeper than this would risk the stack.
-            if (v > 4096) throw Error("limits: depth=" + item.substr(eq + 1) + " is more than 4096");
+            if (v > 4096) throw Error("limits: depth=" + item.substr(eq + 1) + " is more than 4096", err::options_invalid);
             l.depth = static_cast<int>(v);
         } else {
-            throw Error("limits: unknown key \"" + key + "\" (decoded, stream, values, depth, revisions, forms)");
+            throw Error("limits: unknown key \"" + key + "\" (decoded, stream, values, depth, revisions, forms)", err::options_invalid);
         }
     }
     return l;
@@ -93,6 +95,16 @@ void Budget::overrun(const std::string& what, const char* key) {
         why_ = "pdf.too_large: " + what + " (limits: doc/limits.md; raise with --limits " + key + "=... or PITH_LIMITS)";
     }
     throw TooLarge(why_);
+}
+
+std::string podofo_words(const PoDoFo::PdfError& e) {
+    const char* name = PoDoFo::PdfError::ErrorName(e.GetError());
+    std::string words;
+    for (const char* c = name ? std::strchr(name, '_') : nullptr; c && *++c;) {
+        if (std::isupper(static_cast<unsigned char>(*c)) && !words.empty()) words += ' ';
+        words += static_cast<char>(std::tolower(static_cast<unsigned char>(*c)));
+    }
+    return words.empty() ? "error " + std::to_string(e.GetError()) : words;
 }
 
 }  // namespace pith::pdf

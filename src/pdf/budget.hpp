@@ -94,13 +94,18 @@ private:
 // A file asked for more than its budget, or for more memory than there is (pdf.too_large).
 class TooLarge : public Error {
 public:
-    explicit TooLarge(const std::string& message) : Error(message, "pdf.too_large") {}
+    explicit TooLarge(const std::string& message) : Error(message, err::pdf_too_large) {}
 };
 
-// Runs `work` (everything pith does with the input file `file`) under a fresh budget, and turns
-// what reading a hostile file can throw into one clear error for that file: TooLarge
-// ("FILE: pdf.too_large: ...") for an overrun -- also one some reader caught and read around --
-// or std::bad_alloc; pith::Error for PoDoFo's exceptions. Other errors pass unchanged.
+// PoDoFo's name of an error ("ePdfError_InvalidDataType") in words ("invalid data type").
+std::string podofo_words(const PoDoFo::PdfError& e);
+
+// The one boundary between the libraries pith uses and its errors: runs `work` (everything pith
+// does with the input file `file`) under a fresh budget, and turns whatever it throws into one
+// pith::Error for that file, with a code and words for people: TooLarge ("FILE: pdf.too_large: ...")
+// for an overrun -- also one some reader caught and read around -- or std::bad_alloc; pdf.password
+// or pdf.syntax for PoDoFo's exceptions (which do not derive from std::exception); internal.error
+// for anything else (nlohmann::json, std::system_error, ...). pith::Errors pass unchanged.
 // `refuse_read_around`: false for work that has written its output when it returns (stamp):
 // an overrun some reader read around is then the damage that reader recorded, not an error.
 template <class Work>
@@ -118,10 +123,14 @@ auto within_budget(const std::string& file, Work&& work, bool refuse_read_around
         throw TooLarge(named("pdf.too_large: out of memory reading the file (doc/limits.md)"));
     } catch (const PoDoFo::PdfError& e) {
         if (budget.spent()) throw TooLarge(named(budget.why()));
-        throw Error(named(std::string("cannot read the PDF (") + PoDoFo::PdfError::ErrorName(e.GetError()) + ")"));
+        if (e.GetError() == PoDoFo::ePdfError_InvalidPassword)
+            throw Error(named("wrong password for encrypted PDF (check --password)"), err::pdf_password);
+        throw Error(named("cannot read the PDF (" + podofo_words(e) + ")"), err::pdf_syntax);
     } catch (const Error&) {
         if (budget.spent()) throw TooLarge(named(budget.why()));
         throw;
+    } catch (const std::exception& e) {
+        throw Error(named(std::string("internal error: ") + e.what()), err::internal_error);
     }
 }
 

@@ -178,7 +178,7 @@ std::string_view ContentLexer::regular_run() {
 // Reads one value at p_ into `o` (or only passes over it, when null); false for what is not an
 // operand (a stray delimiter).
 bool ContentLexer::value(Operand* o, int depth) {
-    if (depth > kMaxNesting) throw Error("arrays or dictionaries nested too deeply");
+    if (depth > kMaxNesting) throw Error("arrays or dictionaries nested too deeply", err::pdf_syntax);
     const char c = d_[p_];
     if (is_number_start(c)) {  // its value is read when asked for (most operands are path coordinates)
         const std::string_view text = regular_run();
@@ -205,7 +205,7 @@ bool ContentLexer::value(Operand* o, int depth) {
                 p_ += 2;
                 break;
             }
-            if (key && d_[p_] != '/') throw Error("a dictionary key that is not a name");
+            if (key && d_[p_] != '/') throw Error("a dictionary key that is not a name", err::pdf_syntax);
             if (!value(nullptr, depth + 1) && p_ < d_.size() && is_regular(d_[p_])) regular_run();  // true, false, null
         }
     } else if (c == '<') {

@@ -18,7 +18,7 @@ namespace pith::pdf {
 // inside it, so no reader draws any of that.
 class UnclosedError : public Error {
 public:
-    using Error::Error;
+    explicit UnclosedError(const std::string& message) : Error(message, err::pdf_syntax) {}
 };
 
 // One operand of a content operator.

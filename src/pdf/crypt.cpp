@@ -180,10 +180,10 @@ std::string md5(const std::string& in) {
 #else
 // Portable: EVP, from OpenSSL's default provider (loaded here: pith loads its providers itself).
 std::string md5(const std::string& in) {
-    if (!ensure_aes()) throw Error("MD5 is unavailable (OpenSSL's default provider did not load)");
+    if (!ensure_aes()) throw Error("MD5 is unavailable (OpenSSL's default provider did not load)", err::internal_error);
     unsigned char out[EVP_MAX_MD_SIZE];
     unsigned int n = 0;
-    if (EVP_Digest(in.data(), in.size(), out, &n, EVP_md5(), nullptr) != 1) throw Error("MD5 failed");
+    if (EVP_Digest(in.data(), in.size(), out, &n, EVP_md5(), nullptr) != 1) throw Error("MD5 failed", err::internal_error);
     return std::string(reinterpret_cast<char*>(out), n);
 }
 #endif
@@ -213,7 +213,7 @@ std::string aes_low_level(bool enc, const std::string& key, const unsigned char*
     const auto* key_bytes = reinterpret_cast<const unsigned char*>(key.data());
     const int bits = key.size() == 32 ? 256 : 128;
     if ((enc ? AES_set_encrypt_key(key_bytes, bits, &schedule) : AES_set_decrypt_key(key_bytes, bits, &schedule)) != 0)
-        throw Error("cannot initialise AES");
+        throw Error("cannot initialise AES", err::internal_error);
     std::string data(in);
     if (enc) data.append(16 - in.size() % 16, static_cast<char>(16 - in.size() % 16));  // PKCS #7 padding
     std::string out(data.size(), '\0');
@@ -232,19 +232,19 @@ std::string aes_low_level(bool enc, const std::string& key, const unsigned char*
 #endif
 
 std::string aes_evp(bool enc, const std::string& key, const unsigned char* iv, std::string_view in) {
-    if (!ensure_aes()) throw Error("AES is unavailable (OpenSSL's default provider did not load)");
+    if (!ensure_aes()) throw Error("AES is unavailable (OpenSSL's default provider did not load)", err::internal_error);
     std::unique_ptr<EVP_CIPHER_CTX, CtxFree> ctx(EVP_CIPHER_CTX_new());
     const EVP_CIPHER* c = key.size() == 32 ? EVP_aes_256_cbc() : EVP_aes_128_cbc();
     if (!ctx || EVP_CipherInit_ex(ctx.get(), c, nullptr, reinterpret_cast<const unsigned char*>(key.data()), iv,
                                   enc ? 1 : 0) != 1)
-        throw Error("cannot initialise AES");
+        throw Error("cannot initialise AES", err::internal_error);
     std::string out(in.size() + 32, '\0');
     int n1 = 0, n2 = 0;
     if (EVP_CipherUpdate(ctx.get(), reinterpret_cast<unsigned char*>(&out[0]), &n1,
                          reinterpret_cast<const unsigned char*>(in.data()), static_cast<int>(in.size())) != 1)
-        throw Error("AES failed");
+        throw Error("AES failed", err::internal_error);
     if (EVP_CipherFinal_ex(ctx.get(), reinterpret_cast<unsigned char*>(&out[0]) + n1, &n2) != 1) {
-        if (enc) throw Error("AES failed");
+        if (enc) throw Error("AES failed", err::internal_error);
         // Bad padding: keep the unpadded bytes (readers such as qpdf do the same).
         out.resize(static_cast<std::size_t>(n1));
         return out;
@@ -410,7 +410,7 @@ bool is_signature_dictionary(const PdfDictionary& d) {
 }  // namespace
 
 void Crypt::encrypt_strings(PdfObject& obj, const PdfReference& ref, int depth) const {
-    if (depth > 256) throw Error("object nests too deeply to encrypt");
+    if (depth > 256) throw Error("object nests too deeply to encrypt", err::pdf_syntax);
     if (obj.IsString() || obj.IsHexString()) {
         const PdfString& s = obj.GetString();
         std::string plain(s.GetString() ? s.GetString() : "", s.GetLength());
@@ -428,7 +428,7 @@ void Crypt::encrypt_strings(PdfObject& obj, const PdfReference& ref, int depth) 
 }
 
 void Crypt::decrypt_strings(PdfObject& obj, const PdfReference& ref, int depth) const {
-    if (depth > 256) throw Error("object nests too deeply to decrypt");
+    if (depth > 256) throw Error("object nests too deeply to decrypt", err::pdf_syntax);
     if (obj.IsString() || obj.IsHexString()) {
         const PdfString& s = obj.GetString();
         std::string raw(s.GetString() ? s.GetString() : "", s.GetLength());

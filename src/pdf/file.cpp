@@ -96,7 +96,7 @@ const XrefEntry* XrefTable::find(std::uint32_t num) const {
     return it != items_.end() && it->first == num ? &it->second : nullptr;
 }
 
-void File::Impl::fail(const std::string& what) const { throw Error(name + ": " + what); }
+void File::Impl::fail(const std::string& what, const char* code) const { throw Error(name + ": " + what, code); }
 
 void File::Impl::defect(const std::string& what) {
     if (defects.size() < 100 && std::find(defects.begin(), defects.end(), what) == defects.end()) defects.push_back(what);
@@ -753,7 +753,7 @@ const CachedObject& File::Impl::load(const PdfReference& ref, bool without_width
         }
     } catch (const PdfError& err) {
         cache.erase(num);
-        fail("cannot parse object " + std::to_string(num) + " (" + PdfError::ErrorName(err.GetError()) + ")");
+        fail("cannot parse object " + std::to_string(num) + " (" + podofo_words(err) + ")");
     } catch (...) {
         cache.erase(num);
         throw;
@@ -779,7 +779,7 @@ static PdfObject encryption_dictionary(File::Impl& f, const PdfObject* e) {
     const PdfObject* filter = encdict.GetDictionary().GetKey("Filter");
     if (!filter || !filter->IsName() || filter->GetName() != PdfName("Standard")) {
         std::string nm = filter && filter->IsName() ? filter->GetName().GetName() : std::string("?");
-        f.fail("encrypted with the /" + nm + " security handler (public-key or custom encryption is not supported)");
+        f.fail("encrypted with the /" + nm + " security handler (public-key or custom encryption is not supported)", err::pdf_encryption);
     }
     // /V 5 (AES-256): PoDoFo checks the password with SHA-256 and AES, through EVP, which its
     // PdfEncrypt sets up when made. /V 1-4: md5_file_key() needs nothing from OpenSSL's providers.
@@ -795,7 +795,7 @@ static void check_encryption_strings(File::Impl& f, const PdfDictionary& ed) {
     for (const auto& [key, length] : needed) {
         const PdfObject* value = ed.GetKey(key);
         if (!value || !(value->IsString() || value->IsHexString()) || value->GetString().GetLength() < length)
-            f.fail(std::string("unsupported encryption (/") + key + " is missing or shorter than " + std::to_string(length) + " bytes)");
+            f.fail(std::string("unsupported encryption (/") + key + " is missing or shorter than " + std::to_string(length) + " bytes)", err::pdf_encryption);
     }
 }
 
@@ -846,9 +846,9 @@ static void setup_encryption(File::Impl& f, const OpenOptions& opt) {
     std::optional<std::string> key = file_key(enc.get(), id0, opt, crypto_error);
     if (!key) {
         if (!crypto_error.empty())
-            f.fail("cannot decrypt (" + crypto_error + ")");
-        if (opt.password_given || !opt.password.empty()) f.fail("wrong password for encrypted PDF (check --password)");
-        f.fail("encrypted PDF needs a password (use --password)");
+            f.fail("cannot decrypt (" + crypto_error + ")", err::pdf_encryption);
+        if (opt.password_given || !opt.password.empty()) f.fail("wrong password for encrypted PDF (check --password)", err::pdf_password);
+        f.fail("encrypted PDF needs a password (use --password)", err::pdf_password);
     }
     f.crypt = std::make_unique<Crypt>(*enc, *key);
     f.enc = std::move(enc);
@@ -868,7 +868,7 @@ static bool catalog_ok(File::Impl& f) {
 void File::Impl::read_header() {
     std::uint64_t lim = std::min<std::uint64_t>(n, 1024);
     const char* h = static_cast<const char*>(memmem(d, lim, "%PDF-", 5));
-    if (!h) fail("not a PDF file (no %PDF- header)");
+    if (!h) fail("not a PDF file (no %PDF- header)", err::input_not_pdf);
     hdr = static_cast<std::uint64_t>(h - d);
     std::uint64_t p = hdr + 5;
     while (p < n && p < hdr + 12 && (is_digit(d[p]) || d[p] == '.')) version.push_back(d[p++]);
@@ -993,10 +993,10 @@ File File::open(int fd, const std::string& name, const OpenOptions& options) {
     auto impl = std::make_unique<Impl>();
     impl->name = name;
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) throw Error(name + ": not a regular file");
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) throw Error(name + ": not a regular file", err::input_unreadable);
     if (st.st_size > 0) {
         void* m = mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
-        if (m == MAP_FAILED) throw Error(name + ": cannot map file (" + std::strerror(errno) + ")");
+        if (m == MAP_FAILED) throw Error(name + ": cannot map file (" + std::strerror(errno) + ")", err::input_unreadable);
         impl->map = m;
         impl->map_len = static_cast<std::size_t>(st.st_size);
         impl->d = static_cast<const char*>(m);

@@ -114,7 +114,7 @@ struct File::Impl {
 
 
     ~Impl();
-    [[noreturn]] void fail(const std::string& what) const;
+    [[noreturn]] void fail(const std::string& what, const char* code = err::pdf_syntax) const;
     void defect(const std::string& what);
 
     void init(const OpenOptions& opt);

@@ -41,7 +41,7 @@ public:
             if (size > charged_) budget_->decoded(size - charged_);
             charged_ = std::max(charged_, size);
         }
-        if (size > limit_) throw Error("decoded stream exceeds " + std::to_string(limit_ >> 20) + " MiB");
+        if (size > limit_) throw Error("decoded stream exceeds " + std::to_string(limit_ >> 20) + " MiB", err::pdf_too_large);
     }
 
 private:
@@ -71,7 +71,7 @@ std::string flate_decode(std::string_view in, std::size_t limit, Budget* budget)
                                  ((static_cast<unsigned char>(in[0]) << 8) | static_cast<unsigned char>(in[1])) % 31 == 0;
         const std::size_t skip = attempt == 0 && zlib_header ? 2 : 0;
         const int wbits = attempt == 0 && !zlib_header ? 15 + 32 : -15;
-        if (inflateInit2(&zs, wbits) != Z_OK) throw Error("cannot initialise zlib");
+        if (inflateInit2(&zs, wbits) != Z_OK) throw Error("cannot initialise zlib", err::internal_error);
         zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data() + skip));
         zs.avail_in = static_cast<uInt>(in.size() - skip);
         int rc = Z_OK;
@@ -100,7 +100,7 @@ std::string flate_decode(std::string_view in, std::size_t limit, Budget* budget)
         if (rc == Z_STREAM_END || !out.empty()) return out;
         if (in.empty()) return out;
     }
-    throw Error("corrupt Flate data");
+    throw Error("corrupt Flate data", err::pdf_syntax);
 }
 
 std::string flate_encode(std::string_view in) {
@@ -109,7 +109,7 @@ std::string flate_encode(std::string_view in) {
     z_stream zs{};
     const int mem_level = in.size() < 16384 ? 1 : 8;
     if (deflateInit2(&zs, Z_BEST_COMPRESSION, Z_DEFLATED, 15, mem_level, Z_DEFAULT_STRATEGY) != Z_OK)
-        throw Error("zlib compression failed");
+        throw Error("zlib compression failed", err::internal_error);
     std::string out(deflateBound(&zs, static_cast<uLong>(in.size())), '\0');
     zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
     zs.avail_in = static_cast<uInt>(in.size());
@@ -118,7 +118,7 @@ std::string flate_encode(std::string_view in) {
     const int rc = deflate(&zs, Z_FINISH);
     out.resize(zs.total_out);
     deflateEnd(&zs);
-    if (rc != Z_STREAM_END) throw Error("zlib compression failed");
+    if (rc != Z_STREAM_END) throw Error("zlib compression failed", err::internal_error);
     return out;
 }
 
@@ -139,17 +139,17 @@ std::string apply_predictor(std::string data, const PdfDictionary* parms) {
     long long columns = dict_int(parms, "Columns", 1);
     if (colors < 1 || colors > 32 || columns < 1 || columns > (1 << 24) ||
         !(bpc == 1 || bpc == 2 || bpc == 4 || bpc == 8 || bpc == 16))
-        throw Error("invalid predictor parameters");
+        throw Error("invalid predictor parameters", err::pdf_syntax);
     const std::size_t bpp = std::max<std::size_t>(1, static_cast<std::size_t>((colors * bpc + 7) / 8));
     const std::size_t rowlen = static_cast<std::size_t>((colors * bpc * columns + 7) / 8);
     if (predictor == 2) {
-        if (bpc != 8) throw Error("TIFF predictor with BitsPerComponent != 8 is not supported");
+        if (bpc != 8) throw Error("TIFF predictor with BitsPerComponent != 8 is not supported", err::pdf_syntax);
         for (std::size_t row = 0; row + rowlen <= data.size(); row += rowlen)
             for (std::size_t i = bpp; i < rowlen; ++i)
                 data[row + i] = static_cast<char>(data[row + i] + data[row + i - bpp]);
         return data;
     }
-    if (predictor < 10) throw Error("unsupported predictor " + std::to_string(predictor));
+    if (predictor < 10) throw Error("unsupported predictor " + std::to_string(predictor), err::pdf_syntax);
     std::string out;
     out.reserve(data.size());
     std::vector<unsigned char> prev(rowlen, 0), cur(rowlen, 0);
@@ -174,7 +174,7 @@ std::string apply_predictor(std::string data, const PdfDictionary* parms) {
                     cur[i] = static_cast<unsigned char>(cur[i] + pr);
                     break;
                 }
-                default: throw Error("invalid PNG predictor row type " + std::to_string(type));
+                default: throw Error("invalid PNG predictor row type " + std::to_string(type), err::pdf_syntax);
             }
         }
         out.append(reinterpret_cast<const char*>(cur.data()), n);
@@ -187,7 +187,7 @@ std::string apply_predictor(std::string data, const PdfDictionary* parms) {
 static std::string hex_decode(const std::string& in) {
     std::string out;
     if (!decode_hex(std::string_view(in).substr(0, in.find('>')), out, NonHex::SkipSpace))
-        throw Error("invalid character in ASCIIHex data");
+        throw Error("invalid character in ASCIIHex data", err::pdf_syntax);
     return out;
 }
 
@@ -224,12 +224,12 @@ static std::string lzw_decode(std::string_view in, const PdfDictionary* parms, M
         }
         if (code == 257) break;
         if (prev < 0) {
-            if (code > 255) throw Error("corrupt LZW data");
+            if (code > 255) throw Error("corrupt LZW data", err::pdf_syntax);
             expand(code);
         } else {
             if (code < static_cast<int>(table.size())) expand(code);
             else if (code == static_cast<int>(table.size())) expand(prev), entry.push_back(entry[0]);
-            else throw Error("corrupt LZW data");
+            else throw Error("corrupt LZW data", err::pdf_syntax);
             if (table.size() < 4096) table.emplace_back(prev, static_cast<unsigned char>(entry[0]));
             if (static_cast<int>(table.size()) + early >= (1 << width) && width < 12) ++width;
         }
@@ -279,19 +279,19 @@ static std::string ascii85_decode(std::string_view in, Meter& meter) {
         } else if (c >= '!' && c <= 'u') {
             group = group * 85 + static_cast<std::uint64_t>(c - '!');
             if (++count == 5) {
-                if (group > 0xFFFFFFFFu) throw Error("invalid ASCII85 group");
+                if (group > 0xFFFFFFFFu) throw Error("invalid ASCII85 group", err::pdf_syntax);
                 for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<char>((group >> shift) & 0xFF));
                 group = 0, count = 0;
             }
         } else {
-            throw Error("invalid character in ASCII85 data");
+            throw Error("invalid character in ASCII85 data", err::pdf_syntax);
         }
         if (out.size() - reported >= kMeterStep) meter.grew_to(reported = out.size());
     }
-    if (count == 1) throw Error("ASCII85 data ends with a single character");
+    if (count == 1) throw Error("ASCII85 data ends with a single character", err::pdf_syntax);
     if (count > 1) {
         for (int i = count; i < 5; ++i) group = group * 85 + 84;
-        if (group > 0xFFFFFFFFu) throw Error("invalid ASCII85 group");
+        if (group > 0xFFFFFFFFu) throw Error("invalid ASCII85 group", err::pdf_syntax);
         for (int i = 0; i < count - 1; ++i) out.push_back(static_cast<char>((group >> (24 - 8 * i)) & 0xFF));
     }
     meter.grew_to(out.size());
@@ -307,11 +307,11 @@ std::string decode_filters(std::string_view in, const PdfObject* filter, const P
         names.push_back(filter->GetName());
     } else if (filter->IsArray()) {
         for (const auto& f : filter->GetArray()) {
-            if (!f.IsName()) throw Error("invalid /Filter entry");
+            if (!f.IsName()) throw Error("invalid /Filter entry", err::pdf_syntax);
             names.push_back(f.GetName());
         }
     } else {
-        throw Error("invalid /Filter");
+        throw Error("invalid /Filter", err::pdf_syntax);
     }
     for (std::size_t i = 0; i < names.size(); ++i) {
         const PdfDictionary* p = nullptr;
@@ -338,10 +338,10 @@ std::string decode_filters(std::string_view in, const PdfObject* filter, const P
         } else if (n == "Crypt") {
             // Identity crypt filter (others are handled by the encryption layer).
         } else {
-            throw Error("unsupported stream filter /" + n);
+            throw Error("unsupported stream filter /" + n, err::pdf_syntax);
         }
         if (n == "FlateDecode" || n == "Fl" || n == "LZWDecode" || n == "LZW") data = apply_predictor(std::move(data), plist[i]);
-        if (data.size() > limit) throw Error("decoded stream too large");
+        if (data.size() > limit) throw Error("decoded stream too large", err::pdf_too_large);
     }
     return data;
 }

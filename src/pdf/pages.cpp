@@ -91,10 +91,10 @@ std::int64_t node_count(File& f, const PdfObject& node) {
 
 PdfReference pages_root(File& f, const PdfObject** root) {
     const PdfObject* p = f.catalog().GetDictionary().GetKey("Pages");
-    if (!p) throw Error(f.name() + ": document has no page tree (/Pages)");
+    if (!p) throw Error(f.name() + ": document has no page tree (/Pages)", err::pdf_syntax);
     PdfReference ref = p->IsReference() ? p->GetReference() : PdfReference();
     const PdfObject& r = f.resolve(*p);
-    if (!r.IsDictionary()) throw Error(f.name() + ": /Pages is not a dictionary");
+    if (!r.IsDictionary()) throw Error(f.name() + ": /Pages is not a dictionary", err::pdf_syntax);
     *root = &r;
     return ref;
 }
@@ -106,7 +106,7 @@ bool traverse(File& f, const PdfObject& node, const PdfReference& ref, Inherited
               std::set<std::uint32_t>& seen, int& index, Visit&& visit) {
     if (depth > kMaxTreeDepth) {
         f.add_defect("the page tree is more than " + std::to_string(kMaxTreeDepth) + " levels deep");
-        throw Error(f.name() + ": page tree is too deep");
+        throw Error(f.name() + ": page tree is too deep", err::pdf_syntax);
     }
     if (!is_pages_node(node)) {
         collect(f, node, ref, in, true);
@@ -248,10 +248,10 @@ int File::page_count() {
 }
 
 Page File::page(int index) {
-    if (index < 0) throw Error(name() + ": page index out of range");
+    if (index < 0) throw Error(name() + ": page index out of range", err::options_invalid);
     if (impl_->all_pages) {
         if (static_cast<std::size_t>(index) >= impl_->all_pages->size())
-            throw Error(name() + ": page " + std::to_string(index + 1) + " does not exist");
+            throw Error(name() + ": page " + std::to_string(index + 1) + " does not exist", err::options_invalid);
         return (*impl_->all_pages)[static_cast<std::size_t>(index)];
     }
     const PdfObject* root;
@@ -263,7 +263,7 @@ Page File::page(int index) {
         if (rref.ObjectNumber()) seen.insert(rref.ObjectNumber());
         int i = 0;
         traverse(*this, *root, rref, Inherited{}, 0, seen, i, [&](int idx, const PdfReference& ref, const Inherited& in) {
-            if (pages.size() >= 10000000) throw Error(name() + ": too many pages");
+            if (pages.size() >= 10000000) throw Error(name() + ": too many pages", err::pdf_too_large);
             pages.push_back(make_page(*this, idx, ref, in));
             return false;
         });
@@ -282,7 +282,7 @@ Page File::page(int index) {
                               result = make_page(*this, index, ref, in);
                               return true;
                           });
-    if (!found) throw Error(name() + ": page " + std::to_string(index + 1) + " does not exist");
+    if (!found) throw Error(name() + ": page " + std::to_string(index + 1) + " does not exist", err::options_invalid);
     return result;
 }
 

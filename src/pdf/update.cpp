@@ -41,11 +41,11 @@ void put_be(std::string& s, std::uint64_t v, int width) {
 }  // namespace
 
 Update::Update(File& file) : file_(file), next_num_(file.max_object_number() + 1) {
-    if (next_num_ > 8388607) throw Error(file.name() + ": no free object numbers left");
+    if (next_num_ > 8388607) throw Error(file.name() + ": no free object numbers left", err::pdf_too_large);
 }
 
 PdfReference Update::next_ref() {
-    if (next_num_ > 8388607) throw Error(file_.name() + ": too many objects");
+    if (next_num_ > 8388607) throw Error(file_.name() + ": too many objects", err::pdf_too_large);
     PdfReference r(next_num_++, 0);
     gens_[r.ObjectNumber()] = 0;
     return r;
@@ -71,7 +71,7 @@ PdfReference Update::add_stream(const PdfDictionary& dict, const std::string& da
 
 void Update::replace(const PdfReference& ref, const PdfObject& value) {
     if (ref.ObjectNumber() == 0 || ref.ObjectNumber() >= next_num_)
-        throw Error("internal: replace() of unknown object " + std::to_string(ref.ObjectNumber()));
+        throw Error("internal: replace() of unknown object " + std::to_string(ref.ObjectNumber()), err::internal_error);
     Obj o;
     o.value = value;
     o.defined = true;
@@ -90,7 +90,7 @@ void Update::set_info(const PdfReference& ref) { info_ = ref; }
 
 void Update::set_comment(const std::string& line) {
     if (!line.empty() && (line[0] != '%' || line.find_first_of("\r\n") != std::string::npos))
-        throw Error("internal: update comment must be one line starting with %");
+        throw Error("internal: update comment must be one line starting with %", err::internal_error);
     comment_ = line;
 }
 
@@ -185,7 +185,7 @@ void Update::write_objects(std::string& out, std::map<std::uint32_t, Loc>& entri
     const File::Impl& f = *file_.impl_;
     const std::uint64_t base = f.n;  // absolute offset where the update starts
     for (const auto& [num, o] : objects_) {
-        if (!o.defined) throw Error("internal: object " + std::to_string(num) + " was reserved but never defined");
+        if (!o.defined) throw Error("internal: object " + std::to_string(num) + " was reserved but never defined", err::internal_error);
         std::uint16_t gen = gens_.count(num) ? gens_.at(num) : 0;
         PdfReference ref(num, gen);
         entries[num] = Loc{1, base + out.size() - f.hdr, gen};
@@ -301,7 +301,7 @@ void Update::write(std::ostream& os) const {
     os.write(orig.data(), static_cast<std::streamsize>(orig.size()));
     os.write(tail.data(), static_cast<std::streamsize>(tail.size()));
     os.flush();
-    if (!os) throw Error("cannot write output");
+    if (!os) throw Error("cannot write output", err::output_unwritable);
 }
 
 

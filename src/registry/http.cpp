@@ -90,7 +90,7 @@ const Api& api() {
         else if (x.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) error = "cannot initialise libcurl";
         return x;
     }();
-    if (!error.empty()) throw Error(error);
+    if (!error.empty()) throw Error(error, err::registry_unreachable);
     return a;
 }
 
@@ -129,7 +129,7 @@ bool transient(CURLcode code) {
 HttpResponse http_get(const std::string& url, const std::string& accept, const HttpOptions& o) {
     const Api& lib = api();
     std::unique_ptr<CURL, void (*)(CURL*)> curl(lib.init(), lib.cleanup);
-    if (!curl) throw Error(url + ": cannot start libcurl");
+    if (!curl) throw Error(url + ": cannot start libcurl", err::internal_error);
     const std::string accept_header = "Accept: " + accept;
     std::unique_ptr<curl_slist, void (*)(curl_slist*)> headers(lib.slist_append(nullptr, accept_header.c_str()),
                                                               lib.slist_free_all);
@@ -173,7 +173,7 @@ HttpResponse http_get(const std::string& url, const std::string& accept, const H
             wait_s *= 2;
             continue;
         }
-        if (code != CURLE_OK) throw Error(url + ": " + describe(code, t, o, detail));
+        if (code != CURLE_OK) throw Error(url + ": " + describe(code, t, o, detail), err::registry_unreachable);
         HttpResponse r;
         r.status = status;
         char* type = nullptr;

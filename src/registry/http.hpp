@@ -30,7 +30,7 @@ struct HttpResponse {
 // An HTTP answer that is not 2xx, after the retries; `status` lets callers say "not in the registry".
 class HttpError : public Error {
 public:
-    HttpError(const std::string& what, long status) : Error(what), status(status) {}
+    HttpError(const std::string& what, long status) : Error(what, err::registry_unreachable), status(status) {}
     long status;
 };
 

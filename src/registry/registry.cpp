@@ -24,7 +24,7 @@ Query parse_arxiv(const std::string& typed, const std::string& id_text) {
     static const std::regex form(R"(((\d{4}\.\d{4,5})|([a-z][a-z-]*(\.[A-Z]{2})?/\d{7}))(v(\d{1,4}))?)");
     std::smatch m;
     if (!std::regex_match(id_text, m, form))
-        throw Error("not an arXiv identifier: \"" + typed + "\" (expected arxiv:2407.14645, arxiv:2407.14645v1 or arxiv:hep-th/9901001)");
+        throw Error("not an arXiv identifier: \"" + typed + "\" (expected arxiv:2407.14645, arxiv:2407.14645v1 or arxiv:hep-th/9901001)", err::number_invalid);
     Query q;
     q.kind = Query::Kind::Arxiv;
     q.text = typed;
@@ -163,7 +163,7 @@ Query parse_query(const std::string& text) {
 std::string default_cache_dir() {
     if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/pith";
     if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/pith";
-    throw Error("no cache directory: set XDG_CACHE_HOME or HOME");
+    throw Error("no cache directory: set XDG_CACHE_HOME or HOME", err::options_invalid);
 }
 
 std::string registry_from_environment(const std::string& given) {
@@ -173,7 +173,7 @@ std::string registry_from_environment(const std::string& given) {
     if (r.empty()) r = kDefaultRegistry;
     while (!r.empty() && r.back() == '/') r.pop_back();
     if (r.rfind("http://", 0) != 0 && r.rfind("https://", 0) != 0)
-        throw Error("registry address \"" + r + "\" is not an http:// or https:// URL");
+        throw Error("registry address \"" + r + "\" is not an http:// or https:// URL", err::options_invalid);
     return r;
 }
 
@@ -231,7 +231,7 @@ Fetched fetch(const Query& q, const Options& given, bool bundle) {
             // else: a damaged or tampered copy is replaced by the registry's
         }
     }
-    if (o.offline) throw Error(q.text + ": not in the cache (" + o.cache_dir + ") and --offline forbids the network");
+    if (o.offline) throw Error(q.text + ": not in the cache (" + o.cache_dir + ") and --offline forbids the network", err::registry_unreachable);
 
     if (bundle && q.kind != Query::Kind::Number) {  // learn the BODY first, then ask for its bundle
         Fetched rec = fetch(q, o, false);

@@ -15,13 +15,13 @@ namespace pith::registry {
 // record than the one asked for): pith refuses it. Other failures (network, 404) are plain Errors.
 class Refused : public Error {
 public:
-    using Error::Error;
+    explicit Refused(const std::string& message) : Error(message, err::registry_refused) {}
 };
 
 // The registry answered 404: it does not know what was asked for.
 class NotFound : public Error {
 public:
-    using Error::Error;
+    explicit NotFound(const std::string& message) : Error(message, err::registry_unknown) {}
 };
 
 inline const std::string kDefaultRegistry = "https://pith.science";

@@ -33,7 +33,7 @@ std::string num(double v) {
 
 const badge::font::Glyph& glyph(unsigned char c) {
     if (c < 0x20 || c > 0x7E || badge::font::kGlyphs[c - 0x20].code != c)
-        throw Error("badge: the label may only contain printable ASCII characters");
+        throw Error("badge: the label may only contain printable ASCII characters", err::options_invalid);
     return badge::font::kGlyphs[c - 0x20];
 }
 
@@ -77,7 +77,7 @@ std::string xml_escape(const std::string& s) {
 std::string qr_path(const std::string& url, int& width) {
     errno = 0;
     QRcode* code = QRcode_encodeString(url.c_str(), 0, QR_ECLEVEL_M, QR_MODE_8, 1);
-    if (!code) throw Error("badge: cannot encode the URL as a QR code: " + url);
+    if (!code) throw Error("badge: cannot encode the URL as a QR code: " + url, err::options_invalid);
     width = code->width;
     std::string d;
     for (int y = 0; y < width; ++y)
@@ -92,10 +92,10 @@ std::string qr_path(const std::string& url, int& width) {
 WebBadge web_badge(const PithNumber& number, const std::string& resolver, const badge::Options& opt) {
     if (!number.is_full() && number.body.size() != kBodyLength)
         throw Error("badge: give the whole number (pith:YEAR:BODY or BODY); `pith fetch " + number.short_form() +
-                    "` prints it");
+                    "` prints it", err::options_invalid);
     const bool boxed = opt.style == "boxed";
-    if (!boxed && opt.style != "plain") throw Error("badge: unknown style '" + opt.style + "' (use plain or boxed)");
-    if (!(opt.text_size_pt >= 2 && opt.text_size_pt <= 200)) throw Error("badge: text size must be between 2 and 200");
+    if (!boxed && opt.style != "plain") throw Error("badge: unknown style '" + opt.style + "' (use plain or boxed)", err::options_invalid);
+    if (!(opt.text_size_pt >= 2 && opt.text_size_pt <= 200)) throw Error("badge: text size must be between 2 and 200", err::options_invalid);
     WebBadge b;
     b.label = number.short_form();
     b.link = resolver + number.body;
@@ -166,7 +166,7 @@ std::string badge_markdown(const WebBadge& b, const std::string& image_url) {
 
 std::string svg_to_png(const std::string& svg, double scale) {
     char dir_template[] = "/tmp/pith-badge-XXXXXX";
-    if (!mkdtemp(dir_template)) throw Error(std::string("badge: cannot make a temporary directory: ") + std::strerror(errno));
+    if (!mkdtemp(dir_template)) throw Error(std::string("badge: cannot make a temporary directory: ") + std::strerror(errno), err::output_unwritable);
     const std::string dir = dir_template, in = dir + "/badge.svg", out = dir + "/badge.png";
     auto cleanup = [&] {
         std::remove(in.c_str());
@@ -185,10 +185,10 @@ std::string svg_to_png(const std::string& svg, double scale) {
             _exit(127);
         }
         int status = 0;
-        if (pid < 0 || waitpid(pid, &status, 0) < 0) throw Error("badge: cannot run mutool");
+        if (pid < 0 || waitpid(pid, &status, 0) < 0) throw Error("badge: cannot run mutool", err::install_incomplete);
         if (!WIFEXITED(status) || WEXITSTATUS(status) == 127)
-            throw Error("badge: --png needs mutool (Debian package mupdf-tools); --svg needs nothing");
-        if (WEXITSTATUS(status) != 0 || !file_exists(out)) throw Error("badge: mutool could not render the SVG");
+            throw Error("badge: --png needs mutool (Debian package mupdf-tools); --svg needs nothing", err::install_incomplete);
+        if (WEXITSTATUS(status) != 0 || !file_exists(out)) throw Error("badge: mutool could not render the SVG", err::install_incomplete);
         png = read_file_or_stdin(out, 64u << 20);
     } catch (...) {
         cleanup();

@@ -26,7 +26,7 @@ namespace {
 // Adds every PEM certificate of `path` to `store`; the number added.
 int add_pem(X509_STORE* store, const std::string& path) {
     BIO* bio = BIO_new_file(path.c_str(), "rb");
-    if (!bio) throw Error(path + ": cannot read trust anchors (" + std::strerror(errno) + ")");
+    if (!bio) throw Error(path + ": cannot read trust anchors (" + std::strerror(errno) + ")", err::trust_invalid);
     int n = 0;
     while (X509* c = PEM_read_bio_X509(bio, nullptr, nullptr, nullptr)) {
         X509_STORE_add_cert(store, c);
@@ -35,7 +35,7 @@ int add_pem(X509_STORE* store, const std::string& path) {
     }
     ERR_clear_error();
     BIO_free(bio);
-    if (n == 0) throw Error(path + ": no PEM certificate in it");
+    if (n == 0) throw Error(path + ": no PEM certificate in it", err::trust_invalid);
     return n;
 }
 

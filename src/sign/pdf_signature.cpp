@@ -151,7 +151,7 @@ void add_to_annotations(pdf::File& file, pdf::Update& update, const PdfReference
 
 Placeholder prepare(pdf::File& file, pdf::Update& update, const PdfReference* page, const Signer& signer, bool certify) {
     if (certify && has_signatures(file))
-        throw Error(file.name() + ": --certify: the PDF is already signed; only its first signature may certify it");
+        throw Error(file.name() + ": --certify: the PDF is already signed; only its first signature may certify it", err::sign_already_signed);
     Placeholder p;
     PdfObject catalog = current(file, update, file.root_ref());
     PdfReference form_ref;
@@ -193,7 +193,7 @@ Placeholder prepare(pdf::File& file, pdf::Update& update, const PdfReference* pa
 void finish(std::string_view prior, std::string& tail, const std::map<std::uint32_t, std::size_t>& offsets, const Placeholder& p,
             const Signer& signer) {
     auto at = offsets.find(p.signature.ObjectNumber());
-    if (at == offsets.end()) throw Error("internal: the signature dictionary was not written");
+    if (at == offsets.end()) throw Error("internal: the signature dictionary was not written", err::internal_error);
     // PoDoFo writes a dictionary's keys in name order, so /ByteRange and /Contents come before
     // any string of the dictionary: their first occurrences after the object header are the keys.
     const std::size_t key_range = tail.find("/ByteRange", at->second);
@@ -202,7 +202,7 @@ void finish(std::string_view prior, std::string& tail, const std::map<std::uint3
     const std::size_t lt = tail.find('<', key_contents), gt = tail.find('>', lt);
     if (key_range == std::string::npos || close_range == std::string::npos || key_contents == std::string::npos ||
         gt == std::string::npos || (tail.compare(open_range, 3, "[0 ") != 0 && tail.compare(open_range, 3, "[ 0") != 0))
-        throw Error("internal: the signature placeholders were not found");
+        throw Error("internal: the signature placeholders were not found", err::internal_error);
 
     const std::uint64_t start_hole = prior.size() + lt, end_hole = prior.size() + gt + 1;
     const std::uint64_t total = prior.size() + tail.size();
@@ -211,13 +211,13 @@ void finish(std::string_view prior, std::string& tail, const std::map<std::uint3
                   static_cast<unsigned long long>(end_hole), static_cast<unsigned long long>(total - end_hole));
     std::string inside(numbers);
     const std::size_t width = close_range - open_range - 1;
-    if (inside.size() > width) throw Error("the file is too large to sign (10 GB or more)");
+    if (inside.size() > width) throw Error("the file is too large to sign (10 GB or more)", err::pdf_too_large);
     inside.resize(width, ' ');
     tail.replace(open_range + 1, width, inside);
 
     const std::string_view t(tail);
     const std::string der = signer.sign({prior, t.substr(0, lt), t.substr(gt + 1)});
-    if (2 * der.size() > gt - lt - 1) throw Error("internal: the signature (" + std::to_string(der.size()) + " bytes) outgrew its space");
+    if (2 * der.size() > gt - lt - 1) throw Error("internal: the signature (" + std::to_string(der.size()) + " bytes) outgrew its space", err::internal_error);
     static const char* digits = "0123456789abcdef";
     for (std::size_t i = 0; i < der.size(); ++i) {
         const auto b = static_cast<unsigned char>(der[i]);

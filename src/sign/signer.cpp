@@ -34,7 +34,7 @@ namespace {
 struct BioFile {
     BIO* bio;
     explicit BioFile(const std::string& path) : bio(BIO_new_file(path.c_str(), "rb")) {
-        if (!bio) throw Error(path + ": cannot read (" + std::strerror(errno) + ")");
+        if (!bio) throw Error(path + ": cannot read (" + std::strerror(errno) + ")", err::sign_key_invalid);
     }
     ~BioFile() { BIO_free(bio); }
 };
@@ -42,24 +42,24 @@ struct BioFile {
 // A private key another user may read is no secret any more: refuse to use it.
 void refuse_shared_key(const std::string& path) {
     struct stat st;
-    if (::stat(path.c_str(), &st) != 0) throw Error(path + ": cannot read (" + std::strerror(errno) + ")");
+    if (::stat(path.c_str(), &st) != 0) throw Error(path + ": cannot read (" + std::strerror(errno) + ")", err::sign_key_invalid);
     if (st.st_mode & (S_IRGRP | S_IROTH | S_IWGRP | S_IWOTH)) {
         char mode[8];
         std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
-        throw Error(path + ": private key is readable or writable by group or others (mode " + mode + "); chmod 600 it");
+        throw Error(path + ": private key is readable or writable by group or others (mode " + mode + "); chmod 600 it", err::sign_key_invalid);
     }
 }
 
 std::string passphrase(const KeySource& s) {
-    if (!s.pass_file.empty() && !s.pass_env.empty()) throw Error("give one of --sign-pass-file and --sign-pass-env");
+    if (!s.pass_file.empty() && !s.pass_env.empty()) throw Error("give one of --sign-pass-file and --sign-pass-env", err::options_invalid);
     if (!s.pass_env.empty()) {
         const char* v = std::getenv(s.pass_env.c_str());
-        if (!v) throw Error("--sign-pass-env: the environment variable " + s.pass_env + " is not set");
+        if (!v) throw Error("--sign-pass-env: the environment variable " + s.pass_env + " is not set", err::options_invalid);
         return v;
     }
     if (s.pass_file.empty()) return {};
     std::ifstream in(s.pass_file, std::ios::binary);
-    if (!in) throw Error(s.pass_file + ": cannot read the passphrase file");
+    if (!in) throw Error(s.pass_file + ": cannot read the passphrase file", err::sign_key_invalid);
     std::string line;
     std::getline(in, line);
     if (!line.empty() && line.back() == '\r') line.pop_back();
@@ -81,7 +81,7 @@ STACK_OF(X509)* read_certificates(const std::string& path) {
     ERR_clear_error();  // the end of the file reads as an error
     if (sk_X509_num(out) == 0) {
         sk_X509_free(out);
-        throw Error(path + ": no PEM certificate in it");
+        throw Error(path + ": no PEM certificate in it", err::sign_key_invalid);
     }
     return out;
 }
@@ -97,7 +97,7 @@ std::string sha256_of(const std::vector<std::string_view>& pieces) {
     for (auto p : pieces) ok = ok && EVP_DigestUpdate(ctx, p.data(), p.size());
     ok = ok && EVP_DigestFinal_ex(ctx, md, &len);
     EVP_MD_CTX_free(ctx);
-    if (!ok) throw Error("SHA-256 failed: " + openssl_error());
+    if (!ok) throw Error("SHA-256 failed: " + openssl_error(), err::internal_error);
     return std::string(reinterpret_cast<char*>(md), len);
 }
 
@@ -105,17 +105,17 @@ Signer Signer::load(const KeySource& s) {
     auto state = std::make_shared<State>();
     const std::string pass = passphrase(s);
     if (!s.p12.empty()) {
-        if (!s.cert.empty() || !s.key.empty()) throw Error("give either --sign-p12 or --sign-cert with --sign-key, not both");
+        if (!s.cert.empty() || !s.key.empty()) throw Error("give either --sign-p12 or --sign-cert with --sign-key, not both", err::options_invalid);
         refuse_shared_key(s.p12);
         BioFile f(s.p12);
         PKCS12* p12 = d2i_PKCS12_bio(f.bio, nullptr);
-        if (!p12) throw Error(s.p12 + ": not a PKCS#12 file");
+        if (!p12) throw Error(s.p12 + ": not a PKCS#12 file", err::sign_key_invalid);
         const bool ok = PKCS12_parse(p12, pass.c_str(), &state->key, &state->cert, &state->chain);
         PKCS12_free(p12);
         if (!ok || !state->key || !state->cert)
-            throw Error(s.p12 + ": cannot open the PKCS#12 file (wrong passphrase? " + openssl_error() + ")");
+            throw Error(s.p12 + ": cannot open the PKCS#12 file (wrong passphrase? " + openssl_error() + ")", err::sign_key_invalid);
     } else {
-        if (s.cert.empty() || s.key.empty()) throw Error("signing needs --sign-cert and --sign-key (or --sign-p12)");
+        if (s.cert.empty() || s.key.empty()) throw Error("signing needs --sign-cert and --sign-key (or --sign-p12)", err::options_invalid);
         refuse_shared_key(s.key);
         STACK_OF(X509)* certs = read_certificates(s.cert);
         state->cert = sk_X509_shift(certs);  // the first is the signer's; any others join the chain
@@ -126,7 +126,7 @@ Signer Signer::load(const KeySource& s) {
         if (!state->key)
             throw Error(s.key + ": cannot read the private key (" +
                         (pass.empty() ? std::string("encrypted? give --sign-pass-file or --sign-pass-env; ") : std::string("wrong passphrase? ")) +
-                        openssl_error() + ")");
+                        openssl_error() + ")", err::sign_key_invalid);
     }
     if (!s.chain.empty()) {
         STACK_OF(X509)* more = read_certificates(s.chain);
@@ -137,10 +137,10 @@ Signer Signer::load(const KeySource& s) {
     if (!state->chain) state->chain = sk_X509_new_null();
     const int type = EVP_PKEY_get_base_id(state->key);
     if (type != EVP_PKEY_RSA && type != EVP_PKEY_EC)
-        throw Error("the signing key is neither RSA nor ECDSA (PAdES signatures here use RSA or ECDSA P-256)");
+        throw Error("the signing key is neither RSA nor ECDSA (PAdES signatures here use RSA or ECDSA P-256)", err::sign_key_invalid);
     if (!X509_check_private_key(state->cert, state->key)) {
         ERR_clear_error();
-        throw Error("the private key does not belong to the signing certificate");
+        throw Error("the private key does not belong to the signing certificate", err::sign_key_invalid);
     }
     Signer signer;
     signer.subject_ = subject_of(state->cert);
@@ -178,7 +178,7 @@ std::string Signer::sign(const std::vector<std::string_view>& pieces) const {
     }
     const std::string why = ok ? "" : openssl_error();
     CMS_ContentInfo_free(cms);
-    if (!ok) throw Error("signing failed: " + why);
+    if (!ok) throw Error("signing failed: " + why, err::internal_error);
     return der;
 }
 

@@ -80,13 +80,13 @@ struct QrMatrix {
 };
 
 QrMatrix encode_qr(const std::string& url) {
-    if (url.empty()) throw pith::Error("badge: a QR code was requested but the URL is empty");
+    if (url.empty()) throw pith::Error("badge: a QR code was requested but the URL is empty", err::options_invalid);
     errno = 0;
     QRcode* code = QRcode_encodeString(url.c_str(), 0, QR_ECLEVEL_M, QR_MODE_8, 1);
     if (code == nullptr) {
         int e = errno;
         throw pith::Error("badge: cannot encode the URL as a QR code (" +
-                          std::string(e == ERANGE ? "URL too long" : std::strerror(e)) + "): " + url);
+                          std::string(e == ERANGE ? "URL too long" : std::strerror(e)) + "): " + url, err::options_invalid);
     }
     QrMatrix m;
     m.width = code->width;
@@ -268,13 +268,13 @@ std::string rounded_rect(double x, double y, double w, double h, double r) {
 
 // The glyphs `label` uses, sorted by code, unique; `text_w_units`: its advance, in glyph units.
 std::vector<const font::Glyph*> glyphs_of(const std::string& label, double& text_w_units) {
-    if (label.empty()) throw pith::Error("badge: the label is empty");
+    if (label.empty()) throw pith::Error("badge: the label is empty", err::options_invalid);
     std::vector<const font::Glyph*> glyphs;  // used glyphs, sorted by code, unique
     text_w_units = 0;
     for (unsigned char c : label) {
         const font::Glyph* g = glyph_for(c);
         if (g == nullptr)
-            throw pith::Error("badge: the label may only contain printable ASCII characters: " + label);
+            throw pith::Error("badge: the label may only contain printable ASCII characters: " + label, err::options_invalid);
         text_w_units += g->advance;
         if (std::find(glyphs.begin(), glyphs.end(), g) == glyphs.end()) glyphs.push_back(g);
     }
@@ -286,13 +286,13 @@ std::vector<const font::Glyph*> glyphs_of(const std::string& label, double& text
 void check_options(const Options& opt) {
     const bool boxed = opt.style == "boxed";
     if (!boxed && opt.style != "plain")
-        throw pith::Error("badge: unknown style '" + opt.style + "' (use plain or boxed)");
+        throw pith::Error("badge: unknown style '" + opt.style + "' (use plain or boxed)", err::options_invalid);
     if (!(opt.text_size_pt >= 2 && opt.text_size_pt <= 200))
-        throw pith::Error("badge: text size must be between 2 and 200 pt");
+        throw pith::Error("badge: text size must be between 2 and 200 pt", err::options_invalid);
     if (opt.qr && !(opt.qr_module_pt >= 0.1 && opt.qr_module_pt <= 20))
-        throw pith::Error("badge: QR module size must be between 0.1 and 20 pt");
+        throw pith::Error("badge: QR module size must be between 0.1 and 20 pt", err::options_invalid);
     for (double c : opt.color)
-        if (!(c >= 0 && c <= 1)) throw pith::Error("badge: colour components must be between 0 and 1");
+        if (!(c >= 0 && c <= 1)) throw pith::Error("badge: colour components must be between 0 and 1", err::options_invalid);
 }
 
 // Where things go in the badge (pt).

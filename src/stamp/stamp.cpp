@@ -4,6 +4,7 @@
 #include "core/files.hpp"
 #include "core/keys.hpp"
 #include "core/text.hpp"
+#include "pdf/budget.hpp"
 #include "pdf/crypt.hpp"
 #include "pdf/file.hpp"
 #include "pdf/update.hpp"
@@ -43,7 +44,7 @@ std::string fmt(double v) { return pdf::format_number(v); }
 void refuse_damaged(const pdf::File& file, const Options& options) {
     if (options.allow_damaged || file.defects().empty()) return;
     throw Error(file.name() + ": " + pdf::damage_message(file) + "; refusing to stamp (--allow-damaged stamps it anyway" +
-                (file.reconstructed() ? ", with a rebuilt cross-reference table)" : ")"));
+                (file.reconstructed() ? ", with a rebuilt cross-reference table)" : ")"), err::pdf_damaged);
 }
 
 void refuse_certified(pdf::File& file, const std::string& name, bool force) {
@@ -62,7 +63,7 @@ void refuse_certified(pdf::File& file, const std::string& name, bool force) {
         }
     const char* allowed = p == 1 ? "no changes at all" : p == 2 ? "only form filling and signing" : "only form filling, signing and comments";
     throw Error(name + ": certified PDF (DocMDP permissions P=" + std::to_string(p) + ": " + allowed +
-                "); a badge and new metadata would break the certification. Use --force to stamp anyway.");
+                "); a badge and new metadata would break the certification. Use --force to stamp anyway.", err::pdf_certified);
 }
 
 bool has_forbidden_xml_chars(const std::string& s) {
@@ -96,7 +97,7 @@ xmp::Properties properties_for(const Record& record, const Options& options, std
         if (!record.receipt->signed_at.empty()) p["receiptSignedAt"] = record.receipt->signed_at;
     }
     for (const auto& [key, value] : p)
-        if (has_forbidden_xml_chars(value)) throw Error("record field for pith:" + key + " holds control characters XMP cannot carry");
+        if (has_forbidden_xml_chars(value)) throw Error("record field for pith:" + key + " holds control characters XMP cannot carry", err::record_invalid);
     p["resolverUrl"] = options.resolver + record.number.body;
     if (summary.page) {  // the badge's look, for pith verify to draw it again and compare
         badge::Options look = options.badge;
@@ -128,7 +129,7 @@ void write_metadata(pdf::File& file, pdf::Update& update, const xmp::Properties&
     try {
         packet = xmp::merge(existing, properties);
     } catch (const Error& e) {
-        throw Error(file.name() + ": the document's XMP metadata cannot be merged: " + e.what());
+        throw Error(file.name() + ": the document's XMP metadata cannot be merged: " + e.what(), err::pdf_xmp);
     }
     dict.AddKey("Type", PdfName("Metadata"));
     dict.AddKey("Subtype", PdfName("XML"));
@@ -171,8 +172,8 @@ std::string rewrite_whole(const std::string& bytes, const std::string& name, con
         doc.Write(&device);
         return std::string(buffer.GetBuffer(), device.GetLength());
     } catch (const PoDoFo::PdfError& e) {
-        throw Error(name + ": --rewrite failed: PoDoFo cannot rewrite this file (" + PoDoFo::PdfError::ErrorName(e.GetError()) +
-                    "); stamp it without --rewrite");
+        throw Error(name + ": --rewrite failed: PoDoFo cannot rewrite this file (" + pdf::podofo_words(e) +
+                    "); stamp it without --rewrite", err::pdf_syntax);
     }
 }
 
@@ -347,7 +348,7 @@ void draw_badge(pdf::File& file, PageReadings& pages, pdf::Update& update, const
     }
     int index = target_page(file, options) - 1;
     if (index < 0 || index >= count)
-        throw Error(file.name() + ": has " + std::to_string(count) + " pages; there is no page " + std::to_string(options.placement.page));
+        throw Error(file.name() + ": has " + std::to_string(count) + " pages; there is no page " + std::to_string(options.placement.page), err::options_invalid);
     pdf::Page page = file.page(index);
     file.check_page(page);
     const std::string url = options.resolver + record.number.body;
@@ -497,10 +498,10 @@ void refuse_other_number(const std::string& name, const Carried& c, const PithNu
     if (c.other_in_link)
         throw Error(name + ": page 1 already shows Pith number " + other + " (a pith.sty badge or another tool's link), not the record's " +
                         number.full() + "; a paper must never show two different Pith numbers",
-                    "stamp.other_number");
+                    err::stamp_other_number);
     throw Error(name + ": " + (stamped_before ? "stamped earlier with" : "its metadata carries") + " Pith number " + other +
                     ", not the record's " + number.full() + "; a paper must never show two different Pith numbers (--replace replaces it)",
-                "stamp.other_number");
+                err::stamp_other_number);
 }
 
 // The record's title against page 1, or the title block's page after front matter (pith
@@ -549,7 +550,7 @@ void check_title(PageReadings& pages, pdf::File& file, const Record& record, Sum
                             : t.shown == title::Shown::Hidden ? "holds the record's title only as text a reader cannot see"
                                                               : "shows the record's title only inside other text or in small type, not as its title";
     throw Error(name + ": page 1 " + how + "; is this the record of this paper? (--no-title-check stamps anyway)",
-                "stamp.title_not_shown");
+                err::stamp_title_not_shown);
 }
 
 // Whether pith's marker, naming the bytes before it, stands at `at` (after end-of-line bytes).
@@ -581,10 +582,10 @@ std::optional<std::uint64_t> recorded_prior_length(pdf::File& file) {
 void check_request(const Record& record, const Options& options, Summary& summary) {
     if (!record.consistent() && !options.allow_unverified)
         throw Error(record.source + ": the record's stated hash or number does not recompute (run `pith record " + record.source +
-                    "`); refusing to stamp. --allow-unverified stamps anyway and marks the metadata unverified.");
+                    "`); refusing to stamp. --allow-unverified stamps anyway and marks the metadata unverified.", err::record_inconsistent);
     if (!record.consistent()) summary.warnings.push_back("stamping a record that does not recompute; marked pith:unverified");
-    if (options.signer && options.rewrite) throw Error("--rewrite writes a new file without signatures: it cannot be combined with signing");
-    if (options.certify && !options.signer) throw Error("--certify needs a signing key (--sign-cert and --sign-key, or --sign-p12)");
+    if (options.signer && options.rewrite) throw Error("--rewrite writes a new file without signatures: it cannot be combined with signing", err::options_invalid);
+    if (options.certify && !options.signer) throw Error("--certify needs a signing key (--sign-cert and --sign-key, or --sign-p12)", err::options_invalid);
 }
 
 // Writes the result: a whole new file (--rewrite), or the kept bytes `prior` and pith's update,
@@ -656,7 +657,7 @@ Corner parse_corner(const std::string& text) {
     if (text == "top-left" || text == "tl") return Corner::TopLeft;
     if (text == "bottom-right" || text == "br") return Corner::BottomRight;
     if (text == "bottom-left" || text == "bl") return Corner::BottomLeft;
-    throw Error("unknown corner \"" + text + "\": use top-right, top-left, bottom-right or bottom-left");
+    throw Error("unknown corner \"" + text + "\": use top-right, top-left, bottom-right or bottom-left", err::options_invalid);
 }
 
 Summary stamp_file(const std::string& input, const std::string& output, const Record& record, const Options& options) {
@@ -687,7 +688,7 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
         throw Error(file.name() + ": revisions were added after an earlier pith stamp whose badge is on page " +
                         std::to_string(carried.stamp_badge_page) + "; stamp on that page (--page " + std::to_string(carried.stamp_badge_page) +
                         ") so that it replaces the old badge",
-                    "stamp.badge_elsewhere");
+                    err::stamp_badge_elsewhere);
     // poppler reads page 1 and the badge's page in a child while the update is made.
     PageReadings pages(file, options.password);
     if (options.check_title && file.page_count() > 0) pages.start(0, visible::Look::Glance);
@@ -709,7 +710,7 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
         if (!copied) return to_hex(sha256(prior));  // prior is this process's own copy, or the write failed (commit says so)
         const Sha256 digest = copied->digest(std::min<std::uint64_t>(prior.size(), copied->bytes().size()));
         if (copied->bytes() != prior)
-            throw Error(file.name() + ": changed while pith was stamping it; nothing written (stamp it again)", "input.changed");
+            throw Error(file.name() + ": changed while pith was stamping it; nothing written (stamp it again)", err::input_changed);
         return to_hex(digest);
     };
     pdf::Update update(file);

@@ -1,6 +1,7 @@
 #include "verify/changes.hpp"
 
 #include "core/error.hpp"
+#include "pdf/budget.hpp"
 #include "stamp/stamp.hpp"
 #include "xmp/xmp.hpp"
 
@@ -618,7 +619,7 @@ Baseline check_pith_update(pdf::File& file, const std::optional<std::uint64_t>& 
     } catch (const Error& e) {
         problems.push_back(std::string("unreadable (") + e.what() + ")");
     } catch (const PoDoFo::PdfError& e) {
-        problems.push_back(std::string("unreadable (") + PoDoFo::PdfError::ErrorName(e.GetError()) + ")");
+        problems.push_back(std::string("unreadable (") + pdf::podofo_words(e) + ")");
     }
     if (problems.empty())
         f.ok("pith.update.match", "pith's update changes only what pith stamp changes" + std::string(b.badge_drawn ? " (metadata, badge and link)" : " (metadata)"));

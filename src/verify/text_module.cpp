@@ -23,7 +23,7 @@ void* symbol(const char* name) {
         const char* why = ::dlerror();
         tried += (tried.empty() ? "" : "; ") + (why ? std::string(why) : path);
     }
-    throw Error(std::string("cannot load pith's text module (pith-text.so): ") + tried);
+    throw Error(std::string("cannot load pith's text module (pith-text.so): ") + tried, err::install_incomplete);
 }
 
 }  // namespace pith::text_module

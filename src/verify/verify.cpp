@@ -616,7 +616,7 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
 // Damage the reader worked around: a refusal unless the caller allows it.
 void check_damage(const pdf::File& file, bool allow_damaged) {
     if (!allow_damaged && !file.defects().empty())
-        throw Error(file.name() + ": " + pdf::damage_message(file) + " (--allow-damaged reads it anyway)");
+        throw Error(file.name() + ": " + pdf::damage_message(file) + " (--allow-damaged reads it anyway)", err::pdf_damaged);
 }
 
 }  // namespace

@@ -72,16 +72,16 @@ pugi::xml_node find_rdf(pugi::xml_document& doc) {
 }
 
 void load(pugi::xml_document& doc, std::string_view packet) {
-    if (packet.size() > kMaxPacketSize) throw Error("XMP packet larger than 32 MiB");
+    if (packet.size() > kMaxPacketSize) throw Error("XMP packet larger than 32 MiB", err::pdf_xmp);
     // Default parsing: no DTD processing, only XML's predefined entities and character references.
     auto result = doc.load_buffer(packet.data(), packet.size(), pugi::parse_default, pugi::encoding_auto);
-    if (!result) throw Error(std::string("XMP packet is not well-formed XML: ") + result.description() + " at byte " + std::to_string(result.offset));
+    if (!result) throw Error(std::string("XMP packet is not well-formed XML: ") + result.description() + " at byte " + std::to_string(result.offset), err::pdf_xmp);
     // Real packets nest a dozen levels; bounding the depth keeps every lookup up the tree cheap.
     int depth = 0;
     for (pugi::xml_node n = doc.first_child(); n;) {
         if (n.first_child()) {
             n = n.first_child();
-            if (++depth > kMaxDepth) throw Error("XMP packet nested deeper than " + std::to_string(kMaxDepth) + " levels");
+            if (++depth > kMaxDepth) throw Error("XMP packet nested deeper than " + std::to_string(kMaxDepth) + " levels", err::pdf_xmp);
             continue;
         }
         while (n && !n.next_sibling()) {
@@ -270,7 +270,7 @@ void add_properties(pugi::xml_node rdf, const RdfNames& rdf_name, const std::str
         desc.append_child((schema.prefix + ":" + definition.name).c_str()).text() = value->second.c_str();
     }
     for (const auto& [name, value] : properties)
-        if (!schema.defines(name)) throw Error("internal: XMP property pith:" + name + " is not in templates/pith-xmp.json");
+        if (!schema.defines(name)) throw Error("internal: XMP property pith:" + name + " is not in templates/pith-xmp.json", err::internal_error);
 }
 
 // PDF/A: pdfaExtension:schemas is one property, so add to its Bag when there is one.

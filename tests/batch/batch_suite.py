@@ -212,9 +212,10 @@ def case_basic(d):
             check(r["error_code"] and r["error"], "failure without code/message: %r" % r)
             check(not os.path.exists(os.path.join(d, e["output"])), "failed file has an output")
     codes = {res[i]["input"]: res[i]["error_code"] for i in res if res[i]["status"] == "failed"}
-    check(codes["in/junk.pdf"] == "pdf.unreadable", repr(codes))
-    check(codes["in/missing.pdf"] == "input.unreadable", repr(codes))
-    check(res[len(entries)]["error_code"] == "record.unreadable", repr(res[len(entries)]))
+    check(codes["in/junk.pdf"] == "input.not_pdf", repr(codes))
+    check(codes["in/truncated.pdf"] == "pdf.syntax", repr(codes))
+    check(codes["in/missing.pdf"] == "input.not_found", repr(codes))
+    check(res[len(entries)]["error_code"] == "input.not_found", repr(res[len(entries)]))  # its record is missing
     check(summary["stamped"] == 8 and summary["failed"] == 4 and summary["done"] == len(entries), repr(summary))
     check("files/s" in p.stderr, "no progress lines on stderr")
     check_outputs_verify(d, results)
@@ -549,11 +550,11 @@ def case_corpus(d):
         if res[i]["status"] != want:
             mismatches.append("%s: batch %s (%s), pith stamp exit %d" % (e["input"], res[i]["status"], res[i].get("error"), q.returncode))
         if want == "failed" and res[i]["status"] == "failed":
-            msg = q.stderr.strip().split("pith: ", 1)[-1]
-            if msg != res[i]["error"]:
-                mismatches.append("%s: batch says %r, pith stamp %r" % (e["input"], res[i]["error"], msg))
-            if ("damaged PDF" in msg) != (res[i]["error_code"] == "pdf.damaged"):
-                mismatches.append("%s: error_code %s for %r" % (e["input"], res[i]["error_code"], msg))
+            line = q.stderr.strip().splitlines()[-1]
+            if line != "pith: %s  [%s]" % (res[i]["error"], res[i]["error_code"]):
+                mismatches.append("%s: batch says %r [%s], pith stamp %r" % (e["input"], res[i]["error"], res[i]["error_code"], line))
+            if ("damaged PDF" in line) != (res[i]["error_code"] == "pdf.damaged"):
+                mismatches.append("%s: error_code %s for %r" % (e["input"], res[i]["error_code"], line))
     check(not mismatches, "\n".join(mismatches))
     check_outputs_verify(d, rs, {e["output"]: e["password"] for e in entries if "password" in e})
     check(not temporaries(d), "temporary files left")

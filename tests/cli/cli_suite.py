@@ -283,7 +283,11 @@ def case_bad_input_record(ctx):
         for args in (["record", path], ["record", "--json", path]):
             try:
                 rc, out, err = ctx.run(args)
-                line = one_line_error("pith %s (%s)" % (" ".join(args[:-1]), what), rc, out, err, exit_code=2)
+                json_out = args[1] == "--json"
+                line = one_line_error("pith %s (%s)" % (" ".join(args[:-1]), what), rc, "" if json_out else out, err, exit_code=2)
+                if json_out:  # the error as JSON on stdout too, the same as the line (doc/errors.md)
+                    j = json.loads(out)
+                    check(line == "pith: %s  [%s]" % (j["error"], j["error_code"]), "%s: --json %r, stderr %r" % (what, out, line))
                 check(len(line) < 4096, "%s: the one-line error is %d characters long" % (what, len(line)))
                 if must_mention:
                     check(must_mention in line, "%s: the error does not mention %r: %r" % (what, must_mention, line[:300]))

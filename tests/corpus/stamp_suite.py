@@ -877,8 +877,13 @@ def check_refused(ctx, rel, inp, work, expect_verify):
         problems.append("stamp error is %d lines, want 1: %r" % (len(msg.splitlines()), msg[:400]))
     elif len(msg) > 400:
         problems.append("stamp error line is %d characters long" % len(msg))
-    if r.out.strip():
-        problems.append("stamp printed to stdout on failure: %r" % r.out[:200])
+    if r.out.strip():  # with --json: the error as one JSON object, the same as the line (doc/errors.md)
+        try:
+            j = json.loads(r.out)
+        except ValueError:
+            j = {}
+        if not isinstance(j, dict) or msg != "pith: %s  [%s]" % (j.get("error"), j.get("error_code")):
+            problems.append("stamp printed to stdout on failure, not its error as JSON: %r" % r.out[:200])
     left = os.listdir(outdir)
     if left:
         problems.append("files left in the output dir: %s" % left)

@@ -220,8 +220,22 @@ TEST_CASE("budget: within_budget names the file and turns what a hostile file th
     };
     CHECK(message([] { throw std::bad_alloc(); return 0; }).rfind("TooLarge x.pdf: pdf.too_large: out of memory", 0) == 0);
     CHECK(message([] { PODOFO_RAISE_ERROR(ePdfError_InvalidDataType); return 0; }) ==
-          "Error x.pdf: cannot read the PDF (ePdfError_InvalidDataType)");
-    CHECK(message([] { throw pith::Error("x.pdf: other"); return 0; }) == "Error x.pdf: other");
+          "Error x.pdf: cannot read the PDF (invalid data type)");
+    CHECK(message([] { throw pith::Error("x.pdf: other", pith::err::input_unreadable); return 0; }) == "Error x.pdf: other");
+    // What other libraries throw (nlohmann::json, std::system_error, ...) is internal.error, named.
+    try {
+        within_budget("x.pdf", [] { throw std::runtime_error("library words"); return 0; });
+        FAIL("nothing thrown");
+    } catch (const pith::Error& e) {
+        CHECK(e.code() == "internal.error");
+        CHECK(std::string(e.what()) == "x.pdf: internal error: library words");
+    }
+    try {
+        within_budget("x.pdf", [] { PODOFO_RAISE_ERROR(ePdfError_InvalidPassword); return 0; });
+        FAIL("nothing thrown");
+    } catch (const pith::Error& e) {
+        CHECK(e.code() == "pdf.password");
+    }
     // An overrun a reader caught and read around still refuses the file.
     CHECK(message([] {
               try {

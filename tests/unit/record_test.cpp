@@ -114,7 +114,7 @@ TEST_CASE("JSON a canonical record must not hold is refused with its path", "[js
     CHECK_THAT(error_of("[1e400]"), Catch::Contains("outside the range of a double"));
     CHECK_THAT(error_of("\"\\ud800\""), Catch::StartsWith("in.json: "));
     CHECK_THAT(error_of("\"\xff\""), Catch::StartsWith("in.json: "));
-    CHECK_THAT(error_of("{\"a\":"), Catch::Contains("unexpected end of input"));
+    CHECK(error_of("{\"a\":") == "in.json: not JSON (line 1, column 6: it ends too early)");  // words for people, not nlohmann's
     CHECK_THAT(error_of(std::string(100000, '[')), Catch::Contains("nesting deeper than 512"));
     CHECK_THAT(error_of(std::string(5000, '7')), Catch::Contains("more than 4300 digits"));
     for (std::size_t digits : {300, 301, 309, 1000, 4300}) {  // integers of any size Python accepts stay exact

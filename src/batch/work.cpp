@@ -1,0 +1,247 @@
+// pith batch: the work of one file, run in a worker process; every outcome is a result line.
+#include "batch/internal.hpp"
+
+#include "core/crypto.hpp"
+#include "core/error.hpp"
+#include "core/files.hpp"
+#include "core/record.hpp"
+#include "pdf/budget.hpp"
+#include "verify/verify.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+
+namespace pith::batch {
+
+namespace {
+
+std::string hash_file(const std::string& path, std::uint64_t* bytes) {
+    std::string data = read_file_or_stdin(path, std::size_t(64) << 30);
+    if (bytes) *bytes = data.size();
+    return to_hex(sha256(data));
+}
+
+// A line's record from the registry: prefetched, so workers read the cache only (checked again).
+Record registry_record(const Entry& e, const Options& opt) {
+    registry::Options o = opt.registry;
+    o.offline = true;
+    o.use_cache = true;
+    return registry::fetch(registry::parse_query(*e.record_query), o).record;
+}
+
+// The record a line names (registry, inline or a file), or none; throws pith::Error.
+std::optional<Record> record_of(const Entry& e, const Options& opt) {
+    if (e.record_query) return registry_record(e, opt);
+    if (e.record_inline) return read_record(canonical_json(*e.record_inline), "record of line " + std::to_string(e.line));
+    if (e.record_path) return load_record(*e.record_path);
+    return std::nullopt;
+}
+
+// pith verify on a file this batch wrote: its stamp is checked, the paper's title is not.
+verify::Report verify_output(const Entry& e, const Keyring& keyring) {
+    verify::Options vo;
+    vo.password = e.options.password;
+    vo.allow_damaged = e.options.allow_damaged;
+    vo.render = false;
+    return pdf::within_budget(e.output, [&] { return verify::verify(e.output, keyring, vo); });
+}
+
+bool good(const verify::Report& rep) { return rep.state == verify::State::Trusted || rep.state == verify::State::Unverified; }
+
+// A rerun: an output that exists, verifies and carries the number is skipped ("skipped" result);
+// otherwise `note` says why it is stamped again.
+std::optional<Json> already_done(const Entry& e, const Keyring& keyring, const Options& opt, const std::string& number, std::string& note) {
+    if (opt.redo || !file_exists(e.output)) return std::nullopt;
+    try {
+        verify::Report rep = verify_output(e, keyring);
+        auto listed = [&](const std::vector<Finding>& section, const char* code) {
+            return std::any_of(section.begin(), section.end(), [&](const Finding& x) { return x.code == code; });
+        };
+        // With a signing key, an unsigned output is stamped (and signed) again.
+        bool signed_as_asked = !opt.signer || listed(rep.findings.success, "stamp.signed") ||
+                               listed(rep.findings.informational, "stamp.signer_unknown");
+        if (good(rep) && signed_as_asked && rep.number == number) {
+            std::uint64_t bytes = 0;
+            std::string digest = hash_file(e.output, &bytes);
+            return Json{{"status", "skipped"}, {"number", number}, {"sha256", digest}, {"bytes", bytes},
+                        {"state", verify::to_string(rep.state)}};
+        }
+        note = "the existing output was " + std::string(verify::to_string(rep.state)) +
+               (rep.number.empty() ? "" : " with " + rep.number) + "; stamped again";
+    } catch (const Error& x) {
+        note = std::string("the existing output could not be read (") + x.what() + "); stamped again";
+    }
+    return std::nullopt;
+}
+
+// Why a stamped output does not verify with `number`; empty when it does.
+std::string output_problem(const Entry& e, const Keyring& keyring, const std::string& number) {
+    try {
+        verify::Report rep = verify_output(e, keyring);
+        if (!good(rep))
+            return std::string("state ") + verify::to_string(rep.state) +
+                   (rep.findings.failure.empty() ? "" : ": " + rep.findings.failure.front().explanation);
+        if (rep.number != number) return "it carries " + rep.number + ", not " + number;
+    } catch (const Error& x) {
+        return x.what();
+    }
+    return {};
+}
+
+Json stamped(const stamp::Summary& s, const std::string& number, const std::string& digest, std::uint64_t bytes, const std::string& note) {
+    Json r = {{"status", "stamped"}, {"number", number}, {"sha256", digest}, {"bytes", bytes}};
+    if (s.page) {
+        r["badge_page"] = s.page;
+        r["badge_spot"] = s.where.spot;  // where the badge went on that page and whether it had to be boxed
+        r["badge_boxed"] = s.where.boxed;
+    }
+    if (s.replaced_previous) r["replaced_previous_stamp"] = true;
+    if (!s.warnings.empty() || !note.empty()) {
+        std::vector<std::string> w = s.warnings;
+        if (!note.empty()) w.push_back(note);
+        r["warnings"] = w;
+    }
+    return r;
+}
+
+const char* verify_error_code(verify::State state) {
+    switch (state) {
+        case verify::State::Invalid: return err::verify_invalid;
+        case verify::State::Unverified: return err::verify_unverified;
+        case verify::State::Absent: return err::verify_absent;
+        case verify::State::Trusted: break;
+    }
+    return err::internal_error;  // a trusted file is ok: no code
+}
+
+}  // namespace
+
+Json failure(const std::string& code, const std::string& message) {
+    return {{"status", "failed"}, {"error_code", code}, {"error", message}};
+}
+
+Json stamp_one(const Entry& e, const Keyring& keyring, const Options& opt) {
+    std::optional<Record> record;
+    try {
+        record = record_of(e, opt);
+    } catch (const Error& x) {
+        return failure(x.code(), x.what());
+    }
+    const std::string number = record->number.full();
+    std::string note;
+    if (auto skipped = already_done(e, keyring, opt, number, note)) return *skipped;
+    if (!record->consistent() && !e.options.allow_unverified)
+        return failure(err::record_inconsistent, record->source + ": the record's stated hash or number does not recompute; "
+                                                 "refusing to stamp (\"allow_unverified\": true stamps anyway)");
+    if (auto slash = e.output.find_last_of('/'); slash != std::string::npos && slash > 0) {
+        std::error_code ec;
+        std::filesystem::create_directories(e.output.substr(0, slash), ec);  // failures show when writing
+    }
+    stamp::Summary s;
+    try {
+        stamp::Options so = e.options;
+        so.signer = opt.signer;
+        so.certify = opt.certify;
+        s = pdf::within_budget(e.input, [&] { return stamp::stamp_file(e.input, e.output, *record, so); }, false);
+    } catch (const Error& x) {
+        return failure(x.code(), x.what());
+    }
+    // Every `stamped` output verifies (and so is skipped by a rerun); one that does not is removed.
+    if (std::string problem = opt.check_outputs ? output_problem(e, keyring, number) : ""; !problem.empty()) {
+        if (e.output != e.input) ::unlink(e.output.c_str());
+        return failure(err::output_unverifiable, "stamped, but the output does not verify (" + problem + ")" +
+                                                     (e.output != e.input ? "; output removed" : ""));
+    }
+    try {
+        std::uint64_t bytes = 0;
+        std::string digest = hash_file(e.output, &bytes);
+        return stamped(s, number, digest, bytes, note);
+    } catch (const Error& x) {
+        return failure(err::output_unverifiable, x.what());
+    }
+}
+
+Json verify_one(const Entry& e, const Keyring& keyring, const Options& opt) {
+    const std::string& file = e.output.empty() ? e.input : e.output;
+    verify::Options vo;
+    vo.password = e.options.password;
+    vo.allow_damaged = e.options.allow_damaged;
+    vo.anchors = opt.anchors;
+    vo.require_signed_stamp = opt.require_signed_stamp;
+    try {
+        vo.expected = record_of(e, opt);
+    } catch (const Error& x) {
+        Json r = failure(x.code(), x.what());
+        r["status"] = "unreadable";
+        r["file"] = file;
+        return r;
+    }
+    Json r;
+    try {
+        verify::Report rep = pdf::within_budget(file, [&] { return verify::verify(file, keyring, vo); });
+        r = {{"status", verify::to_string(rep.state)}, {"number", rep.number.empty() ? Json(nullptr) : Json(rep.number)}};
+        std::vector<std::string> failures;
+        for (const auto& f : rep.findings.failure) failures.push_back(f.code);
+        r["failures"] = failures;
+        bool ok = rep.state == verify::State::Trusted || (opt.accept_unverified && rep.state == verify::State::Unverified);
+        if (!ok) {
+            r["error_code"] = verify_error_code(rep.state);
+            std::string msg = "state " + std::string(verify::to_string(rep.state));
+            if (!rep.findings.failure.empty()) msg += ": " + rep.findings.failure.front().explanation;
+            else if (!rep.findings.informational.empty()) msg += ": " + rep.findings.informational.front().explanation;
+            r["error"] = msg;
+        }
+    } catch (const Error& x) {
+        r = {{"status", "unreadable"}, {"error_code", x.code()}, {"error", x.what()}};
+    }
+    r["file"] = file;
+    try {
+        std::uint64_t bytes = 0;
+        r["sha256"] = hash_file(file, &bytes);
+        r["bytes"] = bytes;
+    } catch (const Error&) {
+    }
+    return r;
+}
+
+#if PITH_TEST_HOOKS
+// Test hooks (doc/test-hooks.md): make a worker misbehave on inputs whose path contains the
+// given text, so the isolation can be tested without a crashing PDF.
+bool hook_matches(const char* var, const std::string& input) {
+    const char* v = std::getenv(var);
+    return v && *v && input.find(v) != std::string::npos;
+}
+
+void run_test_hooks(const Entry& e) {
+    if (hook_matches("PITH_BATCH_TEST_CRASH", e.input)) std::abort();
+    if (hook_matches("PITH_BATCH_TEST_SEGV", e.input)) std::raise(SIGSEGV);
+    if (hook_matches("PITH_BATCH_TEST_HANG", e.input))
+        for (;;) ::pause();
+    if (hook_matches("PITH_BATCH_TEST_SPIN", e.input))
+        for (volatile unsigned long i = 0;; i = i + 1) {
+        }
+    if (hook_matches("PITH_BATCH_TEST_MEMORY", e.input)) {
+        std::vector<std::unique_ptr<char[]>> hog;
+        for (;;) {
+            hog.emplace_back(new char[64u << 20]);
+            std::memset(hog.back().get(), 1, 64u << 20);
+        }
+    }
+    if (const char* v = std::getenv("PITH_BATCH_TEST_SLEEP")) {  // "SUBSTRING=SECONDS"
+        std::string s = v;
+        auto eq = s.rfind('=');
+        if (eq != std::string::npos && e.input.find(s.substr(0, eq)) != std::string::npos)
+            ::usleep(static_cast<useconds_t>(std::atof(s.c_str() + eq + 1) * 1e6));
+    }
+}
+#else
+void run_test_hooks(const Entry&) {}  // a release build: no hooks
+#endif
+
+}  // namespace pith::batch

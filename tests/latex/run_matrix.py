@@ -271,8 +271,8 @@ def title_page(pages, tword):
     abstract (cover pages such as elsarticle's graphical abstract and
     highlights repeat the title, not the abstract)."""
     for i, (_, _, words) in enumerate(pages):
-        texts = [w[4].lower() for w in words]
-        if tword.lower() in texts and ABSTRACT_WORD.lower() in texts:
+        texts = [w[4].lower() for w in words]  # IEEEtran: "Abstract—Aligning"
+        if tword.lower() in texts and any(ABSTRACT_WORD.lower() in x for x in texts):
             return i
     return None
 
@@ -633,8 +633,7 @@ def check_issue16(pdf, cls, placement, full, base, texlog, pith, keyring, exp):
 def title_block_check(badge, words, tword):
     """The badge closes the title block: after the title and before the first
     section heading in reading order, without a line number beside it, and
-    nearer the title block above than the text below (not glued to the
-    heading)."""
+    at least 6pt clear of the text below (not glued to the heading)."""
     texts = [wd[4] for wd in words]
     i = next(k for k, wd in enumerate(words) if wd is badge)
     t = next((k for k, x in enumerate(texts) if x.lower() == tword.lower()), None)
@@ -646,7 +645,7 @@ def title_block_check(badge, words, tword):
     below = [wd[1] - badge[3] for wd in words if wd[1] >= badge[3] - 1]
     gap_above = min(above) if above else 0.0
     gap_below = min(below) if below else 999.0
-    ok = t is not None and t < i < sec and not numbered
+    ok = t is not None and t < i < sec and not numbered and gap_below >= 6
     return (ok, "reading order: title %s badge %d section %d; line number %s; gap above %.0f below %.0f"
             % (t, i, sec, numbered, gap_above, gap_below))
 

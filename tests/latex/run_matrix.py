@@ -264,6 +264,7 @@ def document_words(pdf):
 
 
 ABSTRACT_WORD = "Aligning"  # the first word of every template's abstract
+BODY_WORDS = {"Introduction", "INTRODUCTION", "Large", "validate", "Method", "METHOD"}
 
 
 def title_page(pages, tword):
@@ -273,6 +274,9 @@ def title_page(pages, tword):
     for i, (_, _, words) in enumerate(pages):
         texts = [w[4].lower() for w in words]  # IEEEtran: "Abstract—Aligning"
         if tword.lower() in texts and any(ABSTRACT_WORD.lower() in x for x in texts):
+            return i
+    for i, (_, _, words) in enumerate(pages):  # a title page of its own (report)
+        if tword.lower() in [w[4].lower() for w in words]:
             return i
     return None
 
@@ -610,10 +614,14 @@ def check_issue16(pdf, cls, placement, full, base, texlog, pith, keyring, exp):
     if placement == "title":
         res["titleblock"] = title_block_check(badge, words, CLASSES[cls][1])
     elif placement == "footnote":
+        # a footnote: below the body text of its column (classes with a ragged
+        # bottom put it right under the text; acmart's permission block follows)
         count = sum(1 for _, _, ws in pages for wd in ws if wd[4] == short)
-        res["footnote"] = (badge[1] > 0.6 * h and count == 1,
-                           "page %d y=%.0f of %.0f, %d times in the document"
-                           % (bpage + 1, badge[1], h, count))
+        under = [wd[4] for wd in others if wd[1] > badge[3] and wd[4] in BODY_WORDS
+                 and wd[0] < badge[2] and badge[0] < wd[2]]
+        res["footnote"] = (not under and count == 1,
+                           "page %d y=%.0f of %.0f, %d times in the document, text below: %s"
+                           % (bpage + 1, badge[1], h, count, under[:5]))
     elif placement == "margin":
         hit = [wd[4] for wd in others if wd[0] < badge[2] and badge[0] < wd[2]
                and wd[1] < badge[3] and badge[1] < wd[3]]
@@ -741,10 +749,10 @@ class Matrix:
 
     def run(self, engine, cls, variant, placement):
         exp = expected_for(engine, cls, variant, placement)
-        name = "p-%s-%s-%s" % (engine, cls, variant)
+        name = "p-%s-%s-%s" % (engine, cls, variant)  # the job name: the same for
+        wd = os.path.join(self.args.work, name)          # every placement and the baseline
         if placement != "title":
-            name += "-" + placement
-        wd = os.path.join(self.args.work, name)
+            wd += "-" + placement
         shutil.rmtree(wd, ignore_errors=True)
         os.makedirs(wd)
         src = source(cls, variant, placement, self.receipt)

@@ -15,15 +15,35 @@ tests/latex/classes/<class>.tex, compiles it, and checks the PDF:
   metadata   the catalog has exactly one /Metadata (raw count, also inside
              object streams), and that stream holds the pith properties
   info       the Info dictionary has /PithNumber
-  badge      pdftotext finds pith:XXXXXXXX on page 1 below the title word;
-             in two-column classes it is centred (under the full-width
-             title, not at the top of column 1)
-  link       a /Link annotation on page 1 with the resolver URI covers it
+  badge      pdftotext finds pith:XXXXXXXX on the title block's page below
+             the title word; in two-column classes it is centred (under the
+             full-width title, not at the top of column 1)
+  link       a /Link annotation on that page with the resolver URI covers it
   stamp      (with a test key) `pith stamp` with the paper's own signed record
              keeps pith.sty's badge and draws none: page 1 renders exactly as
              before and pdftotext shows the number once; the full record is
              in the XMP and verify says `trusted`. A record of another number
              is refused (exit 2) and writes nothing. (Issue 22.)
+
+Issue 16 (each against the same paper built without pith, same job name):
+  xmp-kept   every XMP property the engine wrote (exiftool -a -G1 -XMP:all)
+             is still there with its value (dates and document IDs aside)
+  overfull   no more overfull boxes than without pith
+  inpage     the badge's glyphs (pdftotext) and its link rectangle are
+             inside the page (CropBox)
+  titleblock (placement=title) the badge is on the title block's page, after
+             the title and before the first section in reading order, no
+             line number beside it, at least 6pt clear of the text below
+  footnote   (placement=footnote) on the title block's page, below the body
+             text of its column, once in the document (not a bibliography note)
+  margin     (placement=margin) on page 1, overlapping no other word
+  no-badge   (placement=none) no badge anywhere
+  verify-finds  `pith verify` reports pith.badge.text.match (and, with the
+             record, pith.title.match): it finds them on the title block's page
+
+Axes: --engine, --class, --variant, --placement (default: title only);
+--sample K/N runs shard K of the pairwise covering sample (ctest);
+doc/latex-matrix.md says how to run the full product.
 
 Combinations that cannot work are listed in EXPECTED with the documented
 behaviour; those checks then assert that behaviour instead.

@@ -607,13 +607,15 @@ def check_issue16(pdf, cls, placement, full, base, texlog, pith, keyring, exp):
     short = "pith:YRUNQITD"
     if base is None:
         res["baseline"] = (False, "the paper without pith does not compile")
-    elif base != "skip" and "xmp-kept" not in skip:
-        tags = xmp_tags(pdf)
-        lost = [k for k in base["xmp"] if k not in tags]
-        changed = [k for k in base["xmp"] if k in tags and not any(x in k for x in VOLATILE)
-                   and not same_or_more(base["xmp"][k], tags[k])]
-        res["xmp-kept"] = (not lost and not changed, "%d engine tags; lost %s changed %s"
-                           % (len(base["xmp"]), lost, changed))
+    elif base != "skip":
+        if "xmp-kept" not in skip:
+            tags = xmp_tags(pdf)
+            lost = [k for k in base["xmp"] if k not in tags]
+            changed = [k for k in base["xmp"] if k in tags
+                       and not any(x in k for x in VOLATILE)
+                       and not same_or_more(base["xmp"][k], tags[k])]
+            res["xmp-kept"] = (not lost and not changed, "%d engine tags; lost %s changed %s"
+                               % (len(base["xmp"]), lost, changed))
         n = overfull(texlog)
         res["overfull"] = (n <= base["overfull"], "%d overfull boxes, %d without pith"
                            % (n, base["overfull"]))

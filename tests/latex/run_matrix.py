@@ -115,6 +115,10 @@ EXPECTED = {
         "compile": False, "error": "Argument of \\@author has an extra }",
         "why": "hyperxmp (TL2022, v5.9) cannot read elsarticle's \\author; "
                "the paper fails the same way without pith"},
+    ("lualatex", "aastex-lineno", "hyperxmp"): {
+        "compile": False, "error": "unexpected symbol near",
+        "why": "hyperxmp 5.9 under LuaLaTeX with aastex631 stops in \\directlua; "
+               "the paper fails the same way without pith"},
     ("dvips", "achemso", "hyperxmp"): {
         "skip_checks": {"xmp-kept": "open (issue 16): without pith, hyperxmp 5.9 writes no "
                         "packet under achemso + dvips and Ghostscript's stays; with pith "

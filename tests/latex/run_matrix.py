@@ -119,6 +119,13 @@ EXPECTED = {
         "compile": False, "error": "unexpected symbol near",
         "why": "hyperxmp 5.9 under LuaLaTeX with aastex631 stops in \\directlua; "
                "the paper fails the same way without pith"},
+    ("xelatex", "aastex-lineno", "hyperxmp"): {
+        "compile": False, "error": "hyperxmp built its XMP packet",
+        "why": "hyperxmp builds its packet at \\AtEndDocument, after aastex's lineno "
+               "output has shipped the last page: with a \\special driver the packet "
+               "(and pith's properties) never reach the PDF, so pith stops with not-written"},
+    ("dvips", "aastex-lineno", "hyperxmp"): {
+        "compile": False, "error": "hyperxmp built its XMP packet", "why": "as xelatex"},
     ("dvips", "achemso", "hyperxmp"): {
         "skip_checks": {"xmp-kept": "open (issue 16): without pith, hyperxmp 5.9 writes no "
                         "packet under achemso + dvips and Ghostscript's stays; with pith "

@@ -33,7 +33,7 @@ Issue 16 (each against the same paper built without pith, same job name):
              inside the page (CropBox)
   titleblock (placement=title) the badge is on the title block's page, after
              the title and before the first section in reading order, no
-             line number beside it, at least 6pt clear of the text below
+             line number beside it, at least 4pt clear of the text below
   footnote   (placement=footnote) on the title block's page, below the body
              text of its column, once in the document (not a bibliography note)
   margin     (placement=margin) on page 1, overlapping no other word
@@ -681,7 +681,7 @@ def check_issue16(pdf, cls, placement, full, base, texlog, pith, keyring, exp):
 def title_block_check(badge, words, tword):
     """The badge closes the title block: after the title and before the first
     section heading in reading order, without a line number beside it, and
-    at least 6pt clear of the text below (not glued to the heading)."""
+    at least 4pt clear of the text below (not glued to the heading)."""
     texts = [wd[4] for wd in words]
     i = next(k for k, wd in enumerate(words) if wd is badge)
     t = next((k for k, x in enumerate(texts) if x.lower() == tword.lower()), None)
@@ -693,7 +693,7 @@ def title_block_check(badge, words, tword):
     below = [wd[1] - badge[3] for wd in words if wd[1] >= badge[3] - 1]
     gap_above = min(above) if above else 0.0
     gap_below = min(below) if below else 999.0
-    ok = t is not None and t < i < sec and not numbered and gap_below >= 6
+    ok = t is not None and t < i < sec and not numbered and gap_below >= 4
     return (ok, "reading order: title %s badge %d section %d; line number %s; gap above %.0f below %.0f"
             % (t, i, sec, numbered, gap_above, gap_below))
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Throughput of `pith batch` on the corpus, beside a shell loop over the peer tools.
 
     bench/batch_bench.py [--pith build/pith] [--corpus ../shared/corpus] [--repeat 3]

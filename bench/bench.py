@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Side-by-side timings: pith stamp / pith verify against the tools pipelines use today.
 
 Stamping:  cp (the floor), pith stamp, exiftool (XMP only), qpdf --overlay (badge only),

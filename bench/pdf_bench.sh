@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Times open + page 1 + small incremental update (pdf_update_probe) against cp.
 # usage: bench/pdf_bench.sh PROBE FILE... ; prints best-of-5 wall time and peak RSS.
 probe=$1; shift

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pdf_update_probe: exercises pith::pdf on one file (used by tests/pdf.cmake and for timing).
 //   pdf_update_probe IN [OUT] [--password PW] [--first-page-only] [--quiet]
 // Opens IN, reads the catalog and the geometry of every page (or only page 1),

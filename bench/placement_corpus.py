@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """How much of the badge lands on what page 1 already paints, on every valid corpus file
 (issue 21): today's placement (the top-right corner, `--corner top-right`, or the binary given
 with --before) beside the automatic one, plus zbarimg on every file stamped with --qr.

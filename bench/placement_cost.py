@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """What finding the badge's spot costs (issue 21): `pith batch --no-check` on the files
 bench/batch_bench.py uses (valid/, signed/, pdfa/, large/ of the corpus), with two pith
 binaries run alternately (so that both see the same load), best of --repeat.

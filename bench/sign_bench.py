@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Timings of publisher-signed stamping: pith stamp unsigned, signed with RSA 3072 and with ECDSA
 P-256 (pith stamp --sign-cert/--sign-key), and the checks of the signed output: pdfsig (poppler +
 NSS, the signature only) and pith verify --trust (every pith check and the signature).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The libraries pith's core links against, as one target: pith_dependencies.
 #
 # Default (PITH_STATIC=OFF): Debian's shared libraries (libpodofo-dev, libssl-dev, libicu-dev,

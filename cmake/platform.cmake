@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Linux and glibc speed-ups, each found by a feature check; src/core/platform.hpp and the files
 # that use them fall back to plain POSIX (code that also builds on macOS and the BSDs) where a
 # check fails. -DPITH_PORTABLE=ON skips the checks: every fallback, as CI's second build runs it.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Compile a LaTeX document with pdflatex (twice, for references): the manual and the example paper.
 #   cmake -DSRC=latex/pith.tex -DOUT=<dir> -DTEXINPUTS_DIR=latex -P build_manual.cmake
 # Used by the pith-manual target and by the latex_manual test.

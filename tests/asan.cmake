@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # stamp, verify and extract over the whole corpus under AddressSanitizer + UBSan (own build).
 if(NOT PITH_SANITIZE)
   if(DEFINED ENV{PITH_SHARED})

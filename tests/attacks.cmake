@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # `pith verify` attack suite (issue 14; included by tests/CMakeLists.txt).
 # attacks_build (fixture): tests/attacks/build_attacks.py signs records with a test key, builds
 # the attack files and honest controls, and proves each file renders as its manifest claims with

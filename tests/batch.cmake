@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # pith batch: unit tests (tests/unit/batch_test.cpp) and CLI-level tests driven by
 # tests/batch/batch_suite.py (python3 standard library only). Each case runs in its own
 # temporary directory on PDFs it makes itself; the `corpus` case uses the shared corpus

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Bounded work on hostile input (issue 15, section 1; included by tests/CMakeLists.txt).
 # tests/bombs/make_bombs.py writes each shape (small on disk: ToUnicode, content, XMP Flate+LZW
 # and object stream decompression bombs, 40 million names, 12,000 revisions, recursive and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # CLI tests for `pith record`, `pith keygen` and `pith sign`, and for inputs that are not files
 # (included by tests/CMakeLists.txt).
 # tests/cli/cli_suite.py holds the cases; each runs in its own temporary directory with an

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Code checks (included by tests/CMakeLists.txt).
 # No function in src/ over 60 lines, except those listed in tests/code/function-length-allow.txt;
 # a listed function that has been split must leave the list (tools/longest-functions --allow).
@@ -32,3 +33,7 @@ add_test(NAME code_test_hooks
           $<TARGET_OBJECTS:pith_hooks_off>
   COMMAND_EXPAND_LISTS)
 set_tests_properties(code_test_hooks PROPERTIES TIMEOUT 60 LABELS "code")
+
+# Every source file names its licence (SPDX-License-Identifier; tests/code/spdx.py --fix adds it).
+add_test(NAME code_spdx COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/code/spdx.py ${CMAKE_SOURCE_DIR})
+set_tests_properties(code_spdx PROPERTIES TIMEOUT 60 LABELS "code")

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Stamp acceptance suite on the real PDF corpus (tests/corpus/stamp_suite.py, standard library only).
 # One ctest test per corpus folder, plus badge geometry on the rotated corpus files and on
 # hand-written PDFs. Outputs go to <build>/tests/corpus-out/<group>/ (results.tsv per group).

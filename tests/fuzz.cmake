@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # libFuzzer targets (tests/fuzz/*_fuzz.cpp), built by tests/fuzz/run_fuzz.py with clang
 # (-fsanitize=fuzzer,address,undefined). ctest only REPLAYS: every input of the target's
 # regression corpus (tests/fuzz/corpus/TARGET: whatever a campaign ever found) and its seeds,

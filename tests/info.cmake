@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Nothing in the input's Info changes when pith stamps (issue 15 section 2): generated Info
 # dictionaries (every literal-string form of PDF 32000-1 7.3.4.2, hex, UTF-16BE, PDFDocEncoding,
 # names with #xx; fixed seed) and every corpus file, each Info read by qpdf before and after.

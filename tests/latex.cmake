@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # LaTeX side of pith: latex/pith.sty, its manual and the example paper.
 # Included by tests/CMakeLists.txt.  The toolchain is listed in
 # .ci/packages-latex.txt.  Every test runs python3 (standard library only)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Canonical JSON against CPython's json module (the registry's reference).
 add_executable(json_canon_filter oracle/json_canon_filter.cpp)
 target_link_libraries(json_canon_filter PRIVATE pithcore)

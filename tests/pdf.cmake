@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # CLI-level tests for src/pdf (included by tests/CMakeLists.txt).
 # pdf_update_probe: open a PDF, read catalog + every page, write a small incremental update.
 add_executable(pdf_update_probe ${CMAKE_SOURCE_DIR}/bench/pdf_update_probe.cpp)

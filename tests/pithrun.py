@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Running the pith CLI from the Python test suites: one environment, one crash check."""
 import os
 import subprocess

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The registry client (pith fetch, keys, badge, --number/--arxiv, verify --online, batch manifests by
 # number) against a local registry the test starts on 127.0.0.1 (tests/registry/registry_server.py);
 # nothing leaves the loopback address. badge_chromium needs chromium, tls needs openssl (else skipped).

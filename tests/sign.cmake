@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Publisher-signed stamps (pith stamp --sign-*, pith verify --trust); tests/sign/sign_suite.py
 # holds every case, each its own ctest. `sign_setup` (a fixture) makes a test PKI with openssl,
 # an NSS database for pdfsig (certutil, libnss3-tools) and a registry test key.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # `pith verify` tamper suite and CLI contract (included by tests/CMakeLists.txt).
 # tests/verify/verify_suite.py holds every case; each runs as its own ctest. `verify_setup`
 # (a fixture) makes a test key, signs examples/record.json, stamps examples/article.pdf and

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Generate src/stamp/badge_font_data.cpp: glyph outlines for the badge's Type 3 font.
 
 Usage: tools/gen_badge_font.py [/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf] > src/stamp/badge_font_data.cpp

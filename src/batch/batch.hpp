@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // pith batch: stamp or verify many PDFs from a JSON Lines manifest, each file in its own
 // child process with time and memory limits, results as one JSON line per file.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What the parts of pith batch share (not part of its interface, batch.hpp).
 #include "batch/batch.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pith batch: the manifest (JSON Lines, one file per line), checked in full before any work starts.
 #include "batch/batch.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pith batch: the worker pool. Each file runs in a child process (fork) with time and memory
 // limits; the scheduler polls their result pipes, kills what overruns, retries what crashed, and
 // writes one report line per file.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // pith batch: progress on standard error, a bar on a terminal, plain lines elsewhere (logs).
 #include "batch/batch.hpp"

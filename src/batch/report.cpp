@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "batch/report.hpp"
 
 #include "batch/internal.hpp"

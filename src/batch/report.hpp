@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // pith batch: the JSON Lines report (--report) and the worker log (--worker-log).
 #include "batch/batch.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "batch/signals.hpp"
 
 #include "core/error.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // pith batch: Ctrl-C and SIGTERM while workers run. The handler only records the signal and wakes
 // the scheduler's poll() through a pipe; the scheduler stops the workers itself.

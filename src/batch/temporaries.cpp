@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pith batch: the temporary files atomic writers leave when a worker is killed mid-write.
 #include "batch/internal.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pith batch: the work of one file, run in a worker process; every outcome is a result line.
 #include "batch/internal.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pith batch: argument parsing and the final summary; the work is in src/batch.
 #include "cli/commands.hpp"
 #include "cli/registry_flags.hpp"

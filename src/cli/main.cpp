@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pith: command-line front end. Argument parsing and printing only; the work is in the library.
 #include "cli/commands.hpp"
 #include "cli/output.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // How the CLI shows findings to people: one line per check, a mark, colour only on a terminal.
 #include "core/findings.hpp"

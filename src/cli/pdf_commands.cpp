@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pith stamp, verify, extract.
 #include "cli/commands.hpp"
 #include "cli/output.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pith record, keygen, sign.
 #include "cli/commands.hpp"
 #include "cli/output.hpp"

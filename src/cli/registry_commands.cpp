@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pith fetch, keys, badge; and the registry options shared with stamp, tex, verify and batch.
 #include "cli/commands.hpp"
 #include "cli/output.hpp"

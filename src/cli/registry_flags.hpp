@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The options every command that may go to the registry shares (fetch, keys add URL, stamp and
 // tex --number/--arxiv, verify --online, batch manifests with "number"/"arxiv").

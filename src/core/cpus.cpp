@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/cpus.hpp"
 
 #include <sched.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Where helper work runs. Linux starts a new thread or child process on its creator's CPU and
 // moves it only when it next balances load, milliseconds later: on a two-CPU machine pith's

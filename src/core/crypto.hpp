@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Every cryptographic operation pith performs: Ed25519 and base64 from libsodium, SHA-256 from OpenSSL.
 #include <array>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/files.hpp"
 
 #include "core/error.hpp"

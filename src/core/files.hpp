@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Whole-file input and output: never a partial output file.
 #include <cstdint>

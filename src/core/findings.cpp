@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/findings.hpp"
 
 #include "core/text.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Results of checks as data (c2patool's model): success, informational and
 // failure lists of {code, explanation}. Human output renders this, nothing else.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/hex.hpp"
 
 namespace pith {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Hex digits to bytes: the one decoder for PDF hex strings, ASCIIHexDecode streams, the
 // signature's /Contents and SHA-256 values in records.

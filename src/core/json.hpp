@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // JSON as the Pith registry computes it: parsed strictly and serialised exactly
 // like CPython's json.dumps(obj, sort_keys=True, separators=(',', ':'), ensure_ascii=False).

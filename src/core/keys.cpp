@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/keys.hpp"
 
 #include "core/error.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Trusted registry keys (keyring files), secret key files, and receipt checking.
 #include "core/crypto.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/number.hpp"
 
 #include "core/error.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Pith numbers: pith:<YEAR>:<BODY>, BODY = first 26 base32 characters of the canonical hash.
 #include "core/crypto.hpp"

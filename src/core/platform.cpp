@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/platform.hpp"
 
 #include <dlfcn.h>

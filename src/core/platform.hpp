@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The few system calls where Linux or glibc has a faster or simpler form than POSIX. Each has
 // a plain POSIX fallback (it builds on macOS and the BSDs), chosen by cmake/platform.cmake's

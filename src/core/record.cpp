@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/record.hpp"
 
 #include "core/error.hpp"

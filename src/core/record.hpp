@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Pith registry documents: what they state, and what pith recomputes from them.
 #include "core/crypto.hpp"

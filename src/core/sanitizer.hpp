@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // PITH_ADDRESS_SANITIZER: defined when AddressSanitizer is on (GCC says so with
 // __SANITIZE_ADDRESS__, clang with __has_feature). It reserves terabytes of address space, so

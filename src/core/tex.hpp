@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What `pith tex` prints for latex/pith.sty: \pithnumber with the receipt, title and record.
 #include "core/record.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Unicode text rules shared by records and verification.
 #include <string>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The work one input file may ask of pith (issue 15; doc/limits.md): decoded stream bytes, in all
 // and per stream, values parsed, revisions and the form draws of a page poppler renders. Every

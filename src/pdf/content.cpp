@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "pdf/content.hpp"
 
 #include "core/error.hpp"

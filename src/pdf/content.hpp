@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // pith::pdf::ContentLexer - content stream syntax: operators and their operands.
 //

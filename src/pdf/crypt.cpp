@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "pdf/crypt.hpp"
 
 #include "core/error.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Per-object encryption for the standard security handler (RC4, AESV2, AESV3), with the file
 // key md5_file_key() derives (RC4, AESV2) or PoDoFo's PdfEncrypt at Authenticate() (AESV3).

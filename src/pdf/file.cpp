@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "pdf/file.hpp"
 
 #include "core/error.hpp"

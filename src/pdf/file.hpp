@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // pith::pdf::File - a lazy, read-only view of a PDF file.
 //

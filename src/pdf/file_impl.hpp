@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Internal state of pith::pdf::File, shared by file.cpp, pages.cpp and update.cpp.
 #include "pdf/budget.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "pdf/filters.hpp"
 
 #include "core/error.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Stream filters used by the PDF reader (internal to src/pdf, but usable elsewhere).
 #include "pdf/budget.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Page-tree access for pith::pdf::File: walks only the nodes on the way to the
 // requested page, using /Count to skip whole subtrees.
 #include "core/error.hpp"

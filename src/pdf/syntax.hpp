@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Low-level PDF lexical helpers over a byte range (internal to src/pdf).
 #include "pdf/budget.hpp"

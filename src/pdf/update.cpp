@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "pdf/update.hpp"
 
 #include "core/error.hpp"

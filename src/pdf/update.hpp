@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // pith::pdf::Update - an incremental update appended to a File.
 //

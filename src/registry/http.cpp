@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "registry/http.hpp"
 
 // Only libcurl's declarations: the library itself is loaded when a command first goes online.

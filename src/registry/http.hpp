@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // HTTP GET for the registry client, through Debian's libcurl: HTTPS with the system's CAs (or a
 // given bundle), proxies from the environment (http_proxy, https_proxy, no_proxy), time-outs, a

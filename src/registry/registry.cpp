@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "registry/registry.hpp"
 
 #include "core/files.hpp"

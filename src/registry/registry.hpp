@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The Pith registry client: what a user asks for (a number, a short alias, an arXiv id), where the
 // registry serves it, the checks every answer must pass, and the local content-addressed cache.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "registry/web_badge.hpp"
 
 #include "core/error.hpp"

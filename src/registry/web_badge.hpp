@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The Pith badge for web pages and READMEs: the same label, glyph outlines (DejaVu Sans, from
 // src/stamp/badge_font_data.cpp), colour, styles and optional QR code as the badge pith stamp

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "sign/inspect.hpp"
 
 #include "core/error.hpp"

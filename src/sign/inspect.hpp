@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Checking a PDF signature's CMS SignedData (OpenSSL): the signature over the signed
 // attributes, the message digest over the signed byte ranges, the signer's certificate (its

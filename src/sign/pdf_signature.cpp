@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "sign/pdf_signature.hpp"
 
 #include "core/error.hpp"

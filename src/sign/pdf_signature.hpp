@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The PDF side of a publisher's signature over pith's update (PAdES B-B, ISO 32000-2 12.8):
 // an invisible signature field whose /V is a signature dictionary with /SubFilter

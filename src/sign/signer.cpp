@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "sign/signer.hpp"
 
 #include "core/error.hpp"

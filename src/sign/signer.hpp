@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A publisher's signing key and certificate, and the CMS (PAdES B-B) signatures made with them.
 //

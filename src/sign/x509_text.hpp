@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Certificates and OpenSSL errors as text for pith's messages (shared by signing and inspection).
 #include <openssl/bio.h>

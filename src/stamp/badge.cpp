@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "stamp/badge.hpp"
 
 #include <qrencode.h>

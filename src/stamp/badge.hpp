@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The visible Pith badge: one self-contained Form XObject.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "stamp/placement.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Where the badge goes (issue 21): where page `index` paints nothing, so the badge never covers
 // the paper. The page is rendered at low resolution by poppler (visible::page_glance(), in a

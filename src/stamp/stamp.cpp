@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "stamp/stamp.hpp"
 
 #include "core/error.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // pith stamp: embed a record's number, hash and receipt in a PDF's XMP and Info,
 // and draw a linked badge, as one incremental update that keeps every input byte.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The C interface between pith (src/verify/visible.cpp) and pith-text.so
 // (src/text/page_text_module.cpp) for a quick look at a page: its words as laid out and what it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pith-text.so: poppler, loaded with dlopen() by pith only when `pith verify` needs it, so that
 // no other pith run pays for loading poppler. Two entry points:
 //  - pith_page_text: page text by poppler-cpp (pith::title::page_text());

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The C interface between pith (src/verify/visible.cpp) and the module pith-text.so
 // (src/text/page_text_module.cpp) for page_words(). Plain C types only: the module is

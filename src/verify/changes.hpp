@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What changed after a PDF got its pith data, judged by comparing documents, not by reading
 // markers (pyHanko's difference analysis for DocMDP, applied to a stamp):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "verify/redraw.hpp"
 
 #include "core/error.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Is the badge in a stamped PDF exactly the one pith stamp draws? (issue 14, point 5)
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The PDF signatures of a stamped file: a publisher's signature over pith's update (pith stamp
 // --sign-*) is reported as stamp.signed or stamp.signer_unknown, and a file changed after it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "verify/text_module.hpp"
 
 #include "core/error.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // pith-text.so, the module that holds poppler (see src/text/page_text_module.cpp), loaded on
 // first use by pith::title::page_text() and pith::visible::page_words().

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "verify/title.hpp"
 
 #include "core/text.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "verify/verify.hpp"
 
 #include "core/cpus.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // pith extract and pith verify: what a PDF carries, and whether to believe it.
 #include "core/findings.hpp"

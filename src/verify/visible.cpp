@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "verify/visible.hpp"
 
 #include "core/cpus.hpp"

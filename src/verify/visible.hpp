@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Which words of a page a reader actually sees (issue 14, point 3; doc/visible.md).
 //

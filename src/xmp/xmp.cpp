@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "xmp/xmp.hpp"
 
 #include "core/error.hpp"

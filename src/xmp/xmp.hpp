@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // pith's XMP properties: the schema (templates/pith-xmp.json), reading them from a
 // metadata packet, and merging them into one without losing anything it holds.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Builds pith with AddressSanitizer and UBSan in its own build directory and runs stamp,
 verify and extract on every corpus PDF (malformed ones included, also with --allow-damaged)
 and on 60 mutations of two PDFs: no sanitizer report, no crash, no hang, no output left by

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Runs `pith verify` on every file build_attacks.py made and judges the answers.
 
 usage: attack_suite.py --pith PITH --dir DIR [--open FILE] [--class CLASS | --exclude-class CLASS]

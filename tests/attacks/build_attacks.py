@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Builds the `pith verify` attack suite (issue 14) and proves how each file renders.
 
 usage: build_attacks.py --pith PITH --out DIR [--no-prove]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Small PDF writers for the attack suite: papers built object by object (classic xref),
 and edits of a stamped file's newest revision that keep every xref offset right.
 

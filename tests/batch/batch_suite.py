@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """CLI tests for `pith batch` (python3 standard library only).
 
 Usage: batch_suite.py --pith PITH --source REPO --shared SHARED CASE

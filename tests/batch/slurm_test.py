@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The cluster recipes of `pith batch` (examples/batch/), run as shipped (python3 standard library).
 
 Usage: slurm_test.py --pith PITH --source REPO --shared SHARED CASE

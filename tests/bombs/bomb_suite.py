@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Bounded work on hostile input (issue 15, section 1): every shape make_bombs.py writes must
 leave `pith verify`, `pith extract` and `pith stamp` within a time and resident-memory bound, with
 a clear one-line error or a state that is not trusted; decompression and parse bombs must be

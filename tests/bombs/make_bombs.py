@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Hostile PDFs for the budget tests (issue 15, section 1): each is small on disk and asks a reader
 for gigabytes or hours. Made on the fly (nothing big is committed); only the standard library.
 

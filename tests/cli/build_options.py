@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The build's options, seen from outside (tests/cli.cmake).
 
 usage: build_options.py --pith PITH --source SRC --static ON|OFF

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The CLI's rough edges of issue 17, one ctest per case (tests/cli.cmake).
 
 usage: cli_points.py --pith PITH --source SRC CASE

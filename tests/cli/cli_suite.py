@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """CLI tests for `pith record`, `pith keygen` and `pith sign` (one ctest per case, see tests/cli.cmake).
 
 usage: cli_suite.py --pith PITH --source SRC CASE

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Every error code of doc/errors.md: the list equals src/core/error.hpp's, every code is given
 somewhere in src/, and each is produced here by a real failure, with the code in the text line
 (`pith: MESSAGE  [CODE]`), in --json output where the command has it, and in batch reports.

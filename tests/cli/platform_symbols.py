@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Which Linux- or glibc-only calls the built pith binary imports (nm -D, binutils).
 
 usage: platform_symbols.py --pith PITH --portable ON|OFF

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """tools/longest-functions on a C++ file whose functions' lengths are known: wrapped signatures,
 namespaces, classes, constructor initialisers with braces, lambdas, braces in strings and
 comments, and the --allow check (exit 1 for an unlisted long function or a stale entry)."""

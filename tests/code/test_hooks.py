@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """The PITH_TEST_HOOKS build option, seen in the binaries (tests/code.cmake).
 
 usage: test_hooks.py --pith PITH --hooks ON|OFF --source SRC OBJECT...

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A deliberately broken `pith`, to show that the suite's checks can fail.
 
 usage: PITH_REAL=/path/to/pith PITH_MUTANT=NAME mutant_pith.py ARGS...

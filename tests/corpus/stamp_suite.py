@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Stamp acceptance suite on the real PDF corpus (standard library only).
 
 usage: stamp_suite.py --pith PITH --group GROUP --out DIR [--corpus DIR] [--repo DIR]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Hand-written PDFs for the badge geometry test (standard library only).
 
 Each case is a small PDF whose page geometry is awkward in one way: /Rotate, a MediaBox with a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer target: pith::pdf::ContentLexer (content streams are attacker-controlled bytes):
 // no crash, and its syntax check agrees with its reading.
 // Built and run by tests/fuzz.cmake with clang, AddressSanitizer and UBSan.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer target: pith::pdf::Lexer (object syntax, with its fast path for arrays of numbers)
 // against PoDoFo's own tokenizer: the same value, or both refuse. Built and run by
 // tests/fuzz.cmake with clang, AddressSanitizer and UBSan, against Debian's libpodofo.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer target: pith's PDF reader on whole files, as `pith verify` reads them: open (cross-
 // reference data, encryption), revisions, page 1, its damage check, its text and its annotations'.
 // Built and run by tests/fuzz.cmake with clang, AddressSanitizer and UBSan, against Debian's

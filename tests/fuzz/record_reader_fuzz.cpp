@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer target: pith's JSON reader and record reader (src/core) on any bytes. What
 // parse_json accepts has one canonical form: reading that form back gives it again. Whether it
 // is CPython's form is checked outside (run_fuzz.py --oracle runs tests/oracle's

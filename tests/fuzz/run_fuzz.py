@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Builds a fuzz target of tests/fuzz with clang (libFuzzer, ASan, UBSan), then replays its
 regression corpus (ctest) or fuzzes it open-ended (a campaign). See doc/fuzzing.md.
 

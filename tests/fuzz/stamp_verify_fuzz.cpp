@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer target: the whole stamp-then-verify path on a (mutated) PDF, as `pith stamp` and
 // `pith verify` run it: stamp the input with examples/record.json (damaged files allowed), then
 // verify the output. Either may refuse the file, but only with a pith::Error (what the command

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer target: pith's XMP reader and merger (src/xmp) on any bytes. Either may refuse
 // the packet, but only with a pith::Error; a packet pith reads and merges into reads back with
 // exactly the pith properties it set, and keeps its title and PDF/A claim (unless merge had to

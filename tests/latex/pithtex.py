@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Reference implementation of the text `pith tex RECORD.json` prints.
 
 This is the executable form of the syntax documented in latex/pith.tex

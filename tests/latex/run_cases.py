@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Single-document cases for latex/pith.sty (pdflatex unless stated).
 
   errors     malformed \\pithnumber stops with a clear pith error that

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Compile matrix for latex/pith.sty.
 
 For each engine x class x variant this script writes a test paper from

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Fail when latex/pith.sty and templates/pith-xmp.json drift.
 
 templates/pith-xmp.json is the one definition of pith's XMP schema.

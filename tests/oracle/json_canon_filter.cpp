@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reads one JSON text per line and prints pith's canonical form of each, one per line
 // ("ERROR <message>" where pith refuses it). tests/oracle/json_differential.py drives it.
 #include "core/error.hpp"

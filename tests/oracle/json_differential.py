@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Differential test: pith's canonical JSON against CPython's json module.
 
 CPython is the reference the registry uses:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Corpus test for src/pdf: open, read pages, write an incremental update, check it.
 
 usage: corpus_check.py PROBE [--corpus DIR] [--only SUBSTR] [--no-qpdf] [--jobs N]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Nothing in the input's Info changes when pith stamps (issue 15, section 2).
 
 usage: info_roundtrip.py --pith PITH --record RECORD generated [--count N] [--seed S]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A local Pith registry for the tests: serves records in the registry's shapes on 127.0.0.1, and
 hostile answers. The first path segment picks the behaviour, so one server plays many registries:
 http://127.0.0.1:PORT/good is an honest registry, .../wrong answers another paper's record, etc.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Tests of the registry client (pith fetch, keys, badge, --number/--arxiv, verify --online, batch
 manifests by number) against a local registry on 127.0.0.1 that the test starts itself
 (registry_server.py). One ctest per case (tests/registry.cmake).

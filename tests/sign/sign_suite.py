@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Publisher-signed stamps (pith stamp --sign-*, pith verify --trust): registered one case per
 ctest in tests/sign.cmake.
 

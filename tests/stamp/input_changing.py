@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """pith:priorSha256 describes exactly the bytes pith stamp copied (issue 15, 2.3), even while
 another process rewrites the input.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """pith stamp's automatic placement (issue 21) on synthetic pages made here: content in every
 corner, along each margin, in all corners and margins but one gap, and everywhere (a full-page
 image); each page in every /Rotate and with boxes whose origin is not 0,0.

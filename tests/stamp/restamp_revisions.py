@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Re-stamping a file that gained later revisions (issue 15, 2.2): exactly one badge and balanced
 page content in every order of updates, as poppler and MuPDF read the file, not only pith.
 

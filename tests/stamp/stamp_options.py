@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """pith stamp's options on the example paper: --rewrite, --at, --in-place, standard input and
 output, --allow-unverified, --no-badge, and clean refusals (no output file left behind)."""
 import argparse

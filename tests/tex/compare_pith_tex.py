@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """`pith tex` against tests/latex/pithtex.py for every seed record, and its refusal of a bad record."""
 import argparse
 import json

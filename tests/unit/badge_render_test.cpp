@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The badge in a real PDF, checked with independent tools: qpdf --check,
 // pdftotext, pdffonts, pdftoppm (pixels) and zbarimg (QR decoding).
 // Needs poppler-utils, qpdf and zbar-tools; a missing tool fails the test.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Test helpers for the badge tests: ObjectSink adapters, zlib inflate, running
 // external tools, reading PGM renderings.

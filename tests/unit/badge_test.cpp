@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Structure of the badge objects (no external tools): see badge_render_test.cpp
 // for the checks with qpdf/poppler/zbar.
 #include <qrencode.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pith batch: manifest parsing (line numbers in errors), sharding, temporary-file clean-up.
 #include "batch/batch.hpp"
 #include "core/error.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The budget every decode and parse of a file draws from (src/pdf/budget.hpp, issue 15), and
 // pith's own LZW, RunLength and ASCII85 decoders, checked against the PDF specification's
 // example and against PoDoFo's decoders (an independent implementation) on generated data.

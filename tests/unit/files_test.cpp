@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/cpus.hpp"
 #include "core/crypto.hpp"
 #include "core/error.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/crypto.hpp"
 #include "core/hex.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Receipts and keyrings: every outcome, and tampering of each byte.
 #include "core/error.hpp"
 #include "core/files.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pith::pdf::Lexer's literal strings (PDF 32000-1 7.3.4.2), which PoDoFo 0.9.8 read otherwise,
 // and the end of a value met at the end of the input (issue 15).
 #include "pdf/syntax.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/error.hpp"
 #include "pdf/crypt.hpp"
 #include "pdf/file.hpp"

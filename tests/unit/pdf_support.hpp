@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Helpers for the pdf_* unit tests (and the object lexer's fuzz target): build small PDFs by
 // hand, compare parsed values.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The choice of the badge's spot (src/stamp/placement.hpp) on hand-made ink maps: which
 // candidate wins, in which order, and what an inked cell under the badge does.
 #include <catch2/catch.hpp>

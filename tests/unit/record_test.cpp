@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Records, numbers and canonical JSON against the registry's own documents.
 #include "core/error.hpp"
 #include "core/files.hpp"

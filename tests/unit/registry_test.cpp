@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The registry client without a network: what a query may be, the checks every answer passes,
 // the cache (re-checked when read, --offline), the public key forms `pith keys add` reads, and the
 // web badge's SVG. The HTTP side is tested against a local server in tests/registry/.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // verify/title: page-1 text extraction (poppler-cpp), normalisation and the title comparison.
 #include <catch2/catch.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // XMP: merging keeps what a packet had, escapes any record content, declares pith for PDF/A.
 #include "core/error.hpp"
 #include "xmp/xmp.hpp"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Small, dependency-free helpers to build and tamper with PDFs for the `pith verify` tests.
 
 Everything here works on raw bytes:

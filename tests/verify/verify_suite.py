@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """`pith verify` tamper suite and CLI contract tests (registered one case per ctest in tests/verify.cmake).
 
 usage: verify_suite.py --pith PITH --source SRC --work DIR [--corpus DIR] CASE

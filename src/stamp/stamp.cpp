@@ -340,17 +340,90 @@ Placement choose_spot(PageReadings& pages, int index, const Options& options, co
     return p;
 }
 
-void draw_badge(pdf::File& file, PageReadings& pages, pdf::Update& update, const Record& record, const Options& options,
-                Summary& summary) {
-    int count = file.page_count();
+// The page's /Contents with pith's two badge streams around the rest: an earlier badge's
+// streams go wherever they stand (a later revision may have appended content after them, and
+// leaving one would draw two badges or unbalance q/Q).
+PdfArray contents_around(pdf::File& file, const PdfDictionary& page, PdfReference open, PdfReference close) {
+    PdfArray contents;
+    contents.push_back(open);
+    if (const PdfObject* existing = page.GetKey("Contents")) {
+        const PdfObject& resolved = file.resolve(*existing);
+        if (resolved.IsArray()) {
+            for (const auto& item : resolved.GetArray())
+                if (!is_badge_stream(file, item)) contents.push_back(item);
+        } else if (existing->IsReference()) {
+            contents.push_back(*existing);
+        }
+    }
+    contents.push_back(close);
+    return contents;
+}
+
+// The page's /Resources with the badge's form XObject added.
+PdfDictionary resources_with(pdf::File& file, const pdf::Page& page, const PdfReference& xobject) {
+    PdfDictionary resources;
+    if (page.resources.IsDictionary()) resources = page.resources.GetDictionary();
+    PdfDictionary xobjects;
+    if (const PdfObject* x = file.get_key(resources, "XObject"); x && x->IsDictionary()) xobjects = x->GetDictionary();
+    xobjects.AddKey(PdfName(kBadgeResourceName), xobject);
+    resources.AddKey("XObject", xobjects);
+    return resources;
+}
+
+// The badge's box on the page: its form's corners through the placement matrix.
+void badge_rect(const Matrix& m, const badge::Badge& badge, double rect[4]) {
+    double xs[4], ys[4];
+    std::tie(xs[0], ys[0]) = m.apply(0, 0);
+    std::tie(xs[1], ys[1]) = m.apply(badge.width_pt, 0);  // form space: the matrix scales
+    std::tie(xs[2], ys[2]) = m.apply(0, badge.height_pt);
+    std::tie(xs[3], ys[3]) = m.apply(badge.width_pt, badge.height_pt);
+    rect[0] = *std::min_element(xs, xs + 4);
+    rect[1] = *std::min_element(ys, ys + 4);
+    rect[2] = *std::max_element(xs, xs + 4);
+    rect[3] = *std::max_element(ys, ys + 4);
+}
+
+// The badge's link: a printed, borderless /URI link to the resolver over its box.
+PdfDictionary badge_link(const double rect[4], const PdfReference& page, const Record& record, const std::string& url) {
+    PdfDictionary link;
+    link.AddKey("Type", PdfName("Annot"));
+    link.AddKey("Subtype", PdfName("Link"));
+    PdfArray box;
+    for (int i = 0; i < 4; ++i) box.push_back(PdfObject(rect[i]));
+    link.AddKey("Rect", box);
+    PdfArray border;
+    for (int i = 0; i < 3; ++i) border.push_back(PdfObject(static_cast<PoDoFo::pdf_int64>(0)));
+    link.AddKey("Border", border);
+    link.AddKey("F", PdfObject(static_cast<PoDoFo::pdf_int64>(4)));  // Print
+    link.AddKey("NM", PdfString(kBadgeAnnotationName));
+    link.AddKey("P", page);
+    link.AddKey("Contents", PdfString("Pith number " + record.number.full() + ": open its registry record"));
+    PdfDictionary action;
+    action.AddKey("S", PdfName("URI"));
+    action.AddKey("URI", PdfString(url));
+    link.AddKey("A", action);
+    return link;
+}
+
+// The badge's page: the badge page index (0-based), checked, or nullopt with a warning when
+// the document has no usable page tree.
+std::optional<int> badge_page_index(pdf::File& file, const Options& options, Summary& summary) {
+    const int count = file.page_count();
     if (count == 0) {  // qpdf and PoDoFo find no page either; some viewers guess pages by scanning
         summary.warnings.push_back("the document has no usable page tree: metadata embedded, no badge drawn");
-        return;
+        return std::nullopt;
     }
-    int index = target_page(file, options) - 1;
+    const int index = target_page(file, options) - 1;
     if (index < 0 || index >= count)
         throw Error(file.name() + ": has " + std::to_string(count) + " pages; there is no page " + std::to_string(options.placement.page), err::options_invalid);
-    pdf::Page page = file.page(index);
+    return index;
+}
+
+void draw_badge(pdf::File& file, PageReadings& pages, pdf::Update& update, const Record& record, const Options& options,
+                Summary& summary) {
+    const std::optional<int> index = badge_page_index(file, options, summary);
+    if (!index) return;
+    pdf::Page page = file.page(*index);
     file.check_page(page);
     const std::string url = options.resolver + record.number.body;
     const pdf::Rect& crop = page.crop_box;
@@ -363,88 +436,33 @@ void draw_badge(pdf::File& file, PageReadings& pages, pdf::Update& update, const
     const Fit plain_fit = fit_badge(measure_badge(record.number.short_form(), url, look), view_w, view_h, options.placement);
     const Fit boxed_fit = look.style == "boxed" ? plain_fit
                                                 : fit_badge(measure_badge(record.number.short_form(), url, boxed), view_w, view_h, options.placement);
-    const Placement place = choose_spot(pages, index, options, plain_fit, boxed_fit, view_w, view_h, summary);
+    const Placement place = choose_spot(pages, *index, options, plain_fit, boxed_fit, view_w, view_h, summary);
     if (summary.where.boxed) look = boxed;
     const Fit& fit = summary.where.boxed ? boxed_fit : plain_fit;
     badge::Badge badge = badge::draw(update, record.number.short_form(), url, look);
-    const double scale = fit.scale, w = fit.w, h = fit.h;
-    if (scale < 1 || fit.margin_x < options.placement.margin_x || fit.margin_y < options.placement.margin_y)
-        summary.warnings.push_back("page " + std::to_string(index + 1) + " is small (" + fmt(view_w) + " x " + fmt(view_h) +
-                                   " pt): badge margins reduced" + (scale < 1 ? ", badge scaled to " + fmt(scale * 100) + "%" : "") +
-                                   (scale < 1 && look.qr ? " (its QR code, " + fmt(scale * look.qr_module_pt) + " pt a module, may not scan)" : ""));
-    Matrix m = placement_matrix(crop, page.rotate, w, h, place);
-    m.a *= scale, m.b *= scale, m.c *= scale, m.d *= scale;
+    if (fit.scale < 1 || fit.margin_x < options.placement.margin_x || fit.margin_y < options.placement.margin_y)
+        summary.warnings.push_back("page " + std::to_string(*index + 1) + " is small (" + fmt(view_w) + " x " + fmt(view_h) +
+                                   " pt): badge margins reduced" + (fit.scale < 1 ? ", badge scaled to " + fmt(fit.scale * 100) + "%" : "") +
+                                   (fit.scale < 1 && look.qr ? " (its QR code, " + fmt(fit.scale * look.qr_module_pt) + " pt a module, may not scan)" : ""));
+    Matrix m = placement_matrix(crop, page.rotate, fit.w, fit.h, place);
+    m.a *= fit.scale, m.b *= fit.scale, m.c *= fit.scale, m.d *= fit.scale;
 
-    PdfDictionary plain;
-    PdfReference open_ref = update.add_stream(plain, kBadgeOpen);
-    PdfReference close_ref = update.add_stream(plain, kBadgeCloseHead + fmt(m.a) + " " + fmt(m.b) + " " + fmt(m.c) + " " + fmt(m.d) +
-                                                          " " + fmt(m.e) + " " + fmt(m.f) + kBadgeCloseTail);
-
+    const PdfReference open_ref = update.add_stream(PdfDictionary(), kBadgeOpen);
+    const PdfReference close_ref = update.add_stream(PdfDictionary(), kBadgeCloseHead + fmt(m.a) + " " + fmt(m.b) + " " + fmt(m.c) + " " +
+                                                                           fmt(m.d) + " " + fmt(m.e) + " " + fmt(m.f) + kBadgeCloseTail);
     PdfObject page_object = file.get(page.ref);
     PdfDictionary& dict = page_object.GetDictionary();
-
-    PdfArray contents;
-    contents.push_back(open_ref);
-    if (const PdfObject* existing = dict.GetKey("Contents")) {
-        const PdfObject& resolved = file.resolve(*existing);
-        if (resolved.IsArray()) {
-            const PdfArray& items = resolved.GetArray();
-            // An earlier badge's two streams go wherever they stand: a later revision may have
-            // appended content after them, and leaving one would draw two badges or unbalance q/Q.
-            for (const auto& item : items)
-                if (!is_badge_stream(file, item)) contents.push_back(item);
-        } else if (existing->IsReference()) {
-            contents.push_back(*existing);
-        }
-    }
-    contents.push_back(close_ref);
-    dict.AddKey("Contents", contents);
-
-    PdfDictionary resources;
-    if (page.resources.IsDictionary()) resources = page.resources.GetDictionary();
-    PdfDictionary xobjects;
-    if (const PdfObject* x = file.get_key(resources, "XObject"); x && x->IsDictionary()) xobjects = x->GetDictionary();
-    xobjects.AddKey(PdfName(kBadgeResourceName), badge.xobject);
-    resources.AddKey("XObject", xobjects);
-    dict.AddKey("Resources", resources);
-
-    double xs[4], ys[4];
-    std::tie(xs[0], ys[0]) = m.apply(0, 0);
-    std::tie(xs[1], ys[1]) = m.apply(badge.width_pt, 0);  // form space: the matrix scales
-    std::tie(xs[2], ys[2]) = m.apply(0, badge.height_pt);
-    std::tie(xs[3], ys[3]) = m.apply(badge.width_pt, badge.height_pt);
-    summary.rect[0] = *std::min_element(xs, xs + 4);
-    summary.rect[1] = *std::min_element(ys, ys + 4);
-    summary.rect[2] = *std::max_element(xs, xs + 4);
-    summary.rect[3] = *std::max_element(ys, ys + 4);
-
-    PdfDictionary link;
-    link.AddKey("Type", PdfName("Annot"));
-    link.AddKey("Subtype", PdfName("Link"));
-    PdfArray rect;
-    for (double v : summary.rect) rect.push_back(PdfObject(v));
-    link.AddKey("Rect", rect);
-    PdfArray border;
-    for (int i = 0; i < 3; ++i) border.push_back(PdfObject(static_cast<PoDoFo::pdf_int64>(0)));
-    link.AddKey("Border", border);
-    link.AddKey("F", PdfObject(static_cast<PoDoFo::pdf_int64>(4)));  // Print
-    link.AddKey("NM", PdfString(kBadgeAnnotationName));
-    link.AddKey("P", page.ref);
-    link.AddKey("Contents", PdfString("Pith number " + record.number.full() + ": open its registry record"));
-    PdfDictionary action;
-    action.AddKey("S", PdfName("URI"));
-    action.AddKey("URI", PdfString(url));
-    link.AddKey("A", action);
-
+    dict.AddKey("Contents", contents_around(file, dict, open_ref, close_ref));
+    dict.AddKey("Resources", resources_with(file, page, badge.xobject));
+    badge_rect(m, badge, summary.rect);
     PdfArray annots;
     if (const PdfObject* existing = file.get_key(dict, "Annots"); existing && existing->IsArray())
         for (const auto& item : existing->GetArray())
             if (!is_badge_annotation(file, item)) annots.push_back(item);
-    annots.push_back(update.add(PdfObject(link)));
+    annots.push_back(update.add(PdfObject(badge_link(summary.rect, page.ref, record, url))));
     dict.AddKey("Annots", annots);
-
     update.replace(page.ref, page_object);
-    summary.page = index + 1;
+    summary.page = *index + 1;
 }
 
 // ---------------------------------------------------------------- what the PDF already shows
@@ -661,6 +679,52 @@ Corner parse_corner(const std::string& text) {
     throw Error("unknown corner \"" + text + "\": use top-right, top-left, bottom-right or bottom-left", err::options_invalid);
 }
 
+namespace {
+
+// Whether to draw a badge: not over pith.sty's own for this number (unless --badge-always), and
+// only on the page of an earlier stamp's badge that later revisions keep.
+bool badge_wanted(pdf::File& file, const std::optional<PithUpdate>& previous, const Carried& carried, const Options& options,
+                  Summary& summary) {
+    const bool badge = options.draw_badge && (!carried.latex_badge || options.badge_always);
+    summary.latex_badge = carried.latex_badge && !badge;
+    if (badge && previous && !previous->newest && carried.stamp_badge_page && carried.stamp_badge_page != target_page(file, options))
+        throw Error(file.name() + ": revisions were added after an earlier pith stamp whose badge is on page " +
+                        std::to_string(carried.stamp_badge_page) + "; stamp on that page (--page " + std::to_string(carried.stamp_badge_page) +
+                        ") so that it replaces the old badge",
+                    err::stamp_badge_elsewhere);
+    return badge;
+}
+
+// Page 1 for the title check, the badge's page for its placement.
+void start_readings(PageReadings& pages, pdf::File& file, const Options& options, bool badge, Summary& summary) {
+    if (options.check_title && file.page_count() > 0) pages.start(0, visible::Look::Glance);
+    else summary.title = options.check_title ? "not checked: no page" : "not checked (--no-title-check)";
+    const int badge_page = target_page(file, options);
+    if (badge && badge_page >= 1 && badge_page <= file.page_count()) pages.start(badge_page - 1, visible::Look::Ink);
+}
+
+// pith:priorSha256: the hash of the bytes kept as they stand in the output (`copied`), which
+// must be the bytes parsed; without a copy (a copy of this process's own, or a failed write,
+// which the commit reports), of `prior` itself.
+std::string prior_digest(std::string_view prior, PrefixSha256* copied, const std::string& name) {
+    if (!copied) return to_hex(sha256(prior));
+    const Sha256 digest = copied->digest(std::min<std::uint64_t>(prior.size(), copied->bytes().size()));
+    if (copied->bytes() != prior)
+        throw Error(name + ": changed while pith was stamping it; nothing written (stamp it again)", err::input_changed);
+    return to_hex(digest);
+}
+
+// The publisher's signature: in this same update, over every byte of the result.
+std::optional<sign::Placeholder> prepare_signature(pdf::File& file, pdf::Update& update, const Options& options, Summary& summary) {
+    if (!options.signer) return std::nullopt;
+    std::optional<PdfReference> page;
+    if (summary.page > 0) page = file.page(summary.page - 1).ref;
+    summary.signed_by = options.signer->subject();
+    return sign::prepare(file, update, page ? &*page : nullptr, *options.signer, options.certify);
+}
+
+}  // namespace
+
 Summary stamp_file(const std::string& input, const std::string& output, const Record& record, const Options& options) {
     Summary summary;
     summary.number = record.number.full();
@@ -683,19 +747,10 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
     }
     refuse_certified(file, file.name(), options.force);
     refuse_damaged(file, options);  // most damage shows on opening: before the copy and the badge
-    const bool badge = options.draw_badge && (!carried.latex_badge || options.badge_always);
-    summary.latex_badge = carried.latex_badge && !badge;
-    if (badge && previous && !previous->newest && carried.stamp_badge_page && carried.stamp_badge_page != target_page(file, options))
-        throw Error(file.name() + ": revisions were added after an earlier pith stamp whose badge is on page " +
-                        std::to_string(carried.stamp_badge_page) + "; stamp on that page (--page " + std::to_string(carried.stamp_badge_page) +
-                        ") so that it replaces the old badge",
-                    err::stamp_badge_elsewhere);
+    const bool badge = badge_wanted(file, previous, carried, options, summary);
     // poppler reads page 1 and the badge's page in a child while the update is made.
     PageReadings pages(file, options.password);
-    if (options.check_title && file.page_count() > 0) pages.start(0, visible::Look::Glance);
-    else summary.title = options.check_title ? "not checked: no page" : "not checked (--no-title-check)";
-    const int badge_page = target_page(file, options);
-    if (badge && badge_page >= 1 && badge_page <= file.page_count()) pages.start(badge_page - 1, visible::Look::Ink);
+    start_readings(pages, file, options, badge, summary);
 
     std::string_view prior = file.bytes();
     std::optional<AtomicFile> out;
@@ -706,14 +761,6 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
         if (!whole_input || !out->copy_from(*in, prior.size())) out->write(prior);
         if (in && out->good()) copied.emplace(out->fd());
     }
-    auto prior_sha256 = [&]() -> std::string {
-        if (options.rewrite) return "";
-        if (!copied) return to_hex(sha256(prior));  // prior is this process's own copy, or the write failed (commit says so)
-        const Sha256 digest = copied->digest(std::min<std::uint64_t>(prior.size(), copied->bytes().size()));
-        if (copied->bytes() != prior)
-            throw Error(file.name() + ": changed while pith was stamping it; nothing written (stamp it again)", err::input_changed);
-        return to_hex(digest);
-    };
     pdf::Update update(file);
     if (!options.rewrite) update.set_comment(kUpdateMarker + " prior=" + std::to_string(prior.size()));
     // A cross-reference table pith had to rebuild is written out in full, so every reader
@@ -721,16 +768,10 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
     update.set_repair(file.reconstructed());
     PdfDictionary info = write_info(file, update, record.number.full());
     if (badge) draw_badge(file, pages, update, record, options, summary);
-    write_metadata(file, update, properties_for(record, options, prior.size(), prior_sha256(), summary));
+    const std::string prior_sha256 = options.rewrite ? "" : prior_digest(prior, copied ? &*copied : nullptr, file.name());
+    write_metadata(file, update, properties_for(record, options, prior.size(), prior_sha256, summary));
     refuse_damaged(file, options);  // and some while reading the page drawn on
-    // The publisher's signature: in this same update, over every byte of the result.
-    std::optional<sign::Placeholder> signature;
-    if (options.signer) {
-        std::optional<PdfReference> page;
-        if (summary.page > 0) page = file.page(summary.page - 1).ref;
-        signature = sign::prepare(file, update, page ? &*page : nullptr, *options.signer, options.certify);
-        summary.signed_by = options.signer->subject();
-    }
+    const std::optional<sign::Placeholder> signature = prepare_signature(file, update, options, summary);
     if (!file.defects().empty())
         summary.warnings.push_back(pdf::damage_message(file) + "; stamped because of --allow-damaged");
 

@@ -134,8 +134,13 @@ Embedded extract(pdf::File& file) {
         collect_links(file, index, e.links);
         if (checked.count(index)) file.check_page(file.page(index));
     }
-    for (const auto& link : e.links)
-        if (link.pith_badge) e.badge_page = link.page;
+    // The badge's page: pith stamp's badge, else the first link to the resolver (pith.sty prints
+    // its badge after the title block, which may follow front matter).
+    const auto stamped = std::find_if(e.links.begin(), e.links.end(), [](const Link& l) { return l.pith_badge; });
+    if (stamped != e.links.end()) e.badge_page = stamped->page;
+    else if (!e.links.empty()) e.badge_page = std::min_element(e.links.begin(), e.links.end(), [](const Link& a, const Link& b) {
+                                                  return a.page < b.page;
+                                              })->page;
     return e;
 }
 

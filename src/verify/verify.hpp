@@ -45,7 +45,7 @@ struct Embedded {
     std::vector<Link> links;        // links to a Pith resolver (/pith/BODY), on page 1 and the pages pith's update touched
     std::vector<RevisionInfo> revisions;
     std::optional<std::size_t> pith_revision;  // index into revisions
-    int badge_page = 1;             // the page carrying pith stamp's badge (page 1 when unknown)
+    int badge_page = 1;             // the badge's page: pith stamp's, else the first with a resolver link (1 when none)
     std::vector<std::string> defects;  // damage the reader worked around (pdf::File::defects())
 
     bool any_pith_data() const { return !xmp.pith.empty() || info.count("PithNumber"); }

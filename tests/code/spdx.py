@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Every source file of pith names its licence in an SPDX-License-Identifier line among its
 first three lines: MIT for the code, LPPL-1.3c for the LaTeX package (LICENSE, latex/LICENSE).
 

@@ -75,6 +75,10 @@ constexpr int kMinChannelChange = 40;        // of 255: fainter changes are not 
 constexpr int kMaxGroups = 4;                // renders beyond the full one: words overlapping 4 others are "crowded"
 constexpr std::size_t kMaxGroupedWords = 5000;  // grouping is quadratic: more words share one render without text
 
+Clock::time_point deadline_after(double seconds) {
+    return Clock::now() + std::chrono::milliseconds(static_cast<long>(std::max(0.0, seconds) * 1000));
+}
+
 // Gfx polls this between operators: the layout and every render stop at the deadline.
 bool past_deadline(void* deadline) {
     return Clock::now() > *static_cast<Clock::time_point*>(deadline);
@@ -419,8 +423,7 @@ int page_words(const char* pdf, std::size_t size, int index, const char* passwor
     if (!opened) return 0;
     PDFDoc& doc = *opened;
     const int page = index + 1;
-    Clock::time_point deadline =
-        Clock::now() + std::chrono::milliseconds(static_cast<long>(std::max(0.0, seconds) * 1000));
+    Clock::time_point deadline = deadline_after(seconds);
 
     const Layout layout = lay_out(doc, page, deadline);
     if (!layout.page) return 0;
@@ -592,8 +595,7 @@ int page_glance(const char* pdf, std::size_t size, int index, const char* passwo
     if (!opened) return 0;
     PDFDoc& doc = *opened;
     const int page = index + 1;
-    Clock::time_point deadline =
-        Clock::now() + std::chrono::milliseconds(static_cast<long>(std::max(0.0, seconds) * 1000));
+    Clock::time_point deadline = deadline_after(seconds);
     const bool words = word_sink != nullptr;  // without: the ink alone, no layout
     const Layout layout = words ? lay_out(doc, page, deadline) : Layout{};
     if (words && !layout.page) return 0;

@@ -27,7 +27,7 @@ struct BatchCommand {
 
 // Lines with "number" or "arxiv": each distinct record is fetched once, a few at a time, into the
 // cache, before any worker starts; the workers read it from there. A record that cannot be had
-// fails its lines (record.unreadable), not the batch.
+// fails its lines (registry.unreachable, input.not_found), not the batch.
 void prefetch_records(const batch::Manifest& m, BatchCommand& c) {
     std::vector<registry::Query> queries = batch::registry_queries(m, c.options.mode, c.options.default_record);
     if (queries.empty()) return;

@@ -8,7 +8,7 @@
 #include "core/findings.hpp"
 #include "core/keys.hpp"
 #include "core/record.hpp"
-#include "core/tex.hpp"
+#include "tex/tex.hpp"
 
 #include <unistd.h>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/findings.hpp"
 
-#include "core/text.hpp"
+#include "core/unicode.hpp"
 
 namespace pith {
 

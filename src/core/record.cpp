@@ -3,7 +3,7 @@
 
 #include "core/error.hpp"
 #include "core/files.hpp"
-#include "core/text.hpp"
+#include "core/unicode.hpp"
 
 
 namespace pith {

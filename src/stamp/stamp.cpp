@@ -4,7 +4,7 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/keys.hpp"
-#include "core/text.hpp"
+#include "core/unicode.hpp"
 #include "pdf/budget.hpp"
 #include "pdf/crypt.hpp"
 #include "pdf/file.hpp"

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "verify/title.hpp"
 
-#include "core/text.hpp"
+#include "core/unicode.hpp"
 
 #include "core/error.hpp"
-#include "verify/text_module.hpp"
+#include "verify/poppler_module.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -364,7 +364,7 @@ using PageTextFn = int (*)(const char*, std::size_t, int, const char*, void (*)(
 
 // Looked up once per process.
 PageTextFn load_text_module() {
-    static const PageTextFn fn = reinterpret_cast<PageTextFn>(text_module::symbol("pith_page_text"));
+    static const PageTextFn fn = reinterpret_cast<PageTextFn>(poppler_module::symbol("pith_page_text"));
     return fn;
 }
 

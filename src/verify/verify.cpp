@@ -6,7 +6,7 @@
 #include "core/sanitizer.hpp"
 #include "core/files.hpp"
 #include "core/number.hpp"
-#include "core/text.hpp"
+#include "core/unicode.hpp"
 #include "pdf/file.hpp"
 #include "stamp/stamp.hpp"
 #include "verify/changes.hpp"

@@ -6,8 +6,8 @@
 #include "core/files.hpp"
 #include "core/findings.hpp"
 #include "core/sanitizer.hpp"
-#include "text/page_glance_abi.h"
-#include "verify/text_module.hpp"
+#include "poppler/page_glance_abi.h"
+#include "verify/poppler_module.hpp"
 
 #include <poll.h>
 #include <signal.h>
@@ -176,7 +176,7 @@ std::string join(const Page& page, bool visible_only) {
 }  // namespace
 
 std::optional<Page> page_words(std::string_view pdf, int index, const std::string& password) {
-    static const auto fn = reinterpret_cast<PithPageWordsFn>(text_module::symbol(PITH_PAGE_WORDS_SYMBOL));
+    static const auto fn = reinterpret_cast<PithPageWordsFn>(poppler_module::symbol(PITH_PAGE_WORDS_SYMBOL));
     Collected c;
     if (!fn(pdf.data(), pdf.size(), index, password.c_str(), kRenderSeconds, &on_page, &on_word, &c))
         return std::nullopt;
@@ -184,7 +184,7 @@ std::optional<Page> page_words(std::string_view pdf, int index, const std::strin
 }
 
 std::optional<Glance> page_glance(std::string_view pdf, int index, const std::string& password, bool words) {
-    static const auto fn = reinterpret_cast<PithPageGlanceFn>(text_module::symbol(PITH_PAGE_GLANCE_SYMBOL));
+    static const auto fn = reinterpret_cast<PithPageGlanceFn>(poppler_module::symbol(PITH_PAGE_GLANCE_SYMBOL));
     Collected c;
     if (!fn(pdf.data(), pdf.size(), index, password.c_str(), kGlanceDpi, kGlanceSeconds, &on_ink, words ? &on_page : nullptr,
             words ? &on_word : nullptr, &c))
@@ -195,8 +195,8 @@ std::optional<Glance> page_glance(std::string_view pdf, int index, const std::st
 
 void preload() {
     static const bool done = [] {
-        const auto fn = reinterpret_cast<PithPageGlanceFn>(text_module::symbol(PITH_PAGE_GLANCE_SYMBOL));
-        (void)text_module::symbol(PITH_PAGE_WORDS_SYMBOL);
+        const auto fn = reinterpret_cast<PithPageGlanceFn>(poppler_module::symbol(PITH_PAGE_GLANCE_SYMBOL));
+        (void)poppler_module::symbol(PITH_PAGE_WORDS_SYMBOL);
         fn(nullptr, 0, 0, "", kGlanceDpi, 0, nullptr, nullptr, nullptr, nullptr);  // sets up poppler's global state, returns 0
         return true;
     }();

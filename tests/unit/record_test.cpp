@@ -5,7 +5,7 @@
 #include "core/json.hpp"
 #include "core/number.hpp"
 #include "core/record.hpp"
-#include "core/text.hpp"
+#include "core/unicode.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/text.hpp"
+#include "core/unicode.hpp"
 #include "verify/title.hpp"
 
 namespace fs = std::filesystem;

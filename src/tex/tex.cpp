@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/tex.hpp"
+#include "tex/tex.hpp"
 
 namespace pith {
 namespace {

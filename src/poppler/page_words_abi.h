@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The C interface between pith (src/verify/visible.cpp) and the module pith-text.so
-// (src/text/page_text_module.cpp) for page_words(). Plain C types only: the module is
+// (src/poppler/page_text_module.cpp) for page_words(). Plain C types only: the module is
 // loaded with dlopen(), and its C++ runtime and poppler stay on its side.
 #include <cstddef>
 

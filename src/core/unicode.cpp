@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/text.hpp"
+#include "core/unicode.hpp"
 
 #include "core/crypto.hpp"
 

@@ -3,9 +3,9 @@
 // no other pith run pays for loading poppler. Two entry points:
 //  - pith_page_text: page text by poppler-cpp (pith::title::page_text());
 //  - pith_page_words_v3: the page's words with what rendering says about each
-//    (pith::visible::page_words(); src/text/page_words_abi.h, doc/visible.md);
+//    (pith::visible::page_words(); src/poppler/page_words_abi.h, doc/visible.md);
 //  - pith_page_glance_v1: the page's words and its ink from one render that paints glyphs as
-//    boxes (pith stamp's title check and placement; src/text/page_glance_abi.h).
+//    boxes (pith stamp's title check and placement; src/poppler/page_glance_abi.h).
 #include "page_glance_abi.h"
 #include "page_words_abi.h"
 
@@ -513,7 +513,7 @@ extern "C" __attribute__((visibility("default"))) int pith_page_words_v3(
 }
 
 // ================================================================ pith_page_glance_v1
-// (src/text/page_glance_abi.h) The page's words and what it paints, at low resolution, from one
+// (src/poppler/page_glance_abi.h) The page's words and what it paints, at low resolution, from one
 // render that loads no font: pith stamp's title check and badge placement.
 
 namespace {

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// pith-text.so, the module that holds poppler (see src/text/page_text_module.cpp), loaded on
+// pith-text.so, the module that holds poppler (see src/poppler/page_text_module.cpp), loaded on
 // first use by pith::title::page_text() and pith::visible::page_words().
 
-namespace pith::text_module {
+namespace pith::poppler_module {
 
 // The address of `name` in pith-text.so, found beside the executable (build tree) or at
 // PITH_TEXT_MODULE_FROM_BINDIR relative to it (installed). Loaded once per process.
 // Throws pith::Error naming what was tried when the module or the symbol cannot be loaded.
 void* symbol(const char* name);
 
-}  // namespace pith::text_module
+}  // namespace pith::poppler_module

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "verify/text_module.hpp"
+#include "verify/poppler_module.hpp"
 
 #include "core/error.hpp"
 #include "core/platform.hpp"
@@ -10,7 +10,7 @@
 #include <climits>
 #include <string>
 
-namespace pith::text_module {
+namespace pith::poppler_module {
 
 void* symbol(const char* name) {
     std::string dir = platform::executable_dir();
@@ -27,4 +27,4 @@ void* symbol(const char* name) {
     throw Error(std::string("cannot load pith's text module (pith-text.so): ") + tried, err::install_incomplete);
 }
 
-}  // namespace pith::text_module
+}  // namespace pith::poppler_module

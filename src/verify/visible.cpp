@@ -204,7 +204,7 @@ void preload() {
 }
 
 double InkMap::inked(double x0, double y0, double x1, double y1) const {
-    if (columns <= 0 || rows <= 0) return 0;
+    if (columns <= 0 || rows <= 0 || !(width > 0) || !(height > 0)) return 0;
     const double sx = columns / width, sy = rows / height;
     // Cells touching the box; y turns from "up from the bottom" to "rows from the top".
     const int c0 = std::clamp(static_cast<int>(std::floor(x0 * sx)), 0, columns);
@@ -308,7 +308,8 @@ std::optional<InkMap> decode_ink(std::string_view bytes) {
     InkMap m;
     const std::optional<double> width = in.number(), height = in.number();
     const std::optional<std::size_t> columns = in.count(), rows = in.count(true);
-    if (!width || !height || !columns || !rows) return std::nullopt;
+    if (!width || !height || !columns || !rows || !(*width > 0) || !(*height > 0) || *columns == 0 || *rows == 0)
+        return std::nullopt;
     m.width = *width, m.height = *height;
     m.columns = static_cast<int>(*columns), m.rows = static_cast<int>(*rows);
     std::optional<std::string> cells = in.bytes(*columns * *rows);

@@ -113,13 +113,13 @@ Embedded extract(pdf::File& file) {
     for (std::size_t i = 0; i < revisions.size(); ++i)
         e.revisions.push_back({revisions[i].end, revisions[i].objects.size(), e.pith_revision == i});
 
-    // Links: the pages that may carry the title block (pith.sty's badge is printed after the
-    // title), and the pages pith's own update rewrote (where `pith stamp` put the badge).
+    // Links: page 1 and the pages pith's own update rewrote (where `pith stamp` put the badge),
+    // all syntax-checked; where they hold no link to the resolver, pages 2 and 3 too (pith.sty
+    // prints its badge after the title block, which may follow front matter; a paper's own
+    // citations further on are none of the badge's business).
     const int count = file.page_count();
     std::set<int> pages;
-    std::set<int> checked;  // syntax-checked too: page 1 and the badge's page
-    for (int i = 0; i < std::min(count, title::kTitlePages); ++i) pages.insert(i);
-    if (count > 0) checked.insert(0);
+    if (count > 0) pages.insert(0);
     if (e.pith_revision && count > 0) {
         const auto& touched = revisions[*e.pith_revision].objects;
         std::set<std::uint32_t> wanted;
@@ -128,12 +128,14 @@ Embedded extract(pdf::File& file) {
             if (o.IsDictionary() && text_of(o.GetDictionary().GetKey("Type")) == "Page") wanted.insert(num);
         }
         for (int i = 0; i < count && !wanted.empty(); ++i)
-            if (wanted.erase(file.page(i).ref.ObjectNumber())) pages.insert(i), checked.insert(i);
+            if (wanted.erase(file.page(i).ref.ObjectNumber())) pages.insert(i);
     }
     for (int index : pages) {
         collect_links(file, index, e.links);
-        if (checked.count(index)) file.check_page(file.page(index));
+        file.check_page(file.page(index));
     }
+    for (int index = 1; e.links.empty() && index < std::min(count, title::kTitlePages); ++index)
+        if (!pages.count(index)) collect_links(file, index, e.links);
     // The badge's page: pith stamp's badge, else the first link to the resolver (pith.sty prints
     // its badge after the title block, which may follow front matter).
     const auto stamped = std::find_if(e.links.begin(), e.links.end(), [](const Link& l) { return l.pith_badge; });

@@ -513,15 +513,6 @@ def xmp_tags(pdf):
     return exiftool_json(pdf, "-a", "-G1", "-XMP:all")
 
 
-def same_or_more(before, after):
-    """An engine's value is kept: equal, or for a list (hyperxmp's font
-    list: the badge adds the typewriter font) every item is still there."""
-    if isinstance(before, list):
-        after = after if isinstance(after, list) else [after]
-        return all(x in after for x in before)
-    return before == after
-
-
 def group_keepxmp(r):
     variants = {
         "plain": ("", ""),
@@ -551,7 +542,7 @@ def group_keepxmp(r):
                 lost = [k for k in tags["without"] if k not in tags["with"]]
                 changed = [k for k in tags["without"] if k in tags["with"]
                            and not any(x in k for x in VOLATILE)
-                           and not same_or_more(tags["without"][k],
+                           and not M.same_or_more(tags["without"][k],
                                                 tags["with"][k])]
                 checks["kept"] = (not lost and not changed,
                                   "lost %s changed %s" % (lost, changed))

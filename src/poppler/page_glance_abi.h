@@ -16,7 +16,7 @@ struct PithPageInk {
     int rendered;               // 0 when rendering was cut short (time limit): `ink` is incomplete
 };
 
-#define PITH_PAGE_GLANCE_SYMBOL "pith_page_glance_v1"
+#define PITH_PAGE_GLANCE_SYMBOL "pith_page_glance_v2"
 // Lays out page `index` (0-based) and renders it as a viewer shows it (annotations included) at
 // `dpi`, glyphs as boxes; calls ink once, page once, then word for each word in reading order
 // (its ink: the share of its box that painting the glyph boxes changed, against a render

@@ -2,9 +2,9 @@
 // pith-text.so: poppler, loaded with dlopen() by pith only when `pith verify` needs it, so that
 // no other pith run pays for loading poppler. Two entry points:
 //  - pith_page_text: page text by poppler-cpp (pith::title::page_text());
-//  - pith_page_words_v3: the page's words with what rendering says about each
+//  - pith_page_words_v4: the page's words with what rendering says about each
 //    (pith::visible::page_words(); src/poppler/page_words_abi.h, doc/visible.md);
-//  - pith_page_glance_v1: the page's words and its ink from one render that paints glyphs as
+//  - pith_page_glance_v2: the page's words and its ink from one render that paints glyphs as
 //    boxes (pith stamp's title check and placement; src/poppler/page_glance_abi.h).
 #include "page_glance_abi.h"
 #include "page_words_abi.h"
@@ -63,7 +63,7 @@ extern "C" __attribute__((visibility("default"))) int pith_page_text(const char*
     }
 }
 
-// ================================================================ pith_page_words_v3
+// ================================================================ pith_page_words_v4
 
 namespace {
 
@@ -480,6 +480,7 @@ int page_words(const char* pdf, std::size_t size, int index, const char* passwor
         w.text_size = utf8.size();
         w.x0 = boxes[i].x0, w.y0 = boxes[i].y0, w.x1 = boxes[i].x1, w.y1 = boxes[i].y1;
         w.size = word->getFontSize();
+        w.rotation = word->getRotation();
         w.line_end = word->getNext() == nullptr;
         w.crowded = group[i] == kNoWord;
         if (facts.rendered && !w.crowded) {
@@ -502,7 +503,7 @@ int page_words(const char* pdf, std::size_t size, int index, const char* passwor
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) int pith_page_words_v3(
+extern "C" __attribute__((visibility("default"))) int pith_page_words_v4(
     const char* pdf, std::size_t size, int index, const char* password, double seconds,
     void (*page)(void*, const PithPageFacts*), void (*word)(void*, const PithWordFacts*), void* context) {
     try {
@@ -512,7 +513,7 @@ extern "C" __attribute__((visibility("default"))) int pith_page_words_v3(
     }
 }
 
-// ================================================================ pith_page_glance_v1
+// ================================================================ pith_page_glance_v2
 // (src/poppler/page_glance_abi.h) The page's words and what it paints, at low resolution, from one
 // render that loads no font: pith stamp's title check and badge placement.
 
@@ -633,6 +634,7 @@ int page_glance(const char* pdf, std::size_t size, int index, const char* passwo
         w.text_size = utf8.size();
         word->getBBox(&w.x0, &w.y0, &w.x1, &w.y1);
         w.size = word->getFontSize();
+        w.rotation = word->getRotation();
         w.line_end = word->getNext() == nullptr;
         std::tie(w.ink, w.ink_pixels) = box_ink(*bitmap, *bare, scale, w.x0, w.y0, w.x1, w.y1);
         w.shown = 1;  // not measured: a glance draws no glyph alone
@@ -649,7 +651,7 @@ int page_glance(const char* pdf, std::size_t size, int index, const char* passwo
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) int pith_page_glance_v1(
+extern "C" __attribute__((visibility("default"))) int pith_page_glance_v2(
     const char* pdf, std::size_t size, int index, const char* password, double dpi, double seconds,
     void (*ink)(void*, const PithPageInk*), void (*page)(void*, const PithPageFacts*),
     void (*word)(void*, const PithWordFacts*), void* context) {

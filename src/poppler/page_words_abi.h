@@ -11,6 +11,7 @@ struct PithWordFacts {
     std::size_t text_size;
     double x0, y0, x1, y1;  // points, page as displayed (CropBox, /Rotate), origin top-left
     double size;            // font size in points after all matrices
+    int rotation;           // quarter turns of its baseline as displayed: 0 reads left to right
     int line_end;           // last word of its line in reading order
     double ink;             // fraction of the box's pixels that differ between the renders with and without text
     double ink_pixels;      // how many pixels that is
@@ -28,7 +29,7 @@ struct PithPageFacts {
 };
 
 // Symbol name carries the version of these structs.
-#define PITH_PAGE_WORDS_SYMBOL "pith_page_words_v3"
+#define PITH_PAGE_WORDS_SYMBOL "pith_page_words_v4"
 // Returns 1 when the page was laid out and rendered (page(), then word() for each word in
 // reading order, have been called), 0 when poppler cannot open or unlock the file or the page
 // does not exist.

@@ -565,10 +565,10 @@ void check_title(PageReadings& pages, pdf::File& file, const Record& record, Sum
     std::string shows = visible::visible_text(*r.page);
     std::replace(shows.begin(), shows.end(), '\n', ' ');
     shows = shortened(shows, 60);
-    const std::string how = t.shown == title::Shown::Differs ? "does not show the record's title \"" + title + "\" (it shows \"" + shows + "\")"
-                            : t.shown == title::Shown::Hidden ? "holds the record's title only as text a reader cannot see"
-                                                              : "shows the record's title only inside other text or in small type, not as its title";
-    throw Error(name + ": page 1 " + how + "; is this the record of this paper? (--no-title-check stamps anyway)",
+    const std::string how = t.shown == title::Shown::Differs ? "page 1 does not show the record's title \"" + title + "\" (it shows \"" + shows + "\")"
+                            : t.shown == title::Shown::Hidden ? "page 1 holds the record's title only as text a reader cannot see"
+                                                              : t.explanation;
+    throw Error(name + ": " + how + "; is this the record of this paper? (--no-title-check stamps anyway)",
                 err::stamp_title_not_shown);
 }
 

@@ -474,17 +474,20 @@ std::vector<std::pair<std::size_t, std::size_t>> title_spans(const std::vector<c
     return spans;
 }
 
+double median_size(const std::vector<const visible::Word*>& words) {
+    std::vector<double> sizes;
+    for (const auto* w : words) sizes.push_back(w->size);
+    std::nth_element(sizes.begin(), sizes.begin() + sizes.size() / 2, sizes.end());
+    return sizes[sizes.size() / 2];
+}
+
 // A title is set as a title: on lines of its own (it starts a line and ends one), in type no
 // smaller than most of the page's text, and not as a column of one-word lines at the size of
 // the text around it. A citation in running text, a footnote, a reference list or a column of
 // labels is not. (Heuristics, measured on the corpus: doc/trust.md.)
-bool set_as_title(const std::vector<const visible::Word*>& words, std::pair<std::size_t, std::size_t> span) {
+bool set_as_title(const std::vector<const visible::Word*>& words, std::pair<std::size_t, std::size_t> span, double median) {
     if (span.first > 0 && !words[span.first - 1]->line_end) return false;
     if (!words[span.second]->line_end && span.second + 1 < words.size()) return false;
-    std::vector<double> sizes;
-    for (const auto* w : words) sizes.push_back(w->size);
-    std::nth_element(sizes.begin(), sizes.begin() + sizes.size() / 2, sizes.end());
-    const double median = sizes[sizes.size() / 2];
     std::size_t lines = 0, count = span.second - span.first + 1;
     double smallest = words[span.first]->size;
     for (std::size_t i = span.first; i <= span.second; ++i) {
@@ -493,6 +496,50 @@ bool set_as_title(const std::vector<const visible::Word*>& words, std::pair<std:
     }
     if (smallest < 0.85 * median) return false;
     return lines < 3 || count >= 2 * lines || smallest > 1.1 * median;
+}
+
+// A line that could be a title or a heading: two words or more reading left to right, not a
+// badge. (A single word may be a logo, a drop cap or a watermark; a turned line, arXiv's stamp.)
+bool heading_like(const std::vector<const visible::Word*>& words, std::size_t first, std::size_t last) {
+    if (last == first) return false;
+    for (std::size_t i = first; i <= last; ++i)
+        if (words[i]->rotation != 0 || words[i]->text.rfind("pith:", 0) == 0) return false;
+    return true;
+}
+
+// The type a line is set in: its longest word's (a footnote mark or a section number does not count).
+double line_size(const std::vector<const visible::Word*>& words, std::size_t first, std::size_t last) {
+    const auto* longest = words[first];
+    for (std::size_t i = first; i <= last; ++i)
+        if (words[i]->text.size() > longest->text.size()) longest = words[i];
+    return longest->size;
+}
+
+std::string line_text(const std::vector<const visible::Word*>& words, std::size_t first, std::size_t last) {
+    std::string out;
+    for (std::size_t i = first; i <= last; ++i) out += (i > first ? " " : "") + words[i]->text;
+    return out;
+}
+
+// The paper's own heading that outranks a title span, "" when none does: a line anywhere on the
+// page in type larger than the title's (beyond kTitleType), or one above it in its type. Another
+// paper's title set as lines of their own among this paper's text, a fake heading, is outranked
+// by the paper's own title, or by its authors' names above it.
+constexpr double kTitleType = 0.85;  // a title's largest type is at least this share of any heading's
+constexpr double kSameType = 0.95;   // a line above the title in at least this share of its type outranks it
+std::string outranked_by(const std::vector<const visible::Word*>& words, std::pair<std::size_t, std::size_t> span) {
+    double size = 0, top = 1e300;
+    for (std::size_t i = span.first; i <= span.second; ++i) size = std::max(size, words[i]->size), top = std::min(top, words[i]->y0);
+    for (std::size_t first = 0, i = 0; i < words.size(); ++i) {
+        if (!words[i]->line_end && i + 1 < words.size()) continue;
+        const std::size_t last = i, begin = first;
+        first = i + 1;
+        if ((last >= span.first && begin <= span.second) || !heading_like(words, begin, last)) continue;
+        const double other = line_size(words, begin, last);
+        const bool above = std::all_of(words.begin() + begin, words.begin() + last + 1, [&](const auto* w) { return w->y1 <= top + 1; });
+        if (kTitleType * other > size || (above && other >= kSameType * size)) return line_text(words, begin, last);
+    }
+    return "";
 }
 
 }  // namespace
@@ -509,7 +556,16 @@ OnPage on_page(const std::string& plain, const std::string& hash, const std::opt
         // (text stored in visual order), the text match stands.
         const auto spans = !plain.empty() && pith::title_hash(plain) == hash ? title_spans(words, plain)
                                                                              : std::vector<std::pair<std::size_t, std::size_t>>{};
-        const auto as_title = std::find_if(spans.begin(), spans.end(), [&](const auto& span) { return set_as_title(words, span); });
+        const double median = words.empty() ? 0 : median_size(words);
+        std::string heading;  // the paper's own heading that outranks a span set as a title
+        const auto as_title = std::find_if(spans.begin(), spans.end(), [&](const auto& span) {
+            if (!set_as_title(words, span, median)) return false;
+            heading = outranked_by(words, span);
+            return heading.empty();
+        });
+        if (!spans.empty() && as_title == spans.end() && !heading.empty())
+            return {Shown::NotAsTitle, "the record's title is on page 1 only where the page's own heading " + quoted(heading) +
+                                           " outranks it (in larger type, or in its type above it): not set as the paper's title", std::nullopt};
         if (!spans.empty() && as_title == spans.end())
             return {Shown::NotAsTitle, "the record's title is on page 1 only inside other text or in small type (a citation, a "
                                        "footnote, a reference), not set as the paper's title", std::nullopt};

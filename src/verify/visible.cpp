@@ -79,6 +79,7 @@ void on_word(void* context, const PithWordFacts* facts) {
     w.x1 = facts->x1;
     w.y1 = facts->y1;
     w.size = facts->size;
+    w.rotation = facts->rotation;
     w.line_end = facts->line_end != 0;
     w.hidden_why = why_hidden(c->facts, *facts);
     w.visible = w.hidden_why.empty();
@@ -86,8 +87,8 @@ void on_word(void* context, const PithWordFacts* facts) {
 }
 
 // ---------------------------------------------------------------- encoding
-// "pith-visible 1 <width> <height> <words>\n", then per word
-// "<x0> <y0> <x1> <y1> <size> <line_end> <visible> <text bytes> <why bytes>\n<text><why>\n".
+// "pith-visible 2 <width> <height> <words>\n", then per word
+// "<x0> <y0> <x1> <y1> <size> <rotation> <line_end> <visible> <text bytes> <why bytes>\n<text><why>\n".
 // Numbers as C99 hex floats (%a): exact.
 
 void put_number(std::string& out, double v) {
@@ -145,8 +146,10 @@ std::optional<Word> decode_word(Reader& in) {
         if (!n) return std::nullopt;
         *v = *n;
     }
+    const std::optional<std::size_t> rotation = in.count();
     const std::optional<bool> line_end = in.flag(), visible = in.flag();
-    if (!line_end || !visible) return std::nullopt;
+    if (!rotation || *rotation > 3 || !line_end || !visible) return std::nullopt;
+    w.rotation = static_cast<int>(*rotation);
     w.line_end = *line_end;
     w.visible = *visible;
     const std::optional<std::size_t> text_size = in.count(), why_size = in.count(true);
@@ -219,12 +222,13 @@ double InkMap::inked(double x0, double y0, double x1, double y1) const {
 }
 
 std::string encode(const Page& page) {
-    std::string out = "pith-visible 1 ";
+    std::string out = "pith-visible 2 ";
     put_number(out, page.width);
     put_number(out, page.height);
     out += std::to_string(page.words.size()) + "\n";
     for (const Word& w : page.words) {
         for (double v : {w.x0, w.y0, w.x1, w.y1, w.size}) put_number(out, v);
+        out += std::to_string(w.rotation) + " ";
         out += w.line_end ? "1 " : "0 ";
         out += w.visible ? "1 " : "0 ";
         out += std::to_string(w.text.size()) + " " + std::to_string(w.hidden_why.size()) + "\n";
@@ -236,7 +240,7 @@ std::string encode(const Page& page) {
 std::optional<Page> decode(std::string_view bytes) {
     Reader in(bytes);
     Page page;
-    if (!in.literal("pith-visible 1 ")) return std::nullopt;
+    if (!in.literal("pith-visible 2 ")) return std::nullopt;
     const std::optional<double> width = in.number(), height = in.number();
     const std::optional<std::size_t> n = in.count(true);
     if (!width || !height || !n) return std::nullopt;

@@ -21,6 +21,7 @@ struct Word {
     bool line_end = false;                  // last word of its line in reading order
     bool visible = false;                   // its glyphs change what the page looks like, at a legible size
     std::string hidden_why;                 // when !visible: "not painted", "too small (0.1 pt)", "outside the page", ...
+    int rotation = 0;                       // quarter turns of its baseline as displayed: 0 reads left to right
 };
 
 struct Page {

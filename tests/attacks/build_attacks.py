@@ -384,6 +384,22 @@ def build_typography_controls(b):
               claim + "; pdftotext shows the words", [["text_has", w, "both"] for w in words], control=True)
 
 
+def build_layout_controls(b):
+    """Honest papers with type larger than the title's that is no heading: arXiv's turned stamp in
+    the left margin, a watermark word across the page."""
+    stamp = "arXiv:2405.01234v2 [cs.LG] 28 May 2026"
+    ops = {"ops": "q 0.5 g BT /F1 24 Tf 0 1 -1 0 34 180 Tm %s Tj ET Q\n" % pdf_string(stamp)}
+    b.add("control-arxiv-stamp.pdf", b.stamp(paper(hook=lambda d: ops), "A", "control-arxiv-stamp.pdf"), "control",
+          "honest A with an identifier stamp like arXiv's up the left margin, in 24 pt grey type (arXiv's is 20 pt), larger than the title", None,
+          "the stamp's words run up the page, taller than wide; A's title shows",
+          [["text_has", TITLE_A, "both"], ["py", "turned", [stamp]]], control=True)
+    mark = {"ops": "q 0.85 g BT /F3 96 Tf 0.7071 0.7071 -0.7071 0.7071 150 250 Tm (DRAFT) Tj ET Q\n"}
+    b.add("control-watermark.pdf", b.stamp(paper(hook=lambda d: mark), "A", "control-watermark.pdf"), "control",
+          "honest A with a light grey 96 pt DRAFT watermark across the page", None,
+          "the watermark is drawn (the page differs from A without it); A's title shows",
+          [["text_has", TITLE_A, "both"], ["differs", "control-honest.pdf"]], control=True)
+
+
 def build_declared(b):
     cls = "declared-title"
     for key, info, xmp, what in (("info", {"Title": pdf_string(TITLE_A)}, None, "Info /Title"),
@@ -467,6 +483,25 @@ def build_hidden(b):
           "joined line by line contains A's title only across line boundaries", ("invalid", "pith.title.not_title"),
           "no line shows A's title; pdftotext's words joined across lines contain it",
           [["text_lacks", TITLE_A, "lines"], ["py", "joined_has", [TITLE_A]]])
+
+
+def build_fake_heading(b):
+    """Another paper's title set as a line of its own among paper B's text (issue 14's fake heading)."""
+    fake = {"ops": text_lines("F3", 12, 72, 545, [TITLE_A])}
+    data = b.stamp(paper_b(hook=lambda d: fake), "A", "title-fake-heading.pdf")
+    b.add("title-fake-heading.pdf", data, "title-fake-heading",
+          "paper B (its 18 pt title) with A's title as a 12 pt bold line of its own below the abstract, as a "
+          "section heading, stamped with A's record", ("invalid", "pith.title.not_title"),
+          "pdftotext shows B's title first, above A's and in taller type; A's title is a line of its own",
+          [["text_has", TITLE_A, "lines"], ["py", "title_line_is", [TITLE_B]], ["py", "outranked", [TITLE_A, TITLE_B]]])
+    flat = text_lines("F2", 10, 72, 700, [TITLE_B])
+    data = b.stamp(paper(title_ops=flat, hook=lambda d: fake), "A", "title-fake-heading-flat.pdf")
+    b.add("title-fake-heading-flat.pdf", data, "title-fake-heading",
+          "paper B with its title at body size (10 pt), its 12 pt author lines, and A's title as a 12 pt bold line of "
+          "its own further down, the largest type on the page with the authors', stamped with A's record",
+          ("invalid", "pith.title.not_title"),
+          "pdftotext shows B's title first; the authors' line is above A's title and as tall",
+          [["text_has", TITLE_A, "lines"], ["py", "title_line_is", [TITLE_B]], ["py", "outranked", [TITLE_A, AUTHORS[0]]]])
 
 
 def build_record_absent(b, a):
@@ -958,7 +993,8 @@ def word_run_box(p, name, phrase):
     return None
 
 
-TEXT_CHECKS = ("raw_has", "title_line_is", "line_of", "words_small_low", "joined_has", "extracted_by")
+TEXT_CHECKS = ("raw_has", "title_line_is", "line_of", "words_small_low", "joined_has", "extracted_by", "outranked",
+               "turned")
 
 
 def check_py(p, name, fn, args):
@@ -982,6 +1018,15 @@ def check_py_text(p, name, fn, args):
             return "pdftotext -bbox has no run of the words %r" % args[0]
         height, top = box[3] - box[1], box[1] / box[4]
         return None if height < args[1] and top > args[2] else "words %.1f pt high at %.0f%% of the page" % (height, 100 * top)
+    if fn == "outranked":  # args[1]'s words stand above args[0]'s, in type at least as tall
+        low, high = word_run_box(p, name, args[0]), word_run_box(p, name, args[1])
+        if low is None or high is None:
+            return "pdftotext -bbox lacks a run of %r or %r" % tuple(args)
+        ok = high[3] <= low[1] and high[3] - high[1] >= low[3] - low[1] - 0.5
+        return None if ok else "boxes %r and %r" % (low[:4], high[:4])
+    if fn == "turned":  # the words run up or down the page
+        box = word_run_box(p, name, args[0])
+        return None if box and box[3] - box[1] > 3 * (box[2] - box[0]) else "box %r" % (box,)
     if fn == "joined_has":
         return None if args[0] in squash(p.text(name)) else "joined text lacks it"
     if fn == "extracted_by":  # an observation for the log, never a failure
@@ -1118,7 +1163,8 @@ def main():
     b = Builder(os.path.abspath(args.pith), os.path.abspath(args.out))
     setup(b)
     a = build_controls(b)
-    for step in (build_form_control, build_typography_controls, build_declared, build_hidden):
+    for step in (build_form_control, build_typography_controls, build_layout_controls, build_declared, build_hidden,
+                 build_fake_heading):
         step(b)
     for step in (build_record_absent, build_appended_page, build_appended_resources, build_appended_catalog,
                  build_structure, build_links, build_badge_numbers, build_badge_hidden, build_badge_copied,

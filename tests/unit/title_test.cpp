@@ -421,3 +421,66 @@ TEST_CASE("page_text: corpus PDFs", "[title][corpus]") {
         }
     }
 }
+
+namespace {
+
+// A page laid out from lines {text, top (pt from the top), size (pt), rotation}, every word visible.
+struct Line {
+    std::string text;
+    double top, size;
+    int rotation = 0;
+};
+pith::visible::Page laid_out(const std::vector<Line>& lines) {
+    pith::visible::Page page;
+    page.width = 612, page.height = 792;
+    for (const Line& line : lines) {
+        std::istringstream in(line.text);
+        double x = 72;
+        for (std::string word; in >> word;) {
+            const double w = 0.5 * line.size * static_cast<double>(word.size());
+            page.words.push_back({word, x, line.top, x + w, line.top + line.size, line.size, false, true, "", line.rotation});
+            x += w + 0.3 * line.size;
+        }
+        page.words.back().line_end = true;
+    }
+    return page;
+}
+
+pith::title::Shown shown(const std::string& title, const std::vector<Line>& lines) {
+    return pith::title::on_page(title, pith::title_hash(title), laid_out(lines)).shown;
+}
+
+const std::string kTitleA = "Sparse Attention Kernels for Long Context Models";
+const std::string kTitleB = "Quantum Annealing Schedules for Sparse Graph Colouring";
+const std::vector<Line> kBody = {{"We describe a method and measure it on several benchmarks today", 300, 10},
+                                 {"The results hold for all inputs we tried and we discuss limits", 312, 10},
+                                 {"Large models need long inputs and this paper is about serving them", 324, 10}};
+
+std::vector<Line> with(std::vector<Line> lines, const std::vector<Line>& more) {
+    lines.insert(lines.end(), more.begin(), more.end());
+    return lines;
+}
+
+}  // namespace
+
+TEST_CASE("on_page: a title is set in the page's title type", "[title]") {
+    using pith::title::Shown;
+    const std::vector<Line> authors = {{"Ada Lovelace and Alan Turing", 250, 12}};
+    // The paper's own title, largest and first.
+    CHECK(shown(kTitleA, with({{kTitleA, 100, 18}}, with(authors, kBody))) == Shown::AsTitle);
+    // A fake heading: A's title as a line of its own under B's larger title, or at body size
+    // under B's authors.
+    CHECK(shown(kTitleA, with({{kTitleB, 100, 18}}, with(authors, with(kBody, {{kTitleA, 400, 12}})))) == Shown::NotAsTitle);
+    CHECK(shown(kTitleA, with({{kTitleB, 100, 10}}, with(authors, with(kBody, {{kTitleA, 400, 12}})))) == Shown::NotAsTitle);
+    // The same type as the title, above it, outranks it; below it (authors, a heading) does not.
+    CHECK(shown(kTitleA, with({{"Journal of Examples Volume Three", 60, 18}, {kTitleA, 100, 18}}, kBody)) == Shown::NotAsTitle);
+    CHECK(shown(kTitleA, with({{"Journal of Examples Volume Three", 60, 9}, {kTitleA, 100, 18}}, kBody)) == Shown::AsTitle);
+    CHECK(shown(kTitleA, with({{kTitleA, 100, 18}, {"1 Introduction and Background", 200, 17}}, kBody)) == Shown::AsTitle);
+    // Larger type that is no heading: a turned margin stamp, a single word (a watermark, a logo).
+    CHECK(shown(kTitleA, with({{"arXiv:2405.01234v2 [cs.LG] 28 May 2026", 400, 24, 3}, {kTitleA, 100, 18}}, kBody)) == Shown::AsTitle);
+    CHECK(shown(kTitleA, with({{"DRAFT", 400, 96}, {kTitleA, 100, 18}}, kBody)) == Shown::AsTitle);
+    CHECK(shown(kTitleA, with({{"arXiv:2405.01234v2 [cs.LG] 28 May 2026", 400, 24, 0}, {kTitleA, 100, 18}}, kBody)) == Shown::NotAsTitle);
+    // A title in one large word among smaller ones is measured by its largest type.
+    CHECK(shown("Practical use of SPECIAL plain macros", with({{"Practical use of", 100, 36}, {"SPECIAL", 150, 64},
+                                                                 {"plain macros", 220, 36}, {"A talk given at a meeting", 300, 40}}, kBody)) == Shown::AsTitle);
+}

@@ -317,8 +317,8 @@ TEST_CASE("visible: encode and decode are inverse; junk is refused", "[visible]"
     // Every strict prefix, and any byte appended, is junk.
     for (std::size_t n = 0; n < bytes.size(); ++n) CHECK(!pith::visible::decode(bytes.substr(0, n)));
     CHECK(!pith::visible::decode(bytes + "x"));
-    CHECK(!pith::visible::decode("pith-visible 1 1 1 1\n0 0 0 0 0 0 1 0 3\nwhy\n"));  // visible with a reason
-    CHECK(!pith::visible::decode("pith-visible 1 nan 1 0\n"));
+    CHECK(!pith::visible::decode("pith-visible 2 1 1 1\n0 0 0 0 0 0 0 1 0 3\nwhy\n"));  // visible with a reason
+    CHECK(!pith::visible::decode("pith-visible 2 nan 1 0\n"));
 }
 
 TEST_CASE("visible: text joins visible words by spaces and lines by newlines", "[visible]") {

@@ -618,10 +618,13 @@ TitleBlock title_block(const std::string& plain, const std::string& hash, int pa
             double size = 1e9;  // the hash alone gives no words: only the word count limits the pages before
             if (t.span)
                 for (std::size_t w = t.span->first; w <= t.span->second; ++w) size = std::min(size, r.page->words[w].size);
-            if (!std::all_of(before.begin(), before.end(), [&](const auto& p) { return front_matter(p, size); })) break;
-            t.explanation = "the record's title is set as the title on page " + std::to_string(i + 1) + ", after " +
-                            (i == 1 ? "a page" : std::to_string(i) + " pages") + " of front matter (a cover, highlights or a graphical abstract)";
-            return {i, std::move(t), std::move(r)};
+            // Front matter is judged against this page's title: a highlights page that repeats the
+            // title in small type under a larger heading does not bind, the title page after it may.
+            if (std::all_of(before.begin(), before.end(), [&](const auto& p) { return front_matter(p, size); })) {
+                t.explanation = "the record's title is set as the title on page " + std::to_string(i + 1) + ", after " +
+                                (i == 1 ? "a page" : std::to_string(i) + " pages") + " of front matter (a cover, highlights or a graphical abstract)";
+                return {i, std::move(t), std::move(r)};
+            }
         }
         before.push_back(std::move(r.page));
     }

@@ -484,3 +484,21 @@ TEST_CASE("on_page: a title is set in the page's title type", "[title]") {
     CHECK(shown("Practical use of SPECIAL plain macros", with({{"Practical use of", 100, 36}, {"SPECIAL", 150, 64},
                                                                  {"plain macros", 220, 36}, {"A talk given at a meeting", 300, 40}}, kBody)) == Shown::AsTitle);
 }
+
+TEST_CASE("title_block: the title page after a graphical abstract and highlights that repeat the title", "[title]") {
+    // elsarticle: page 1 sets the title in small type under "Graphical Abstract", page 2 under
+    // "Highlights" (one word: no heading), page 3 is the title block.
+    const std::vector<std::vector<Line>> pages = {
+        {{"Graphical Abstract", 100, 14}, {kTitleA, 130, 10}, {"A diagram of the model would be here", 160, 10}},
+        {{"Highlights", 100, 14}, {kTitleA, 130, 10}, {"A general model for distributed training", 160, 10}},
+        with({{kTitleA, 100, 14}, {"Ada Lovelace", 130, 10}}, kBody)};
+    const auto read = [&](int i) { return pith::visible::Reading{laid_out(pages[static_cast<std::size_t>(i)]), std::nullopt, false, ""}; };
+    CHECK(pith::title::title_block(kTitleA, pith::title_hash(kTitleA), 3, read).index == 2);
+    // A page 1 that shows the paper's own text cannot lend its title block to a later page.
+    std::vector<std::vector<Line>> borrowed = pages;
+    borrowed[0] = with({{kTitleB, 100, 18}}, kBody);
+    const auto read_borrowed = [&](int i) { return pith::visible::Reading{laid_out(borrowed[static_cast<std::size_t>(i)]), std::nullopt, false, ""}; };
+    const pith::title::TitleBlock block = pith::title::title_block(kTitleA, pith::title_hash(kTitleA), 3, read_borrowed);
+    CHECK(block.index == 0);
+    CHECK(block.shown.shown == pith::title::Shown::Differs);
+}

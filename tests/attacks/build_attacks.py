@@ -198,6 +198,15 @@ class Builder:
             raise SystemExit("pith %s: exit %d: %s" % (" ".join(args), rc, err.strip()))
         return self.read(name)
 
+    def stamp_checks_title(self, name, record, refused):
+        """pith stamp's own title check (no --no-title-check) on the input of `name` agrees with
+        verify: it refuses an attack's record (exit 2, stamp.title_not_shown) and stamps a control."""
+        src = self.path("work/src-" + os.path.basename(name))
+        args = ["stamp", src, "--record", self.path("records/%s.signed.json" % record), "-o", self.path("work/checked.pdf")]
+        rc, so, err = run_pith(self.pith, args, isolated_env(self.home, SOURCE_DATE_EPOCH=EPOCH))
+        if (rc, "[stamp.title_not_shown]" in err) != ((2, True) if refused else (0, False)):
+            raise SystemExit("%s: pith stamp's title check: exit %d: %s" % (name, rc, err.strip()))
+
     def add(self, name, data, cls, description, expect, claim, proof, keyring="ring.json", control=False, alt=None):
         self.write(name, data)
         entry = {"name": name, "class": cls, "description": description, "claim": claim, "proof": proof,
@@ -389,12 +398,16 @@ def build_layout_controls(b):
     the left margin, a watermark word across the page."""
     stamp = "arXiv:2405.01234v2 [cs.LG] 28 May 2026"
     ops = {"ops": "q 0.5 g BT /F1 24 Tf 0 1 -1 0 34 180 Tm %s Tj ET Q\n" % pdf_string(stamp)}
-    b.add("control-arxiv-stamp.pdf", b.stamp(paper(hook=lambda d: ops), "A", "control-arxiv-stamp.pdf"), "control",
+    data = b.stamp(paper(hook=lambda d: ops), "A", "control-arxiv-stamp.pdf")
+    b.stamp_checks_title("control-arxiv-stamp.pdf", "A", refused=False)
+    b.add("control-arxiv-stamp.pdf", data, "control",
           "honest A with an identifier stamp like arXiv's up the left margin, in 24 pt grey type (arXiv's is 20 pt), larger than the title", None,
           "the stamp's words run up the page, taller than wide; A's title shows",
           [["text_has", TITLE_A, "both"], ["py", "turned", [stamp]]], control=True)
     mark = {"ops": "q 0.85 g BT /F3 96 Tf 0.7071 0.7071 -0.7071 0.7071 150 250 Tm (DRAFT) Tj ET Q\n"}
-    b.add("control-watermark.pdf", b.stamp(paper(hook=lambda d: mark), "A", "control-watermark.pdf"), "control",
+    data = b.stamp(paper(hook=lambda d: mark), "A", "control-watermark.pdf")
+    b.stamp_checks_title("control-watermark.pdf", "A", refused=False)
+    b.add("control-watermark.pdf", data, "control",
           "honest A with a light grey 96 pt DRAFT watermark across the page", None,
           "the watermark is drawn (the page differs from A without it); A's title shows",
           [["text_has", TITLE_A, "both"], ["differs", "control-honest.pdf"]], control=True)
@@ -489,6 +502,7 @@ def build_fake_heading(b):
     """Another paper's title set as a line of its own among paper B's text (issue 14's fake heading)."""
     fake = {"ops": text_lines("F3", 12, 72, 545, [TITLE_A])}
     data = b.stamp(paper_b(hook=lambda d: fake), "A", "title-fake-heading.pdf")
+    b.stamp_checks_title("title-fake-heading.pdf", "A", refused=True)
     b.add("title-fake-heading.pdf", data, "title-fake-heading",
           "paper B (its 18 pt title) with A's title as a 12 pt bold line of its own below the abstract, as a "
           "section heading, stamped with A's record", ("invalid", "pith.title.not_title"),
@@ -496,6 +510,7 @@ def build_fake_heading(b):
           [["text_has", TITLE_A, "lines"], ["py", "title_line_is", [TITLE_B]], ["py", "outranked", [TITLE_A, TITLE_B]]])
     flat = text_lines("F2", 10, 72, 700, [TITLE_B])
     data = b.stamp(paper(title_ops=flat, hook=lambda d: fake), "A", "title-fake-heading-flat.pdf")
+    b.stamp_checks_title("title-fake-heading-flat.pdf", "A", refused=True)
     b.add("title-fake-heading-flat.pdf", data, "title-fake-heading",
           "paper B with its title at body size (10 pt), its 12 pt author lines, and A's title as a 12 pt bold line of "
           "its own further down, the largest type on the page with the authors', stamped with A's record",

@@ -310,8 +310,9 @@ std::vector<std::string> page_lines(std::string_view page, std::size_t max_lines
 
 bool ends_with_hyphen(const std::string& s) { return !s.empty() && s.back() == '-'; }
 
-// Does a line of page 1, or a run of 2-4 consecutive non-empty lines, hash to `hash`?
-bool page_hash_match(std::string_view page, const std::string& hash) {
+// The line of page 1, or the run of 2-4 consecutive non-empty lines, that hashes to `hash`, in the
+// spelling that does.
+std::optional<std::string> page_hash_match(std::string_view page, const std::string& hash) {
     constexpr std::size_t kMaxLines = 2000;
     const std::vector<std::string> lines = page_lines(page, kMaxLines);
     for (std::size_t i = 0; i < lines.size(); ++i) {
@@ -340,9 +341,9 @@ bool page_hash_match(std::string_view page, const std::string& hash) {
             }
         }
         for (const std::string& c : cands)
-            if (pith::title_hash(c) == hash) return true;
+            if (pith::title_hash(c) == hash) return c;
     }
-    return false;
+    return std::nullopt;
 }
 
 
@@ -434,8 +435,8 @@ Result compare(const std::string& title, const std::string& title_hash, const st
         };
         if (page_has_text && !t.empty() && (on_page(t, tw) || (reversed != t && on_page(reversed, words(reversed)))))
             return {Outcome::Matches, note + "title matches the record: " + what + " is on page 1", "page 1"};
-    } else if (page_has_text && page_hash_match(page, hash)) {
-        return {Outcome::Matches, note + "title matches the record: " + what + " is on page 1", "page 1"};
+    } else if (const auto found = page_has_text ? page_hash_match(page, hash) : std::nullopt) {
+        return {Outcome::Matches, note + "title matches the record: " + what + " is on page 1", "page 1", *found};
     }
     if (page_has_text)
         return {Outcome::Differs, note + "title differs: " + what + " is not on page 1 -- the badge may have been moved onto another paper", ""};
@@ -544,7 +545,9 @@ std::string outranked_by(const std::vector<const visible::Word*>& words, std::pa
 
 }  // namespace
 
-OnPage on_page(const std::string& plain, const std::string& hash, const std::optional<visible::Page>& page) {
+OnPage on_page(const std::string& plain_hint, const std::string& hash, const std::optional<visible::Page>& page) {
+    // Only the signed hash binds: a plain title without it is nobody's word.
+    const std::string plain = hash.empty() ? "" : plain_hint;
     const std::optional<std::string> shown = page ? std::optional<std::string>(visible::visible_text(*page)) : std::nullopt;
     const Result t = compare(plain, hash, shown);
     if (t.outcome == Outcome::Matches) {
@@ -552,26 +555,28 @@ OnPage on_page(const std::string& plain, const std::string& hash, const std::opt
         std::vector<std::size_t> index;  // of words[i] in page->words
         for (std::size_t i = 0; i < page->words.size(); ++i)
             if (page->words[i].visible) words.push_back(&page->words[i]), index.push_back(i);
-        // Where the plain title is known, find it as a title; where its words cannot be lined up
-        // (text stored in visual order), the text match stands.
-        const auto spans = !plain.empty() && pith::title_hash(plain) == hash ? title_spans(words, plain)
-                                                                             : std::vector<std::pair<std::size_t, std::size_t>>{};
-        const double median = words.empty() ? 0 : median_size(words);
+        // The title as the page spells it (the plain title, or the lines that hash to the record's
+        // hash), found as a title; right-to-left runs may be stored in visual order.
+        const std::string known = t.found.empty() ? plain : t.found;
+        auto spans = title_spans(words, known);
+        if (spans.empty()) spans = title_spans(words, rtl_runs_reversed(known));
+        if (spans.empty())  // where it stands cannot be judged: never a title by default
+            return {Shown::Unknown, "the record's title is in page 1's text, but its words do not line up in reading order, "
+                                    "so whether it is set as the title cannot be judged", std::nullopt};
+        const double median = median_size(words);
         std::string heading;  // the paper's own heading that outranks a span set as a title
         const auto as_title = std::find_if(spans.begin(), spans.end(), [&](const auto& span) {
             if (!set_as_title(words, span, median)) return false;
             heading = outranked_by(words, span);
             return heading.empty();
         });
-        if (!spans.empty() && as_title == spans.end() && !heading.empty())
+        if (as_title == spans.end() && !heading.empty())
             return {Shown::NotAsTitle, "the record's title is on page 1 only where the page's own heading " + quoted(heading) +
                                            " outranks it (in larger type, or in its type above it): not set as the paper's title", std::nullopt};
-        if (!spans.empty() && as_title == spans.end())
+        if (as_title == spans.end())
             return {Shown::NotAsTitle, "the record's title is on page 1 only inside other text or in small type (a citation, a "
                                        "footnote, a reference), not set as the paper's title", std::nullopt};
-        OnPage out{Shown::AsTitle, t.explanation, std::nullopt};
-        if (as_title != spans.end()) out.span = std::make_pair(index[as_title->first], index[as_title->second]);
-        return out;
+        return {Shown::AsTitle, t.explanation, std::make_pair(index[as_title->first], index[as_title->second])};
     }
     const bool shows_text = page && std::any_of(page->words.begin(), page->words.end(), [](const visible::Word& w) {
                                 return w.visible && w.text.rfind("pith:", 0) != 0;  // a badge is no text of the paper's

@@ -48,6 +48,7 @@ struct Result {
     Outcome outcome;
     std::string explanation;  // one sentence for the user
     std::string matched_on;   // "page 1" when Matches, else empty
+    std::string found = {};   // matched by the hash alone: the page's lines that hash to it
 };
 
 // `title`: the record's plain title, empty if not known; `title_hash`: title_canon_sha256
@@ -77,15 +78,16 @@ enum class Shown {
     Hidden,      // only as text a reader cannot see, on a page that shows other text
     Scanned,     // only in the text layer of a page that shows no glyphs (a scan with OCR)
     Differs,     // the page shows text, and not this title
-    Unknown,     // nothing to compare: no title or hash, or no text
+    Unknown,     // nothing to compare (no title hash, no text), or the title's words do not line up
 };
 struct OnPage {
     Shown shown = Shown::Unknown;
     std::string explanation;  // one sentence for the user
-    // AsTitle with the plain title known: the title's first and last word in page.words.
+    // AsTitle: the title's first and last word in page.words.
     std::optional<std::pair<std::size_t, std::size_t>> span;
 };
-// `plain` counts only when it hashes to `hash` (pith:title itself is not signed).
+// `plain` counts only when it hashes to `hash` (pith:title itself is not signed); with only the hash,
+// the page's lines that hash to it are the title as printed.
 OnPage on_page(const std::string& plain, const std::string& hash, const std::optional<visible::Page>& page);
 
 // The page that carries the title block: page 1, or, in a class that typesets front matter

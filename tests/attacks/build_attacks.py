@@ -335,6 +335,11 @@ def build_controls(b):
           "control", "honest A with an unrelated line of invisible (mode 3) text, as OCR layers have", None,
           "A's title shows on page 1", [["text_has", TITLE_A, "both"], ["text_has", "axis labels", "poppler"]],
           control=True)
+    no_title = re.sub(r"\s*<pith:title>[^<]*</pith:title>", "", xmp_text(a, f["xmp"]))
+    b.add("control-hash-only.pdf", pdfgen.rewrite_object(a, f["xmp"], xmp_object(no_title)), "control",
+          "honest A as a stamp that writes no plain pith:title would make it: the title is found by its signed hash",
+          None, "exiftool reads no pith:title; A's title shows on page 1",
+          [["py", "exif_lacks", ["XMP-pith:Title"]], ["text_has", TITLE_A, "both"]], control=True)
     note = f["size"]
     objs = {note: "<< /Type /Annot /Subtype /Text /Rect [ 300 300 320 320 ] /Contents (A reader's note) /F 4 /P %d 0 R >>"
                   % PAGE, PAGE: with_annot(f["page"], note)}
@@ -508,6 +513,16 @@ def build_fake_heading(b):
           "section heading, stamped with A's record", ("invalid", "pith.title.not_title"),
           "pdftotext shows B's title first, above A's and in taller type; A's title is a line of its own",
           [["text_has", TITLE_A, "lines"], ["py", "title_line_is", [TITLE_B]], ["py", "outranked", [TITLE_A, TITLE_B]]])
+    # The same made by a stamp that writes no plain pith:title: verify finds the title by its hash.
+    f = stamped_facts(b, "title-fake-heading.pdf")
+    xmp = xmp_text(data, f["xmp"])
+    b.add("title-fake-heading-hash-only.pdf", pdfgen.rewrite_object(data, f["xmp"], xmp_object(re.sub(
+          r"\s*<pith:title>[^<]*</pith:title>", "", xmp))), "title-fake-heading",
+          "the fake heading as a stamp that writes no plain pith:title would make it (pith's own revision without "
+          "pith:title): verify finds the title by the signed hash alone", ("invalid", "pith.title.not_title"),
+          "exiftool reads the canonical record and no pith:title; pdftotext shows B's title above A's",
+          [["py", "exif_lacks", ["XMP-pith:Title"]], ["exif", "XMP-pith:Number", b.numbers["A"]],
+           ["py", "outranked", [TITLE_A, TITLE_B]]])
     flat = text_lines("F2", 10, 72, 700, [TITLE_B])
     data = b.stamp(paper(title_ops=flat, hook=lambda d: fake), "A", "title-fake-heading-flat.pdf")
     b.stamp_checks_title("title-fake-heading-flat.pdf", "A", refused=True)

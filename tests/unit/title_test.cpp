@@ -502,3 +502,15 @@ TEST_CASE("title_block: the title page after a graphical abstract and highlights
     CHECK(block.index == 0);
     CHECK(block.shown.shown == pith::title::Shown::Differs);
 }
+
+TEST_CASE("on_page: only the signed hash binds, and a title found by it is held to the same rules", "[title]") {
+    using pith::title::Shown;
+    using pith::title::on_page;
+    const auto honest = laid_out(with({{kTitleA, 100, 18}}, kBody));
+    const auto fake = laid_out(with({{kTitleB, 100, 18}}, with(kBody, {{kTitleA, 400, 12}})));
+    CHECK(on_page(kTitleA, "", honest).shown == Shown::Unknown);  // pith:title alone is nobody's word
+    CHECK(on_page("", pith::title_hash(kTitleA), honest).shown == Shown::AsTitle);
+    CHECK(on_page("", pith::title_hash(kTitleA), honest).span.has_value());
+    CHECK(on_page("", pith::title_hash(kTitleA), fake).shown == Shown::NotAsTitle);
+    CHECK(on_page(kTitleB, pith::title_hash(kTitleA), fake).shown == Shown::NotAsTitle);  // a plain title that does not hash is ignored
+}

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <memory>
 #include <set>
 
@@ -499,15 +500,6 @@ bool set_as_title(const std::vector<const visible::Word*>& words, std::pair<std:
     return lines < 3 || count >= 2 * lines || smallest > 1.1 * median;
 }
 
-// A line that could be a title or a heading: two words or more reading left to right, not a
-// badge. (A single word may be a logo, a drop cap or a watermark; a turned line, arXiv's stamp.)
-bool heading_like(const std::vector<const visible::Word*>& words, std::size_t first, std::size_t last) {
-    if (last == first) return false;
-    for (std::size_t i = first; i <= last; ++i)
-        if (words[i]->rotation != 0 || words[i]->text.rfind("pith:", 0) == 0) return false;
-    return true;
-}
-
 // The type a line is set in: its longest word's (a footnote mark or a section number does not count).
 double line_size(const std::vector<const visible::Word*>& words, std::size_t first, std::size_t last) {
     const auto* longest = words[first];
@@ -516,10 +508,44 @@ double line_size(const std::vector<const visible::Word*>& words, std::size_t fir
     return longest->size;
 }
 
-std::string line_text(const std::vector<const visible::Word*>& words, std::size_t first, std::size_t last) {
+// A line of the page in reading order: its first and last word, its type, and whether it could
+// be part of a title or heading (it reads left to right and is not a badge: a turned line may be
+// arXiv's identifier stamp in the margin).
+struct Line {
+    std::size_t first, last;
+    double size;
+    bool upright;
+};
+std::vector<Line> lines_of(const std::vector<const visible::Word*>& words) {
+    std::vector<Line> lines;
+    for (std::size_t first = 0, i = 0; i < words.size(); ++i) {
+        if (!words[i]->line_end && i + 1 < words.size()) continue;
+        bool upright = true;
+        for (std::size_t k = first; k <= i; ++k) upright = upright && words[k]->rotation == 0 && words[k]->text.rfind("pith:", 0) != 0;
+        lines.push_back({first, i, line_size(words, first, i), upright});
+        first = i + 1;
+    }
+    return lines;
+}
+
+std::string line_text(const std::vector<const visible::Word*>& words, const Line& line) {
     std::string out;
-    for (std::size_t i = first; i <= last; ++i) out += (i > first ? " " : "") + words[i]->text;
+    for (std::size_t i = line.first; i <= line.last; ++i) out += (i > line.first ? " " : "") + words[i]->text;
     return out;
+}
+
+// A heading: upright lines in one type holding two words or more together. A title stacked one
+// word a line counts; a single large word alone (a logo, a drop cap, a watermark) does not.
+bool heading(const std::vector<Line>& lines, std::size_t k, std::pair<std::size_t, std::size_t> span) {
+    auto joins = [&](std::size_t j) {
+        const Line& l = lines[j];
+        return l.upright && (l.last < span.first || l.first > span.second) && std::abs(l.size - lines[k].size) <= 0.05 * lines[k].size;
+    };
+    if (!joins(k)) return false;
+    std::size_t words = lines[k].last - lines[k].first + 1;
+    for (std::size_t j = k; j > 0 && joins(j - 1) && words < 2; --j) words += lines[j - 1].last - lines[j - 1].first + 1;
+    for (std::size_t j = k; j + 1 < lines.size() && joins(j + 1) && words < 2; ++j) words += lines[j + 1].last - lines[j + 1].first + 1;
+    return words >= 2;
 }
 
 // The paper's own heading that outranks a title span, "" when none does: a line anywhere on the
@@ -531,14 +557,12 @@ constexpr double kSameType = 0.95;   // a line above the title in at least this 
 std::string outranked_by(const std::vector<const visible::Word*>& words, std::pair<std::size_t, std::size_t> span) {
     double size = 0, top = 1e300;
     for (std::size_t i = span.first; i <= span.second; ++i) size = std::max(size, words[i]->size), top = std::min(top, words[i]->y0);
-    for (std::size_t first = 0, i = 0; i < words.size(); ++i) {
-        if (!words[i]->line_end && i + 1 < words.size()) continue;
-        const std::size_t last = i, begin = first;
-        first = i + 1;
-        if ((last >= span.first && begin <= span.second) || !heading_like(words, begin, last)) continue;
-        const double other = line_size(words, begin, last);
-        const bool above = std::all_of(words.begin() + begin, words.begin() + last + 1, [&](const auto* w) { return w->y1 <= top + 1; });
-        if (kTitleType * other > size || (above && other >= kSameType * size)) return line_text(words, begin, last);
+    const std::vector<Line> lines = lines_of(words);
+    for (std::size_t k = 0; k < lines.size(); ++k) {
+        if (!heading(lines, k, span)) continue;
+        const Line& l = lines[k];
+        const bool above = std::all_of(words.begin() + l.first, words.begin() + l.last + 1, [&](const auto* w) { return w->y1 <= top + 1; });
+        if (kTitleType * l.size > size || (above && l.size >= kSameType * size)) return line_text(words, l);
     }
     return "";
 }

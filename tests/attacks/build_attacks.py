@@ -513,6 +513,16 @@ def build_fake_heading(b):
           "section heading, stamped with A's record", ("invalid", "pith.title.not_title"),
           "pdftotext shows B's title first, above A's and in taller type; A's title is a line of its own",
           [["text_has", TITLE_A, "lines"], ["py", "title_line_is", [TITLE_B]], ["py", "outranked", [TITLE_A, TITLE_B]]])
+    # B's title stacked one word a line (no line of it holds two words), A's above B's 12 pt authors' type
+    stacked = text_lines("F3", 18, 72, 760, TITLE_B.split()[:4], leading=19)
+    big = {"ops": text_lines("F3", 14, 72, 545, [TITLE_A])}
+    sdata = b.stamp(paper(title_ops=stacked, hook=lambda d: big), "A", "title-fake-heading-stacked.pdf")
+    b.stamp_checks_title("title-fake-heading-stacked.pdf", "A", refused=True)
+    b.add("title-fake-heading-stacked.pdf", sdata, "title-fake-heading",
+          "paper B with its title set one word a line in 18 pt, and A's title as a 14 pt bold line of its own below "
+          "the abstract (larger than B's 12 pt author lines), stamped with A's record", ("invalid", "pith.title.not_title"),
+          "pdftotext shows B's first title word first, in taller type than A's title, which is a line of its own",
+          [["text_has", TITLE_A, "lines"], ["py", "title_line_is", ["Quantum"]], ["py", "outranked", [TITLE_A, "Quantum"]]])
     # The same made by a stamp that writes no plain pith:title: verify finds the title by its hash.
     f = stamped_facts(b, "title-fake-heading.pdf")
     xmp = xmp_text(data, f["xmp"])

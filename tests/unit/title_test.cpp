@@ -480,6 +480,10 @@ TEST_CASE("on_page: a title is set in the page's title type", "[title]") {
     CHECK(shown(kTitleA, with({{"arXiv:2405.01234v2 [cs.LG] 28 May 2026", 400, 24, 3}, {kTitleA, 100, 18}}, kBody)) == Shown::AsTitle);
     CHECK(shown(kTitleA, with({{"DRAFT", 400, 96}, {kTitleA, 100, 18}}, kBody)) == Shown::AsTitle);
     CHECK(shown(kTitleA, with({{"arXiv:2405.01234v2 [cs.LG] 28 May 2026", 400, 24, 0}, {kTitleA, 100, 18}}, kBody)) == Shown::NotAsTitle);
+    // A paper's title stacked one word a line is a heading; a single large word alone is not.
+    CHECK(shown(kTitleA, with({{"Quantum", 60, 18}, {"Annealing", 80, 18}, {"Schedules", 100, 18}}, with(kBody, {{kTitleA, 400, 14}}))) ==
+          Shown::NotAsTitle);
+    CHECK(shown(kTitleA, with({{"Quantum", 60, 18}, {kTitleA, 100, 18}}, kBody)) == Shown::AsTitle);
     // A title in one large word among smaller ones is measured by its largest type.
     CHECK(shown("Practical use of SPECIAL plain macros", with({{"Practical use of", 100, 36}, {"SPECIAL", 150, 64},
                                                                  {"plain macros", 220, 36}, {"A talk given at a meeting", 300, 40}}, kBody)) == Shown::AsTitle);

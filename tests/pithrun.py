@@ -38,7 +38,7 @@ def run_pith(pith, args, env, stdin=None, timeout=120, cwd=None):
 
 # Corpus files outside malformed/ that are damaged the way malformed/ files are (qpdf --check
 # warns about each too): pith refuses them like every malformed file and stamps or reads them
-# with --allow-damaged. README, "Damaged PDFs".
+# with --allow-damaged. doc/hostile-files.md, "Damaged PDFs".
 DAMAGED_CORPUS_FILES = {
     "valid/ctm_cm.pdf": "startxref and every object offset are wrong (qpdf: xref damaged, reconstructs)",
     "large/all-twemojis.pdf": "trailer /Size 11216 does not cover object 29705 (qpdf warns the same)",

@@ -250,7 +250,7 @@ def page_text(path, page, password):
 
 
 # Corpus files whose page 1 shows no title a reader sees: stamped with a record of pdftotext's
-# first line, they are not trusted, and verify says why (README, "What trusted means").
+# first line, they are not trusted, and verify says why (README, "What `trusted` means").
 EXIT_OF = {"trusted": 0, "invalid": 1, "unverified": 4}
 SCAN = "a scanned page: its text is an invisible OCR layer over the image, which cannot bind a title"
 NO_VISIBLE_TITLE = {
@@ -497,7 +497,7 @@ def stamp(ctx, inp, record, out, password, extra=()):
 
 
 # Inputs where an independent tool cannot see part of what pith wrote, for reasons in the
-# input itself (README, "Known limits"); the other checks still apply to them.
+# input itself (doc/known-limits.md); the other checks still apply to them.
 POPPLER_ABORTS_CONTENT = {
     # poppler stops a page's content at an operator with too few operands ("0 cm"), so the
     # badge drawn after it is not rendered or extracted by poppler (other renderers show it).
@@ -710,7 +710,7 @@ def check_stamped_file(ctx, row):
         problems.append("verify without keyring: want " + keyless + " with receipt.key_unknown, got %s/exit %s "
                         "failures=%s info=%s" % ((j or {}).get("state"), r.rc, (j or {}).get("failure"),
                                                   codes(j, "informational")))
-    # A record without a title binds to no page: never trusted (README, "What trusted means");
+    # A record without a title binds to no page: never trusted (README, "What `trusted` means");
     # nor does a first line that is no title a reader sees (NO_VISIBLE_TITLE).
     want, want_rc = ("trusted", 0) if title is not None else ("unverified", 4)
     want_code = None

@@ -1018,7 +1018,7 @@ def case_badge_swallowed(ctx):
 def case_malformed_exit2(ctx):
     """Every malformed corpus PDF: exit 2 and a one-line message, from extract and verify alike;
     the damaged-but-readable ones are read with --allow-damaged, which lists the damage
-    (README: "Damaged PDFs")."""
+    (doc/hostile-files.md, "Damaged PDFs")."""
     files = malformed_files(ctx)
     if files is None:
         print("no corpus: skipped")

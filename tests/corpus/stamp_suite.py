@@ -281,6 +281,8 @@ TITLE_SHOWN = {
     "signed/pikepdf-form_210966-designer-signed.pdf": (
         "INTENT TO FILE A CLAIM FOR COMPENSATION AND/OR PENSION, OR SURVIVORS PENSION AND/OR DIC",
         "a form: its first lines are the small print of its top corner"),
+    "large/tug2005.pdf": (
+        "PRACTICAL USE OF SPECIAL COMMANDS IN DVIPDFMx", "a title over five lines in two sizes: the first line is its start"),
     "valid/test-Orient-MS-Print-To-PDF.pdf": (
         "(T) This is box text at top", "a test of text turned four ways: pdftotext's first line reads top to bottom"),
 }

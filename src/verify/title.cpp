@@ -588,14 +588,14 @@ OnPage on_page(const std::string& plain_hint, const std::string& hash, const std
             return {Shown::Unknown, "the record's title is in page 1's text, but its words do not line up in reading order, "
                                     "so whether it is set as the title cannot be judged", std::nullopt};
         const double median = median_size(words);
-        std::string heading;  // the paper's own heading that outranks a span set as a title
+        std::string outranking;  // the paper's own heading that outranks a span set as a title
         const auto as_title = std::find_if(spans.begin(), spans.end(), [&](const auto& span) {
             if (!set_as_title(words, span, median)) return false;
-            heading = outranked_by(words, span);
-            return heading.empty();
+            outranking = outranked_by(words, span);
+            return outranking.empty();
         });
-        if (as_title == spans.end() && !heading.empty())
-            return {Shown::NotAsTitle, "the record's title is on page 1 only where the page's own heading " + quoted(heading) +
+        if (as_title == spans.end() && !outranking.empty())
+            return {Shown::NotAsTitle, "the record's title is on page 1 only where the page's own heading " + quoted(outranking) +
                                            " outranks it (in larger type, or in its type above it): not set as the paper's title", std::nullopt};
         if (as_title == spans.end())
             return {Shown::NotAsTitle, "the record's title is on page 1 only inside other text or in small type (a citation, a "

@@ -79,6 +79,12 @@ class Registry(http.server.BaseHTTPRequestHandler):
         pass
 
 
+def check_code_once(line, code):
+    """An error line names its code once: one `[code]`, and the words do not repeat it."""
+    bracketed = re.findall(r"\[[a-z_]+\.[a-z_]+\]", line)
+    check(len(bracketed) == 1 and line.count(code) == 1, "the code is not named exactly once: %r" % line)
+
+
 class Ctx:
     def __init__(self, args, tmp):
         self.pith, self.src, self.tmp = args.pith, args.source, tmp
@@ -112,6 +118,7 @@ class Ctx:
         print("%-22s pith %s\n%22s -> %s" % (code, " ".join(a.replace(self.tmp + "/", "") for a in args), "", line))
         check(rc != 0, "pith %s: exit 0, expected %s" % (" ".join(args), code))
         check(line.endswith("  [%s]" % code), "pith %s: wanted [%s], stderr %r" % (" ".join(args), code, err[-600:]))
+        check_code_once(line, code)
         check("json.exception" not in err and "ePdfError" not in err, "library wording reached the user: %r" % err)
         if json_out:
             last = json.loads(out.strip().splitlines()[-1])

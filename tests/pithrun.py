@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: MIT
 """Running the pith CLI from the Python test suites: one environment, one crash check."""
+import argparse
 import os
+import shutil
 import subprocess
+import tempfile
 
 
 class Failure(Exception):
@@ -34,6 +37,61 @@ def run_pith(pith, args, env, stdin=None, timeout=120, cwd=None):
     check("internal error" not in err and "AddressSanitizer" not in err and "runtime error:" not in err,
           "pith %s: %s" % (" ".join(args), err.strip()[:2000]))
     return p.returncode, out, err
+
+
+class Workdir:
+    """A test's temporary directory `tmp` with an empty HOME inside it; pith (args.pith) and the
+    source tree's examples (args.source); pith run there with run_pith."""
+
+    def __init__(self, args, tmp):
+        self.pith, self.src, self.tmp = args.pith, args.source, tmp
+        self.home = os.path.join(tmp, "home")
+        os.makedirs(self.home)
+        self.article = os.path.join(self.src, "examples", "article.pdf")
+        self.record = os.path.join(self.src, "examples", "record.json")
+
+    def path(self, name):
+        return os.path.join(self.tmp, name)
+
+    def write(self, name, data):
+        with open(self.path(name), "wb" if isinstance(data, bytes) else "w") as f:
+            f.write(data)
+        return self.path(name)
+
+    def env(self, **extra):
+        return isolated_env(self.home, **extra)
+
+    def run(self, args, stdin=None, timeout=120, env=None):
+        return run_pith(self.pith, args, self.env(**(env or {})), stdin=stdin, timeout=timeout, cwd=self.tmp)
+
+    def raw(self, args, stdin=None):
+        """(exit, stdout bytes, stderr text), for binary output."""
+        p = subprocess.run([self.pith] + args, input=stdin, capture_output=True, env=self.env(), cwd=self.tmp, timeout=120)
+        return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
+
+
+def case_main(cases, make_ctx, prefix):
+    """`SCRIPT --pith PITH --source SRC CASE`: runs cases["case_" + CASE](make_ctx(args, tmp)) in a
+    fresh temporary directory. Exit 0 pass, 1 fail (a Failure), 2 unknown case."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pith", required=True)
+    ap.add_argument("--source", required=True)
+    ap.add_argument("case")
+    args = ap.parse_args()
+    fn = cases.get("case_" + args.case.replace("-", "_"))
+    if not fn:
+        print("unknown case " + args.case)
+        return 2
+    tmp = tempfile.mkdtemp(prefix=prefix)
+    try:
+        fn(make_ctx(args, tmp))
+    except Failure as e:
+        print("FAIL: %s" % e)
+        return 1
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("PASS")
+    return 0
 
 
 # Corpus files outside malformed/ that are damaged the way malformed/ files are (qpdf --check

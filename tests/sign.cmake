@@ -27,10 +27,11 @@ pith_sign_test(rsa_ec 300)         # RSA 3072 and ECDSA P-256: pdfsig, openssl c
 pith_sign_test(certificates 300)   # expired / untrusted CA / no digitalSignature: each its own finding
 pith_sign_test(tamper_byte 300)    # a byte in either covered range: pdfsig invalid, stamp.signature_invalid naming the signer
 pith_sign_test(tamper_content 300) # a revision replacing page text: pdfsig partial, stamp.changed_after_signing
-pith_sign_test(tamper_restamp 300) # stamped again by someone else: named signer; a replaced stamp only the policy catches
+pith_sign_test(tamper_restamp 300) # stamped again by someone else: named signer
+pith_sign_test(restamp_signed 300) # restamping a signed stamp: stamp.drops_signatures naming it; --drop-signatures (pdfsig, qpdf)
 pith_sign_test(signed_twice 300)   # an earlier signature stays valid (pdfsig, openssl) under a new one
 pith_sign_test(keys 300)           # key mode, passphrase file/env, wrong passphrase, mismatched key, PKCS#12
-pith_sign_test(certify 300)        # --certify: DocMDP P=2; refused on a signed PDF
+pith_sign_test(certify 300)        # --certify: DocMDP P=2; refused on a signed PDF; replacing a signed stamp needs --drop-signatures
 pith_sign_test(encrypted 300)      # RC4, AES-128, AES-256 files stay encrypted; the signature validates
 pith_sign_test(hostile_form 60)    # a /Kids loop in the form: signing and verifying stay quick
 pith_sign_test(batch 300)          # pith batch --sign-*, --verify --trust --require-signed-stamp

@@ -294,6 +294,8 @@ void register_pdf_commands(CLI::App& app, int& status) {
     stamp->add_flag("--no-title-check", c->no_title_check,
                     "Stamp although page 1 does not show the record's title as its title (verify will not say trusted)");
     stamp->add_flag("--replace", c->options.replace, "Replace an earlier pith stamp of another Pith number");
+    stamp->add_flag("--drop-signatures", c->options.drop_signatures,
+                    "Replace an earlier pith stamp although signatures were made over it: they are lost");
     stamp->add_option("--resolver", c->options.resolver, "Base URL the badge links to (BODY is appended)")->capture_default_str();
     stamp->add_flag("--allow-unverified", c->options.allow_unverified, "Stamp a record whose stated hash or number does not recompute");
     stamp->add_flag("--allow-damaged", c->options.allow_damaged,

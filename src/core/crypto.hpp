@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Every cryptographic operation pith performs: Ed25519 and base64 from libsodium, SHA-256 from OpenSSL.
+// pith's own cryptography: Ed25519, SHA-256 and base64, all from libsodium (OpenSSL only where
+// it is needed: X.509/CMS in src/sign, PDF decryption in src/pdf/crypt.cpp).
 #include <array>
 #include <cstdint>
 #include <memory>

@@ -35,6 +35,7 @@ inline constexpr const char* sign_already_signed = "sign.already_signed";
 inline constexpr const char* stamp_title_not_shown = "stamp.title_not_shown";
 inline constexpr const char* stamp_other_number = "stamp.other_number";
 inline constexpr const char* stamp_badge_elsewhere = "stamp.badge_elsewhere";
+inline constexpr const char* stamp_drops_signatures = "stamp.drops_signatures";
 inline constexpr const char* registry_unknown = "registry.unknown";
 inline constexpr const char* registry_refused = "registry.refused";
 inline constexpr const char* registry_unreachable = "registry.unreachable";

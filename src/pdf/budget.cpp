@@ -93,7 +93,7 @@ Budget* Budget::active() { return active_budget; }
 void Budget::overrun(const std::string& what, const char* key) {
     if (!spent_) {
         spent_ = true;
-        why_ = "pdf.too_large: " + what + " (limits: doc/limits.md; raise with --limits " + key + "=... or PITH_LIMITS)";
+        why_ = what + " (limits: doc/limits.md; raise with --limits " + key + "=... or PITH_LIMITS)";
     }
     throw TooLarge(why_);
 }

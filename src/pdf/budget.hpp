@@ -84,7 +84,9 @@ public:
 
 private:
     [[noreturn]] void overrun(const std::string& what, const char* key);
-    static std::string mib(std::size_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
+    static std::string mib(std::size_t bytes) {  // a limit of 1K is "1 KiB", not "0 MiB"
+        return bytes >= (1u << 20) ? std::to_string(bytes >> 20) + " MiB" : bytes >= 1024 ? std::to_string(bytes >> 10) + " KiB" : std::to_string(bytes) + " bytes";
+    }
 
     Limits limits_;
     std::size_t decoded_ = 0, values_ = 0;
@@ -103,8 +105,9 @@ std::string podofo_words(const PoDoFo::PdfError& e);
 
 // The one boundary between the libraries pith uses and its errors: runs `work` (everything pith
 // does with the input file `file`) under a fresh budget, and turns whatever it throws into one
-// pith::Error for that file, with a code and words for people: TooLarge ("FILE: pdf.too_large: ...")
-// for an overrun -- also one some reader caught and read around -- or std::bad_alloc; pdf.password
+// pith::Error for that file, with a code and words for people (the words do not repeat the code):
+// TooLarge ("FILE: ...") for an overrun -- also one some reader caught and read around -- or
+// std::bad_alloc; pdf.password
 // or pdf.syntax for PoDoFo's exceptions (which do not derive from std::exception); internal.error
 // for anything else (nlohmann::json, std::system_error, ...). pith::Errors pass unchanged.
 // `refuse_read_around`: false for work that has written its output when it returns (stamp):
@@ -121,7 +124,7 @@ auto within_budget(const std::string& file, Work&& work, bool refuse_read_around
     } catch (const TooLarge& e) {
         throw TooLarge(named(e.what()));
     } catch (const std::bad_alloc&) {
-        throw TooLarge(named("pdf.too_large: out of memory reading the file (doc/limits.md)"));
+        throw TooLarge(named("out of memory reading the file (doc/limits.md)"));
     } catch (const PoDoFo::PdfError& e) {
         if (budget.spent()) throw TooLarge(named(budget.why()));
         if (e.GetError() == PoDoFo::ePdfError_InvalidPassword)

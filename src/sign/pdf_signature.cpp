@@ -54,15 +54,39 @@ const PdfObject& current(pdf::File& file, pdf::Update& update, const PdfReferenc
 
 }  // namespace
 
-bool has_signatures(pdf::File& file) {
+namespace {
+
+std::vector<const PdfObject*> signed_fields(pdf::File& file) {
+    std::vector<const PdfObject*> fields, out;
     const PdfObject* form = file.get_key(file.catalog().GetDictionary(), "AcroForm");
-    if (!form || !form->IsDictionary()) return false;
-    std::vector<const PdfObject*> fields;
+    if (!form || !form->IsDictionary()) return out;
     std::set<std::uint32_t> seen;
     collect_fields(file, file.get_key(form->GetDictionary(), "Fields"), 0, fields, seen);
     for (const PdfObject* f : fields)
-        if (name_of(file.get_key(f->GetDictionary(), "FT")) == "Sig" && file.get_key(f->GetDictionary(), "V")) return true;
-    return false;
+        if (name_of(file.get_key(f->GetDictionary(), "FT")) == "Sig" && file.get_key(f->GetDictionary(), "V")) out.push_back(f);
+    return out;
+}
+
+std::string text_of(const PdfObject* o) {
+    return o && (o->IsString() || o->IsHexString()) ? o->GetString().GetStringUtf8() : std::string();
+}
+
+}  // namespace
+
+bool has_signatures(pdf::File& file) { return !signed_fields(file).empty(); }
+
+std::vector<std::string> signatures(pdf::File& file) {
+    std::vector<std::string> out;
+    for (const PdfObject* f : signed_fields(file)) {
+        std::string text = "field \"" + text_of(file.get_key(f->GetDictionary(), "T")) + "\"";
+        const PdfObject& v = file.resolve(*file.get_key(f->GetDictionary(), "V"));  // signed_fields: present
+        if (v.IsDictionary()) {
+            if (const std::string name = text_of(file.get_key(v.GetDictionary(), "Name")); !name.empty()) text += " by " + name;
+            if (const std::string when = text_of(file.get_key(v.GetDictionary(), "M")); !when.empty()) text += " at " + when;
+        }
+        out.push_back(text);
+    }
+    return out;
 }
 
 namespace {

@@ -13,6 +13,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace pith::sign {
 
@@ -26,6 +27,10 @@ struct Placeholder {
 
 // Whether the document has a signed signature field (a field /FT /Sig with a /V).
 bool has_signatures(pdf::File& file);
+
+// Its signed signature fields, each as the user knows it: the field's name (/T) and, where the
+// signature dictionary gives them, the signer's /Name and the signing time /M.
+std::vector<std::string> signatures(pdf::File& file);
 
 // Adds the field (its widget in `page`'s /Annots when given), the signature dictionary with
 // placeholders, the field in /AcroForm /Fields with /SigFlags 3, and with `certify` the

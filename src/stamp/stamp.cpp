@@ -703,6 +703,26 @@ void start_readings(PageReadings& pages, pdf::File& file, const Options& options
     if (badge && badge_page >= 1 && badge_page <= file.page_count()) pages.start(badge_page - 1, visible::Look::Ink);
 }
 
+// Replacing an earlier stamp cuts the file back to the bytes before it (`kept`): a signature made
+// over that stamp (pith stamp --sign-*) goes with it. Never silently: refused, or with
+// --drop-signatures done and reported among the warnings.
+void refuse_dropping_signatures(pdf::File& file, pdf::File& kept, const Options& options, Summary& summary) {
+    std::vector<std::string> lost = sign::signatures(file);
+    for (const std::string& stays : sign::signatures(kept))
+        if (auto it = std::find(lost.begin(), lost.end(), stays); it != lost.end()) lost.erase(it);
+    if (lost.empty()) return;
+    std::string what = std::to_string(lost.size()) + (lost.size() == 1 ? " signature" : " signatures") + " made over it (";
+    for (std::size_t i = 0; i < lost.size(); ++i) what += (i ? ", " : "") + lost[i];
+    what += ")";
+    if (options.drop_signatures) {
+        summary.warnings.push_back("replaced the earlier pith stamp and dropped " + what + " (--drop-signatures)");
+        return;
+    }
+    throw Error(file.name() + ": stamping again replaces the earlier pith stamp and drops " + what +
+                    "; --drop-signatures replaces it anyway",
+                err::stamp_drops_signatures);
+}
+
 // pith:priorSha256: the hash of the bytes kept as they stand in the output (`copied`), which
 // must be the bytes parsed; without a copy (a copy of this process's own, or a failed write,
 // which the commit reports), of `prior` itself.
@@ -742,7 +762,9 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
     const Carried carried = carried_numbers(file, record.number);
     refuse_other_number(file.name(), carried, record.number, previous.has_value(), options.replace);
     if (previous && previous->newest) {  // replace it rather than stack another
-        file = pdf::File::from_bytes(std::string(file.bytes().substr(0, previous->prior_length)), file.name(), open);
+        pdf::File kept = pdf::File::from_bytes(std::string(file.bytes().substr(0, previous->prior_length)), file.name(), open);
+        refuse_dropping_signatures(file, kept, options, summary);
+        file = std::move(kept);
         summary.replaced_previous = true;
     }
     refuse_certified(file, file.name(), options.force);

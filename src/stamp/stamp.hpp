@@ -41,6 +41,7 @@ struct Options {
     std::string password;           // for encrypted PDFs that need a user password
     std::optional<sign::Signer> signer;  // sign pith's update (PAdES B-B) with this key
     bool certify = false;                // with signer: a certification signature (DocMDP P=2)
+    bool drop_signatures = false;        // replace an earlier stamp although signatures were made over it
 };
 
 // Where the badge went and why (human output, --json, batch report).

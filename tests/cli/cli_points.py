@@ -5,7 +5,6 @@
 usage: cli_points.py --pith PITH --source SRC CASE
 Each case works in a temporary directory with an empty HOME. Exit 0 pass, 1 fail.
 """
-import argparse
 import json
 import os
 import pty
@@ -13,32 +12,12 @@ import select
 import shutil
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from pithrun import Failure, check, isolated_env, run_pith  # noqa: E402
+from pithrun import Workdir, case_main, check, isolated_env  # noqa: E402
 
 
-class Ctx:
-    def __init__(self, args, tmp):
-        self.pith, self.src, self.tmp = args.pith, args.source, tmp
-        self.home = os.path.join(tmp, "home")
-        os.makedirs(self.home)
-        self.article = os.path.join(self.src, "examples", "article.pdf")
-        self.record = os.path.join(self.src, "examples", "record.json")
-
-    def path(self, name):
-        return os.path.join(self.tmp, name)
-
-    def run(self, args, stdin=None):
-        return run_pith(self.pith, args, isolated_env(self.home), stdin=stdin, cwd=self.tmp)
-
-    def raw(self, args, stdin=None):
-        """(exit, stdout bytes, stderr text), for binary output."""
-        p = subprocess.run([self.pith] + args, input=stdin, capture_output=True, env=isolated_env(self.home),
-                           cwd=self.tmp, timeout=120)
-        return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
-
+class Ctx(Workdir):
     def stamped(self):
         out = self.path("stamped.pdf")
         if not os.path.exists(out):
@@ -210,25 +189,7 @@ def case_man_page(ctx):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--pith", required=True)
-    ap.add_argument("--source", required=True)
-    ap.add_argument("case")
-    args = ap.parse_args()
-    fn = globals().get("case_" + args.case)
-    if fn is None:
-        print("unknown case " + args.case)
-        return 1
-    tmp = tempfile.mkdtemp(prefix="pith-cli-points-")
-    try:
-        fn(Ctx(args, tmp))
-    except Failure as e:
-        print("FAIL: %s" % e)
-        return 1
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    print("PASS")
-    return 0
+    return case_main(globals(), Ctx, "pith-cli-points-")
 
 
 if __name__ == "__main__":

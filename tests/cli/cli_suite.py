@@ -7,41 +7,24 @@ Every case works in its own temporary directory with HOME set to an empty direct
 PITH_KEYRING / XDG_CONFIG_HOME unset, so no default keyring can interfere.
 Exit 0 pass, 1 fail.
 """
-import argparse
 import json
 import os
-import shutil
 import stat
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from pithrun import Failure, check, isolated_env, run_pith  # noqa: E402
+from pithrun import Failure, Workdir, case_main, check  # noqa: E402
 
 SEED_KEY_ID = "pith-v1-2026-05"
 
 
-class Ctx:
+class Ctx(Workdir):
     def __init__(self, args, tmp):
-        self.pith = args.pith
-        self.src = args.source
-        self.tmp = tmp
-        self.home = os.path.join(tmp, "home")
-        os.makedirs(self.home)
+        super().__init__(args, tmp)
         self.vectors = os.path.join(self.src, "tests", "vectors")
         self.seeds = sorted(os.path.join(self.vectors, f) for f in os.listdir(self.vectors) if f.endswith(".json"))
         check(self.seeds, "no seed records in " + self.vectors)
-        self.record = os.path.join(self.src, "examples", "record.json")
-
-    def path(self, name):
-        return os.path.join(self.tmp, name)
-
-    def env(self):
-        return isolated_env(self.home)
-
-    def run(self, args, stdin=None, timeout=120):
-        return run_pith(self.pith, args, self.env(), stdin=stdin, timeout=timeout, cwd=self.tmp)
 
     def record_json(self, args, stdin=None):
         rc, out, err = self.run(["record", "--json"] + args, stdin=stdin)
@@ -49,12 +32,6 @@ class Ctx:
             return rc, json.loads(out), err
         except ValueError:
             raise Failure("pith record --json %s: output is not JSON (exit %d): %r %r" % (args, rc, out[:300], err[:300]))
-
-    def write(self, name, data):
-        mode = "wb" if isinstance(data, bytes) else "w"
-        with open(self.path(name), mode) as f:
-            f.write(data)
-        return self.path(name)
 
 
 def codes(doc, section):
@@ -378,25 +355,7 @@ def case_not_a_file(ctx):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--pith", required=True)
-    ap.add_argument("--source", required=True)
-    ap.add_argument("case")
-    args = ap.parse_args()
-    fn = globals().get("case_" + args.case.replace("-", "_"))
-    if not fn:
-        print("unknown case " + args.case)
-        return 2
-    tmp = tempfile.mkdtemp(prefix="pith-cli-")
-    try:
-        fn(Ctx(args, tmp))
-    except Failure as e:
-        print("FAIL: %s" % e)
-        return 1
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    print("PASS")
-    return 0
+    return case_main(globals(), Ctx, "pith-cli-")
 
 
 if __name__ == "__main__":

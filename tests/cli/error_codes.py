@@ -20,7 +20,7 @@ import tempfile
 import threading
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from pithrun import Failure, check, isolated_env  # noqa: E402
+from pithrun import Failure, Workdir, check  # noqa: E402
 
 # Produced (and asserted with their code) by another suite.
 ELSEWHERE = {
@@ -30,6 +30,7 @@ ELSEWHERE = {
     "worker.memory": "tests/batch/batch_suite.py",
     "internal.error": "tests/unit/budget_test.cpp",
     "input.changed": "tests/stamp/input_changing.py",  # a race: asserted with its code whenever it happens
+    "stamp.drops_signatures": "tests/sign/sign_suite.py",  # needs a signing certificate (sign_setup's PKI)
 }
 
 
@@ -78,26 +79,20 @@ class Registry(http.server.BaseHTTPRequestHandler):
         pass
 
 
-class Ctx:
+def check_code_once(line, code):
+    """An error line names its code once: one `[code]`, and the words do not repeat it."""
+    bracketed = re.findall(r"\[[a-z_]+\.[a-z_]+\]", line)
+    check(len(bracketed) == 1 and line.count(code) == 1, "the code is not named exactly once: %r" % line)
+
+
+class Ctx(Workdir):
     def __init__(self, args, tmp):
-        self.pith, self.src, self.tmp = args.pith, args.source, tmp
-        self.home = os.path.join(tmp, "home")
-        os.makedirs(self.home)
-        self.article = os.path.join(self.src, "examples", "article.pdf")
-        self.record = os.path.join(self.src, "examples", "record.json")
+        super().__init__(args, tmp)
         self.seen = {}
 
-    def path(self, name):
-        return os.path.join(self.tmp, name)
-
-    def write(self, name, data):
-        with open(self.path(name), "wb" if isinstance(data, bytes) else "w") as f:
-            f.write(data)
-        return self.path(name)
-
     def run(self, args, env=None):
-        p = subprocess.run([self.pith] + args, capture_output=True, timeout=120, cwd=self.tmp,
-                           env=isolated_env(self.home, **(env or {})))
+        """Errors are what this test asks for: only a crash fails here (not Workdir.run's checks)."""
+        p = subprocess.run([self.pith] + args, capture_output=True, timeout=120, cwd=self.tmp, env=self.env(**(env or {})))
         out, err = p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
         check(p.returncode >= 0, "pith %s: killed by signal %d" % (" ".join(args), -p.returncode))
         return p.returncode, out, err
@@ -111,6 +106,7 @@ class Ctx:
         print("%-22s pith %s\n%22s -> %s" % (code, " ".join(a.replace(self.tmp + "/", "") for a in args), "", line))
         check(rc != 0, "pith %s: exit 0, expected %s" % (" ".join(args), code))
         check(line.endswith("  [%s]" % code), "pith %s: wanted [%s], stderr %r" % (" ".join(args), code, err[-600:]))
+        check_code_once(line, code)
         check("json.exception" not in err and "ePdfError" not in err, "library wording reached the user: %r" % err)
         if json_out:
             last = json.loads(out.strip().splitlines()[-1])

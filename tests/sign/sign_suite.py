@@ -349,15 +349,21 @@ def case_tamper_content(ctx):
     check("stamp.signed" not in codes(report, "success"), "stamp.signed reported for a file changed after signing")
 
 
-def case_tamper_restamp(ctx):
-    # Someone else stamps the signed file again: after any appended revision their update follows ours.
-    src = ctx.path("rsa.pdf")
+def revised(ctx, src, name, keywords):
+    """`src` (setup's signed stamp) with a revision of someone else's after it (Info /Keywords):
+    made by each case that needs it, so that no case depends on another having run."""
     data = open(src, "rb").read()
     _, trailer, _ = pdfedit.last_trailer(data)
     info = int(pdfedit.trailer_entry(trailer, "Info").split()[0])
-    info_dict = pdfedit.show_object(src, info)
-    between = ctx.path("restamp-between.pdf")
-    open(between, "wb").write(pdfedit.append_update(data, {info: info_dict.replace("<<", "<< /Keywords (edited) ", 1)}))
+    out = ctx.path(name)
+    open(out, "wb").write(pdfedit.append_update(data, {info: pdfedit.show_object(src, info).replace("<<", "<< /Keywords (%s) " % keywords, 1)}))
+    return out
+
+
+def case_tamper_restamp(ctx):
+    # Someone else stamps the signed file again: after any appended revision their update follows ours.
+    src = ctx.path("rsa.pdf")
+    between = revised(ctx, src, "restamp-between.pdf", "edited")
     path = ctx.path("restamped.pdf")
     ctx.stamp(between, path, None)
     sigs = pdfsig(ctx, path)
@@ -365,24 +371,64 @@ def case_tamper_restamp(ctx):
     rc, report = ctx.verify(path)
     check(report["state"] == "invalid" and "stamp.changed_after_signing" in codes(report, "failure"), str(report["failure"]))
     check("after CN=Journal X" in explanation(report, "stamp.changed_after_signing"), "signer not named")
-    # Restamping the signed file itself replaces pith's update and with it the signature: only the
-    # policy can tell (pdfsig finds no signature at all).
+
+
+def refused_drop(ctx, src, name, signer=None, extra=()):
+    """Stamping `src` again would drop a signature: exit 2, one line naming it, code
+    stamp.drops_signatures, no output; the error line (without the code) returned."""
+    out = ctx.path(name)
+    rc, o, e = ctx.stamp(src, out, signer, extra=extra, expect_ok=False)
+    lines = e.strip().splitlines()
+    print("%s: exit %d: %s" % (name, rc, e.strip()))
+    check(rc == 2 and len(lines) == 1 and lines[0].endswith("  [stamp.drops_signatures]"), "%s: %d %r" % (name, rc, e))
+    check("--drop-signatures" in lines[0], "%s: the way out is not named: %s" % (name, lines[0]))
+    check(not [n for n in os.listdir(ctx.work) if n.startswith(name)], "%s: output written" % name)
+    return lines[0]
+
+
+def case_restamp_signed(ctx):
+    # Restamping the signed file itself would replace pith's update and with it the signature:
+    # refused, naming the signature; --drop-signatures does it and says so.
+    src = ctx.path("rsa.pdf")
+    check(len(pdfsig(ctx, src)) == 1, "setup's rsa.pdf has not one signature")
+    line = refused_drop(ctx, src, "restamp-refused.pdf")
+    check('1 signature' in line and 'field "PithStamp"' in line, "the signature is not named: " + line)
+    check(open(src, "rb").read() == open(ctx.path("rsa.pdf"), "rb").read(), "the input changed")
     path = ctx.path("restamped-replaced.pdf")
-    ctx.stamp(src, path, None)
+    rc, o, e = ctx.stamp(src, path, None, extra=["--drop-signatures"])
+    check('warning: replaced the earlier pith stamp and dropped 1 signature made over it (field "PithStamp"' in e,
+          "the dropped signature is not reported: " + e)
     check(not pdfsig(ctx, path), "a replaced stamp kept a signature")
+    check(qpdf_check(path) == 0, "qpdf --check is not clean")
+    original = open(src, "rb").read()
+    prior = int(re.search(rb"%PithUpdate prior=(\d+)", original).group(1))
+    check(open(path, "rb").read()[:prior] == original[:prior], "the bytes before the old stamp were not kept")
     rc, report = ctx.verify(path, extra=["--require-signed-stamp"])
     check(report["state"] == "unverified" and "stamp.unsigned" in codes(report, "informational"), str(report))
+    # Signed again by the replacing stamp: the old signature goes, the new one is valid.
+    path = ctx.path("restamped-resigned.pdf")
+    ctx.stamp(src, path, "ec", extra=["--drop-signatures"])
+    sigs = check_signed_output(ctx, path, "resigned", "Journal EC")
+    check(len(sigs) == 1, "resigned: %d signatures" % len(sigs))
+    # A signature of someone else's before pith's signed stamp stays: only pith's own is named.
+    twice = ctx.path("restamp-twice.pdf")
+    ctx.stamp(revised(ctx, src, "restamp-twice-between.pdf", "x"), twice, "ec")
+    check(len(pdfsig(ctx, twice)) == 2, "twice: not two signatures")
+    line = refused_drop(ctx, twice, "restamp-twice-refused.pdf")
+    check('1 signature' in line and 'field "PithStamp2"' in line and 'field "PithStamp"' not in line.replace('"PithStamp2"', ""),
+          "not exactly the newest signature named: " + line)
+    path = ctx.path("restamp-twice-dropped.pdf")
+    ctx.stamp(twice, path, None, extra=["--drop-signatures"])
+    sigs = pdfsig(ctx, path)
+    check(len(sigs) == 1 and sigs[0]["valid"] and not sigs[0]["total"] and "Journal X" in sigs[0]["text"], "the earlier signature: %s" % sigs)
+    check(qpdf_check(path) == 0, "qpdf --check is not clean")
 
 
 def case_signed_twice(ctx):
     # A signed file signed again (after a revision of someone else's): the first signature stays
     # valid for pdfsig and openssl, covering its revision only; the second covers the whole file.
     src = ctx.path("rsa.pdf")
-    data = open(src, "rb").read()
-    _, trailer, _ = pdfedit.last_trailer(data)
-    info = int(pdfedit.trailer_entry(trailer, "Info").split()[0])
-    between = ctx.path("twice-between.pdf")
-    open(between, "wb").write(pdfedit.append_update(data, {info: pdfedit.show_object(src, info).replace("<<", "<< /Keywords (x) ", 1)}))
+    between = revised(ctx, src, "twice-between.pdf", "x")
     path = ctx.path("twice.pdf")
     ctx.stamp(between, path, "ec")
     sigs = check_signed_output(ctx, path, "twice", "Journal EC")
@@ -453,10 +499,21 @@ def case_certify(ctx):
     check(re.search(rb"/Perms <<\s*/DocMDP \d+ 0 R", data), "no /Perms /DocMDP in the catalog")
     rc, report = ctx.verify(out)
     check(report["state"] == "trusted" and "stamp.signed" in codes(report, "success"), str(report))
-    # A signed PDF cannot be certified.
-    rc, o, e = ctx.stamp(ctx.path("restamp-between.pdf") if os.path.exists(ctx.path("restamp-between.pdf")) else ctx.path("rsa.pdf"),
-                         ctx.path("certify-refused.pdf"), "ec", extra=["--certify"], expect_ok=False)
-    check(rc == 2 and "already signed" in e and not os.path.exists(ctx.path("certify-refused.pdf")), "certify a signed PDF: %d %s" % (rc, e))
+    # A signed PDF cannot be certified (a revision of someone else's after the signed stamp: kept).
+    between = revised(ctx, ctx.path("rsa.pdf"), "certify-between.pdf", "edited")
+    rc, o, e = ctx.stamp(between, ctx.path("certify-refused.pdf"), "ec", extra=["--certify"], expect_ok=False)
+    check(rc == 2 and "already signed" in e and e.strip().endswith("[sign.already_signed]") and
+          not os.path.exists(ctx.path("certify-refused.pdf")), "certify a signed PDF: %d %s" % (rc, e))
+    # Certifying setup's signed stamp itself would replace it and drop its signature: refused...
+    line = refused_drop(ctx, ctx.path("rsa.pdf"), "certify-replace-refused.pdf", "ec", extra=["--certify"])
+    check('field "PithStamp"' in line, "the signature is not named: " + line)
+    # ... unless said: then the new stamp is the first signature, and certifies.
+    out = ctx.path("certify-replaced.pdf")
+    rc, o, e = ctx.stamp(ctx.path("rsa.pdf"), out, "ec", extra=["--certify", "--drop-signatures"])
+    check("dropped 1 signature" in e, "the dropped signature is not reported: " + e)
+    sigs = check_signed_output(ctx, out, "certify-replaced", "Journal EC")
+    check(len(sigs) == 1 and re.search(rb"/TransformMethod /DocMDP", open(out, "rb").read()), "certify-replaced: %s" % sigs)
+    check(qpdf_check(out) == 0, "certify-replaced: qpdf --check is not clean")
 
 
 def case_encrypted(ctx):

@@ -32,7 +32,7 @@ void ensure_sodium() {
 }  // namespace
 
 // libsodium's SHA-256, pith's only one: OpenSSL's low-level SHA256_* is deprecated and its EVP
-// costs a provider-store set-up per process (doc/performance.md).
+// costs a provider-store set-up per process (doc/performance.md#measured-choices).
 Sha256 sha256(std::string_view bytes) {
     Sha256 out;
     crypto_hash_sha256(out.data(), reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());

@@ -5,6 +5,10 @@
 #include "core/error.hpp"
 #include "core/hex.hpp"
 
+// SHA256_Init & co. are deprecated in OpenSSL 3 in favour of EVP, whose first use sets up
+// the provider store, a start-up cost every run would pay (doc/performance.md).
+#define OPENSSL_SUPPRESS_DEPRECATED
+#include <openssl/sha.h>
 #include <sodium.h>
 
 #include <fcntl.h>
@@ -31,11 +35,14 @@ void ensure_sodium() {
 
 }  // namespace
 
-// libsodium's SHA-256, pith's only one: OpenSSL's low-level SHA256_* is deprecated and its EVP
-// costs a provider-store set-up per process (doc/performance.md#measured-choices).
+// OpenSSL's SHA-256 uses the CPU's SHA extensions, libsodium's does not: that matters when
+// pith hashes the whole of a large PDF (doc/performance.md).
 Sha256 sha256(std::string_view bytes) {
     Sha256 out;
-    crypto_hash_sha256(out.data(), reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
+    SHA256_CTX ctx;
+    if (SHA256_Init(&ctx) != 1 || SHA256_Update(&ctx, bytes.data(), bytes.size()) != 1 ||
+        SHA256_Final(out.data(), &ctx) != 1)
+        throw Error("SHA-256 failed", err::internal_error);
     return out;
 }
 
@@ -45,7 +52,7 @@ struct PrefixSha256::Impl {
 
     void* map = nullptr;
     std::string_view bytes;
-    std::vector<crypto_hash_sha256_state> states;  // states[i]: after the first i chunks
+    std::vector<SHA256_CTX> states;  // states[i]: after the first i chunks
     std::size_t ready = 0;           // states[0 .. ready] are set (guarded by lock)
     bool stop = false;
     std::mutex lock;
@@ -53,9 +60,9 @@ struct PrefixSha256::Impl {
     std::optional<pthread_t> thread;
 
     void run() {
-        crypto_hash_sha256_state ctx = states[0];
+        SHA256_CTX ctx = states[0];
         for (std::size_t i = 1; i < states.size(); ++i) {
-            crypto_hash_sha256_update(&ctx, reinterpret_cast<const unsigned char*>(bytes.data()) + (i - 1) * kChunk, kChunk);
+            SHA256_Update(&ctx, bytes.data() + (i - 1) * kChunk, kChunk);
             std::lock_guard<std::mutex> guard(lock);
             if (stop) return;
             states[i] = ctx;
@@ -75,7 +82,7 @@ PrefixSha256::PrefixSha256(int fd) : impl_(std::make_unique<Impl>()) {
         impl_->bytes = std::string_view(static_cast<const char*>(impl_->map), size);
     }
     impl_->states.resize(size >= Impl::kThreadFrom ? size / Impl::kChunk + 1 : 1);
-    crypto_hash_sha256_init(&impl_->states[0]);
+    SHA256_Init(&impl_->states[0]);
     if (impl_->states.size() > 1) start_thread();
 }
 
@@ -111,7 +118,7 @@ std::string_view PrefixSha256::bytes() const { return impl_->bytes; }
 Sha256 PrefixSha256::digest(std::uint64_t length) {
     if (length > impl_->bytes.size()) throw Error("SHA-256 of more bytes than the file has", err::internal_error);
     const std::size_t chunks = std::min(static_cast<std::size_t>(length) / Impl::kChunk, impl_->states.size() - 1);
-    crypto_hash_sha256_state ctx;
+    SHA256_CTX ctx;
     {
         std::unique_lock<std::mutex> guard(impl_->lock);
         impl_->advanced.wait(guard, [&] { return impl_->ready >= chunks; });
@@ -119,9 +126,9 @@ Sha256 PrefixSha256::digest(std::uint64_t length) {
     }
     Sha256 out;
     const std::size_t from = chunks * Impl::kChunk;
-    crypto_hash_sha256_update(&ctx, reinterpret_cast<const unsigned char*>(impl_->bytes.data()) + from,
-                              static_cast<std::size_t>(length) - from);
-    crypto_hash_sha256_final(&ctx, out.data());
+    if (SHA256_Update(&ctx, impl_->bytes.data() + from, static_cast<std::size_t>(length) - from) != 1 ||
+        SHA256_Final(out.data(), &ctx) != 1)
+        throw Error("SHA-256 failed", err::internal_error);
     return out;
 }
 

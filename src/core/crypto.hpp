@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// pith's own cryptography: Ed25519, SHA-256 and base64, all from libsodium (OpenSSL only where
-// it is needed: X.509/CMS in src/sign, PDF decryption in src/pdf/crypt.cpp).
+// Every cryptographic operation pith performs: Ed25519 and base64 from libsodium, SHA-256 from OpenSSL.
 #include <array>
 #include <cstdint>
 #include <memory>

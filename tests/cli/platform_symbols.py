@@ -7,7 +7,6 @@ A PITH_PORTABLE build must import none of them: each has a POSIX fallback (src/c
 core/cpus.hpp, core/files.cpp, pdf/crypt.cpp). A default build on Linux with glibc 2.32 or later
 must import every one: a feature check in cmake/platform.cmake that fails unnoticed (as a
 missing header once made copy_file_range's) would silently drop a fast path.
-Every build imports libsodium's SHA-256 and none of OpenSSL's deprecated SHA256_* (one SHA-256).
 Exit 0 pass, 1 fail, 77 skip (no nm, or not Linux/glibc for the default build).
 """
 import argparse
@@ -29,17 +28,6 @@ FAST_PATHS = {
     "MD5": "OpenSSL's deprecated one-call MD5 (pdf/crypt.cpp)",
     "AES_cbc_encrypt": "OpenSSL's deprecated low-level AES (pdf/crypt.cpp)",
 }
-# One SHA-256 in every build, libsodium's (core/crypto.cpp): OpenSSL's deprecated low-level one never.
-ONE_SHA256 = ("crypto_hash_sha256_init", "crypto_hash_sha256_update", "crypto_hash_sha256_final", "crypto_hash_sha256")
-NEVER = ("SHA256_Init", "SHA256_Update", "SHA256_Final", "SHA256")
-
-
-def one_sha256(symbols):
-    bad = ["imports OpenSSL's deprecated %s" % s for s in NEVER if s in symbols]
-    bad += ["does not import libsodium's %s" % s for s in ONE_SHA256 if s not in symbols]
-    for b in bad:
-        print("FAIL: pith " + b + " (core/crypto.cpp: one SHA-256, libsodium's)")
-    return not bad
 
 
 def imported(pith):
@@ -59,23 +47,22 @@ def main():
     if not symbols:
         print("%s imports nothing (linked statically?): skipped" % args.pith)
         return 77
-    sha_ok = one_sha256(symbols)
     portable = args.portable.upper() in ("ON", "1", "TRUE", "YES")
     if portable:
         bad = sorted(s for s in FAST_PATHS if s in symbols)
         for s in bad:
             print("FAIL: the portable build imports %s: %s" % (s, FAST_PATHS[s]))
         print("portable build: %d of %d Linux-only calls imported" % (len(bad), len(FAST_PATHS)))
-        return 1 if bad or not sha_ok else 0
+        return 1 if bad else 0
     libc = platform.libc_ver()
     if platform.system() != "Linux" or libc[0] != "glibc" or tuple(map(int, libc[1].split(".")[:2])) < (2, 32):
         print("not Linux with glibc 2.32 or later (%s %s): fast paths not expected; skipped" % (platform.system(), libc))
-        return 0 if sha_ok else 1
+        return 77
     missing = sorted(s for s in FAST_PATHS if s not in symbols)
     for s in missing:
         print("FAIL: the default build does not import %s: %s (see CMakeFiles/CMakeError.log)" % (s, FAST_PATHS[s]))
     print("default build: %d of %d fast paths present" % (len(FAST_PATHS) - len(missing), len(FAST_PATHS)))
-    return 1 if missing or not sha_ok else 0
+    return 1 if missing else 0
 
 
 if __name__ == "__main__":

@@ -111,6 +111,9 @@ PREAMBLES = {
 #   compile: False   -> the document is expected not to compile; the test
 #                       asserts that it fails (and why, via 'error')
 #   skip_checks: [...] checks that do not apply, with the documented reason
+#   xmp-hyperxmp: [...] xmp-kept asserts instead that without pith the packet is
+#                       Ghostscript's (hyperxmp's was lost), with pith hyperxmp's,
+#                       and that exactly these engine tags differ
 EXPECTED = {
     ("*", "elsarticle", "hyperxmp"): {
         "compile": False, "error": "Argument of \\@author has an extra }",
@@ -139,10 +142,6 @@ EXPECTED = {
     ("*", "elsarticle-highlights", "hyperxmp"): {
         "compile": False, "error": "Argument of \\@author has an extra }",
         "why": "as elsarticle"},
-    ("*", "cas-dc", "*", "margin"): {
-        "skip_checks": {"margin": "open (issue 16): cas-dc leaves no top margin for the badge and "
-                        "sets its running foot ('Page 1 of N') lower than \\footskip says, so the "
-                        "badge at the foot touches it (by under 1 pt); inside the page and linked"}},
 }
 
 

@@ -444,6 +444,22 @@ def group_metadata(r):
                                           "LaTeX's own XMP lost: " + out)
         r.report(name, checks)
 
+    # hyperxmp with a \\special driver: its packet (with pith's properties) is
+    # \\special material at \\AtEndDocument.  On a full last page \\clearpage
+    # breaks before it and it was left on a page never shipped; pith.sty puts
+    # it on the next page shipped.
+    full = "\\maketitle\nText.\n\\par\\vspace{\\textheight}\n"
+    hyxmp = "\\usepackage{hyperref}\n\\usepackage{hyperxmp}\n" + PITH
+    for e in ["xelatex", "dvips"]:
+        name = "hyperxmp-full-last-page-" + e
+        rc, log, pdf, wd = r.compile("meta-" + name, doc(hyxmp, full), e)
+        checks = {"compile": (pdf is not None, "rc=%d" % rc)}
+        if pdf:
+            checks.update(xmp_number_checks(r, pdf))
+            src = exiftool_json(pdf, "-XMP-dc:Source").get("Source", "")
+            checks["hyperxmp-packet"] = (src.endswith(".tex"), "dc:source %r" % src)
+        r.report(name, checks)
+
     # \pithnumber after page 1: a warning, and the metadata is written
     late = ("\\maketitle\nText.\n\\clearpage\nPage 2.\n"
             "\\pithnumber{%s}\n\\clearpage\nPage 3.\n" % BODY)

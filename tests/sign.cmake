@@ -29,6 +29,7 @@ pith_sign_test(tamper_byte 300)    # a byte in either covered range: pdfsig inva
 pith_sign_test(tamper_content 300) # a revision replacing page text: pdfsig partial, stamp.changed_after_signing
 pith_sign_test(tamper_restamp 300) # stamped again by someone else: named signer
 pith_sign_test(restamp_signed 300) # restamping a signed stamp: stamp.drops_signatures naming it; --drop-signatures (pdfsig, qpdf)
+pith_sign_test(restamp_signed_batch 120) # the same in pith batch: error_code stamp.drops_signatures; "drop_signatures" in the manifest
 pith_sign_test(signed_twice 300)   # an earlier signature stays valid (pdfsig, openssl) under a new one
 pith_sign_test(keys 300)           # key mode, passphrase file/env, wrong passphrase, mismatched key, PKCS#12
 pith_sign_test(certify 300)        # --certify: DocMDP P=2; refused on a signed PDF; replacing a signed stamp needs --drop-signatures

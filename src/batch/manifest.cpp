@@ -134,6 +134,7 @@ bool read_switch_key(const Line& l, const std::string& key, Entry& e) {
     else if (key == "force") o.force = l.boolean(key);
     else if (key == "no_title_check") o.check_title = !l.boolean(key);
     else if (key == "replace") o.replace = l.boolean(key);
+    else if (key == "drop_signatures") o.drop_signatures = l.boolean(key);
     else if (key == "badge_always") o.badge_always = l.boolean(key);
     else return false;
     return true;
@@ -169,7 +170,7 @@ Entry parse_entry(std::string_view text, std::size_t line, const std::string& so
         if (!read_source_key(l, it.key(), e) && !read_badge_key(l, it.key(), e) && !read_switch_key(l, it.key(), e))
             l.fail("unknown key \"" + it.key() +
                    "\" (known: input, output, record, number, arxiv, id, page, corner, margin_x, margin_y, text_size, style, qr, "
-                   "qr_module, no_badge, badge_always, resolver, password, allow_unverified, allow_damaged, force, no_title_check, replace)");
+                   "qr_module, no_badge, badge_always, resolver, password, allow_unverified, allow_damaged, force, no_title_check, replace, drop_signatures)");
     e.options.draw_badge = !e.no_badge;
     check_complete(l, e, mode, default_record);
     return e;

@@ -424,6 +424,23 @@ def case_restamp_signed(ctx):
     check(qpdf_check(path) == 0, "qpdf --check is not clean")
 
 
+def case_restamp_signed_batch(ctx):
+    # pith batch: the same refusal per file (error_code stamp.drops_signatures, no output), and
+    # the manifest key "drop_signatures" as the flag.
+    src, manifest, report = ctx.path("rsa.pdf"), ctx.path("restamp-batch.jsonl"), ctx.path("restamp-batch-report.jsonl")
+    with open(manifest, "w") as f:
+        for name, extra in (("refused", {}), ("dropped", {"drop_signatures": True})):
+            line = {"input": src, "record": ctx.path("signed.json"), "output": ctx.path("restamp-batch-%s.pdf" % name)}
+            f.write(json.dumps(dict(line, **extra)) + "\n")
+    rc, o, e = ctx.run(["batch", manifest, "-q", "--keyring", ctx.path("ring.json"), "--report", report])
+    files = {os.path.basename(j["output"]): j for j in map(json.loads, open(report)) if j["event"] == "file"}
+    refused, dropped = files["restamp-batch-refused.pdf"], files["restamp-batch-dropped.pdf"]
+    check(rc != 0 and not refused["ok"] and refused["error_code"] == "stamp.drops_signatures", "refused: %d %s" % (rc, refused))
+    check(not os.path.exists(ctx.path("restamp-batch-refused.pdf")), "refused: output written")
+    check(dropped["ok"] and any("dropped 1 signature" in w for w in dropped.get("warnings", [])), "dropped: %s" % dropped)
+    check(not pdfsig(ctx, ctx.path("restamp-batch-dropped.pdf")), "dropped: a signature is left")
+
+
 def case_signed_twice(ctx):
     # A signed file signed again (after a revision of someone else's): the first signature stays
     # valid for pdfsig and openssl, covering its revision only; the second covers the whole file.

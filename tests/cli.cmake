@@ -17,7 +17,8 @@ add_test(NAME platform_symbols
 set_tests_properties(platform_symbols PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60 LABELS "cli")
 
 # The CLI points of issue 17 (tests/cli/cli_points.py).
-foreach(case keygen_existing_id stamp_stdout unknown_command subcommand_help stdin verify_json_lines batch_dry_run_json man_page)
+foreach(case keygen_existing_id stamp_stdout unknown_command subcommand_help stdin verify_json_lines batch_dry_run_json man_page
+             terminal_escapes)
   add_test(NAME cli_${case}
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_points.py
             --pith $<TARGET_FILE:pith> --source ${CMAKE_SOURCE_DIR} ${case})

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // pith batch: argument parsing and the final summary; the work is in src/batch.
 #include "cli/commands.hpp"
+#include "cli/output.hpp"
 #include "cli/registry_flags.hpp"
 #include "batch/batch.hpp"
 #include "core/error.hpp"
@@ -33,7 +34,7 @@ void prefetch_records(const batch::Manifest& m, BatchCommand& c) {
     if (queries.empty()) return;
     c.options.registry = registry_options(c.registry);
     for (const auto& e : registry::prefetch(queries, c.options.registry, c.fetch_parallel))
-        std::fprintf(stderr, "pith batch: %s\n", e.c_str());
+        std::fprintf(stderr, "pith batch: %s\n", printable(e).c_str());
 }
 
 // --dry-run: this shard's entries, LINE<TAB>INPUT per line, or with --json one object
@@ -43,7 +44,7 @@ int print_dry_run(const batch::Manifest& m, const batch::Options& o, bool json) 
     for (const auto& job : m.jobs) {
         batch::Entry e = batch::parse_entry(std::string_view(m.text.data() + job.offset, job.length), job.line, m.source, o.mode,
                                             o.default_record);
-        if (!json) std::printf("%zu\t%s\n", e.line, e.input.c_str());
+        if (!json) std::printf("%zu\t%s\n", e.line, printable(e.input).c_str());
         jobs.push_back({{"line", e.line}, {"id", e.id.empty() ? Json(nullptr) : Json(e.id)}, {"input", e.input},
                         {"output", e.output.empty() ? Json(nullptr) : Json(e.output)}});
     }

@@ -62,7 +62,7 @@ int run_stamp(StampCommand& c, int& status) {
     stamp::Summary s = pdf::within_budget(c.input, [&] { return stamp::stamp_file(c.input, output, record, c.options); }, false);
 
     std::FILE* out = output == "-" ? stderr : stdout;
-    for (const auto& w : s.warnings) std::fprintf(stderr, "pith: warning: %s\n", w.c_str());
+    for (const auto& w : s.warnings) std::fprintf(stderr, "pith: warning: %s\n", printable(w).c_str());
     if (c.json) {
         Json j = {{"input", c.input}, {"output", output}, {"number", s.number}, {"prior_length", s.prior_length},
                   {"added_bytes", s.added}, {"replaced_previous_stamp", s.replaced_previous}, {"title", s.title},
@@ -195,9 +195,9 @@ int run_verify(const VerifyCommand& c) {
                 const char* state = verify::to_string(report.state);
                 const char* ansi = report.state == verify::State::Trusted ? "\033[32;1m"
                                    : report.state == verify::State::Invalid ? "\033[31;1m" : "\033[33;1m";
-                std::printf("%s: %s%s%s%s%s\n", file.c_str(), colour ? ansi : "",
+                std::printf("%s: %s%s%s%s%s\n", printable(file).c_str(), colour ? ansi : "",
                             report.state == verify::State::Invalid ? "INVALID" : state, colour ? "\033[0m" : "",
-                            report.number.empty() ? "" : "  ", report.number.c_str());
+                            report.number.empty() ? "" : "  ", printable(report.number).c_str());
                 print_findings(report.findings, stdout);
             }
         } catch (const Error& e) {

@@ -5,6 +5,7 @@
 usage: cli_points.py --pith PITH --source SRC CASE
 Each case works in a temporary directory with an empty HOME. Exit 0 pass, 1 fail.
 """
+import hashlib
 import json
 import os
 import pty
@@ -167,6 +168,38 @@ def case_batch_dry_run_json(ctx):
     check(not os.path.exists(ctx.path("o1.pdf")) and not os.path.exists(ctx.path("o2.pdf")), "a dry run wrote outputs")
     rc, out, _ = ctx.run(["batch", manifest, "--dry-run"])
     check(rc == 0 and out.splitlines() == ["1\t" + ctx.article, "2\t" + stamped], "text dry run: %r" % out)
+
+
+def case_terminal_escapes(ctx):
+    # What a PDF, a record or a file name holds is shown, never obeyed: no control character or
+    # bidi override reaches the terminal raw, so none can rewrite the verdict pith printed.
+    hostile = "Evil\x1b[1A\x1b[2K\rtrusted\u202e\u009b31m Title"
+    title_hash = hashlib.sha256(hostile.lower().encode("utf-8")).hexdigest()
+    record = ctx.write("evil.json", json.dumps({"record_type": "pith_number_record", "paper": {"title": hostile},
+                                                "canonical_record": {"schema_version": "1.0", "metadata": {
+                                                    "submitted_at": "2024-01-01T00:00:00Z", "title_canon_sha256": title_hash},
+                                                    "source": {"id": "escapes", "kind": "test", "version": 1}}}))
+    name = ctx.path("paper\x1b[2K\u202e.pdf")
+    shutil.copy(ctx.article, name)
+    raw = ("\x1b", "\r", "\u202e", "\u009b")
+
+    def shown(what, rc, out, err, want):
+        print("%s: exit %d\n%s%s" % (what, rc, out, err))
+        check(not any(c in out + err for c in raw), "%s: a control character reached the terminal" % what)
+        check(want in out + err, "%s: %r is not shown escaped" % (what, want))
+
+    rc, out, err = ctx.run(["stamp", name, "--record", record, "-o", ctx.path("out.pdf")])  # refused: title not shown
+    shown("stamp's error", rc, out, err, "Evil\\x1b[1A\\x1b[2K\\x0dtrusted\\u202e\\u009b31m Title")
+    rc, out, err = ctx.run(["stamp", name, "--record", record, "-o", ctx.path("stamped\x1b.pdf"), "--no-title-check"])
+    check(rc == 0, "stamp --no-title-check: " + err)
+    rc, out, err = ctx.run(["verify", ctx.path("stamped\x1b.pdf")])
+    shown("verify's findings", rc, out, err, "stamped\\x1b.pdf: INVALID")
+    rc, out, err = ctx.run(["verify", name])
+    shown("verify's header", rc, out, err, "paper\\x1b[2K\\u202e.pdf: absent")
+    rc, out, err = ctx.run(["extract", ctx.path("stamped\x1b.pdf")])
+    shown("extract's fields", rc, out, err, "stamped\\x1b.pdf")
+    rc, out, err = ctx.run(["verify", "--json", ctx.path("stamped\x1b.pdf")])
+    check(json.loads(out)["file"].endswith("stamped\x1b.pdf"), "JSON keeps the file name as it is")
 
 
 def case_man_page(ctx):

@@ -500,6 +500,9 @@ bool set_as_title(const std::vector<const visible::Word*>& words, std::pair<std:
     return lines < 3 || count >= 2 * lines || smallest > 1.1 * median;
 }
 
+// pith's badge ("pith:XXXXXXXX") on the page is no text of the paper's.
+bool badge_word(const visible::Word& w) { return w.text.rfind("pith:", 0) == 0; }
+
 // The type a line is set in: its longest word's (a footnote mark or a section number does not count).
 double line_size(const std::vector<const visible::Word*>& words, std::size_t first, std::size_t last) {
     const auto* longest = words[first];
@@ -521,7 +524,7 @@ std::vector<Line> lines_of(const std::vector<const visible::Word*>& words) {
     for (std::size_t first = 0, i = 0; i < words.size(); ++i) {
         if (!words[i]->line_end && i + 1 < words.size()) continue;
         bool upright = true;
-        for (std::size_t k = first; k <= i; ++k) upright = upright && words[k]->rotation == 0 && words[k]->text.rfind("pith:", 0) != 0;
+        for (std::size_t k = first; k <= i; ++k) upright = upright && words[k]->rotation == 0 && !badge_word(*words[k]);
         lines.push_back({first, i, line_size(words, first, i), upright});
         first = i + 1;
     }
@@ -554,10 +557,10 @@ bool heading(const std::vector<Line>& lines, std::size_t k, std::pair<std::size_
 // by the paper's own title, or by its authors' names above it.
 constexpr double kTitleType = 0.85;  // a title's largest type is at least this share of any heading's
 constexpr double kSameType = 0.95;   // a line above the title in at least this share of its type outranks it
-std::string outranked_by(const std::vector<const visible::Word*>& words, std::pair<std::size_t, std::size_t> span) {
+std::string outranked_by(const std::vector<const visible::Word*>& words, const std::vector<Line>& lines,
+                         std::pair<std::size_t, std::size_t> span) {
     double size = 0, top = 1e300;
     for (std::size_t i = span.first; i <= span.second; ++i) size = std::max(size, words[i]->size), top = std::min(top, words[i]->y0);
-    const std::vector<Line> lines = lines_of(words);
     for (std::size_t k = 0; k < lines.size(); ++k) {
         if (!heading(lines, k, span)) continue;
         const Line& l = lines[k];
@@ -588,10 +591,11 @@ OnPage on_page(const std::string& plain_hint, const std::string& hash, const std
             return {Shown::Unknown, "the record's title is in page 1's text, but its words do not line up in reading order, "
                                     "so whether it is set as the title cannot be judged", std::nullopt};
         const double median = median_size(words);
+        const std::vector<Line> lines = lines_of(words);
         std::string outranking;  // the paper's own heading that outranks a span set as a title
         const auto as_title = std::find_if(spans.begin(), spans.end(), [&](const auto& span) {
             if (!set_as_title(words, span, median)) return false;
-            outranking = outranked_by(words, span);
+            outranking = outranked_by(words, lines, span);
             return outranking.empty();
         });
         if (as_title == spans.end() && !outranking.empty())
@@ -603,7 +607,7 @@ OnPage on_page(const std::string& plain_hint, const std::string& hash, const std
         return {Shown::AsTitle, t.explanation, std::make_pair(index[as_title->first], index[as_title->second])};
     }
     const bool shows_text = page && std::any_of(page->words.begin(), page->words.end(), [](const visible::Word& w) {
-                                return w.visible && w.text.rfind("pith:", 0) != 0;  // a badge is no text of the paper's
+                                return w.visible && !badge_word(w);
                             });
     if (page && compare(plain, hash, visible::all_text(*page)).outcome == Outcome::Matches) {
         if (shows_text)

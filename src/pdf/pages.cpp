@@ -311,7 +311,7 @@ const std::string& File::page_content(const Page& page) {
             const bool too_large = dynamic_cast<const TooLarge*>(&e) != nullptr;  // say why: it decides the error code
             add_defect("page " + std::to_string(page.index + 1) + ": content stream " +
                        std::to_string(part->GetReference().ObjectNumber()) + " cannot be decoded" +
-                       (too_large ? std::string(" (pdf.too_large: ") + e.what() + ")" : ""));  // a defect has no code of its own
+                       (too_large ? std::string(" (") + err::pdf_too_large + ": " + e.what() + ")" : ""));  // a defect has no code of its own
         }
     }
     if (decoded.empty()) return last.bytes;

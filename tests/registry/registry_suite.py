@@ -8,7 +8,6 @@ usage: registry_suite.py --pith PITH --source SRC CASE
 Every case runs in its own temporary directory, with HOME and XDG_CACHE_HOME there, no proxy
 variables and NO_PROXY=*, so nothing reaches beyond the loopback address. Exit 0 pass, 1 fail,
 77 skipped (a tool the case needs is missing)."""
-import argparse
 import json
 import os
 import re
@@ -16,7 +15,6 @@ import shutil
 import struct
 import subprocess
 import sys
-import tempfile
 import time
 import zlib
 import xml.etree.ElementTree as ET
@@ -24,7 +22,7 @@ import xml.etree.ElementTree as ET
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
-from pithrun import Failure, check, isolated_env, run_pith  # noqa: E402
+from pithrun import Failure, case_main, check, isolated_env, run_pith  # noqa: E402
 import registry_server  # noqa: E402
 
 SEED_000 = "pith:2025:23QNCODH577IUWDFZU4YX4M5NI"
@@ -524,28 +522,5 @@ def case_badge_chromium(c):
     print("badge %gx%g px; %d dark pixels in %s" % (w, h, len(dark), box))
 
 
-CASES = {name[5:]: f for name, f in globals().items() if name.startswith("case_")}
-
-
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--pith", required=True)
-    ap.add_argument("--source", required=True)
-    ap.add_argument("case", choices=sorted(CASES))
-    args = ap.parse_args()
-    tmp = tempfile.mkdtemp(prefix="pith-registry-")
-    try:
-        c = Ctx(args, tmp)
-        CASES[args.case](c)
-        c.server.shutdown()
-    except Failure as e:
-        print("FAIL: %s" % e)
-        return 1
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    print("ok")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(case_main(globals(), Ctx, "pith-registry-"))

@@ -18,11 +18,13 @@ Every case stamps examples/article.pdf with examples/record.json signed by a fre
     shows another title).
 Exit 0 pass, 1 fail, 77 skip (a tool missing).
 """
+import http.server
 import json
 import os
 import shutil
 import subprocess
 import sys
+import threading
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from pithrun import Failure, Workdir, case_main, check, run_pith  # noqa: E402
@@ -240,6 +242,74 @@ def case_pdftocairo(ctx):
     check(r["state"] != "invalid" and r["state"] != "trusted", "pdftocairo: %s\n%s" % (r["state"], json.dumps(r, indent=1)[:4000]))
     if r["state"] == "unverified":
         badge_only(ctx, "pdftocairo", out)
+
+
+def gs(ctx, src, name):
+    out = ctx.path(name)
+    tool("gs", "-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=pdfwrite", "-sOutputFile=" + out, src)
+    return out
+
+
+def case_badge_only_title_differs(ctx):
+    """Attack: another paper (B's title) stamped with the article's record, then through
+    Ghostscript (no metadata left): offline unverified; with the registry's record, invalid."""
+    sys.path.insert(0, os.path.join(ctx.src, "tests", "attacks"))
+    from build_attacks import TITLE_B, paper_b  # noqa: E402  (a one-page paper titled B, drawn by pdfgen)
+    src, forged = ctx.write("b.pdf", paper_b()), ctx.path("b-stamped.pdf")
+    rc, out, err = ctx.run(["stamp", src, "--record", ctx.path("signed.json"), "-o", forged, "--no-title-check"])
+    check(rc == 0, "stamp --no-title-check: " + err)
+    out = gs(ctx, forged, "b-gs.pdf")
+    text = tool("pdftotext", "-l", "1", out, "-")
+    check(TITLE_B in text and "pith:YRUNQITD" in text, "the page does not show B's title and the badge: " + text[:300])
+    ctx.expect("badge_only_title_differs", out, "unverified", info=["pith.badge.only"], failures=[])
+    cache = ctx.path("cache")
+    os.makedirs(os.path.join(cache, "records"))
+    shutil.copy(ctx.path("signed.json"), os.path.join(cache, "records", ARTICLE_BODY + ".json"))
+    ctx.expect("badge_only_title_differs --online", out, "invalid", success=["registry.known", "pith.hash.match", "receipt.valid"],
+               failures=["pith.title.differs"], extra=["--online", "--offline", "--cache-dir", cache])
+
+
+class NotFound(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(404)
+        self.send_header("Content-Type", "application/json")
+        self.end_headers()
+        self.wfile.write(b'{"error": "not found"}')
+
+    def log_message(self, *args):
+        pass
+
+
+def case_badge_only_unknown(ctx):
+    """Attack: a badge-only file (Ghostscript) whose number the registry does not know: invalid
+    with --online (a local registry on 127.0.0.1 that answers 404 to everything)."""
+    out = gs(ctx, ctx.stamped, "gs.pdf")
+    server = http.server.HTTPServer(("127.0.0.1", 0), NotFound)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    for k in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy", "PITH_REGISTRY"):
+        ctx.env.pop(k, None)
+    url = "http://127.0.0.1:%d" % server.server_address[1]
+    ctx.expect("badge_only_unknown --online", out, "invalid", failures=["registry.unknown"],
+               extra=["--online", "--registry", url, "--cache-dir", ctx.path("empty-cache"), "--retries", "0"])
+
+
+# What common writers produce, stamped and verified (issue 30, point 3): each is trusted.
+WRITERS = {"qpdf": ["qpdf", "IN", "OUT"], "qpdf-linearize": ["qpdf", "--linearize", "IN", "OUT"],
+           "qpdf-object-streams": ["qpdf", "--object-streams=generate", "IN", "OUT"],
+           "gs": ["gs", "-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=pdfwrite", "-sOutputFile=OUT", "IN"],
+           "mutool-clean": ["mutool", "clean", "-gg", "IN", "OUT"], "mutool-clean-l": ["mutool", "clean", "-gg", "-l", "IN", "OUT"],
+           "pdftocairo": ["pdftocairo", "-pdf", "IN", "OUT"]}
+
+
+def case_writers(ctx):
+    for name, command in WRITERS.items():
+        src, out = ctx.path("w-%s.pdf" % name), ctx.path("w-%s-stamped.pdf" % name)
+        tool(*[a.replace("OUT", src) if a.endswith("OUT") else ctx.article if a == "IN" else a for a in command])
+        rc, _, err = ctx.run(["stamp", src, "--record", ctx.path("signed.json"), "-o", out])
+        check(rc == 0, "%s: pith stamp refused the output: %s" % (name, err))
+        tool("qpdf", "--check", out)
+        ctx.expect("writer " + name, out, "trusted", success=["pith.prior.match", "pith.update.match", "pith.title.match",
+                                                              "pith.badge.drawing.match"], failures=[])
 
 
 if __name__ == "__main__":

@@ -11,17 +11,9 @@ namespace pith::verify {
 using PoDoFo::PdfObject;
 using PoDoFo::PdfReference;
 
-bool rewritten_since_stamp(pdf::File& file, std::uint64_t prior_length) {
-    const std::string_view bytes = file.bytes();
-    const std::string tag = stamp::kUpdateMarker + " prior=";
-    if (::memmem(bytes.data(), bytes.size(), tag.data(), tag.size())) return false;
-    // A revision still ending where the stamped input ended (its %%EOF, then an end of line):
-    // the incremental structure is there, only altered.
-    const auto revisions = file.revisions();
-    return std::none_of(revisions.begin(), revisions.end(),
-                        [&](const pdf::Revision& r) { return r.end <= prior_length && prior_length - r.end <= 2; });
-}
+namespace {
 
+// The badge pith stamp drew, found where a rewrite leaves it (badge_drawn false when not).
 Baseline badge_after_rewrite(pdf::File& file) {
     Baseline b;
     for (int i = 0, n = file.page_count(); i < n; ++i) {
@@ -52,6 +44,23 @@ Baseline badge_after_rewrite(pdf::File& file) {
             return b;
         }
     }
+    return b;
+}
+
+}  // namespace
+
+std::optional<Baseline> rewritten_since_stamp(pdf::File& file, std::uint64_t prior_length, bool badge_recorded) {
+    const std::string_view bytes = file.bytes();
+    const std::string tag = stamp::kUpdateMarker + " prior=";
+    if (::memmem(bytes.data(), bytes.size(), tag.data(), tag.size())) return std::nullopt;
+    // A revision still ending where the stamped input ended (its %%EOF, then an end of line):
+    // the incremental structure is there, only altered.
+    const auto revisions = file.revisions();
+    if (std::any_of(revisions.begin(), revisions.end(),
+                    [&](const pdf::Revision& r) { return r.end <= prior_length && prior_length - r.end <= 2; }))
+        return std::nullopt;
+    Baseline b = badge_after_rewrite(file);
+    if (badge_recorded && !b.badge_drawn) return std::nullopt;
     return b;
 }
 

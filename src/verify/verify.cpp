@@ -523,16 +523,15 @@ std::pair<visible::Reading, visible::Reading> collect_readers(Readers& readers, 
 }
 
 // 8. The bytes before pith's update: their length as recorded, when it is. A file rewritten
-// since (no trace of pith's update left) has none to check: `rewritten` says so.
-std::optional<std::uint64_t> check_prior(pdf::File& file, const xmp::Properties& p, PrefixSha256& prefix_hash, bool& rewritten,
-                                         Findings& f) {
+// since (rewritten.hpp) has none to check: `rewritten` holds its badge then.
+std::optional<std::uint64_t> check_prior(pdf::File& file, const xmp::Properties& p, PrefixSha256& prefix_hash,
+                                         std::optional<Baseline>& rewritten, Findings& f) {
     const std::string length = property(p, "priorLength");
-    rewritten = false;
     if (length.empty()) return std::nullopt;
     const std::uint64_t prior = std::strtoull(length.c_str(), nullptr, 10);
     if (prior <= file.bytes().size() && to_hex(prefix_hash.digest(prior)) == property(p, "priorSha256")) {
         f.ok("pith.prior.match", "the " + length + " bytes pith stamped onto are unchanged");
-    } else if ((rewritten = rewritten_since_stamp(file, prior))) {
+    } else if ((rewritten = rewritten_since_stamp(file, prior, !property(p, "badge").empty()))) {
         f.info("pith.rewritten", "the file was rewritten after stamping (the " + length + " bytes pith stamped onto no longer start it "
                                  "and pith's update is gone), so what changed since cannot be checked");
         return std::nullopt;
@@ -657,9 +656,9 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     const bool receipt_valid = check_receipt_data(p, data.hash, keyring, f);
 
     // 8. The bytes before pith's update, and pith's update itself.
-    bool rewritten = false;
+    std::optional<Baseline> rewritten;
     const std::optional<std::uint64_t> prior_length = check_prior(file, p, prefix_hash, rewritten, f);
-    const Baseline baseline = rewritten ? badge_after_rewrite(file) : check_pith_update(file, prior_length, options.password, f);
+    const Baseline baseline = rewritten ? *rewritten : check_pith_update(file, prior_length, options.password, f);
     if (!prior_length && baseline.found)
         f.ok("pith.update.none", "no update of pith stamp's: the pith data was written with the document (made by " +
                                      (prop("stampTool").empty() ? std::string("an unknown tool") : prop("stampTool")) + ")");

@@ -1211,7 +1211,8 @@ def main():
                  build_xmp, build_keys):
         step(b, a)
     import round2_titles  # noqa: E402  (imports this file as a module: after main's own steps)
-    for module in (round2_titles,):
+    import round2_resave  # noqa: E402
+    for module in (round2_titles, round2_resave):
         module.build(b, a)
     failures = [] if args.no_prove else prove(b.out, b.entries)
     with open(b.path("manifest.json"), "w") as f:

@@ -263,6 +263,8 @@ std::vector<std::string> optional_content_ambiguities(pdf::File& file, int page_
     const PdfDictionary* p = props && props->IsDictionary() ? &props->GetDictionary() : nullptr;
     for (const auto& [num, ref] : use.groups)
         if (std::string why = group_problem(file, p, num, file.get(ref)); !why.empty()) out.push_back(why);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
 }
 

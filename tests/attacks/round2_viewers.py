@@ -110,7 +110,7 @@ OC_ATTACKS = [
     ("ocmd-ve", "<< /Type /OCMD /OCGs [ %(y)d 0 R ] /VE [ /Or %(x)d 0 R %(y)d 0 R ] >>",
      "<< /Type /OCMD /OCGs [ %(x)d 0 R ] /VE [ /And %(x)d 0 R %(y)d 0 R ] >>", LISTS + "/OFF [ %(b)d 0 R ] >> >>", "OCMD",
      "A's title under a membership dictionary whose /VE says x OR y (x ON) and whose /OCGs say y (OFF); B's under "
-     "/VE x AND y and /OCGs x", "B"),
+     "/VE x AND y and /OCGs x", "both"),
 ]
 
 
@@ -123,10 +123,12 @@ def build_oc(b):
     for key, a, bb, props, kind, what, mupdf in OC_ATTACKS:
         name = "viewers-oc-%s.pdf" % key
         data = b.stamp(oc_paper(a, bb, props, kind), "A", name)
+        shows = {"B": "B's title", "none": "no title", "both": "both titles, one over the other"}[mupdf]
+        steps = (proof(refs["A"], "!" + refs["A"]) + [["text_has", TITLE_B, "mupdf"], ["text_lacks", TITLE_B, "poppler"]]
+                 if mupdf == "both" else proof(refs["A"], refs[mupdf]))
         b.add(name, data, "viewers-optional-content", "paper B's title block as optional content: " + what +
               ", stamped with A's record", ("unverified", "pith.optional_content.ambiguous"),
-              "poppler shows A's title; MuPDF shows %s" % ("B's title" if mupdf == "B" else "no title"),
-              proof(refs["A"], refs[mupdf]))
+              "poppler shows A's title; MuPDF shows " + shows, steps)
     # an annotation with A's title over B's, in a group only poppler shows
     annot = ("<< /Type /Annot /Subtype /FreeText /Rect %s /F 4 /DA (/Helv 18 Tf 0 g) /AP << /N %%(ap)d 0 R >>%s >>")
     ocg = usage("Annotation", View="OFF")
@@ -172,7 +174,7 @@ SQUARE = "<< /Type /Annot /Subtype /Square /Rect [ 60 650 630 760 ] /F 4 /C [ 1 
 # (key, page's title, annotation, it shows, what, well-formed twin or None, MuPDF shows: "twin" or "!")
 ANNOT_ATTACKS = [
     ("rect-five", TITLE_A, STAMP % "/Rect [ 66 692 626 722 0 ]", TITLE_B, "a Stamp annotation whose /Rect has five numbers",
-     STAMP % "/Rect " + ANNOT_RECT),
+     FREETEXT % (ANNOT_RECT, "4")),
     ("rect-three", TITLE_A, STAMP % "/Rect [ 66 692 626 ]", TITLE_B, "a Stamp annotation whose /Rect has three numbers", None),
     ("rect-missing", TITLE_A, STAMP % "", TITLE_B, "a Stamp annotation without /Rect", None),
     ("rect-name", TITLE_A, STAMP % "/Rect /Full", TITLE_B, "a Stamp annotation whose /Rect is a name", None),

@@ -106,13 +106,20 @@ bool state_in(pdf::File& file, const PdfObject& config, std::uint32_t num, bool 
     return on;
 }
 
-// An /Intent value other than View (a name or an array of names; absent means View).
-bool other_intent(pdf::File& file, const PdfObject* intent) {
-    if (!intent) return false;
-    if (intent->IsName()) return intent->GetName().GetName() != "View";
-    if (!intent->IsArray()) return true;
-    const PdfArray& a = intent->GetArray();
-    return a.size() != 1 || name_of(&file.resolve(a[0])) != "View";
+// The intents an /Intent value names (a name or an array of names; absent means View).
+std::set<std::string> intents(pdf::File& file, const PdfObject* intent) {
+    if (!intent) return {"View"};
+    if (intent->IsName()) return {intent->GetName().GetName()};
+    std::set<std::string> out;
+    if (intent->IsArray())
+        for (const auto& item : intent->GetArray()) out.insert(name_of(&file.resolve(item)));
+    return out;
+}
+
+// A group counts in a configuration when their intents meet (the configuration's /All takes
+// every group): MuPDF hides one that does not, poppler ignores /Intent.
+bool intents_meet(const std::set<std::string>& group, const std::set<std::string>& config) {
+    return config.count("All") || std::any_of(group.begin(), group.end(), [&](const std::string& i) { return config.count(i) > 0; });
 }
 
 // Why group `num`'s state is the viewer's choice ("" when it is not).
@@ -126,8 +133,10 @@ std::string group_problem(pdf::File& file, const PdfDictionary* props, std::uint
     const PdfObject* d = file.get_key(*props, "D");
     const bool on = state_in(file, d ? *d : PdfObject(), num, true);
     const PdfDictionary& g = ocg.GetDictionary();
-    if (other_intent(file, file.get_key(g, "Intent")) || (d && d->IsDictionary() && other_intent(file, file.get_key(d->GetDictionary(), "Intent"))))
-        return who + " or the default configuration has an /Intent other than View (MuPDF then hides it; poppler ignores /Intent)";
+    if (!intents_meet(intents(file, file.get_key(g, "Intent")),
+                      intents(file, d && d->IsDictionary() ? file.get_key(d->GetDictionary(), "Intent") : nullptr)))
+        return who + " has an /Intent the default configuration's /Intent does not include (MuPDF then hides it; poppler "
+                     "ignores /Intent)";
     const PdfObject* usage = file.get_key(g, "Usage");
     if (usage && usage->IsDictionary()) {
         static const std::pair<const char*, const char*> kStates[] = {{"View", "ViewState"}, {"Print", "PrintState"}, {"Export", "ExportState"}};

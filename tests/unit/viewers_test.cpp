@@ -71,6 +71,8 @@ TEST_CASE("viewers: optional content that every viewer shows alike passes", "[vi
              "<< /Type /OCG /Name (L) /Usage << /View << /ViewState /ON >> /Print << /PrintState /ON >> >> >>")
               .empty());
     CHECK(oc(kListed, "<< /Type /OCG /Name (L) /Intent /View >>").empty());
+    CHECK(oc(kListed, "<< /Type /OCG /Name (L) /Intent [ /View /Design ] >>").empty());  // View among them
+    CHECK(oc("/OCProperties << /OCGs [ 5 0 R ] /D << /Intent /All >> >>", "<< /Type /OCG /Name (L) /Intent /Design >>").empty());
     CHECK(oc(kListed, "<< /Type /OCMD /OCGs [ 7 0 R ] /P /AnyOn >>").empty());  // over no group: shown everywhere
 }
 
@@ -83,7 +85,7 @@ TEST_CASE("viewers: optional content whose state is the viewer's choice is named
                  "<< /Type /OCG /Name (L) /Usage << /Print << /PrintState /ON >> >> >>"),
               "/PrintState is ON"));
     CHECK(has(oc(kListed, "<< /Type /OCG /Name (L) /Intent /Design >>"), "/Intent"));
-    CHECK(has(oc(kListed, "<< /Type /OCG /Name (L) /Intent [ /View /Design ] >>"), "/Intent"));
+    CHECK(has(oc(kListed, "<< /Type /OCG /Name (L) /Intent [ /Design /Other ] >>"), "/Intent"));
     CHECK(has(oc("/OCProperties << /OCGs [ 5 0 R ] /D << /Intent /Design >> >>", kGroup), "/Intent"));
     CHECK(has(oc("/OCProperties << /OCGs [ 5 0 R ] /D << >> /Configs [ << /OFF [ 5 0 R ] >> ] >>", kGroup), "/Configs"));
     CHECK(has(oc("/OCProperties << /OCGs [ 5 0 R ] /D << /AS [ << /Event /View /Category [ /Zoom ] >> ] >> >>",

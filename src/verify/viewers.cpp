@@ -157,8 +157,10 @@ std::string group_problem(pdf::File& file, const PdfDictionary* props, std::uint
                 const PdfObject* categories = file.get_key(rule.GetDictionary(), "Category");
                 if (!categories || !categories->IsArray()) continue;
                 for (const auto& c : categories->GetArray())
-                    if (file.get_key(usage->GetDictionary(), name_of(&file.resolve(c)).c_str()))
-                        return who + " has /Usage /" + name_of(&file.resolve(c)) +
+                    if (const std::string category = name_of(&file.resolve(c));
+                        category != "View" && category != "Print" && category != "Export" &&  // their states: checked above
+                        file.get_key(usage->GetDictionary(), category.c_str()))
+                        return who + " has /Usage /" + category +
                                " that an /AS auto-state applies (a viewer's zoom, language or event decides its state)";
             }
     }

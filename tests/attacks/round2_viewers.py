@@ -129,18 +129,17 @@ def build_oc(b):
         b.add(name, data, "viewers-optional-content", "paper B's title block as optional content: " + what +
               ", stamped with A's record", ("unverified", "pith.optional_content.ambiguous"),
               "poppler shows A's title; MuPDF shows " + shows, steps)
-    # an annotation with A's title over B's, in a group only poppler shows
+    # an annotation with B's title over A's, in a group OFF in /D whose ViewState is ON: only MuPDF shows it
     annot = ("<< /Type /Annot /Subtype /FreeText /Rect %s /F 4 /DA (/Helv 18 Tf 0 g) /AP << /N %%(ap)d 0 R >>%s >>")
-    ocg = usage("Annotation", View="OFF")
-    b.stamp(annot_paper(TITLE_B, annot % (ANNOT_RECT, ""), TITLE_A), "A", "work/r2v-oc-annot-plain.pdf")
-    data = b.stamp(annot_paper(TITLE_B, annot % (ANNOT_RECT, " /OC %(oc)d 0 R"), TITLE_A, ocg=ocg,
-                               props="/OCProperties << /OCGs [ %(oc)d 0 R ] /D << /Order [ %(oc)d 0 R ] >> >>"),
+    b.stamp(annot_paper(TITLE_A, annot % (ANNOT_RECT, ""), TITLE_B), "A", "work/r2v-oc-annot-plain.pdf")
+    data = b.stamp(annot_paper(TITLE_A, annot % (ANNOT_RECT, " /OC %(oc)d 0 R"), TITLE_B, ocg=usage("Annotation", View="ON"),
+                               props="/OCProperties << /OCGs [ %(oc)d 0 R ] /D << /OFF [ %(oc)d 0 R ] >> >>"),
                    "A", "viewers-oc-annotation.pdf")
     b.add("viewers-oc-annotation.pdf", data, "viewers-optional-content",
-          "paper B with a FreeText annotation painting A's title over B's, its /OC group ON in /D with /Usage /View "
-          "/ViewState OFF, stamped with A's record", ("unverified", "pith.optional_content.ambiguous"),
-          "poppler shows the annotation (A's title); MuPDF hides it (B's title)",
-          proof("work/r2v-oc-annot-plain.pdf", "work/r2v-paper-b.pdf"))
+          "paper A with a FreeText annotation painting B's title over A's, its /OC group OFF in /D with /Usage /View "
+          "/ViewState ON, stamped with A's record", ("unverified", "pith.optional_content.ambiguous"),
+          "poppler hides the annotation (A's title); MuPDF shows it (B's title)",
+          proof("work/r2v-paper-a.pdf", "work/r2v-oc-annot-plain.pdf"))
 
 
 # ---------------------------------------------------------------------------------------------

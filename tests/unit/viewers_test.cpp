@@ -54,7 +54,7 @@ std::string form(const std::string& content, const std::string& extra = "/BBox [
 // `pdf` with `text` inserted just before its last xref table (startxref fixed; object offsets
 // do not move): a definition in the same revision that no xref entry names.
 std::string insert_before_xref(const std::string& pdf, const std::string& text) {
-    const std::size_t at = pdf.rfind("xref\n");
+    const std::size_t at = pdf.rfind("\nxref\n") + 1;
     std::string out = pdf.substr(0, at) + text + pdf.substr(at);
     const std::size_t sx = out.rfind("startxref\n");
     const std::size_t old = std::stoul(out.substr(sx + 10));

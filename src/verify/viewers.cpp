@@ -203,9 +203,9 @@ std::string ap_problem(pdf::File& file, const PdfDictionary& annot) {
     if (normal.IsDictionary() && !(n->IsReference() && file.is_stream(n->GetReference()))) {  // appearance states
         const std::string state = name_of(file.get_key(annot, "AS"));
         const PdfObject* chosen = state.empty() ? nullptr : normal.GetDictionary().GetKey(state);
-        if (!chosen) {
-            if (normal.GetDictionary().GetKeys().size() > 1 || !state.empty())
-                return "/AP /N holds appearance states and /AS does not name one of them (viewers then pick differently)";
+        if (!chosen) {  // /AS naming a state /N lacks (a check box's /Off) draws nothing in every viewer
+            if (state.empty() && normal.GetDictionary().GetKeys().size() > 1)
+                return "/AP /N holds appearance states and no /AS names one of them (viewers then pick differently)";
             return "";
         }
         if (const std::string why = appearance_problem(file, *chosen); !why.empty()) return "the appearance /" + state + " " + why;

@@ -124,6 +124,7 @@ TEST_CASE("viewers: annotation fields viewers read differently", "[viewers]") {
     CHECK(bad("/F 4", "/F 4", form("0 0 1 rg (unclosed")));                         // does not parse
     CHECK(bad("/F 4", "/F 4", form("0 0 1 rg", "")));                               // no /BBox
     CHECK(!bad("/AP << /N 7 0 R >>", "/AS /On /AP << /N << /On 7 0 R /Off 7 0 R >> >>"));
+    CHECK(!bad("/AP << /N 7 0 R >>", "/AS /Off /AP << /N << /Yes 7 0 R >> >>"));  // a check box that is off: nothing drawn
     CHECK(!bad("/F 4", "/F 4 /Border [ 0 0 1 ]"));
 }
 

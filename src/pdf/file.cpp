@@ -1185,8 +1185,11 @@ std::vector<std::string> File::ambiguous_definitions() {
     Impl& f = *impl_;
     std::vector<std::string> out = f.ambiguities;
     if (f.reconstructed) return out;  // damaged: refused, or read with --allow-damaged, anyway
+    // Revisions as the bytes mark them (each ends with %%EOF), not as the cross-reference chain
+    // has them: a damaged original stamped with --allow-damaged is no part of the chain.
     std::vector<std::uint64_t> ends;
-    for (const Revision& r : revisions()) ends.push_back(r.end);
+    for (const char* hit = f.d; (hit = static_cast<const char*>(memmem(hit, f.d + f.n - hit, "%%EOF", 5))); hit += 5)
+        ends.push_back(static_cast<std::uint64_t>(hit - f.d));
     auto revision_of = [&](std::uint64_t at) { return std::upper_bound(ends.begin(), ends.end(), at) - ends.begin(); };
     std::map<std::uint32_t, std::vector<std::uint64_t>> defs;  // by number: where the file defines it
     scan_headers(f, [&](std::uint32_t num, std::uint32_t, std::uint64_t at) {

@@ -177,9 +177,9 @@ ANNOT_ATTACKS = [
     ("rect-three", TITLE_A, STAMP % "/Rect [ 66 692 626 ]", TITLE_B, "a Stamp annotation whose /Rect has three numbers", None),
     ("rect-missing", TITLE_A, STAMP % "", TITLE_B, "a Stamp annotation without /Rect", None),
     ("rect-name", TITLE_A, STAMP % "/Rect /Full", TITLE_B, "a Stamp annotation whose /Rect is a name", None),
-    ("flags-real-hidden", TITLE_B, FREETEXT % (ANNOT_RECT, "2.0"), TITLE_A,
-     "a FreeText annotation (A's title on white over B's) with flags /F 2.0 (Hidden, written as a real)", "drop"),
-    ("flags-real-noview", TITLE_B, FREETEXT % (ANNOT_RECT, "32.0"), TITLE_A,
+    ("flags-real-hidden", "", FREETEXT % (ANNOT_RECT, "2.0"), TITLE_A,
+     "a FreeText annotation showing A's title where the page has none, with flags /F 2.0 (Hidden, written as a real)", "drop"),
+    ("flags-real-noview", "", FREETEXT % (ANNOT_RECT, "32.0"), TITLE_A,
      "the same with /F 32.0 (NoView, as a real)", "drop"),
     ("border-four", TITLE_A, SQUARE % "/Border [ 0 0 60 0 ]", TITLE_B,
      "a white-stroked Square annotation without appearance whose /Border's fourth element is a number, not a dash array", None),
@@ -196,15 +196,16 @@ ANNOT_ATTACKS = [
 def build_annotations(b):
     b.stamp(ba.paper(), "A", "work/r2v-paper-a.pdf")
     b.stamp(ba.paper_b(), "A", "work/r2v-paper-b.pdf")
+    b.stamp(ba.paper(title=""), "A", "work/r2v-paper-none.pdf")
     for key, page_title, annot, shown, what, twin in ANNOT_ATTACKS:
         name = "viewers-annot-%s.pdf" % key
         data = b.stamp(annot_paper(page_title, annot, shown), "A", name)
-        page = "work/r2v-paper-a.pdf" if page_title == TITLE_A else "work/r2v-paper-b.pdf"
+        page = "work/r2v-paper-%s.pdf" % {TITLE_A: "a", TITLE_B: "b", "": "none"}[page_title]
         if twin == "drop":  # poppler shows the annotation, MuPDF hides it
             ref = "work/r2v-annot-%s-shown.pdf" % key
             b.stamp(annot_paper(page_title, FREETEXT % (ANNOT_RECT, "4"), shown), "A", ref)
             want = (ref, page)
-            claim = "poppler shows the annotation (A's title over B's); MuPDF hides it (B's title)"
+            claim = "poppler shows the annotation (A's title); MuPDF hides it (a page without a title)"
         elif twin:
             ref = "work/r2v-annot-%s-twin.pdf" % key
             b.stamp(annot_paper(page_title, twin, shown), "A", ref)
@@ -214,7 +215,8 @@ def build_annotations(b):
             want = (page, "!" + page)
             claim = "poppler draws page 1 as without the annotation (A's title); MuPDF draws something over it"
         b.add(name, data, "viewers-annotation", "paper %s with %s over the title, stamped with A's record"
-              % ("A" if page_title == TITLE_A else "B", what), ("invalid", "pith.annotation.malformed"), claim, proof(*want))
+              % ({TITLE_A: "A", TITLE_B: "B", "": "A without its title"}[page_title], what),
+              ("invalid", "pith.annotation.malformed"), claim, proof(*want))
 
 
 # ---------------------------------------------------------------------------------------------

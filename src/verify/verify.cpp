@@ -14,6 +14,7 @@
 #include "verify/rewritten.hpp"
 #include "verify/signatures.hpp"
 #include "verify/title.hpp"
+#include "verify/viewers.hpp"
 #include "verify/visible.hpp"
 #include "xmp/xmp.hpp"
 
@@ -692,6 +693,9 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
         f.info("pith.record.unverified", "the record was stamped with --allow-unverified: its stated hash or number did not recompute");
 
     std::vector<std::string> missing = missing_evidence(f, receipt_valid, baseline.badge_drawn || !e.links.empty(), unverified_record);
+    // What viewers read differently on the pages read (title, badge) and in the file's objects.
+    for (std::string& why : check_viewers(file, {0, title.page, e.badge_page - 1, baseline.badge_drawn ? baseline.badge_page : 0}, f))
+        missing.push_back(std::move(why));
     if (options.require_signed_stamp && !publisher_signed)
         missing.push_back("the stamp is not signed by a publisher trusted here (--require-signed-stamp)");
     decide(report, missing);

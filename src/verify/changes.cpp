@@ -643,7 +643,7 @@ void judge_annotation(pdf::File& now, const PdfObject& annot, const PdfObject* o
         const std::string type = field_type(now, annot);
         if (type == "Sig") {
             if (rect.width() != 0 && rect.height() != 0 && appearance_uses(now, d, kPaints))
-                return p.add("pith.changed.annotation", "a signature " + where + " whose appearance paints over the page");
+                return p.add("pith.changed.annotation", "a signature field's " + where + " whose appearance paints over the page");
             return p.added.push_back("signature field " + field_name(now, annot));
         }
         if (!old) return p.add("pith.changed.form", "a new form field " + field_name(now, annot) + " (" + where + ")");
@@ -1000,9 +1000,11 @@ void check_later_changes(pdf::File& file, const Baseline& b, const std::vector<A
                 std::set<std::string> found, had;
                 find_actions(file, file.get(file.reference(num)), 0, found);
                 if (set == &c.changed) find_actions(*baseline, baseline->get(baseline->reference(num)), 0, had);
+                std::vector<std::string> added;
                 for (const auto& a : found)
-                    if (!had.count(a))
-                        p.add("pith.changed.action", a + " in object " + std::to_string(num) + " (no links, actions or scripts may be added after the stamp)");
+                    if (!had.count(a)) added.push_back(a);
+                if (!added.empty())
+                    p.add("pith.changed.action", joined(added) + " in object " + std::to_string(num) + " (no links, actions or scripts may be added after the stamp)");
             }
     } catch (const Error& e) {
         p.add("pith.changed.unreadable", std::string("what was appended cannot be read (") + e.what() + ")");
@@ -1017,7 +1019,7 @@ void check_later_changes(pdf::File& file, const Baseline& b, const std::vector<A
 
     const std::string what = std::to_string(count) + " revision" + (count == 1 ? "" : "s") + " appended after the pith data";
     if (p.by_code.empty()) {
-        std::string list = p.added.empty() ? "document information only (dates, XMP other than pith's, title, author and subject)"
+        std::string list = p.added.empty() ? "document information only (dates and XMP properties, not the title, author or subject)"
                                            : "added after the stamp: " + joined(p.added);
         f.info("pith.changes.after", what + " change only what may change after a stamp" +
                                          (docmdp ? " (DocMDP P=" + std::to_string(docmdp) + ")" : std::string()) + "; " + list);

@@ -37,14 +37,15 @@ std::string keys_text(const std::set<std::string>& keys) {
 
 // A value as text for comparing: strings by their (decrypted) text whatever their syntax, so
 // that an encrypted file's strings, re-encrypted as another string form, still compare equal;
-// numbers to 5 decimals, as pith stamp's writer (PoDoFo) keeps 6 of a page's real numbers.
+// numbers to 3 decimals (a thousandth of a point): pith stamp's writer (PoDoFo) keeps 6 of a
+// page's real numbers, MuPDF's incremental save writes floats (841.889758 becomes 841.8898).
 std::string canon(const PdfObject& o) {
     if (o.IsString() || o.IsHexString()) return "(" + o.GetString().GetStringUtf8() + ")";
     if (o.IsName()) return "/" + o.GetName().GetName();
     if (o.IsReference()) return std::to_string(o.GetReference().ObjectNumber()) + " " + std::to_string(o.GetReference().GenerationNumber()) + " R";
-    if (o.IsNumber() || o.IsReal()) {  // to 5 decimals: PoDoFo writes reals with 6
+    if (o.IsNumber() || o.IsReal()) {
         char buf[64];
-        std::snprintf(buf, sizeof buf, "%.5f", pdf::number_value(o));
+        std::snprintf(buf, sizeof buf, "%.3f", pdf::number_value(o));
         return buf;
     }
     if (o.IsArray()) {
@@ -684,6 +685,13 @@ void judge_changed(pdf::File& before, pdf::File& now, std::uint32_t num, unsigne
     const PdfObject& cur = now.get(now.reference(num));
     const std::string what = "object " + std::to_string(num) + (type_of(old).empty() ? "" : " (/" + type_of(old) + ")");
     if (role & kPageTree) return p.add("pith.changed.page_tree", "the page tree node " + what);
+    if (role & kPage) {  // a page is judged by the page rules, whatever else names it (an /OpenAction, a destination)
+        auto keys = without(changed_keys(old, cur), {"Annots"});
+        if (keys.count("Contents")) p.add("pith.changed.content", "the /Contents of page " + what);
+        keys.erase("Contents");
+        if (!keys.empty()) p.add("pith.changed.page", "the " + keys_text(keys) + " of page " + what);
+        return;
+    }
     if (role & kContent) return p.add("pith.changed.content", "page content stream " + what);
     if (role & kResource) return p.add("pith.changed.resource", "a resource pages draw with, " + what);
     if (role & kBadgeLink) return p.add("pith.changed.annotation", "the badge's link annotation " + what);
@@ -691,13 +699,6 @@ void judge_changed(pdf::File& before, pdf::File& now, std::uint32_t num, unsigne
     if (role & kCatalog) {
         auto keys = without(changed_keys(old, cur), {"AcroForm", "DSS", "Extensions", "Version", "MarkInfo", "StructTreeRoot", "Outlines"});
         if (!keys.empty()) p.add("pith.changed.catalog", "the catalog's " + keys_text(keys));
-        return;
-    }
-    if (role & kPage) {
-        auto keys = without(changed_keys(old, cur), {"Annots"});
-        if (keys.count("Contents")) p.add("pith.changed.content", "the /Contents of page " + what);
-        keys.erase("Contents");
-        if (!keys.empty()) p.add("pith.changed.page", "the " + keys_text(keys) + " of page " + what);
         return;
     }
     if (role & kMetadata) {
@@ -822,10 +823,35 @@ std::vector<std::string> dc_fields(const std::string& xmp) {
         for (const char* name : {"title", "creator", "description"}) {
             const std::string tag = prefix + ":" + name;
             for (std::size_t i = xmp.find(tag); i != std::string::npos; i = xmp.find(tag, i + 1)) {
-                const std::size_t end = xmp.find(tag, i + tag.size());
-                out.push_back(std::string(name) + "=" + xmp.substr(i, (end == std::string::npos ? xmp.size() : end) - i));
+                const std::size_t after = i + tag.size();
+                if (after >= xmp.size() || (xmp[after] != '=' && xmp[after] != '>' && xmp[after] != ' ' && xmp[after] != '/'))
+                    continue;  // another name that starts so
+                if (i > 0 && xmp[i - 1] == '/') continue;  // an end tag
+                if (i == 0 || xmp[i - 1] != '<') {  // an attribute: its quoted value
+                    const std::size_t q = xmp.find_first_of("\"'", after);
+                    const std::size_t e = q == std::string::npos ? q : xmp.find(xmp[q], q + 1);
+                    if (e != std::string::npos) out.push_back(std::string(name) + "=" + xmp.substr(q + 1, e - q - 1));
+                    continue;
+                }
+                // An element: its text, tags left out and white space collapsed (writers differ in layout).
+                const std::size_t end = xmp.find("</" + tag, after);
+                std::string text;
+                bool in_tag = true;  // the rest of the start tag
+                for (std::size_t k = after; k < (end == std::string::npos ? xmp.size() : end); ++k) {
+                    const char ch = xmp[k];
+                    if (ch == '<' || ch == '>') {
+                        in_tag = ch == '<';
+                        if (!text.empty() && text.back() != ' ') text += ' ';
+                    } else if (!in_tag) {
+                        const bool space = ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t';
+                        if (!space) text += ch;
+                        else if (!text.empty() && text.back() != ' ') text += ' ';
+                    }
+                }
+                while (!text.empty() && text.back() == ' ') text.pop_back();
+                out.push_back(std::string(name) + "=" + text);
                 if (end == std::string::npos) break;
-                i = end;
+                i = end + tag.size();  // past the end tag's name
             }
         }
     }

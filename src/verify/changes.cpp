@@ -401,6 +401,8 @@ private:
     static constexpr std::size_t kMaxSteps = 500000;
 
     void visit(const PdfReference& ref, unsigned role) {
+        // The catalog is judged by the catalog rules only, whatever names it (a signature's /Data).
+        if (ref.ObjectNumber() == doc_.root_ref().ObjectNumber() && role != kCatalog) return;
         unsigned& have = roles_[ref.ObjectNumber()];
         if ((have & role) == role) return;
         have |= role;
@@ -485,21 +487,22 @@ struct Comparison {
     std::set<std::uint32_t> unreadable;  // cannot be read now (and is not the baseline's own damage)
 };
 
-// Reads object `num` of `doc` whole (a stream's bytes too): false when it cannot be read.
+// Reads object `num` of `doc` whole (a stream's bytes too): false when it cannot be read (it
+// does not parse, or is not where the cross-reference data says: read as null). Damage the
+// reader repairs (a wrong stream /Length) is not recorded here: pith read no such object before.
 bool readable(pdf::File& doc, std::uint32_t num) {
     const std::size_t defects = doc.defects().size();
     bool ok = true;
     try {
         const PdfReference ref = doc.reference(num);
-        doc.get(ref);
-        if (doc.is_stream(ref)) doc.stream_encoded(ref);
+        ok = !doc.get(ref).IsNull();
+        if (ok && doc.is_stream(ref)) doc.stream_encoded(ref);
     } catch (const Error&) {
         ok = false;
     } catch (const PoDoFo::PdfError&) {
         ok = false;
     }
-    ok = ok && doc.defects().size() == defects;
-    doc.forget_defects_since(defects);  // what this finds is reported as a change, not as damage
+    doc.forget_defects_since(defects);
     return ok;
 }
 
@@ -834,6 +837,13 @@ std::vector<std::string> dc_fields(const std::string& xmp) {
                     continue;
                 }
                 // An element: its text, tags left out and white space collapsed (writers differ in layout).
+                const std::size_t gt = xmp.find('>', after);
+                if (gt == std::string::npos) break;
+                if (xmp[gt - 1] == '/') {  // <dc:description/>: empty
+                    out.push_back(std::string(name) + "=");
+                    i = gt;
+                    continue;
+                }
                 const std::size_t end = xmp.find("</" + tag, after);
                 std::string text;
                 bool in_tag = true;  // the rest of the start tag

@@ -297,8 +297,8 @@ CHECKS = {"r2c_js": check_js, "r2c_url": check_url, "r2c_info": check_info, "r2c
 # ---------------------------------------------------------------------------------------------
 # the files
 
-def add(b, name, data, cls, desc, code, claim, proof, signed=False):
-    b.add(name, data, cls, desc, ("invalid", code), claim, proof)
+def add(b, name, data, cls, desc, code, claim, proof, signed=False, alt=None):
+    b.add(name, data, cls, desc, ("invalid", code), claim, proof, alt=alt)
     if signed:
         b.entries[-1]["trust"] = "pki/ca.pem"
 
@@ -339,6 +339,13 @@ def build_objstm(b):
         "the same, the object stream redefined with the body font drawing 'o' for 'e' and 'e' for 'o' (the text layer "
         "unchanged)", "pith.changed.resource", "the abstract renders differently in both renderers",
         [["py", "r2c_region", ["control-objstm.pdf", ABSTRACT, "both"]]])
+    broken = {ba.F3: "<< /Type /Font /Subtype /Type1 /BaseFont /Courier /Encoding /WinAnsiEncoding [ ( >>"}
+    add(b, "objstm-unreadable.pdf", pdfedit.append_update(base, redefined(broken)), cls,
+        "the same, the object stream redefined with the title's font object left unterminated (an open array and "
+        "string): pith cannot parse it, viewers repair it their own way (pith refuses the file, exit 2, when it "
+        "reads the font for page 1 before the change analysis does)", "pith.changed.unreadable",
+        "the title renders differently from the stamped file in both renderers",
+        [["py", "r2c_region", ["control-objstm.pdf", ba.TITLE_RECT, "both"]]], alt={"exit": 2})
     page_b = ("<< /Type /Page /Parent %d 0 R /MediaBox [ 0 0 612 792 ] /Resources << /Font << /F3 %d 0 R >> >> "
               "/Contents %d 0 R >>" % (ba.PAGES, ba.F3, n + 1))
     pages = {ba.PAGES: "<< /Type /Pages /Kids [ %d 0 R %d 0 R ] /Count 2 >>" % (ba.PAGE, n)}

@@ -482,6 +482,30 @@ def build_revealed(b):
         [["py", "r2c_region", ["control-hidden-annotation.pdf", ABSTRACT, "both"]]])
 
 
+def build_redrawn(b):
+    """A comment stamped with the paper whose appearance stream alone is redefined later."""
+    x0, y0, x1, y1 = ABSTRACT
+    w, h = x1 - x0, y1 - y0
+
+    def hook(d):
+        ap = d.add(stream("/Type /XObject /Subtype /Form /BBox [ 0 0 %g %g ] /Resources << /ExtGState << /M << /BM /Multiply >> >> >>"
+                          % (w, h), "/M gs 1 1 0 rg 0 %g %g 12 re f\n" % (h - 14, w)))
+        return {"annots": [d.add("<< /Type /Annot /Subtype /Highlight /Rect %s /F 4 /C [ 1 1 0 ] /QuadPoints [ %g %g %g %g %g %g %g %g ] "
+                                 "/AP << /N %d 0 R >> >>" % (ba.rect_text(ABSTRACT), x0, y1, x1, y1, x0, y1 - 14, x1, y1 - 14, ap))]}
+    base = b.stamp(ba.paper(hook=hook), "A", "control-highlighted.pdf")
+    control(b, "control-highlighted.pdf", base, "paper A carrying a yellow highlight on its abstract's first line, stamped",
+            "A's title shows; the highlight is drawn", [["text_has", ba.TITLE_A, "both"],
+                                                        ["py", "r2c_region", ["control-honest.pdf", ABSTRACT, "both"]]])
+    path = b.path("control-highlighted.pdf")
+    annot = int(re.search(r"/Annots \[ (\d+) 0 R", ba.show(path, ba.PAGE)).group(1))
+    ap = int(re.search(r"/N (\d+) 0 R", ba.show(path, annot)).group(1))
+    add(b, "list-highlight-redrawn.pdf", pdfedit.append_update(base, {ap: forged_ap(w, h)}), "changes-objstm",
+        "that file, then a revision redefining only the highlight's appearance stream: it now paints a forged abstract "
+        "(the annotation's dictionary, and so the page's /Annots, unchanged)", "pith.changed.annotation",
+        "both renderers draw the forged abstract where the stamped file showed the highlighted one",
+        [["py", "r2c_region", ["control-highlighted.pdf", ABSTRACT, "both"]]])
+
+
 def build_needappearances(b):
     """A form field whose value changes without its appearance, and /NeedAppearances: viewers draw the value."""
     def field(d):
@@ -574,5 +598,6 @@ def build(b, a):
     build_rect(b, a)
     build_list(b, a)
     build_revealed(b)
+    build_redrawn(b)
     build_needappearances(b)
     build_signed(b, a)

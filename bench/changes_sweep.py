@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Honest edits after a stamp, over the corpus: no false pith.changed.* (issue 29).
 
-Each corpus file (valid/, signed/, large/ of ../shared/corpus, or the PDFs given) is stamped
+Each corpus file (valid/, signed/, large/ of $PITH_SHARED/corpus, else ../shared/corpus, or the PDFs given) is stamped
 (`pith stamp --no-title-check` with a test record: the title check is not what this measures),
 then edited as readers do -- a highlight saved incrementally by MuPDF (`mutool run`), an XMP
 rights statement added by exiftool -- and verified. The change analysis must find nothing on
@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT.parent / "shared" / "corpus"
+CORPUS = Path(os.environ.get("PITH_SHARED", ROOT.parent / "shared")) / "corpus"
 
 HIGHLIGHT = """var doc = new PDFDocument(scriptArgs[0]);
 var page = doc.loadPage(0);

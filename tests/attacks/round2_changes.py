@@ -323,7 +323,7 @@ def build_objstm(b):
             "A's title shows", [["text_has", ba.TITLE_A, "both"]])
     _, body = paper_objects()
     size = int(pdfedit.trailer_entry(pdfedit.last_trailer(base)[1], "Size"))
-    cls, n = "changes-objstm", size
+    cls, n = "changes-compare", size
 
     def redefined(changes):
         return {stm: objstm(PACKED, {**body, **{k: v.encode() for k, v in changes.items()}})}
@@ -499,7 +499,7 @@ def build_redrawn(b):
     path = b.path("control-highlighted.pdf")
     annot = int(re.search(r"/Annots \[ (\d+) 0 R", ba.show(path, ba.PAGE)).group(1))
     ap = int(re.search(r"/N (\d+) 0 R", ba.show(path, annot)).group(1))
-    add(b, "list-highlight-redrawn.pdf", pdfedit.append_update(base, {ap: forged_ap(w, h)}), "changes-objstm",
+    add(b, "list-highlight-redrawn.pdf", pdfedit.append_update(base, {ap: forged_ap(w, h)}), "changes-compare",
         "that file, then a revision redefining only the highlight's appearance stream: it now paints a forged abstract "
         "(the annotation's dictionary, and so the page's /Annots, unchanged)", "pith.changed.annotation",
         "both renderers draw the forged abstract where the stamped file showed the highlighted one",
@@ -536,7 +536,7 @@ def build_rect(b, a):
                 "1 g 0 0 %g %g re f\n" % (r[2] - r[0], r[3] - r[1]))
     annot = "<< /Type /Annot /Subtype /Highlight /Rect [ %g %g %g %g 0 ] /F 4 /AP << /N %d 0 R >> >>" % (r[0], r[1], r[2], r[3], n)
     add(b, "rect-five-numbers.pdf", pdfedit.append_update(a, {n: ap, n + 1: annot, ba.PAGE: ba.with_annot(f["page"], n + 1)}),
-        "changes-objstm", "honest A stamped, then a revision adding a Highlight over the title whose /Rect has five numbers "
+        "changes-compare", "honest A stamped, then a revision adding a Highlight over the title whose /Rect has five numbers "
         "and whose appearance paints it white", "pith.changed.annotation",
         "MuPDF reads the first four numbers and paints the title white; poppler drops the annotation",
         [["py", "r2c_region", [ctl, ba.TITLE_RECT, "mupdf"]]])

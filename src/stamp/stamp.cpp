@@ -10,6 +10,7 @@
 #include "pdf/file.hpp"
 #include "pdf/update.hpp"
 #include "sign/pdf_signature.hpp"
+#include "verify/pixels.hpp"
 #include "verify/title.hpp"
 #include "verify/verify.hpp"
 #include "verify/visible.hpp"
@@ -527,6 +528,21 @@ void refuse_other_number(const std::string& name, const Carried& c, const PithNu
 // verify's check): a record that is not this paper's is refused before anything is written. A
 // glance decides when it finds the title set as the title on page 1; anything else is decided
 // by the renders verify makes, so that stamp never refuses a paper verify would accept.
+// The title read from pixels must agree with the text layer's, as pith verify requires
+// (src/verify/pixels.hpp): a record whose title only the text layer spells is refused.
+void check_title_pixels(pdf::File& file, const visible::Page& page, int index, const title::OnPage& t,
+                        const std::string& password, Summary& summary) {
+    if (!t.span) return;
+    const std::vector<visible::Word> words = pixels::words_of(page, *t.span);
+    const pixels::Judgement j =
+        pixels::judge(words, pixels::Reader(file.bytes(), index, password, pixels::region_for(page, words)).collect());
+    if (j.verdict == pixels::Verdict::Agrees) return;
+    if (j.verdict == pixels::Verdict::Unverified)
+        return summary.warnings.push_back(j.explanation + "; pith verify will say unverified");
+    throw Error(file.name() + ": " + j.explanation + "; is this the record of this paper? (--no-title-check stamps anyway)",
+                err::stamp_title_not_shown);
+}
+
 void check_title(PageReadings& pages, pdf::File& file, const Record& record, Summary& summary) {
     const std::string& name = file.name();
     visible::Reading r = pages.get(0);
@@ -536,6 +552,7 @@ void check_title(PageReadings& pages, pdf::File& file, const Record& record, Sum
     // text at all (a scan: its text layer is invisible to glance and renders alike).
     const bool decided = t.shown == title::Shown::AsTitle || t.shown == title::Shown::Unknown ||
                          (t.shown == title::Shown::Scanned && r.ink);
+    int index = 0;
     if (r.failed || !decided) {
         auto read = [&](int i) {
             if (i > 0) file.preflight_page(file.page(i));  // page 1 was, for the glance
@@ -544,6 +561,7 @@ void check_title(PageReadings& pages, pdf::File& file, const Record& record, Sum
         title::TitleBlock block = title::title_block(plain, hash, file.page_count(), read);
         r = std::move(block.reading);
         t = std::move(block.shown);
+        index = block.index;
     }
     if (r.failed) {
         summary.title = "not checked: " + r.why;
@@ -551,7 +569,9 @@ void check_title(PageReadings& pages, pdf::File& file, const Record& record, Sum
         return;
     }
     switch (t.shown) {
-        case title::Shown::AsTitle: summary.title = "shown"; return;
+        case title::Shown::AsTitle:
+            summary.title = "shown";
+            return check_title_pixels(file, *r.page, index, t, pages.password(), summary);
         case title::Shown::Scanned:
         case title::Shown::Unknown:
             summary.title = "not checked: " + t.explanation;

@@ -120,10 +120,11 @@ std::vector<std::u32string> tokens_of(const std::string& text, std::string* fore
     std::vector<std::u32string> out;
     std::u32string token, other;
     auto flush = [&] {
-        if (other.size() >= 2 && foreign && foreign->empty())
-            *foreign = uscript_getName(uscript_getScript(static_cast<UChar32>(other[0]), nullptr) == USCRIPT_INVALID_CODE
-                                           ? USCRIPT_UNKNOWN
-                                           : uscript_getScript(static_cast<UChar32>(other[0]), nullptr));
+        if (other.size() >= 2 && foreign && foreign->empty()) {
+            UErrorCode status = U_ZERO_ERROR;
+            const UScriptCode script = uscript_getScript(static_cast<UChar32>(other[0]), &status);
+            *foreign = U_SUCCESS(status) ? uscript_getName(script) : "another script";
+        }
         if (!token.empty()) out.push_back(token);
         token.clear();
         other.clear();
@@ -207,8 +208,12 @@ Alignment align(const std::vector<std::u32string>& t, const std::vector<Token>& 
                 std::u32string oo;
                 for (std::size_t b = 1; b <= 3 && j + b <= m; ++b) {
                     oo += o[j + b - 1].text;
-                    if (edit_distance(tt, oo) <= allowed_errors(std::max(tt.size(), oo.size())))
-                        relax(i + a, j + b, 0, static_cast<int>(a), static_cast<int>(b));
+                    if (a == b && a > 1) continue;  // no split or join: word by word, each with its own allowance
+                    // A split or join is no error in itself; at most one error in it (two words
+                    // each misread must not pass as one).
+                    const std::size_t allowed = a == 1 && b == 1 ? allowed_errors(std::max(tt.size(), oo.size()))
+                                                                 : std::min<std::size_t>(1, allowed_errors(std::min(tt.size(), oo.size())));
+                    if (edit_distance(tt, oo) <= allowed) relax(i + a, j + b, 0, static_cast<int>(a), static_cast<int>(b));
                 }
             }
         }

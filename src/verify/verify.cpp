@@ -424,7 +424,7 @@ TitleCheck check_title(pdf::File& file, const std::string& plain, const std::str
         case title::Shown::Scanned:
         case title::Shown::Unknown: f.info("pith.title.none", t.explanation); break;
     }
-    TitleCheck out{block.index, std::nullopt};
+    TitleCheck out{block.index, std::nullopt, {}, nullptr};
     if (t.span) {
         const pdf::Page geometry = file.page(block.index);
         const auto& words = block.reading.page->words;

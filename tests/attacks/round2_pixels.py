@@ -133,7 +133,7 @@ def build_transfer(b):
             fn = d.add(stream("/FunctionType 4 /Domain [ 0 1 ] /Range [ 0 1 ]", "{ dup 0.01 lt { pop 1 } if }"))
             gs = d.add("<< /Type /ExtGState /TR %d 0 R >>" % fn)
             return {"res": {"ExtGState": "/GTR %d 0 R" % gs}}
-        title = "q %s0.05 g\n%sQ\n" % ("/GTR gs " if tr else "", text_lines("F3", 24, 40, 700, [ba.TITLE_B], leading=28))
+        title = "q %s0.05 g\n%sQ\n" % ("/GTR gs " if tr else "", text_lines("F3", 24, 40, 740, ["Quantum Annealing Schedules", "for Sparse Graph Colouring"], leading=28))
         first = pikepdf.open(io.BytesIO(ba.paper(title_ops=title, hook=hook)))
         second = pikepdf.open(io.BytesIO(ba.paper()))
         first.pages.append(second.pages[0])

@@ -550,21 +550,29 @@ Judgement judge(const std::vector<visible::Word>& title, const Reading& r) {
         if (token.ocr) tallest = std::max(tallest, token.ocr->y1 - token.ocr->y0);
     const std::string pixels = "the pixels (OCR) read \"" + read_text + "\" there";
     if (a.missing.empty() && a.extra.empty()) {
-        // The title is there: nothing above it, or beside it, set larger.
+        // The title is there: no line above it, or beside it, set larger. A line counts with two
+        // such words side by side: one large word alone may be a logo or a drop cap (as in the
+        // text layer's rule, title.cpp).
+        std::vector<const OcrWord*> large;
         for (const OcrWord* w : elsewhere) {
             std::string none;
-            const auto tokens = tokens_of(w->text, &none);
             std::size_t chars = 0;
-            for (const auto& token : tokens) chars += token.size();
+            for (const auto& token : tokens_of(w->text, &none)) chars += token.size();
             const double height = w->y1 - w->y0;
             if (chars >= 3 && w->confidence >= kMinConfidence && w->x1 - w->x0 >= height && w->y1 <= y1 &&
-                height > kOutrankRatio * tallest) {
+                height > kOutrankRatio * tallest)
+                large.push_back(w);
+        }
+        for (const OcrWord* w : large)
+            for (const OcrWord* v : large) {
+                const double middle = (w->y0 + w->y1) / 2;
+                if (v == w || std::abs((v->y0 + v->y1) / 2 - middle) > (w->y1 - w->y0) / 2) continue;
                 j.verdict = Verdict::Outranked;
-                j.explanation = layer + " and " + pixels + ", but the pixels also show \"" + w->text +
-                                "\" above it in larger type (" + one_decimal(height / std::max(1e-9, tallest)) + " times as tall)";
+                j.explanation = layer + " and " + pixels + ", but the pixels also show \"" + w->text + " " + v->text +
+                                "\" above it in larger type (" + one_decimal((w->y1 - w->y0) / std::max(1e-9, tallest)) +
+                                " times as tall)";
                 return j;
             }
-        }
         j.verdict = Verdict::Agrees;
         j.explanation = layer + "; " + pixels + " too (contrast " + one_decimal(j.contrast) + ":1)";
         return j;

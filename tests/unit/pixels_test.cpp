@@ -159,6 +159,9 @@ TEST_CASE("pixels: faint titles, titles outranked, pixels that cannot be read", 
     // Text above the title, twice as tall (another title set as an image over the record's).
     std::vector<OcrWord> above = same;
     above.push_back({"Quantum", 50, 0, 200, 40, 90});
+    // ... one large word alone is a logo (a corpus file's "GeoBase" above its title).
+    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, above)).verdict == Verdict::Agrees);
+    above.push_back({"Annealing", 210, 1, 400, 39, 90});
     const auto outranked = pith::pixels::judge(kTitle, reading_of(kTitle, above));
     CHECK(outranked.verdict == Verdict::Outranked);
     CHECK(outranked.explanation.find("Quantum") != std::string::npos);

@@ -28,7 +28,9 @@ extern "C" __attribute__((visibility("default"))) int pith_ocr_init_v1(const cha
         std::vector<std::string> values(names.size(), "0");
         ready = api->Init(nullptr, languages, tesseract::OEM_LSTM_ONLY, nullptr, 0, &names, &values, false) == 0;
         if (ready) {
-            api->SetPageSegMode(tesseract::PSM_AUTO);  // the title block holds lines of several sizes
+            // Sparse text: every piece of text wherever it stands. Automatic layout analysis
+            // missed a whole title line on a mostly empty strip (a corpus file, at one dpi of three).
+            api->SetPageSegMode(tesseract::PSM_SPARSE_TEXT);
             api->SetVariable("debug_file", "/dev/null");
         }
     } catch (...) {

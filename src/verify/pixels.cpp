@@ -262,6 +262,21 @@ double luminance(const unsigned char* p) {
 
 double ratio(double a, double b) { return (std::max(a, b) + 0.05) / (std::min(a, b) + 0.05); }
 
+// OCR's words in reading order: lines from the top (words whose middles lie within half a line
+// of each other), each from the left. Sparse-text segmentation gives them block by block.
+std::vector<OcrWord> reading_order(std::vector<OcrWord> words, double line) {
+    auto middle = [](const OcrWord& w) { return (w.y0 + w.y1) / 2; };
+    std::stable_sort(words.begin(), words.end(), [&](const OcrWord& a, const OcrWord& b) { return middle(a) < middle(b); });
+    for (std::size_t start = 0; start < words.size();) {
+        std::size_t end = start + 1;
+        while (end < words.size() && middle(words[end]) - middle(words[start]) < line / 2) ++end;
+        std::stable_sort(words.begin() + static_cast<std::ptrdiff_t>(start), words.begin() + static_cast<std::ptrdiff_t>(end),
+                         [](const OcrWord& a, const OcrWord& b) { return a.x0 < b.x0; });
+        start = end;
+    }
+    return words;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------- public
@@ -535,7 +550,8 @@ Judgement judge(const std::vector<visible::Word>& title, const Reading& r) {
     std::vector<Token> here;
     std::vector<const OcrWord*> elsewhere;
     std::string read_text;  // as OCR reads it, for the explanation
-    for (const OcrWord& w : r.words) {
+    const std::vector<OcrWord> ordered = reading_order(r.words, line);  // `here` and `elsewhere` point into it
+    for (const OcrWord& w : ordered) {
         const double cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2;
         const bool in_title = cy >= y0 && cy <= y1 && cx >= x0 - line && cx <= x1 + line;
         if (in_title) {

@@ -20,8 +20,11 @@ struct PithOcrWord {
 typedef int (*PithOcrInitFn)(const char* languages);
 
 #define PITH_OCR_SYMBOL "pith_ocr_v1"
-// Reads the RGB image (rows * columns * 3, row 0 at the top) at `dpi` as one block of text and
-// calls word for each word in reading order. Returns 1 when it read, 0 when Tesseract is not
-// ready (pith_ocr_init_v1 failed or was not called) or the image is empty.
-typedef int (*PithOcrFn)(const unsigned char* rgb, int columns, int rows, int dpi,
+// Reads the RGB image (rows * columns * 3, row 0 at the top) at `dpi` and calls word for each
+// word. `layout`: PITH_OCR_SPARSE finds text wherever it stands, PITH_OCR_AUTO analyses the
+// page's layout first (Tesseract's page segmentation modes 11 and 3). Returns 1 when it read,
+// 0 when Tesseract is not ready (pith_ocr_init_v1 failed or was not called) or the image is empty.
+#define PITH_OCR_SPARSE 0
+#define PITH_OCR_AUTO 1
+typedef int (*PithOcrFn)(const unsigned char* rgb, int columns, int rows, int dpi, int layout,
                          void (*word)(void*, const PithOcrWord*), void* context);

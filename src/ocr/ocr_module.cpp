@@ -27,12 +27,7 @@ extern "C" __attribute__((visibility("default"))) int pith_ocr_init_v1(const cha
                                           "load_number_dawg", "load_unambig_dawg", "load_bigram_dawg"};
         std::vector<std::string> values(names.size(), "0");
         ready = api->Init(nullptr, languages, tesseract::OEM_LSTM_ONLY, nullptr, 0, &names, &values, false) == 0;
-        if (ready) {
-            // Sparse text: every piece of text wherever it stands. Automatic layout analysis
-            // missed a whole title line on a mostly empty strip (a corpus file, at one dpi of three).
-            api->SetPageSegMode(tesseract::PSM_SPARSE_TEXT);
-            api->SetVariable("debug_file", "/dev/null");
-        }
+        if (ready) api->SetVariable("debug_file", "/dev/null");
     } catch (...) {
         ready = 0;
     }
@@ -40,10 +35,11 @@ extern "C" __attribute__((visibility("default"))) int pith_ocr_init_v1(const cha
 }
 
 extern "C" __attribute__((visibility("default"))) int pith_ocr_v1(const unsigned char* rgb, int columns, int rows, int dpi,
-                                                                  void (*word)(void*, const PithOcrWord*),
+                                                                  int layout, void (*word)(void*, const PithOcrWord*),
                                                                   void* context) {
     if (ready != 1 || !rgb || columns <= 0 || rows <= 0) return 0;
     try {
+        api->SetPageSegMode(layout == PITH_OCR_AUTO ? tesseract::PSM_AUTO : tesseract::PSM_SPARSE_TEXT);
         api->SetImage(rgb, columns, rows, 3, columns * 3);
         api->SetSourceResolution(dpi);
         if (api->Recognize(nullptr) != 0) return 0;

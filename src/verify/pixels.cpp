@@ -42,6 +42,7 @@ void on_pixels(void* context, const PithRegionPixels* p) {
 struct OcrContext {
     const Image* image;
     std::vector<OcrWord>* words;
+    int pass;
 };
 
 void on_word(void* context, const PithOcrWord* w) {
@@ -54,12 +55,13 @@ void on_word(void* context, const PithOcrWord* w) {
     o.x1 = c->image->x0 + w->x1 * scale;
     o.y1 = c->image->y0 + w->y1 * scale;
     o.confidence = w->confidence;
+    o.pass = c->pass;
     c->words->push_back(std::move(o));
 }
 
 // ---------------------------------------------------------------- encoding
 // "pith-pixels 1 <read> <columns> <rows> <dpi> <x0> <y0> <words> <why bytes>\n<why><rgb>", then
-// per word "<x0> <y0> <x1> <y1> <confidence> <text bytes>\n<text>\n". Numbers as hex floats.
+// per word "<x0> <y0> <x1> <y1> <confidence> <pass> <text bytes>\n<text>\n". Numbers as hex floats.
 
 void put(std::string& out, double v, char end = ' ') {
     char buf[64];
@@ -385,8 +387,12 @@ Reading read(std::string_view pdf, int index, const std::string& password, const
         return r;
     }
     static const auto ocr = reinterpret_cast<PithOcrFn>(poppler_module::symbol(PITH_OCR_SYMBOL, "pith-ocr.so"));
-    OcrContext c{&r.image, &r.words};
-    r.read = ocr(r.image.rgb.data(), r.image.columns, r.image.rows, static_cast<int>(std::lround(r.image.dpi)), &on_word, &c) == 1;
+    r.read = true;
+    for (int pass : {PITH_OCR_SPARSE, PITH_OCR_AUTO}) {
+        OcrContext c{&r.image, &r.words, pass};
+        r.read = r.read && ocr(r.image.rgb.data(), r.image.columns, r.image.rows, static_cast<int>(std::lround(r.image.dpi)),
+                               pass, &on_word, &c) == 1;
+    }
     if (!r.read) r.why = "Tesseract could not read the title block";
     return r;
 }
@@ -401,7 +407,7 @@ std::string encode(const Reading& r) {
     out += std::to_string(r.words.size()) + " " + std::to_string(r.why.size()) + "\n" + r.why;
     out.append(r.image.rgb.begin(), r.image.rgb.end());
     for (const OcrWord& w : r.words) {
-        for (double v : {w.x0, w.y0, w.x1, w.y1, w.confidence}) put(out, v);
+        for (double v : {w.x0, w.y0, w.x1, w.y1, w.confidence, static_cast<double>(w.pass)}) put(out, v);
         out += std::to_string(w.text.size()) + "\n" + w.text + "\n";
     }
     return out;
@@ -428,6 +434,9 @@ std::optional<Reading> decode(std::string_view bytes) {
             if (!n) return std::nullopt;
             *v = *n;
         }
+        const std::optional<std::size_t> pass = in.count();
+        if (!pass || *pass > 1) return std::nullopt;
+        w.pass = static_cast<int>(*pass);
         const std::optional<std::size_t> size = in.count('\n');
         if (!size) return std::nullopt;
         std::optional<std::string> text = in.bytes(*size);
@@ -499,7 +508,12 @@ Reading Reader::collect() {
     return failed;
 }
 
-Judgement judge(const std::vector<visible::Word>& title, const Reading& r) {
+namespace {
+
+constexpr const char* kReadsNothing = "OCR reads no words there: the pixels do not confirm it";
+
+// The judgement on one OCR pass's words.
+Judgement judge_pass(const std::vector<visible::Word>& title, const Reading& r, const std::vector<OcrWord>& words) {
     Judgement j;
     std::string shown_text;
     for (const auto& w : title) shown_text += (shown_text.empty() ? "" : " ") + w.text;
@@ -550,7 +564,7 @@ Judgement judge(const std::vector<visible::Word>& title, const Reading& r) {
     std::vector<Token> here;
     std::vector<const OcrWord*> elsewhere;
     std::string read_text;  // as OCR reads it, for the explanation
-    const std::vector<OcrWord> ordered = reading_order(r.words, line);  // `here` and `elsewhere` point into it
+    const std::vector<OcrWord> ordered = reading_order(words, line);  // `here` and `elsewhere` point into it
     for (const OcrWord& w : ordered) {
         const double cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2;
         const bool in_title = cy >= y0 && cy <= y1 && cx >= x0 - line && cx <= x1 + line;
@@ -597,7 +611,7 @@ Judgement judge(const std::vector<visible::Word>& title, const Reading& r) {
                                     (a.missing.empty() || a.extra.empty() ? "" : " and ") +
                                     (a.extra.empty() ? "" : "with " + quoted_list(a.extra));
     if (here.empty()) {
-        j.explanation = layer + ", but OCR reads no words there: the pixels do not confirm it";
+        j.explanation = layer + ", but " + kReadsNothing;
         return j;
     }
     if (a.missing.size() <= 1 && a.extra.size() <= 1 && a.matched >= 3) {
@@ -607,6 +621,35 @@ Judgement judge(const std::vector<visible::Word>& title, const Reading& r) {
     j.verdict = Verdict::Differs;
     j.explanation = layer + ", but " + pixels + ", " + differences;
     return j;
+}
+
+// Best first: the title read (agreeing, or outranked by larger text), then not confirmed, then other words read.
+int rank(Verdict v) {
+    switch (v) {
+        case Verdict::Agrees: return 0;
+        case Verdict::Faint: return 1;  // the same for every pass: decided before reading
+        case Verdict::Outranked: return 2;
+        case Verdict::Unverified: return 3;
+        case Verdict::Differs: return 4;
+    }
+    return 5;
+}
+
+}  // namespace
+
+Judgement judge(const std::vector<visible::Word>& title, const Reading& r) {
+    std::optional<Judgement> best;
+    int best_rank = 0;
+    for (int pass : {0, 1}) {
+        std::vector<OcrWord> words;
+        for (const OcrWord& w : r.words)
+            if (w.pass == pass) words.push_back(w);
+        Judgement j = judge_pass(title, r, words);
+        // A pass that reads no word where the title stands is no evidence either way.
+        const int k = j.explanation.find(kReadsNothing) != std::string::npos ? 9 : rank(j.verdict);
+        if (!best || k < best_rank) best = std::move(j), best_rank = k;
+    }
+    return *best;
 }
 
 }  // namespace pith::pixels

@@ -61,12 +61,13 @@ struct OcrWord {
     std::string text;                          // UTF-8 as Tesseract reads it
     double x0 = 0, y0 = 0, x1 = 0, y1 = 0;     // points, page as displayed, origin top-left
     double confidence = 0;                     // 0-100
+    int pass = 0;                              // 0: sparse-text segmentation; 1: automatic layout
 };
 struct Reading {
     bool read = false;  // the region was rendered and OCR ran
     std::string why;    // when not: why not (no OCR data, not rendered in time, ...)
     Image image;
-    std::vector<OcrWord> words;  // Tesseract's reading order
+    std::vector<OcrWord> words;  // of both passes, each in Tesseract's order
 };
 
 // The region rendered and read in this process. Throws pith::Error when pith-text.so cannot be
@@ -108,7 +109,9 @@ struct Judgement {
     std::string explanation;  // one sentence for the user, naming both readings
     double contrast = 0;      // the least contrast ratio of the title's words
 };
-// `title`: the words the text layer matched as the title (title::OnPage::span), in order.
+// `title`: the words the text layer matched as the title (title::OnPage::span), in order. Each
+// OCR pass is judged; the best judgement stands (each segmentation misses lines the other
+// reads: one on a mostly empty strip, the other where a line touches the next).
 Judgement judge(const std::vector<visible::Word>& title, const Reading& r);
 
 // The title's words: page.words[span.first .. span.second].

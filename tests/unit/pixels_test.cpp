@@ -150,6 +150,20 @@ TEST_CASE("pixels: words the title does not have, or title words the pixels do n
     CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, speck)).verdict == Verdict::Agrees);
 }
 
+TEST_CASE("pixels: two OCR passes, the best reading stands", "[pixels]") {
+    // The sparse pass misses the line; the automatic layout reads it.
+    std::vector<OcrWord> words = read_as({"Sparse", "Attention", "Kernels", "for", "Long", "Context", "Models"});
+    for (auto& w : words) w.pass = 1;
+    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, words)).verdict == Verdict::Agrees);
+    // One pass reads another title, the other nothing: the other title stands.
+    std::vector<OcrWord> forged = read_as({"Quantum", "Annealing", "Schedules", "for", "Sparse", "Graph", "Colouring"});
+    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, forged)).verdict == Verdict::Differs);
+    // Both read: the one that agrees stands (a pass misread a line that touches the next).
+    std::vector<OcrWord> both = read_as({"Sparse", "Attention", "Kernels", "for", "Lang", "Cantext", "Madels"});
+    for (auto w : words) both.push_back(w);
+    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, both)).verdict == Verdict::Agrees);
+}
+
 TEST_CASE("pixels: faint titles, titles outranked, pixels that cannot be read", "[pixels]") {
     const std::vector<OcrWord> same = read_as({"Sparse", "Attention", "Kernels", "for", "Long", "Context", "Models"});
     const auto faint = pith::pixels::judge(kTitle, reading_of(kTitle, same, 0xf4));

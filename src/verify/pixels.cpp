@@ -512,54 +512,84 @@ namespace {
 
 constexpr const char* kReadsNothing = "OCR reads no words there: the pixels do not confirm it";
 
-// The judgement on one OCR pass's words.
-Judgement judge_pass(const std::vector<visible::Word>& title, const Reading& r, const std::vector<OcrWord>& words) {
-    Judgement j;
-    std::string shown_text;
-    for (const auto& w : title) shown_text += (shown_text.empty() ? "" : " ") + w.text;
-    const std::string layer = "the text layer shows the title \"" + shown_text + "\"";
-    if (!r.read) {
-        j.explanation = layer + "; the pixels were not read: " + r.why;
-        return j;
-    }
-    // What the title is made of, as OCR can read it.
+// Why the pixels cannot be read for this title ("" when they can): not read at all, a script
+// without OCR data, too few letters (a formula).
+std::string unreadable(const std::vector<visible::Word>& title, const Reading& r) {
+    if (!r.read) return r.why;
     std::string foreign;
-    std::vector<std::u32string> t;
     std::size_t letters = 0;
-    double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300, tallest = 0;
-    for (const auto& w : title) {
-        for (auto& token : tokens_of(w.text, &foreign)) {
-            letters += token.size();
-            t.push_back(std::move(token));
-        }
-        x0 = std::min(x0, w.x0), y0 = std::min(y0, w.y0), x1 = std::max(x1, w.x1), y1 = std::max(y1, w.y1);
-    }
-    if (!foreign.empty()) {
-        j.explanation = layer + "; the pixels were not read: the title is written in " + foreign + ", which pith's OCR (" +
-                        kLanguages + ") does not read";
-        return j;
-    }
-    if (letters < 4) {
-        j.explanation = layer + "; the pixels were not read: the title is mostly formula or symbols, which OCR does not read";
-        return j;
-    }
-    // Contrast, word by word: the pixels must show every word legibly.
-    j.contrast = 21;
-    std::string faintest;
+    for (const auto& w : title)
+        for (const auto& token : tokens_of(w.text, &foreign)) letters += token.size();
+    if (!foreign.empty()) return "the title is written in " + foreign + ", which pith's OCR (" + kLanguages + ") does not read";
+    if (letters < 4) return "the title is mostly formula or symbols, which OCR does not read";
+    return "";
+}
+
+// The title's faintest word (of two characters or more) and its contrast.
+std::pair<std::string, double> faintest(const std::vector<visible::Word>& title, const Image& image) {
+    std::pair<std::string, double> out{"", 21};
     for (const auto& w : title) {
         std::string none;
         const auto tokens = tokens_of(w.text, &none);
         if (std::none_of(tokens.begin(), tokens.end(), counts)) continue;
-        const double k = contrast(r.image, w.x0, w.y0, w.x1, w.y1);
-        if (k < j.contrast) j.contrast = k, faintest = w.text;
+        const double k = contrast(image, w.x0, w.y0, w.x1, w.y1);
+        if (k < out.second) out = {w.text, k};
     }
+    return out;
+}
+
+// Two words side by side, above the title's bottom (`bottom`), each kOutrankRatio times the
+// title's tallest word: one large word alone may be a logo or a drop cap (as in the text
+// layer's rule, title.cpp). "" when there are none.
+std::string outranking(const std::vector<const OcrWord*>& elsewhere, double tallest, double bottom) {
+    std::vector<const OcrWord*> large;
+    for (const OcrWord* w : elsewhere) {
+        std::string none;
+        std::size_t chars = 0;
+        for (const auto& token : tokens_of(w->text, &none)) chars += token.size();
+        const double height = w->y1 - w->y0;
+        if (chars >= 3 && w->confidence >= kMinConfidence && w->x1 - w->x0 >= height && w->y1 <= bottom &&
+            height > kOutrankRatio * tallest)
+            large.push_back(w);
+    }
+    for (const OcrWord* w : large)
+        for (const OcrWord* v : large)
+            if (v != w && std::abs((v->y0 + v->y1) / 2 - (w->y0 + w->y1) / 2) <= (w->y1 - w->y0) / 2)
+                return "\"" + w->text + " " + v->text + "\" above it in larger type (" +
+                       one_decimal((w->y1 - w->y0) / std::max(1e-9, tallest)) + " times as tall)";
+    return "";
+}
+
+std::string joined_text(const std::vector<visible::Word>& words) {
+    std::string out;
+    for (const auto& w : words) out += (out.empty() ? "" : " ") + w.text;
+    return out;
+}
+
+// The judgement on one OCR pass's words.
+Judgement judge_pass(const std::vector<visible::Word>& title, const Reading& r, const std::vector<OcrWord>& words) {
+    Judgement j;
+    const std::string layer = "the text layer shows the title \"" + joined_text(title) + "\"";
+    if (const std::string why = unreadable(title, r); !why.empty()) {
+        j.explanation = layer + "; the pixels were not read: " + why;
+        return j;
+    }
+    // Contrast, word by word: the pixels must show every word legibly.
+    const auto [faint, contrast_ratio] = faintest(title, r.image);
+    j.contrast = contrast_ratio;
     if (j.contrast < kMinContrast) {
         j.verdict = Verdict::Faint;
-        j.explanation = layer + ", but the pixels show \"" + faintest + "\" at a contrast of " + one_decimal(j.contrast) +
+        j.explanation = layer + ", but the pixels show \"" + faint + "\" at a contrast of " + one_decimal(j.contrast) +
                         ":1 against its background, too faint to read (at least " + one_decimal(kMinContrast) + ":1)";
         return j;
     }
-    // The OCR words where the title stands, and the others.
+    // The OCR words where the title stands (inside its boxes' extent), and the others.
+    std::vector<std::u32string> t;
+    double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300, tallest = 0;
+    for (const auto& w : title) {
+        for (auto& token : tokens_of(w.text, nullptr)) t.push_back(std::move(token));
+        x0 = std::min(x0, w.x0), y0 = std::min(y0, w.y0), x1 = std::max(x1, w.x1), y1 = std::max(y1, w.y1);
+    }
     const double line = std::max(1.0, title.front().y1 - title.front().y0);
     std::vector<Token> here;
     std::vector<const OcrWord*> elsewhere;
@@ -567,42 +597,22 @@ Judgement judge_pass(const std::vector<visible::Word>& title, const Reading& r, 
     const std::vector<OcrWord> ordered = reading_order(words, line);  // `here` and `elsewhere` point into it
     for (const OcrWord& w : ordered) {
         const double cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2;
-        const bool in_title = cy >= y0 && cy <= y1 && cx >= x0 - line && cx <= x1 + line;
-        if (in_title) {
-            read_text += (read_text.empty() ? "" : " ") + w.text;
-            for (auto& token : tokens_of(w.text, nullptr)) here.push_back({std::move(token), &w});
-        } else {
+        if (!(cy >= y0 && cy <= y1 && cx >= x0 - line && cx <= x1 + line)) {
             elsewhere.push_back(&w);
+            continue;
         }
+        read_text += (read_text.empty() ? "" : " ") + w.text;
+        tallest = std::max(tallest, w.y1 - w.y0);
+        for (auto& token : tokens_of(w.text, nullptr)) here.push_back({std::move(token), &w});
     }
     const Alignment a = align(t, here);
-    for (const auto& token : here)
-        if (token.ocr) tallest = std::max(tallest, token.ocr->y1 - token.ocr->y0);
     const std::string pixels = "the pixels (OCR) read \"" + read_text + "\" there";
     if (a.missing.empty() && a.extra.empty()) {
-        // The title is there: no line above it, or beside it, set larger. A line counts with two
-        // such words side by side: one large word alone may be a logo or a drop cap (as in the
-        // text layer's rule, title.cpp).
-        std::vector<const OcrWord*> large;
-        for (const OcrWord* w : elsewhere) {
-            std::string none;
-            std::size_t chars = 0;
-            for (const auto& token : tokens_of(w->text, &none)) chars += token.size();
-            const double height = w->y1 - w->y0;
-            if (chars >= 3 && w->confidence >= kMinConfidence && w->x1 - w->x0 >= height && w->y1 <= y1 &&
-                height > kOutrankRatio * tallest)
-                large.push_back(w);
+        if (const std::string above = outranking(elsewhere, tallest, y1); !above.empty()) {
+            j.verdict = Verdict::Outranked;
+            j.explanation = layer + " and " + pixels + ", but the pixels also show " + above;
+            return j;
         }
-        for (const OcrWord* w : large)
-            for (const OcrWord* v : large) {
-                const double middle = (w->y0 + w->y1) / 2;
-                if (v == w || std::abs((v->y0 + v->y1) / 2 - middle) > (w->y1 - w->y0) / 2) continue;
-                j.verdict = Verdict::Outranked;
-                j.explanation = layer + " and " + pixels + ", but the pixels also show \"" + w->text + " " + v->text +
-                                "\" above it in larger type (" + one_decimal((w->y1 - w->y0) / std::max(1e-9, tallest)) +
-                                " times as tall)";
-                return j;
-            }
         j.verdict = Verdict::Agrees;
         j.explanation = layer + "; " + pixels + " too (contrast " + one_decimal(j.contrast) + ":1)";
         return j;
@@ -610,16 +620,10 @@ Judgement judge_pass(const std::vector<visible::Word>& title, const Reading& r, 
     const std::string differences = (a.missing.empty() ? "" : "without " + quoted_list(a.missing)) +
                                     (a.missing.empty() || a.extra.empty() ? "" : " and ") +
                                     (a.extra.empty() ? "" : "with " + quoted_list(a.extra));
-    if (here.empty()) {
-        j.explanation = layer + ", but " + kReadsNothing;
-        return j;
-    }
-    if (a.missing.size() <= 1 && a.extra.size() <= 1 && a.matched >= 3) {
+    if (here.empty()) j.explanation = layer + ", but " + kReadsNothing;
+    else if (a.missing.size() <= 1 && a.extra.size() <= 1 && a.matched >= 3)
         j.explanation = layer + ", but " + pixels + ", " + differences + " (one word: possibly OCR's misreading; not confirmed)";
-        return j;
-    }
-    j.verdict = Verdict::Differs;
-    j.explanation = layer + ", but " + pixels + ", " + differences;
+    else j.verdict = Verdict::Differs, j.explanation = layer + ", but " + pixels + ", " + differences;
     return j;
 }
 

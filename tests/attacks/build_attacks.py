@@ -1219,11 +1219,12 @@ def main():
                  build_xmp, build_keys):
         step(b, a)
     import round2_changes  # noqa: E402  (these import this file as a module: after main's own steps)
+    import round2_pixels  # noqa: E402
     import round2_resave  # noqa: E402
     import round2_titles  # noqa: E402
     import round2_viewers  # noqa: E402
     EXTRA_CHECKS.update(round2_changes.CHECKS)
-    for module in (round2_titles, round2_resave, round2_viewers, round2_changes):
+    for module in (round2_titles, round2_resave, round2_viewers, round2_changes, round2_pixels):
         module.build(b, a)
     failures = [] if args.no_prove else prove(b.out, b.entries)
     with open(b.path("manifest.json"), "w") as f:

@@ -64,7 +64,7 @@ pith_verify_test(badge_swallowed 120)          # content leaves an array open be
 # rewrites are unverified (pith.rewritten), converters that drop the XMP unverified (pith.badge.only).
 foreach(case countersign_pdfsig annotate_mutool xmp_exiftool rewrite_qpdf linearize_qpdf object_streams_qpdf clean_mutool
              clean_linearize_mutool rewrite_then_annotate ghostscript pdftocairo badge_only_title_differs
-             badge_only_unknown writers)
+             badge_only_unknown writers writer_chromium)
   add_test(NAME resave_${case}
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/verify/resave_suite.py
             --pith $<TARGET_FILE:pith> --source ${CMAKE_SOURCE_DIR} ${case})

@@ -314,5 +314,27 @@ def case_writers(ctx):
                                                               "pith.badge.drawing.match"], failures=[])
 
 
+def case_writer_chromium(ctx):
+    """A paper printed to PDF by Chromium (Skia's writer): stamped without an override and trusted."""
+    browser = next((shutil.which(n) for n in ("chromium", "chromium-browser") if shutil.which(n)), None)
+    if not browser:
+        print("SKIP: chromium not installed")
+        sys.exit(77)
+    title = json.load(open(ctx.path("signed.json"), encoding="utf-8"))["paper"]["title"]
+    page = ctx.write("paper.html", "<!doctype html><html><head><meta charset=utf-8><style>body{font-family:serif;margin:2cm}"
+                     "h1{font-size:22pt}</style></head><body><h1>%s</h1><p>Ada Lovelace, Institute of Examples</p>"
+                     "<p>Abstract. We model the performance of training and serving large models and check the model "
+                     "against measurements.</p></body></html>" % title)
+    src, out = ctx.path("w-chromium.pdf"), ctx.path("w-chromium-stamped.pdf")
+    # Nothing may leave the machine: every host resolves to nothing, any request goes to a closed port.
+    tool(browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--proxy-server=http://127.0.0.1:9", "--host-resolver-rules=MAP * ~NOTFOUND",
+         "--user-data-dir=" + ctx.path("chrome-profile"), "--no-pdf-header-footer", "--print-to-pdf=" + src, "file://" + page)
+    rc, _, err = ctx.run(["stamp", src, "--record", ctx.path("signed.json"), "-o", out])
+    check(rc == 0, "chromium: pith stamp refused the output: %s" % err)
+    tool("qpdf", "--check", out)
+    ctx.expect("writer chromium", out, "trusted", success=["pith.prior.match", "pith.update.match", "pith.title.match"], failures=[])
+
+
 if __name__ == "__main__":
     sys.exit(case_main(globals(), make, "pith-resave-"))

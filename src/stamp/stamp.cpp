@@ -533,9 +533,9 @@ void refuse_other_number(const std::string& name, const Carried& c, const PithNu
 void check_title_pixels(pdf::File& file, const visible::Page& page, int index, const title::OnPage& t,
                         const std::string& password, Summary& summary) {
     if (!t.span) return;
-    const std::vector<visible::Word> words = pixels::words_of(page, *t.span);
+    const pixels::TitleWords words = pixels::title_words(page, *t.span, t.formula_words);
     const pixels::Judgement j =
-        pixels::judge(words, pixels::Reader(file.bytes(), index, password, pixels::region_for(page, words)).collect());
+        pixels::judge(words, pixels::Reader(file.bytes(), index, password, pixels::region_for(page, words.all())).collect());
     if (j.verdict == pixels::Verdict::Agrees) return;
     if (j.verdict == pixels::Verdict::Unverified)  // what stamp accepts, verify calls trusted
         throw Error(file.name() + ": the record's title cannot be checked: " + j.explanation +

@@ -327,9 +327,16 @@ double contrast(const Image& image, double x0, double y0, double x1, double y1) 
     return ink[at90];
 }
 
-std::vector<visible::Word> words_of(const visible::Page& page, std::pair<std::size_t, std::size_t> span) {
-    std::vector<visible::Word> out;
-    for (std::size_t i = span.first; i <= span.second && i < page.words.size(); ++i) out.push_back(page.words[i]);
+std::vector<visible::Word> TitleWords::all() const {
+    std::vector<visible::Word> out = read;
+    out.insert(out.end(), unread.begin(), unread.end());
+    return out;
+}
+
+TitleWords title_words(const visible::Page& page, std::pair<std::size_t, std::size_t> span, const std::vector<std::size_t>& unread) {
+    TitleWords out;
+    for (std::size_t i = span.first; i <= span.second && i < page.words.size(); ++i)
+        (std::find(unread.begin(), unread.end(), i) == unread.end() ? out.read : out.unread).push_back(page.words[i]);
     return out;
 }
 
@@ -654,6 +661,20 @@ Judgement judge(const std::vector<visible::Word>& title, const Reading& r) {
         if (!best || k < best_rank) best = std::move(j), best_rank = k;
     }
     return *best;
+}
+
+Judgement judge(const TitleWords& title, Reading r) {
+    // An OCR word at least half of whose width lies over unread words of its line (a formula read
+    // as one token, "O(,/n)", spans the gaps between its pieces).
+    const auto under_unread = [&](const OcrWord& w) {
+        const double cy = (w.y0 + w.y1) / 2;
+        double covered = 0;
+        for (const visible::Word& u : title.unread)
+            if (cy >= u.y0 && cy <= u.y1) covered += std::max(0.0, std::min(w.x1, u.x1) - std::max(w.x0, u.x0));
+        return covered >= 0.5 * (w.x1 - w.x0);
+    };
+    r.words.erase(std::remove_if(r.words.begin(), r.words.end(), under_unread), r.words.end());
+    return judge(title.read, r);
 }
 
 }  // namespace pith::pixels

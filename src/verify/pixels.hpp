@@ -114,8 +114,16 @@ struct Judgement {
 // reads: one on a mostly empty strip, the other where a line touches the next).
 Judgement judge(const std::vector<visible::Word>& title, const Reading& r);
 
-// The title's words: page.words[span.first .. span.second].
-std::vector<visible::Word> words_of(const visible::Page& page, std::pair<std::size_t, std::size_t> span);
+// The title's words split into those the pixels are asked to read and those they are not: words
+// that spell part of the record's formulas or logos (title::OnPage::formula_words), which OCR
+// does not read (α as "a", the LaTeX logo as "ETRX").
+struct TitleWords {
+    std::vector<visible::Word> read, unread;
+    std::vector<visible::Word> all() const;  // for region_for()
+};
+TitleWords title_words(const visible::Page& page, std::pair<std::size_t, std::size_t> span, const std::vector<std::size_t>& unread);
+// judge() on the words to read; what OCR reads where an unread word stands is left out.
+Judgement judge(const TitleWords& title, Reading r);
 
 // WCAG 2 contrast ratio (1-21) between the glyphs in the box (points) and their background: the
 // background is the commonest luminance around the box, the glyphs the 90th percentile of the

@@ -404,6 +404,7 @@ std::string normalise(std::string_view text) {
     icu::UnicodeString u = from_code_points(dehyphenate(code_points(from_utf8(text))));
     u.foldCase(U_FOLD_CASE_DEFAULT);
     u = apply(nfkd(), u);
+    u.foldCase(U_FOLD_CASE_DEFAULT);  // again: math italic capitals (𝑂) have no case until NFKD makes them letters
     return tex_logos(finish(code_points(u)));
 }
 
@@ -469,13 +470,19 @@ bool mark_text(const std::string& normalised) {
     }
     return true;
 }
+bool symbols_only(const std::string& normalised) {
+    const std::vector<UChar32> cps = code_points(from_utf8(normalised));
+    return !cps.empty() && std::none_of(cps.begin(), cps.end(), [](UChar32 c) { return u_isalnum(c); });
+}
 bool is_mark(const std::vector<const visible::Word*>& words, std::size_t i) {
     if (i == 0 || words[i - 1]->line_end) return false;
     const visible::Word& w = *words[i];
     const visible::Word& before = *words[i - 1];
     const double raised = (before.y0 + before.y1) / 2 - (w.y0 + w.y1) / 2;
-    return w.size <= 0.8 * before.size && raised > 0.1 * before.size && w.x0 - before.x1 < 0.3 * before.size &&
-           mark_text(normalise(w.text));
+    const std::string text = normalise(w.text);
+    if (w.x0 - before.x1 >= 0.3 * before.size || !mark_text(text)) return false;
+    // In smaller type and raised; or a symbol (acmart's \titlenote star) raised well above the line.
+    return (w.size <= 0.8 * before.size && raised > 0.1 * before.size) || (symbols_only(text) && raised > 0.25 * before.size);
 }
 
 // Whether the title's word `i` ends its line: nothing but marks follows it there.
@@ -488,8 +495,12 @@ bool ends_line(const std::vector<const visible::Word*>& words, std::size_t i) {
 }
 
 // Symbols that fonts spell in more than one way compare as one.
+// The radical sign is dropped on both sides: its glyph is set apart from what it covers (poppler
+// reads pdfTeX's on a line of its own above the title, LuaTeX's not at all).
+constexpr UChar32 kDropped = 0x221A;
 UChar32 unify_symbol(UChar32 c) {
     switch (c) {
+        case '`': return 'l';  // LuaTeX's script l (ℓ, "l" after NFKD) reads as a backquote in poppler
         case 0x00B7: case 0x2219: case 0x22C5: return 0x22C5;  // dot operators
         case '*': case 0x2217: return 0x2217;
         case '~': case 0x223C: return 0x223C;
@@ -509,6 +520,7 @@ struct Unit {
 constexpr std::size_t kMaxUnknownWords = 3;
 
 void append_folded(std::string& out, UChar32 c) {
+    if (c == kDropped) return;
     icu::UnicodeString one;
     one.append(unify_symbol(c));
     one.toUTF8String(out);
@@ -550,6 +562,7 @@ struct Part {
     std::size_t word;         // index into the words
     bool word_start, word_end;
     bool joins_next = false;  // the page may spell one word across this part and the next
+    bool mark = false;        // a footnote mark, or a formula's superscript: text passes over it
 };
 // A font without accented letters (TeX's OT1) draws an accent as a glyph of its own over the
 // letter; where poppler does not combine the two, the spacing accent must not split the word.
@@ -568,10 +581,26 @@ std::string without_spacing_accents(const std::string& text) {
     return to_utf8(from_code_points(cps));
 }
 
+// A mark the font sets in the word's own type and run (acmart's \titlenote star: "Inference∗") is
+// split off the word as a mark of its own: symbols are no letters of a word.
+void split_trailing_mark(std::vector<Part>& parts) {
+    const std::vector<UChar32> cps = code_points(from_utf8(parts.back().chars));
+    std::size_t keep = cps.size();
+    while (keep > 0 && (u_charType(cps[keep - 1]) == U_MATH_SYMBOL || u_charType(cps[keep - 1]) == U_OTHER_SYMBOL)) --keep;
+    if (keep == 0 || keep == cps.size()) return;
+    Part mark = parts.back();
+    parts.back().chars = to_utf8(from_code_points({cps.begin(), cps.begin() + static_cast<std::ptrdiff_t>(keep)}));
+    mark.chars = to_utf8(from_code_points({cps.begin() + static_cast<std::ptrdiff_t>(keep), cps.end()}));
+    mark.word_start = false;
+    mark.mark = true;
+    parts.back().word_end = true;  // the title may end before its mark
+    parts.push_back(mark);
+}
+
 std::vector<Part> parts_of(const std::vector<const visible::Word*>& words) {
     std::vector<Part> parts;
     for (std::size_t i = 0; i < words.size(); ++i) {
-        if (is_mark(words, i)) continue;
+        const bool mark = is_mark(words, i);
         const std::string n = normalise(without_spacing_accents(words[i]->text));
         const std::size_t first = parts.size();
         std::string chars;
@@ -585,11 +614,13 @@ std::vector<Part> parts_of(const std::vector<const visible::Word*>& words) {
         }
         if (!chars.empty()) parts.push_back({chars, i, parts.size() == first, false});
         if (parts.size() == first) continue;
+        split_trailing_mark(parts);
         parts.back().word_end = true;
         const visible::Word& w = *words[i];
         const bool hyphenated = w.line_end && !n.empty() && n.back() == '-';
         const bool glued = !w.line_end && i + 1 < words.size() && words[i + 1]->x0 - w.x1 < 0.12 * std::min(w.size, words[i + 1]->size);
         parts.back().joins_next = hyphenated || glued;
+        for (std::size_t k = first; k < parts.size(); ++k) parts[k].mark = parts[k].mark || mark;
     }
     return parts;
 }
@@ -601,15 +632,18 @@ public:
     std::optional<std::size_t> from(std::size_t u, std::size_t p) const {
         if (u == units_.size()) return p;
         const Unit& unit = units_[u];
+        if (u > 0)  // a mark between two of the title's words is not one of them
+            while (p < parts_.size() && parts_[p].mark) ++p;
         if (unit.kind == Unit::Kind::Unknown) {
             for (std::size_t n = 0; n <= kMaxUnknownWords && p + n <= parts_.size(); ++n)
                 if (n == 0 || parts_[p + n - 1].word_end)
                     if (auto end = from(u + 1, p + n)) return end;
             return std::nullopt;
         }
+        if (unit.kind == Unit::Kind::Formula) return formula(u, p, "");
         std::string spelled;
         for (std::size_t q = p; q < parts_.size(); ++q) {
-            if (q > p && unit.kind == Unit::Kind::Text && !parts_[q - 1].joins_next) return std::nullopt;
+            if (q > p && !parts_[q - 1].joins_next) return std::nullopt;
             spelled += parts_[q].chars;
             if (spelled.size() > unit.chars.size() || unit.chars.compare(0, spelled.size(), spelled) != 0) return std::nullopt;
             if (spelled.size() == unit.chars.size())
@@ -619,11 +653,23 @@ public:
     }
 
 private:
+    // A formula spelled from part `q` on, whatever the spacing; a raised part inside it may be its
+    // superscript (σ², the A of the LaTeX logo) or a mark after it.
+    std::optional<std::size_t> formula(std::size_t u, std::size_t q, const std::string& spelled) const {
+        const Unit& unit = units_[u];
+        if (spelled.size() == unit.chars.size()) return from(u + 1, q);
+        if (q >= parts_.size()) return std::nullopt;
+        if (parts_[q].mark && !spelled.empty())
+            if (auto end = formula(u, q + 1, spelled)) return end;
+        const std::string more = spelled + parts_[q].chars;
+        if (more.size() > unit.chars.size() || unit.chars.compare(0, more.size(), more) != 0) return std::nullopt;
+        return formula(u, q + 1, more);
+    }
+
     const std::vector<Unit>& units_;
     const std::vector<Part>& parts_;
 };
 
-// Every run of words that shows `title` in reading order, whole words only: its first and last word.
 std::vector<std::pair<std::size_t, std::size_t>> title_spans(const std::vector<const visible::Word*>& words, const tex_title::Typeset& title) {
     const std::vector<Unit> units = units_of(title);
     const std::vector<Part> parts = parts_of(words);
@@ -631,7 +677,7 @@ std::vector<std::pair<std::size_t, std::size_t>> title_spans(const std::vector<c
     if (std::none_of(units.begin(), units.end(), [](const Unit& u) { return u.kind != Unit::Kind::Unknown; })) return spans;
     const Matcher matcher(units, parts);
     for (std::size_t p = 0; p < parts.size(); ++p) {
-        if (!parts[p].word_start) continue;
+        if (!parts[p].word_start || parts[p].mark) continue;
         const auto end = matcher.from(0, p);
         if (end && *end > p && parts[*end - 1].word_end) spans.emplace_back(parts[p].word, parts[*end - 1].word);
     }
@@ -639,6 +685,37 @@ std::vector<std::pair<std::size_t, std::size_t>> title_spans(const std::vector<c
 }
 
 tex_title::Typeset plain_text(const std::string& text) { return {{{tex_title::Piece::Kind::Text, text}}}; }
+
+// The words of a span that spell part of the title's formulas (or of TeX pith cannot typeset):
+// a part of the word that is no text word of the title and stands inside such a unit. Only the
+// record's formulas can exempt a word: a word the sender hyphenates or spells otherwise cannot.
+std::vector<std::size_t> formula_words(const visible::Page& page, std::pair<std::size_t, std::size_t> span, const tex_title::Typeset& title) {
+    std::set<std::string> text;
+    std::vector<std::string> loose;
+    for (const Unit& u : units_of(title)) {
+        if (u.kind == Unit::Kind::Text) text.insert(u.chars);
+        else loose.push_back(u.chars);
+    }
+    auto in_formula = [&](const std::string& part) {
+        return !text.count(part) && std::any_of(loose.begin(), loose.end(), [&](const std::string& f) { return f.find(part) != std::string::npos; });
+    };
+    std::vector<std::size_t> out;
+    for (std::size_t i = span.first; i <= span.second && i < page.words.size(); ++i) {
+        bool formula = false, letters = false;  // a word without letters (a radical sign, a bracket) has none to read
+        std::string chars;
+        for (UChar32 c : code_points(from_utf8(normalise(without_spacing_accents(page.words[i].text)) + " "))) {
+            if (!is_separator(c)) {
+                append_folded(chars, c);
+                continue;
+            }
+            formula = formula || (!chars.empty() && in_formula(chars));
+            letters = letters || !chars.empty();
+            chars.clear();
+        }
+        if (formula || (!letters && !loose.empty())) out.push_back(i);
+    }
+    return out;
+}
 
 double median_size(const std::vector<const visible::Word*>& words) {
     std::vector<double> sizes;
@@ -655,11 +732,15 @@ bool set_as_title(const std::vector<const visible::Word*>& words, std::pair<std:
     if (span.first > 0 && !words[span.first - 1]->line_end) return false;
     if (!ends_line(words, span.second)) return false;
     std::size_t lines = 0, count = span.second - span.first + 1;
-    double smallest = words[span.first]->size;
+    // The title's type is its words' of three letters or more: a sub- or superscript, a mark or
+    // the raised A of the LaTeX logo is smaller.
+    double smallest = 1e300, any = 1e300;
     for (std::size_t i = span.first; i <= span.second; ++i) {
-        smallest = std::min(smallest, words[i]->size);
+        any = std::min(any, words[i]->size);
+        if (code_points(from_utf8(words[i]->text)).size() >= 3) smallest = std::min(smallest, words[i]->size);
         lines += words[i]->line_end || i == span.second;
     }
+    if (smallest > 1e299) smallest = any;
     if (smallest < 0.85 * median) return false;
     return lines < 3 || count >= 2 * lines || smallest > 1.1 * median;
 }
@@ -827,8 +908,11 @@ OnPage on_page(const std::string& plain_hint, const std::string& hash, const std
         const std::vector<const visible::Word*> words = words_of(*page, true, &index);
         auto spans = title_spans(words, *wanted);
         if (spans.empty()) spans = title_spans(words, plain_text(rtl_runs_reversed(wanted->text())));
-        if (!spans.empty())
-            return judged(words, index, std::move(spans), "title matches the record: " + what + " is on page 1" + note);
+        if (!spans.empty()) {
+            OnPage t = judged(words, index, std::move(spans), "title matches the record: " + what + " is on page 1" + note);
+            if (t.span) t.formula_words = formula_words(*page, *t.span, *wanted);
+            return t;
+        }
         const std::vector<const visible::Word*> all = words_of(*page, false);
         if (!title_spans(all, *wanted).empty() || !title_spans(all, plain_text(rtl_runs_reversed(wanted->text()))).empty()) {
             if (shows_text)

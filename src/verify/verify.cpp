@@ -403,7 +403,7 @@ pdf::Rect user_rect(const visible::Word& w, const pdf::Page& page) {
 struct TitleCheck {
     int page = 0;                   // 0-based: the title block's page
     std::optional<pdf::Rect> area;  // where that page shows it, when the record gives the plain title
-    std::vector<visible::Word> words;        // the title as the text layer shows it
+    pixels::TitleWords words;                // the title as the text layer shows it
     std::unique_ptr<pixels::Reader> pixels;  // the same title block read from pixels, meanwhile
 };
 
@@ -452,10 +452,10 @@ TitleCheck check_title(pdf::File& file, const std::string& plain, const std::str
             area = {std::min(area.llx, r.llx), std::min(area.lly, r.lly), std::max(area.urx, r.urx), std::max(area.ury, r.ury)};
         }
         out.area = area;
-        out.words = pixels::words_of(*block.reading.page, *t.span);
+        out.words = pixels::title_words(*block.reading.page, *t.span, t.formula_words);
         if (f.failure.empty())
             out.pixels = std::make_unique<pixels::Reader>(file.bytes(), block.index, options.password,
-                                                          pixels::region_for(*block.reading.page, out.words));
+                                                          pixels::region_for(*block.reading.page, out.words.all()));
     }
     return out;
 }

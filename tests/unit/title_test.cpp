@@ -538,6 +538,12 @@ TEST_CASE("on_page: a record's title written in TeX, as the page shows it", "[ti
     CHECK(shown(sparse, page({{"Learning k-Sparse Polynomials in O(n log n) Time", 100, 18}})) == Shown::AsTitle);
     CHECK(shown(sparse, page({{"Learning k-Sparse Polynomials in O(nlogn) Time", 100, 18}})) == Shown::AsTitle);
     CHECK(shown(sparse, page({{"Learning k-Sparse Polynomials", 100, 18}, {"in O(n logn) Time", 120, 18}})) == Shown::AsTitle);
+    // Math italic letters (capitals have no case until NFKD makes them letters).
+    CHECK(shown(sparse, page({{"Learning 𝑘-Sparse Polynomials in 𝑂(𝑛 log 𝑛) Time", 100, 18}})) == Shown::AsTitle);
+    // Superscripts are raised like marks: inside a formula they are part of it.
+    CHECK(shown("Estimation with $\\sigma^2$ Noise", page({{"Estimation with σ ^2 Noise", 100, 18}})) == Shown::AsTitle);
+    CHECK(shown("An $\\mathcal{O}(\\sqrt{n})$ Regret Bound", page({{"An O(√n) Regret Bound", 100, 18}})) == Shown::AsTitle);
+    CHECK(shown("An $\\mathcal{O}(\\sqrt{n})$ Regret Bound", page({{"An O( n) Regret Bound", 100, 18}})) == Shown::AsTitle);
     // Another formula is another title.
     CHECK(shown(sparse, page({{"Learning k-Sparse Polynomials in O(n^2) Time", 100, 18}})) == Shown::Differs);
     CHECK(shown(sparse, page({{"Learning q-Sparse Polynomials in O(n log n) Time", 100, 18}})) == Shown::Differs);
@@ -569,6 +575,9 @@ TEST_CASE("on_page: footnote and affiliation marks on the title", "[title]") {
     for (const char* mark : {"^∗", "^⋆", "^1", "^†", "^a", "^1,2", "^∗,†", "^☆"})
         CHECK(shown(kTitleA, with({{kTitleA + " " + mark, 100, 18}}, kBody)) == Shown::AsTitle);
     CHECK(shown(kTitleA, with({{"Sparse Attention ^1 Kernels for Long Context Models ^2", 100, 18}}, kBody)) == Shown::AsTitle);
+    // A star in the title's own type and run (acmart's \titlenote).
+    CHECK(shown(kTitleA, with({{kTitleA + "∗", 100, 18}}, kBody)) == Shown::AsTitle);
+    CHECK(shown(kTitleA, with({{kTitleA + "s", 100, 18}}, kBody)) != Shown::AsTitle);
     // The same characters at the title's size are text on its line; a raised word is no mark.
     CHECK(shown(kTitleA, with({{kTitleA + " 1", 100, 18}}, kBody)) == Shown::NotAsTitle);
     CHECK(shown(kTitleA, with({{kTitleA + " ^not", 100, 18}}, kBody)) == Shown::NotAsTitle);

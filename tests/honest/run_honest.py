@@ -65,9 +65,18 @@ def error_code(err):
     return m.group(1) if m else None
 
 
+def message_kind(err):
+    """pith's message without the file, the titles it quotes and what the page shows: the
+    reason, to group failures by."""
+    msg = err.strip().splitlines()[-1] if err.strip() else ""
+    msg = re.sub(r"^pith: .*?\.pdf: ", "", msg)
+    msg = re.sub(r'title ".*" \(it shows .*\); ', 'title "..." (it shows ...); ', msg)
+    return re.sub(r"\s*\[[a-z_.]+\]$", "", msg)
+
+
 def page_lines(pdf, limit=6):
     """The first lines of page 1 as pdftotext -bbox-layout sets them: text, and the words
-    smaller than the line's tallest word (raised marks, sub/superscripts) with their heights."""
+    smaller than the line's median word (raised marks, sub/superscripts) with their heights."""
     p = subprocess.run(["pdftotext", "-q", "-bbox-layout", "-f", "1", "-l", "1", pdf, "-"],
                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=60)
     doc = p.stdout.decode("utf-8", "replace")
@@ -77,7 +86,7 @@ def page_lines(pdf, limit=6):
                  re.findall(r'<word xMin="[^"]*" yMin="([^"]*)" xMax="[^"]*" yMax="([^"]*)">([^<]*)</word>', line)]
         if not words:
             continue
-        top = max(h for h, _ in words)
+        top = sorted(h for h, _ in words)[len(words) // 2]  # the line's usual word height
         small = ["%s (%.1f of %.1f)" % (w, h, top) for h, w in words if h < 0.8 * top]
         out.append({"text": " ".join(w for _, w in words), "height": round(top, 1), "small": small})
         if len(out) >= limit:
@@ -110,7 +119,8 @@ def run_paper(ctx, work_root, cls, form, engine):
     res["stamp"] = {"exit": r.rc, "code": error_code(r.err), "message": r.err.strip(),
                     "title": (summary or {}).get("title")}
     if r.rc != 0:
-        res.update(result="FAIL", cause="stamp refused: [%s]" % res["stamp"]["code"], page=page_lines(pdf))
+        res.update(result="FAIL", cause="stamp refused: [%s] %s" % (res["stamp"]["code"], message_kind(r.err)),
+                   page=page_lines(pdf))
         return res
     rv, j = stamp_suite.verify_json(ctx, out, "", ctx.keyring)
     j = j or {}
@@ -119,7 +129,9 @@ def run_paper(ctx, work_root, cls, form, engine):
                      "informational": stamp_suite.codes(j, "informational")}
     if rv.rc != 0 or j.get("state") != "trusted":
         res.update(result="FAIL", page=page_lines(pdf),
-                   cause="verify %s: %s" % (j.get("state"), " ".join(c for c, _ in res["verify"]["failure"])))
+                   cause="stamp accepted%s, verify %s: %s" % (
+                       " with a warning" if "warning" in r.err else "", j.get("state"),
+                       " ".join(c for c, _ in res["verify"]["failure"]) or " ".join(res["verify"]["informational"])))
         return res
     res["result"] = "PASS"
     shutil.rmtree(work)  # keep the build dir small: failures stay for a look

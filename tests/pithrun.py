@@ -102,3 +102,19 @@ DAMAGED_CORPUS_FILES = {
     "large/all-twemojis.pdf": "trailer /Size 11216 does not cover object 29705 (qpdf warns the same)",
     "large/unreadablemetadata.pdf": "startxref is wrong, a stream /Length is wrong, the catalog has no /Pages",
 }
+
+
+def minimal_pdf():
+    """A one-page PDF that shows nothing (300 x 200 pt, no content)."""
+    objs = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] >>"]
+    out, offsets = b"%PDF-1.7\n", []
+    for i, o in enumerate(objs, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % i + o + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
+    for off in offsets:
+        out += b"%010d 00000 n \n" % off
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
+    return out

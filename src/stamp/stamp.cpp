@@ -532,10 +532,9 @@ void check_title(PageReadings& pages, pdf::File& file, const Record& record, Sum
     visible::Reading r = pages.get(0);
     const std::string plain = record.title.value_or(""), hash = record.title_hash.value_or("");
     title::OnPage t = title::on_page(plain, hash, r.page);
-    // What the glance decides: the title shown, nothing to compare, or a page that paints no
-    // text at all (a scan: its text layer is invisible to glance and renders alike).
-    const bool decided = t.shown == title::Shown::AsTitle || t.shown == title::Shown::Unknown ||
-                         (t.shown == title::Shown::Scanned && r.ink);
+    // What the glance decides: the title shown, or a page that paints no text at all (a scan:
+    // its text layer is invisible to glance and renders alike).
+    const bool decided = t.shown == title::Shown::AsTitle || (t.shown == title::Shown::Scanned && r.ink);
     if (r.failed || !decided) {
         auto read = [&](int i) {
             if (i > 0) file.preflight_page(file.page(i));  // page 1 was, for the glance
@@ -545,18 +544,16 @@ void check_title(PageReadings& pages, pdf::File& file, const Record& record, Sum
         r = std::move(block.reading);
         t = std::move(block.shown);
     }
-    if (r.failed) {
-        summary.title = "not checked: " + r.why;
-        summary.warnings.push_back("the record's title could not be looked for on page 1 (" + r.why + "); pith verify will not say trusted");
-        return;
-    }
+    // What stamp accepts without --no-title-check, verify calls trusted: a title that cannot be
+    // checked is refused as surely as one that is not there.
+    const std::string anyway = " (--no-title-check stamps anyway; pith verify will then say unverified)";
+    if (r.failed)
+        throw Error(name + ": the record's title could not be looked for on page 1 (" + r.why + ")" + anyway, err::stamp_title_unchecked);
     switch (t.shown) {
         case title::Shown::AsTitle: summary.title = "shown"; return;
         case title::Shown::Scanned:
         case title::Shown::Unknown:
-            summary.title = "not checked: " + t.explanation;
-            summary.warnings.push_back("the record's title was not checked: " + t.explanation + "; pith verify will say unverified");
-            return;
+            throw Error(name + ": the record's title cannot be checked: " + t.explanation + anyway, err::stamp_title_unchecked);
         case title::Shown::NotAsTitle:
         case title::Shown::Hidden:
         case title::Shown::Differs: break;

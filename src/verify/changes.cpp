@@ -307,6 +307,10 @@ void check_badge_page(pdf::File& before, pdf::File& stamped, const PdfReference&
     if (contents_ok && resources_ok && annots_ok) {
         b.badge_drawn = true;
         b.badge_page = index;
+        b.badge_link = link;
+        if (const PdfObject* old = before.get_key(old_page.GetDictionary(), "Annots"); old && old->IsArray())
+            for (const auto& item : old->GetArray())
+                if (item.IsReference()) b.annots_before.push_back(item.GetReference());
         b.badge_xobject = badge_xobject;
         pdf::read_rect(stamped, stamped.get(link).GetDictionary().GetKey("Rect"), b.badge_rect);
     }

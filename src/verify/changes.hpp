@@ -36,6 +36,8 @@ struct Baseline {
     int badge_page = -1;           // 0-based, where it did
     pdf::Rect badge_rect;          // the link's rectangle there
     PoDoFo::PdfReference badge_xobject;  // the badge's Form XObject (when badge_drawn)
+    PoDoFo::PdfReference badge_link;     // the badge's link annotation (when badge_drawn)
+    std::vector<PoDoFo::PdfReference> annots_before;  // the badge page's annotations before pith's update
 };
 
 // Finds the baseline and checks pith's own update. `prior_length`: pith:priorLength (its

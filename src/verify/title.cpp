@@ -5,6 +5,7 @@
 
 #include "core/error.hpp"
 #include "verify/poppler_module.hpp"
+#include "verify/tex_title.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -446,35 +447,198 @@ Result compare(const std::string& title, const std::string& title_hash, const st
 
 namespace {
 
-// Letters and digits only (ASCII punctuation and spaces dropped): "Models," spells "models".
-std::string letters(std::string s) {
-    s.erase(std::remove_if(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80 && !std::isalnum(static_cast<unsigned char>(c)); }),
-            s.end());
-    return s;
+// ---------------------------------------------------------------- the title's words on the page
+
+// A footnote or affiliation mark set with the title: a few symbols, digits or single letters
+// (a comma list: "1,2", "∗,†"), in smaller type, raised, right after a word of its line. The same
+// characters at the line's size are text, and so is any longer word.
+bool mark_text(const std::string& normalised) {
+    const std::vector<UChar32> cps = code_points(from_utf8(normalised));
+    if (cps.empty() || cps.size() > 5) return false;
+    std::size_t digits = 0, letters = 0;
+    for (UChar32 c : cps) {
+        if (c == ',') {
+            digits = letters = 0;
+            continue;
+        }
+        if (u_isdigit(c)) ++digits;
+        else if (u_isalpha(c)) ++letters;
+        else if (!(u_charType(c) == U_MATH_SYMBOL || u_charType(c) == U_OTHER_SYMBOL || u_charType(c) == U_OTHER_PUNCTUATION))
+            return false;
+        if (digits > 2 || letters > 1 || (letters && digits)) return false;
+    }
+    return true;
+}
+bool is_mark(const std::vector<const visible::Word*>& words, std::size_t i) {
+    if (i == 0 || words[i - 1]->line_end) return false;
+    const visible::Word& w = *words[i];
+    const visible::Word& before = *words[i - 1];
+    const double raised = (before.y0 + before.y1) / 2 - (w.y0 + w.y1) / 2;
+    return w.size <= 0.8 * before.size && raised > 0.1 * before.size && w.x0 - before.x1 < 0.3 * before.size &&
+           mark_text(normalise(w.text));
 }
 
-// Every run of visible words that spells `title` in reading order (normalised, punctuation and
-// spaces ignored, so a word hyphenated at a line end joins the next): its first and last word.
-std::vector<std::pair<std::size_t, std::size_t>> title_spans(const std::vector<const visible::Word*>& words, const std::string& title) {
-    const std::string want = letters(title::normalise(title));
-    std::vector<std::string> norm;
-    for (const auto* w : words) norm.push_back(letters(title::normalise(w->text)));
-    std::vector<std::pair<std::size_t, std::size_t>> spans;
-    for (std::size_t i = 0; i < words.size() && !want.empty(); ++i) {
-        std::string got;
-        for (std::size_t j = i; j < words.size(); ++j) {
-            const std::string& w = norm[j];
-            if (w.empty() && got.empty()) break;  // a span starts with a word
-            got += w;
-            if (got.size() > want.size() || want.compare(0, got.size(), got) != 0) break;
-            if (got == want) {
-                spans.emplace_back(i, j);
-                break;
-            }
+// Whether the title's word `i` ends its line: nothing but marks follows it there.
+bool ends_line(const std::vector<const visible::Word*>& words, std::size_t i) {
+    for (; i < words.size(); ++i) {
+        if (words[i]->line_end || i + 1 == words.size()) return true;
+        if (!is_mark(words, i + 1)) return false;
+    }
+    return true;
+}
+
+// Symbols that fonts spell in more than one way compare as one.
+UChar32 unify_symbol(UChar32 c) {
+    switch (c) {
+        case 0x00B7: case 0x2219: case 0x22C5: return 0x22C5;  // dot operators
+        case '*': case 0x2217: return 0x2217;
+        case '~': case 0x223C: return 0x223C;
+        case '|': case 0x2223: return 0x2223;
+        default: return c;
+    }
+}
+
+// The title's words as matching reads them: a text word must be one word of the page (or two
+// joined where a line ends in a hyphen, or where no space parts them); a word that holds a
+// formula matches the page's words that spell it whatever their spacing; TeX pith cannot
+// typeset stands for at most kMaxUnknownWords of the page's words.
+struct Unit {
+    enum class Kind { Text, Formula, Unknown } kind = Kind::Text;
+    std::string chars;  // normalised, without separators (a formula's: without spaces and punctuation)
+};
+constexpr std::size_t kMaxUnknownWords = 3;
+
+void append_folded(std::string& out, UChar32 c) {
+    icu::UnicodeString one;
+    one.append(unify_symbol(c));
+    one.toUTF8String(out);
+}
+
+std::vector<Unit> units_of(const tex_title::Typeset& title) {
+    std::vector<Unit> units;
+    Unit current;
+    auto flush = [&] {
+        if (!current.chars.empty()) units.push_back(current);
+        current = Unit{};
+    };
+    for (const tex_title::Piece& piece : title.pieces) {
+        if (piece.kind == tex_title::Piece::Kind::Unknown) {
+            flush();
+            units.push_back({Unit::Kind::Unknown, piece.text});
+            continue;
         }
+        const bool formula = piece.kind == tex_title::Piece::Kind::Math;
+        const icu::UnicodeString raw = from_utf8(piece.text);
+        if (!formula && raw.length() > 0 && is_space(raw.char32At(0))) flush();
+        for (UChar32 c : code_points(from_utf8(normalise(piece.text)))) {
+            if (is_separator(c)) {
+                if (!formula) flush();
+                continue;
+            }
+            if (formula) current.kind = Unit::Kind::Formula;
+            append_folded(current.chars, c);
+        }
+        if (!formula && raw.length() > 0 && is_space(raw.char32At(raw.length() - 1))) flush();
+    }
+    flush();
+    return units;
+}
+
+// The page's words split at separators ("Self-Supervised" is two), marks left out.
+struct Part {
+    std::string chars;
+    std::size_t word;         // index into the words
+    bool word_start, word_end;
+    bool joins_next = false;  // the page may spell one word across this part and the next
+};
+// A font without accented letters (TeX's OT1) draws an accent as a glyph of its own over the
+// letter; where poppler does not combine the two, the spacing accent must not split the word.
+bool spacing_accent(UChar32 c) {
+    switch (c) {
+        case 0x00A8: case 0x00B4: case 0x00AF: case 0x00B8: case 0x02C6: case 0x02C7: case 0x02D8:
+        case 0x02D9: case 0x02DA: case 0x02DB: case 0x02DC: case 0x02DD:
+            return true;
+        default:
+            return false;
+    }
+}
+std::string without_spacing_accents(const std::string& text) {
+    std::vector<UChar32> cps = code_points(from_utf8(text));
+    cps.erase(std::remove_if(cps.begin(), cps.end(), spacing_accent), cps.end());
+    return to_utf8(from_code_points(cps));
+}
+
+std::vector<Part> parts_of(const std::vector<const visible::Word*>& words) {
+    std::vector<Part> parts;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        if (is_mark(words, i)) continue;
+        const std::string n = normalise(without_spacing_accents(words[i]->text));
+        const std::size_t first = parts.size();
+        std::string chars;
+        for (UChar32 c : code_points(from_utf8(n))) {
+            if (!is_separator(c)) {
+                append_folded(chars, c);
+                continue;
+            }
+            if (!chars.empty()) parts.push_back({chars, i, parts.size() == first, false});
+            chars.clear();
+        }
+        if (!chars.empty()) parts.push_back({chars, i, parts.size() == first, false});
+        if (parts.size() == first) continue;
+        parts.back().word_end = true;
+        const visible::Word& w = *words[i];
+        const bool hyphenated = w.line_end && !n.empty() && n.back() == '-';
+        const bool glued = !w.line_end && i + 1 < words.size() && words[i + 1]->x0 - w.x1 < 0.12 * std::min(w.size, words[i + 1]->size);
+        parts.back().joins_next = hyphenated || glued;
+    }
+    return parts;
+}
+
+class Matcher {
+public:
+    Matcher(const std::vector<Unit>& units, const std::vector<Part>& parts) : units_(units), parts_(parts) {}
+    // One past the last part of a match of every unit beginning at part `p`, if any.
+    std::optional<std::size_t> from(std::size_t u, std::size_t p) const {
+        if (u == units_.size()) return p;
+        const Unit& unit = units_[u];
+        if (unit.kind == Unit::Kind::Unknown) {
+            for (std::size_t n = 0; n <= kMaxUnknownWords && p + n <= parts_.size(); ++n)
+                if (n == 0 || parts_[p + n - 1].word_end)
+                    if (auto end = from(u + 1, p + n)) return end;
+            return std::nullopt;
+        }
+        std::string spelled;
+        for (std::size_t q = p; q < parts_.size(); ++q) {
+            if (q > p && unit.kind == Unit::Kind::Text && !parts_[q - 1].joins_next) return std::nullopt;
+            spelled += parts_[q].chars;
+            if (spelled.size() > unit.chars.size() || unit.chars.compare(0, spelled.size(), spelled) != 0) return std::nullopt;
+            if (spelled.size() == unit.chars.size())
+                if (auto end = from(u + 1, q + 1)) return end;
+        }
+        return std::nullopt;
+    }
+
+private:
+    const std::vector<Unit>& units_;
+    const std::vector<Part>& parts_;
+};
+
+// Every run of words that shows `title` in reading order, whole words only: its first and last word.
+std::vector<std::pair<std::size_t, std::size_t>> title_spans(const std::vector<const visible::Word*>& words, const tex_title::Typeset& title) {
+    const std::vector<Unit> units = units_of(title);
+    const std::vector<Part> parts = parts_of(words);
+    std::vector<std::pair<std::size_t, std::size_t>> spans;
+    if (std::none_of(units.begin(), units.end(), [](const Unit& u) { return u.kind != Unit::Kind::Unknown; })) return spans;
+    const Matcher matcher(units, parts);
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+        if (!parts[p].word_start) continue;
+        const auto end = matcher.from(0, p);
+        if (end && *end > p && parts[*end - 1].word_end) spans.emplace_back(parts[p].word, parts[*end - 1].word);
     }
     return spans;
 }
+
+tex_title::Typeset plain_text(const std::string& text) { return {{{tex_title::Piece::Kind::Text, text}}}; }
 
 double median_size(const std::vector<const visible::Word*>& words) {
     std::vector<double> sizes;
@@ -489,7 +653,7 @@ double median_size(const std::vector<const visible::Word*>& words) {
 // labels is not. (Heuristics, measured on the corpus: doc/trust.md.)
 bool set_as_title(const std::vector<const visible::Word*>& words, std::pair<std::size_t, std::size_t> span, double median) {
     if (span.first > 0 && !words[span.first - 1]->line_end) return false;
-    if (!words[span.second]->line_end && span.second + 1 < words.size()) return false;
+    if (!ends_line(words, span.second)) return false;
     std::size_t lines = 0, count = span.second - span.first + 1;
     double smallest = words[span.first]->size;
     for (std::size_t i = span.first; i <= span.second; ++i) {
@@ -572,50 +736,114 @@ std::string outranked_by(const std::vector<const visible::Word*>& words, const s
 
 }  // namespace
 
+namespace {
+
+// The words of a page, the visible ones or all of them, and where each is in page.words.
+std::vector<const visible::Word*> words_of(const visible::Page& page, bool visible_only, std::vector<std::size_t>* index = nullptr) {
+    std::vector<const visible::Word*> words;
+    for (std::size_t i = 0; i < page.words.size(); ++i) {
+        if (visible_only && !page.words[i].visible) continue;
+        words.push_back(&page.words[i]);
+        if (index) index->push_back(i);
+    }
+    return words;
+}
+
+// The title's words shown in this order on the page, whatever lies around them: whether the
+// title is in the page's text at all (when its words cannot be told apart in reading order).
+bool text_shows(const std::string& title, const std::string& page) {
+    auto spaced = [](const std::string& text) {  // the words, one space apart
+        std::string out = " ";
+        for (UChar32 c : code_points(from_utf8(normalise(text)))) {
+            if (!is_separator(c)) append_folded(out, c);
+            else if (out.back() != ' ') out += ' ';
+        }
+        return out.back() == ' ' ? out : out + ' ';
+    };
+    const std::string t = spaced(title);
+    return t.size() > 2 && spaced(page).find(t) != std::string::npos;
+}
+
+// A title pith can compare: it has words it could typeset, more of them than parts it could not.
+std::string untypeset(const tex_title::Typeset& title) {
+    const std::vector<Unit> units = units_of(title);
+    const auto unknown = static_cast<std::size_t>(std::count_if(units.begin(), units.end(), [](const Unit& u) { return u.kind == Unit::Kind::Unknown; }));
+    const auto text = static_cast<std::size_t>(std::count_if(units.begin(), units.end(), [](const Unit& u) { return u.kind == Unit::Kind::Text; }));
+    if (text == 0 || (unknown > 0 && (units.size() - unknown < 2 || unknown > units.size() - unknown))) {
+        std::string parts;
+        for (const std::string& u : title.unknown()) parts += (parts.empty() ? "" : ", ") + u;
+        return "the record's title " + quoted(title.text()) + " is mostly " +
+               (parts.empty() ? std::string("formula") : "TeX pith cannot typeset (" + parts + ")") + ": it cannot be compared with the page";
+    }
+    return "";
+}
+
+OnPage judged(const std::vector<const visible::Word*>& words, const std::vector<std::size_t>& index,
+              std::vector<std::pair<std::size_t, std::size_t>> spans, const std::string& found) {
+    const double median = median_size(words);
+    const std::vector<Line> lines = lines_of(words);
+    std::string outranking;  // the paper's own heading that outranks a span set as a title
+    const auto as_title = std::find_if(spans.begin(), spans.end(), [&](const auto& span) {
+        if (!set_as_title(words, span, median)) return false;
+        outranking = outranked_by(words, lines, span);
+        return outranking.empty();
+    });
+    if (as_title == spans.end() && !outranking.empty())
+        return {Shown::NotAsTitle, "the record's title is on page 1 only where the page's own heading " + quoted(outranking) +
+                                       " outranks it (in larger type, or in its type above it): not set as the paper's title", std::nullopt};
+    if (as_title == spans.end())
+        return {Shown::NotAsTitle, "the record's title is on page 1 only inside other text or in small type (a citation, a "
+                                   "footnote, a reference), not set as the paper's title", std::nullopt};
+    return {Shown::AsTitle, found, std::make_pair(index[as_title->first], index[as_title->second])};
+}
+
+}  // namespace
+
 OnPage on_page(const std::string& plain_hint, const std::string& hash, const std::optional<visible::Page>& page) {
-    // Only the signed hash binds: a plain title without it is nobody's word.
-    const std::string plain = hash.empty() ? "" : plain_hint;
+    // Only the signed hash binds: a plain title without it is nobody's word. A plain title that
+    // hashes to it is typeset from its TeX; without one, the page's lines that hash are the title.
+    const std::string plain = hash.empty() ? "" : trim(plain_hint), signed_hash = lower_hex(hash);
     const std::optional<std::string> shown = page ? std::optional<std::string>(visible::visible_text(*page)) : std::nullopt;
-    const Result t = compare(plain, hash, shown);
-    if (t.outcome == Outcome::Matches) {
-        std::vector<const visible::Word*> words;
-        std::vector<std::size_t> index;  // of words[i] in page->words
-        for (std::size_t i = 0; i < page->words.size(); ++i)
-            if (page->words[i].visible) words.push_back(&page->words[i]), index.push_back(i);
-        // The title as the page spells it (the plain title, or the lines that hash to the record's
-        // hash), found as a title; right-to-left runs may be stored in visual order.
-        const std::string known = t.found.empty() ? plain : t.found;
-        auto spans = title_spans(words, known);
-        if (spans.empty()) spans = title_spans(words, rtl_runs_reversed(known));
-        if (spans.empty())  // where it stands cannot be judged: never a title by default
-            return {Shown::Unknown, "the record's title is in page 1's text, but its words do not line up in reading order, "
-                                    "so whether it is set as the title cannot be judged", std::nullopt};
-        const double median = median_size(words);
-        const std::vector<Line> lines = lines_of(words);
-        std::string outranking;  // the paper's own heading that outranks a span set as a title
-        const auto as_title = std::find_if(spans.begin(), spans.end(), [&](const auto& span) {
-            if (!set_as_title(words, span, median)) return false;
-            outranking = outranked_by(words, lines, span);
-            return outranking.empty();
-        });
-        if (as_title == spans.end() && !outranking.empty())
-            return {Shown::NotAsTitle, "the record's title is on page 1 only where the page's own heading " + quoted(outranking) +
-                                           " outranks it (in larger type, or in its type above it): not set as the paper's title", std::nullopt};
-        if (as_title == spans.end())
-            return {Shown::NotAsTitle, "the record's title is on page 1 only inside other text or in small type (a citation, a "
-                                       "footnote, a reference), not set as the paper's title", std::nullopt};
-        return {Shown::AsTitle, t.explanation, std::make_pair(index[as_title->first], index[as_title->second])};
+    std::optional<tex_title::Typeset> wanted;
+    std::string what, note;
+    if (!plain.empty() && (pith::title_hash(plain) == signed_hash || pith::title_hash(plain_hint) == signed_hash)) {
+        wanted = tex_title::typeset(plain);
+        what = "the record's title " + quoted(plain);
+        if (const std::string why = untypeset(*wanted); !why.empty()) return {Shown::Unknown, why, std::nullopt};
+        const std::vector<std::string> unknown = wanted->unknown();
+        for (std::size_t i = 0; i < unknown.size(); ++i)
+            note += (i ? ", " : " (except ") + unknown[i] + (i + 1 == unknown.size() ? ", which pith cannot typeset)" : "");
+    } else {
+        const Result t = compare(plain, hash, shown);
+        if (t.outcome != Outcome::Matches && t.outcome != Outcome::Differs) return {Shown::Unknown, t.explanation, std::nullopt};
+        if (t.outcome == Outcome::Matches) wanted = plain_text(t.found);
+        what = t.explanation;
     }
     const bool shows_text = page && std::any_of(page->words.begin(), page->words.end(), [](const visible::Word& w) {
                                 return w.visible && !badge_word(w);
                             });
-    if (page && compare(plain, hash, visible::all_text(*page)).outcome == Outcome::Matches) {
-        if (shows_text)
-            return {Shown::Hidden, "the record's title is on page 1 only as text a reader cannot see (" + visible::hidden_reasons(*page) + ")", std::nullopt};
-        return {Shown::Scanned, "page 1 shows no text drawn as glyphs (a scanned page?): the record's title is only in its "
-                                "invisible text layer, which cannot bind it", std::nullopt};
+    if (wanted && page) {
+        std::vector<std::size_t> index;
+        const std::vector<const visible::Word*> words = words_of(*page, true, &index);
+        auto spans = title_spans(words, *wanted);
+        if (spans.empty()) spans = title_spans(words, plain_text(rtl_runs_reversed(wanted->text())));
+        if (!spans.empty())
+            return judged(words, index, std::move(spans), "title matches the record: " + what + " is on page 1" + note);
+        const std::vector<const visible::Word*> all = words_of(*page, false);
+        if (!title_spans(all, *wanted).empty() || !title_spans(all, plain_text(rtl_runs_reversed(wanted->text()))).empty()) {
+            if (shows_text)
+                return {Shown::Hidden, "the record's title is on page 1 only as text a reader cannot see (" + visible::hidden_reasons(*page) + ")", std::nullopt};
+            return {Shown::Scanned, "page 1 shows no text drawn as glyphs (a scanned page?): the record's title is only in its "
+                                    "invisible text layer, which cannot bind it", std::nullopt};
+        }
+        if (text_shows(wanted->text(), *shown))  // where it stands cannot be judged: never a title by default
+            return {Shown::Unknown, "the record's title is in page 1's text, but its words do not line up in reading order, "
+                                    "so whether it is set as the title cannot be judged", std::nullopt};
     }
-    return {t.outcome == Outcome::Differs ? Shown::Differs : Shown::Unknown, t.explanation, std::nullopt};
+    if (!shows_text)
+        return {Shown::Unknown, "no title to compare: page 1 shows no text (a scan or a picture?)", std::nullopt};
+    if (!wanted) return {Shown::Differs, what, std::nullopt};
+    return {Shown::Differs, "title differs: " + what + " is not on page 1 -- the badge may have been moved onto another paper", std::nullopt};
 }
 
 namespace {

@@ -347,21 +347,37 @@ void check_links(pdf::File& file, const Embedded& e, const PithNumber& number, c
         else
             f.info("pith.links.absent", "no link to the Pith resolver found on page 1 or the badge's page");
     }
-    // Another link over the badge takes the reader elsewhere when they click it.
+    // Another link over the badge takes the reader elsewhere when they click it. A link the
+    // paper had before the stamp lies under it (pith's link comes after it in /Annots, and
+    // viewers give the click to the last): the publisher stamped there, nobody added it.
     if (!baseline.badge_drawn || baseline.badge_page >= file.page_count()) return;
     const PdfObject& page = file.get(file.page(baseline.badge_page).ref);
     const PdfObject* annots = page.IsDictionary() ? file.get_key(page.GetDictionary(), "Annots") : nullptr;
     if (!annots || !annots->IsArray()) return;
+    bool under_badge = true;  // before pith's link in /Annots
+    std::size_t older = 0;
     for (const auto& item : annots->GetArray()) {
+        if (item.IsReference() && item.GetReference() == baseline.badge_link) {
+            under_badge = false;
+            continue;
+        }
         const PdfObject& a = file.resolve(item);
         if (!a.IsDictionary() || text_of(file.get_key(a.GetDictionary(), "Subtype")) != "Link" || stamp::is_badge_annotation(file, a))
             continue;
         pdf::Rect r;
-        if (pdf::read_rect(file, file.get_key(a.GetDictionary(), "Rect"), r) && pdf::overlaps(r, baseline.badge_rect)) {
-            f.fail("pith.link.overlap", "another link lies over the badge on page " + std::to_string(baseline.badge_page + 1));
-            return;
+        if (!pdf::read_rect(file, file.get_key(a.GetDictionary(), "Rect"), r) || !pdf::overlaps(r, baseline.badge_rect)) continue;
+        const auto& before = baseline.annots_before;
+        if (under_badge && item.IsReference() && std::find(before.begin(), before.end(), item.GetReference()) != before.end()) {
+            ++older;
+            continue;
         }
+        f.fail("pith.link.overlap", "another link lies over the badge on page " + std::to_string(baseline.badge_page + 1));
+        return;
     }
+    if (older)
+        f.info("pith.link.under_badge", std::to_string(older) + " link" + (older == 1 ? "" : "s") + " the paper had before the stamp " +
+                                            (older == 1 ? "lies" : "lie") + " under the badge on page " + std::to_string(baseline.badge_page + 1) +
+                                            " (pith's link is above " + (older == 1 ? "it" : "them") + ")");
 }
 
 // A word's box (top-left origin, the page as displayed) in the page's default user space.

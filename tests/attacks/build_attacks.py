@@ -1210,6 +1210,9 @@ def main():
                  build_structure, build_links, build_badge_numbers, build_badge_hidden, build_badge_copied,
                  build_xmp, build_keys):
         step(b, a)
+    import round2_titles  # noqa: E402  (imports this file as a module: after main's own steps)
+    for module in (round2_titles,):
+        module.build(b, a)
     failures = [] if args.no_prove else prove(b.out, b.entries)
     with open(b.path("manifest.json"), "w") as f:
         json.dump({"numbers": b.numbers, "titles": {"A": TITLE_A, "B": TITLE_B, "C": TITLE_C}, "files": b.entries}, f, indent=1)

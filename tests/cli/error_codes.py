@@ -20,7 +20,7 @@ import tempfile
 import threading
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from pithrun import Failure, Workdir, check  # noqa: E402
+from pithrun import Failure, Workdir, check, minimal_pdf  # noqa: E402
 
 # Produced (and asserted with their code) by another suite.
 ELSEWHERE = {
@@ -218,6 +218,9 @@ def produce_cli(ctx):
     # The record's title is not the paper's; another number than the stamped one.
     other = os.path.join(c.src, "tests", "vectors", "seed-000-pith_number_record.json")  # another paper's record
     c.expect("stamp.title_not_shown", ["stamp", a, "--record", other, "-o", c.path("t.pdf"), "--json"],
+             json_out=True)
+    # A page that shows no text: the title cannot be checked.
+    c.expect("stamp.title_unchecked", ["stamp", c.write("blank.pdf", minimal_pdf()), "--record", r, "-o", c.path("b.pdf"), "--json"],
              json_out=True)
     stamped = c.path("stamped.pdf")
     rc, _, err = c.run(["stamp", a, "--record", r, "-o", stamped])

@@ -22,7 +22,7 @@ import xml.etree.ElementTree as ET
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
-from pithrun import Failure, case_main, check, isolated_env, run_pith  # noqa: E402
+from pithrun import Failure, case_main, check, isolated_env, minimal_pdf, run_pith  # noqa: E402
 import registry_server  # noqa: E402
 
 SEED_000 = "pith:2025:23QNCODH577IUWDFZU4YX4M5NI"
@@ -340,21 +340,6 @@ def case_no_network(c):
     check(c.reg.count() == 0, "%d requests without being asked" % c.reg.count())
     c.ok(["fetch", SEED_000])  # PITH_REGISTRY names the registry
     check(c.reg.count() == 1, "PITH_REGISTRY was not used")
-
-
-def minimal_pdf():
-    objs = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] >>"]
-    out, offsets = b"%PDF-1.7\n", []
-    for i, o in enumerate(objs, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % i + o + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
-    for off in offsets:
-        out += b"%010d 00000 n \n" % off
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
-    return out
 
 
 def case_batch_1000(c):

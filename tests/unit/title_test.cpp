@@ -425,6 +425,8 @@ TEST_CASE("page_text: corpus PDFs", "[title][corpus]") {
 namespace {
 
 // A page laid out from lines {text, top (pt from the top), size (pt), rotation}, every word visible.
+// A word written "^mark" is set as a footnote mark: right after the word before it, raised, in
+// 0.6 of the line's type.
 struct Line {
     std::string text;
     double top, size;
@@ -437,6 +439,14 @@ pith::visible::Page laid_out(const std::vector<Line>& lines) {
         std::istringstream in(line.text);
         double x = 72;
         for (std::string word; in >> word;) {
+            if (word.size() > 1 && word[0] == '^' && !page.words.empty()) {
+                const double size = 0.6 * line.size, left = page.words.back().x1 + 0.02 * line.size;
+                const double w = 0.5 * size * static_cast<double>(word.size() - 1);
+                page.words.push_back({word.substr(1), left, line.top - 0.3 * line.size, left + w, line.top - 0.3 * line.size + size, size,
+                                      false, true, "", line.rotation});
+                x = left + w + 0.3 * line.size;
+                continue;
+            }
             const double w = 0.5 * line.size * static_cast<double>(word.size());
             page.words.push_back({word, x, line.top, x + w, line.top + line.size, line.size, false, true, "", line.rotation});
             x += w + 0.3 * line.size;
@@ -517,4 +527,70 @@ TEST_CASE("on_page: only the signed hash binds, and a title found by it is held 
     CHECK(on_page("", pith::title_hash(kTitleA), honest).span.has_value());
     CHECK(on_page("", pith::title_hash(kTitleA), fake).shown == Shown::NotAsTitle);
     CHECK(on_page(kTitleB, pith::title_hash(kTitleA), fake).shown == Shown::NotAsTitle);  // a plain title that does not hash is ignored
+}
+
+TEST_CASE("on_page: a record's title written in TeX, as the page shows it", "[title]") {
+    using pith::title::Shown;
+    const std::vector<Line> authors = {{"Ada Lovelace and Alan Turing", 250, 12}};
+    auto page = [&](const std::vector<Line>& title) { return with(title, with(authors, kBody)); };
+    const std::string sparse = "Learning $k$-Sparse Polynomials in $O(n\\log n)$ Time";
+    // The formula's spacing is the typesetter's: "O(n log n)", "O(nlogn)", "O(n logn)".
+    CHECK(shown(sparse, page({{"Learning k-Sparse Polynomials in O(n log n) Time", 100, 18}})) == Shown::AsTitle);
+    CHECK(shown(sparse, page({{"Learning k-Sparse Polynomials in O(nlogn) Time", 100, 18}})) == Shown::AsTitle);
+    CHECK(shown(sparse, page({{"Learning k-Sparse Polynomials", 100, 18}, {"in O(n logn) Time", 120, 18}})) == Shown::AsTitle);
+    // Another formula is another title.
+    CHECK(shown(sparse, page({{"Learning k-Sparse Polynomials in O(n^2) Time", 100, 18}})) == Shown::Differs);
+    CHECK(shown(sparse, page({{"Learning q-Sparse Polynomials in O(n log n) Time", 100, 18}})) == Shown::Differs);
+    // Accents as TeX, the page's letters as Unicode (or accents dropped by the font's encoding).
+    const std::string bridges = "Schr\\\"odinger Bridges on Erd\\H{o}s--R\\'enyi Graphs";
+    CHECK(shown(bridges, page({{"Schrödinger Bridges on Erdős–Rényi Graphs", 100, 18}})) == Shown::AsTitle);
+    CHECK(shown(bridges, page({{"Schrodinger Bridges on Erdos-Renyi Graphs", 100, 18}})) == Shown::AsTitle);
+    CHECK(shown("Trust \\& Provenance in ``Open'' {GPU}s", page({{"Trust & Provenance in “Open” GPUs", 100, 18}})) == Shown::AsTitle);
+    CHECK(shown("A \\emph{Two}~Line\\\\ Title for Tests", page({{"A Two Line", 100, 18}, {"Title for Tests", 120, 18}})) == Shown::AsTitle);
+    CHECK(shown("$\\alpha$-Stable Processes and $\\Gamma$ Functions", page({{"α-Stable Processes and Γ Functions", 100, 18}})) == Shown::AsTitle);
+    CHECK(shown("Typesetting with \\LaTeX", page({{"Typesetting with LATEX", 100, 18}})) == Shown::AsTitle);
+    // Hyphenated at a line end.
+    CHECK(shown("Distributed Training of Models", page({{"Distri-", 100, 18}, {"buted Training of Models", 120, 18}})) == Shown::AsTitle);
+}
+
+TEST_CASE("on_page: word boundaries are kept outside formulas", "[title]") {
+    using pith::title::Shown;
+    CHECK(shown("Therapist Training Outcomes", with({{"The Rapist Training Outcomes", 100, 18}}, kBody)) == Shown::Differs);
+    CHECK(shown("The Rapist Training Outcomes", with({{"Therapist Training Outcomes", 100, 18}}, kBody)) == Shown::Differs);
+    // The title's first and last words are whole words of the page.
+    CHECK(shown("Sparse Attention Kernels", with({{"XSparse Attention Kernels", 100, 18}}, kBody)) == Shown::Differs);
+    // Inside a longer word the title's words are in the text, but not as its title: never trusted.
+    CHECK(shown("Sparse Attention Kernels", with({{"Non-Sparse Attention Kernels", 100, 18}}, kBody)) == Shown::Unknown);
+}
+
+TEST_CASE("on_page: footnote and affiliation marks on the title", "[title]") {
+    using pith::title::Shown;
+    // \thanks, \tnoteref, $^\star$, a digit, letters and lists: raised, smaller, right after a word.
+    for (const char* mark : {"^∗", "^⋆", "^1", "^†", "^a", "^1,2", "^∗,†", "^☆"})
+        CHECK(shown(kTitleA, with({{kTitleA + " " + mark, 100, 18}}, kBody)) == Shown::AsTitle);
+    CHECK(shown(kTitleA, with({{"Sparse Attention ^1 Kernels for Long Context Models ^2", 100, 18}}, kBody)) == Shown::AsTitle);
+    // The same characters at the title's size are text on its line; a raised word is no mark.
+    CHECK(shown(kTitleA, with({{kTitleA + " 1", 100, 18}}, kBody)) == Shown::NotAsTitle);
+    CHECK(shown(kTitleA, with({{kTitleA + " ^not", 100, 18}}, kBody)) == Shown::NotAsTitle);
+    CHECK(shown(kTitleA, with({{kTitleA + " ^123", 100, 18}}, kBody)) == Shown::NotAsTitle);
+    // A footnote-size copy of the title is not its title.
+    CHECK(shown(kTitleA, with({{kTitleB, 100, 18}}, with(kBody, {{kTitleA, 700, 8}}))) == Shown::NotAsTitle);
+}
+
+TEST_CASE("on_page: TeX pith cannot typeset is never a wildcard for the title", "[title]") {
+    using pith::title::Shown;
+    const std::string title = "The \\ours{} Method for Sparse Attention";
+    const auto t = pith::title::on_page(title, pith::title_hash(title), laid_out(with({{"The OurNet Method for Sparse Attention", 100, 18}}, kBody)));
+    CHECK(t.shown == Shown::AsTitle);
+    CHECK(t.explanation.find("\\ours") != std::string::npos);
+    CHECK(shown(title, with({{"The OurNet Method for Dense Attention", 100, 18}}, kBody)) == Shown::Differs);
+    CHECK(shown(title, with({{"The A B C D E Method for Sparse Attention", 100, 18}}, kBody)) == Shown::Differs);
+    // A title that is mostly what pith cannot typeset cannot be compared.
+    CHECK(shown("\\foo{} \\bar{} Networks", with({{"Foo Bar Networks", 100, 18}}, kBody)) == Shown::Unknown);
+}
+
+TEST_CASE("on_page: a page that shows no text, or only pith's badge", "[title]") {
+    using pith::title::Shown;
+    CHECK(shown(kTitleA, {}) == Shown::Unknown);
+    CHECK(shown(kTitleA, {{"pith:YRUNQITD", 40, 8}}) == Shown::Unknown);
 }

@@ -89,7 +89,7 @@ def build(b, a):
     stamped_unchecked(b, "control-link-under-badge.pdf", "A")
     b.add("control-link-under-badge.pdf", data, "control", "paper A whose page 1 was one link from corner to corner "
           "before it was stamped (as the pdfTeX manual's is)", None, "pikepdf: two links, the page-wide one first",
-          [["py", "annot_count", 2]], control=True)
+          [["py", "annot_count", [2]]], control=True)
 
     # A page that shows no text: stamp refuses it; stamped anyway, verify cannot check a title.
     b.write("work/src-title-no-text.pdf", minimal_pdf())

@@ -74,7 +74,7 @@ def message_kind(err):
     return re.sub(r"\s*\[[a-z_.]+\]$", "", msg)
 
 
-def page_lines(pdf, limit=6):
+def page_lines(pdf, limit=12):
     """The first lines of page 1 as pdftotext -bbox-layout sets them: text, and the words
     smaller than the line's median word (raised marks, sub/superscripts) with their heights."""
     p = subprocess.run(["pdftotext", "-q", "-bbox-layout", "-f", "1", "-l", "1", pdf, "-"],
@@ -92,6 +92,16 @@ def page_lines(pdf, limit=6):
         if len(out) >= limit:
             break
     return out
+
+
+def title_lines(lines, title):
+    """The page's lines from the first one sharing a word of 4 letters or more with the
+    record's title (running heads come before it in some classes), at most 3."""
+    words = {w.lower() for w in re.findall(r"[A-Za-z]{4,}", title)}
+    for i, line in enumerate(lines):
+        if words & {w.lower() for w in re.findall(r"[A-Za-z]{4,}", line["text"])}:
+            return lines[i:i + 3]
+    return lines[:3]
 
 
 def run_paper(ctx, work_root, cls, form, engine):
@@ -191,7 +201,7 @@ def main():
             msg = r.get("log") or (r.get("stamp") or {}).get("message") or \
                 "; ".join("[%s] %s" % cm for cm in r["verify"]["failure"])
             print("  %s  record title %r\n      pith: %s" % (r["paper"], r["record_title"], msg))
-            for line in r.get("page", [])[:3]:
+            for line in title_lines(r.get("page", []), r["record_title"]):
                 print("      page: %r%s" % (line["text"], ("  small: " + ", ".join(line["small"])) if line["small"] else ""))
     print("\n%d papers (%d classes, %d forms, %d engines): %d trusted, %d failing; %.1f s; report %s"
           % (len(results), len(report["classes"]), len(report["forms"]), len(report["engines"]),

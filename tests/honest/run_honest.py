@@ -4,7 +4,7 @@
 classes, stamped with a signed record of their own title, must verify trusted.
 
 usage: run_honest.py --pith PITH --work DIR [--sample | --full] [--class C] [--form F]
-                     [--engine E] [--jobs N] [--report FILE]
+                     [--engine E] [--failed-in REPORT] [--jobs N] [--report FILE] [--list]
 
 For each paper (corpus.py: class x title form x engine) this script
   compile  writes the paper's source and compiles it once (pdflatex or lualatex); a TeX error
@@ -159,6 +159,7 @@ def main():
     ap.add_argument("--class", dest="classes", action="append", choices=list(corpus.CLASSES))
     ap.add_argument("--form", dest="forms", action="append", choices=list(corpus.FORMS))
     ap.add_argument("--engine", dest="engines", action="append", choices=corpus.ENGINES)
+    ap.add_argument("--failed-in", metavar="REPORT", help="only the papers that failed in an earlier report")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--report", help="JSON report (default WORK/report.json)")
     ap.add_argument("--list", action="store_true", help="list the papers and exit")
@@ -167,6 +168,10 @@ def main():
     papers = corpus.product() if args.full else corpus.sample()
     papers = [p for p in papers if (not args.classes or p[0] in args.classes)
               and (not args.forms or p[1] in args.forms) and (not args.engines or p[2] in args.engines)]
+    if args.failed_in:
+        with open(args.failed_in, encoding="utf-8") as f:
+            failed = {r["paper"] for r in json.load(f)["results"] if r["result"] != "PASS"}
+        papers = [p for p in corpus.product() if corpus.label(*p) in failed]
     if args.list:
         for p in papers:
             print(corpus.label(*p))

@@ -60,3 +60,13 @@ pith_verify_test(malformed_exit2 1800)
 pith_verify_test(installed 300)                 # cmake --install: pith finds pith-text.so, links no poppler
 pith_verify_test(text_extraction_crash 120)    # poppler crash in its child -> pith.text.failed, invalid
 pith_verify_test(badge_swallowed 120)          # content leaves an array open before the badge: not visible, unverified
+# A stamped paper saved again by honest tools (issue 30): incremental edits stay trusted,
+# rewrites are unverified (pith.rewritten), converters that drop the XMP unverified (pith.badge.only).
+foreach(case countersign_pdfsig annotate_mutool xmp_exiftool rewrite_qpdf linearize_qpdf object_streams_qpdf clean_mutool
+             clean_linearize_mutool rewrite_then_annotate ghostscript pdftocairo badge_only_title_differs
+             badge_only_unknown writers)
+  add_test(NAME resave_${case}
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/verify/resave_suite.py
+            --pith $<TARGET_FILE:pith> --source ${CMAKE_SOURCE_DIR} ${case})
+  set_tests_properties(resave_${case} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS "verify")
+endforeach()

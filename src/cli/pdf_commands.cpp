@@ -110,9 +110,13 @@ struct OnlineAnswer {
 };
 
 OnlineAnswer ask_registry(const std::string& file, const VerifyCommand& c) {
-    Json number = verify::extract(file, c.password, c.allow_damaged).to_json()["number"];
-    if (!number.is_string()) return {};
-    const std::string n = number.get<std::string>();
+    const verify::Embedded e = verify::extract(file, c.password, c.allow_damaged);
+    Json number = e.to_json()["number"];
+    std::string n = number.is_string() ? number.get<std::string>() : "";
+    // No metadata (a converter dropped it): the number the badge's link names, whole or its prefix.
+    for (std::size_t i = 0; n.empty() && i < e.links.size(); ++i)
+        if (const std::string body = verify::body_of_link(e.links[i].uri); !body.empty()) n = body.size() == 26 ? body : "pith:" + body;
+    if (n.empty()) return {};
     try {
         registry::Options o = registry_options(c.registry);
         registry::Fetched f = registry::fetch(registry::parse_query(n), o);

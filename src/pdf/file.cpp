@@ -103,6 +103,11 @@ void File::Impl::defect(const std::string& what) {
     if (defects.size() < 100 && std::find(defects.begin(), defects.end(), what) == defects.end()) defects.push_back(what);
 }
 
+void File::Impl::ambiguity(const std::string& what) {
+    if (ambiguities.size() < 100 && std::find(ambiguities.begin(), ambiguities.end(), what) == ambiguities.end())
+        ambiguities.push_back(what);
+}
+
 // ---------------------------------------------------------------- parsing helpers
 
 namespace {
@@ -186,6 +191,19 @@ static Parsed parse_value(File::Impl& f, std::uint64_t pos) {
 }
 
 // ---------------------------------------------------------------- xref
+
+// An object listed twice in one cross-reference section: readers need not agree on which
+// entry counts.
+static void note_listed_twice(File::Impl& f, const std::vector<std::pair<std::uint32_t, XrefEntry>>& entries,
+                              const char* what) {
+    std::vector<std::uint32_t> nums;
+    nums.reserve(entries.size());
+    for (const auto& item : entries) nums.push_back(item.first);
+    std::sort(nums.begin(), nums.end());
+    for (std::size_t i = 1; i < nums.size(); ++i)
+        if (nums[i] == nums[i - 1] && nums[i] != 0)
+            f.ambiguity("object " + std::to_string(nums[i]) + " is listed twice in one " + what);
+}
 
 static void add_entry(File::Impl& f, std::uint32_t num, const XrefEntry& e, XrefSection& sec) {
     if (num == 0 || num > kMaxObjNum) return;
@@ -299,6 +317,7 @@ static void parse_xref_stream(File::Impl& f, std::uint64_t abs, XrefSection& sec
     int wv[3];
     const std::size_t rec = xref_stream_widths(f, dd, wv);
     auto entries = xref_stream_entries(f, decoded, wv, rec, xref_stream_index(dd));
+    note_listed_twice(f, entries, "cross-reference stream");
     f.xref.reserve_more(entries.size());
     sec.objects.reserve(sec.objects.size() + entries.size());
     for (auto& [num2, e] : entries) add_entry(f, num2, e, sec);
@@ -391,6 +410,7 @@ static XrefSection parse_section(File::Impl& f, std::uint64_t rel, PdfDictionary
     p += 4;
     std::vector<std::pair<std::uint32_t, XrefEntry>> entries;
     read_table(f, p, entries);
+    note_listed_twice(f, entries, "cross-reference table");
     p += 7;
     Parsed t = parse_value(f, p);
     if (!t.value.IsDictionary()) f.fail("trailer is not a dictionary");
@@ -405,8 +425,10 @@ static XrefSection parse_section(File::Impl& f, std::uint64_t rel, PdfDictionary
 
 // ---------------------------------------------------------------- reconstruction
 
-static std::unordered_map<std::uint32_t, XrefEntry> scan_objects(File::Impl& f) {
-    std::unordered_map<std::uint32_t, XrefEntry> t;
+// Calls visit(num, gen, at) for each "num gen obj" in the file after the header, in file order
+// (`at`: absolute offset of num); stops when visit returns false.
+template <typename Visit>
+static void scan_headers(File::Impl& f, Visit&& visit) {
     const char* d = f.d;
     const std::uint64_t n = f.n;
     std::uint64_t p = f.hdr;
@@ -431,13 +453,20 @@ static std::unordered_map<std::uint32_t, XrefEntry> scan_objects(File::Impl& f) 
         std::uint32_t num, gen;
         if (object_header(d, n, q, &num, &gen) == npos64 || num == 0) continue;
         if (q < f.hdr) continue;
+        if (!visit(num, gen, q)) break;
+    }
+}
+
+static std::unordered_map<std::uint32_t, XrefEntry> scan_objects(File::Impl& f) {
+    std::unordered_map<std::uint32_t, XrefEntry> t;
+    scan_headers(f, [&](std::uint32_t num, std::uint32_t gen, std::uint64_t at) {
         XrefEntry e;
         e.type = 1;
         e.gen = static_cast<std::uint16_t>(gen);
-        e.value = q - f.hdr;
+        e.value = at - f.hdr;
         t[num] = e;
-        if (t.size() > 10u * 1000u * 1000u) break;
-    }
+        return t.size() <= 10u * 1000u * 1000u;
+    });
     return t;
 }
 
@@ -597,6 +626,13 @@ static std::shared_ptr<ObjStm> get_objstm(File::Impl& f, std::uint32_t snum) {
     }
     if (os->entries.size() != static_cast<std::size_t>(count))
         f.defect("object stream " + std::to_string(snum) + " header lists fewer objects than /N");
+    std::vector<std::uint32_t> nums;
+    for (const auto& entry : os->entries) nums.push_back(entry.first);
+    std::sort(nums.begin(), nums.end());
+    for (std::size_t i = 1; i < nums.size(); ++i)
+        if (nums[i] == nums[i - 1])
+            f.ambiguity("object stream " + std::to_string(snum) + " defines object " + std::to_string(nums[i]) +
+                        " twice (MuPDF reads the first, poppler the one the cross-reference entry's index names)");
     f.objstms[snum] = os;
     return os;
 }
@@ -1115,6 +1151,70 @@ std::shared_ptr<const std::string> File::stream_decoded_shared(const PdfReferenc
 bool File::encrypted() const { return impl_->enc != nullptr; }
 PdfEncrypt* File::encryption() const { return impl_->enc.get(); }
 PdfReference File::encrypt_ref() const { return impl_->enc_ref; }
+
+// Where the cross-reference data puts object `num`'s definition (absolute; the object stream's
+// own definition for an object inside one), if at a definition `at` lists.
+static std::optional<std::uint64_t> listed_at(File::Impl& f, std::uint32_t num, const std::vector<std::uint64_t>& at) {
+    const XrefEntry* e = f.xref.find(num);
+    if (e && e->type == 2) {
+        const XrefEntry* s = f.xref.find(static_cast<std::uint32_t>(e->value));
+        if (!s || s->type != 1) return std::nullopt;
+        e = s;
+    }
+    if (!e || e->type != 1) return std::nullopt;
+    for (std::uint64_t base : {f.hdr + e->value, e->value}) {  // relative to the header, or absolute (as read)
+        std::uint64_t p = base;
+        skip_ws(f.d, f.n, p);
+        if (std::find(at.begin(), at.end(), p) != at.end()) return p;
+    }
+    return std::nullopt;
+}
+
+// A definition that starts where one may: after "endobj", or after a comment line ("%PDF-",
+// "%%EOF"). Keeps "12 0 obj" quoted in a content stream's text from counting as one.
+static bool at_top_level(const File::Impl& f, std::uint64_t at) {
+    std::uint64_t p = at;
+    while (p > f.hdr && is_ws(f.d[p - 1])) --p;
+    if (p >= f.hdr + 6 && std::string_view(f.d + p - 6, 6) == "endobj") return true;
+    std::uint64_t line = p;
+    while (line > f.hdr && f.d[line - 1] != '\n' && f.d[line - 1] != '\r') --line;
+    return line < p && f.d[line] == '%';
+}
+
+std::vector<std::string> File::ambiguous_definitions() {
+    Impl& f = *impl_;
+    std::vector<std::string> out = f.ambiguities;
+    if (f.reconstructed) return out;  // damaged: refused, or read with --allow-damaged, anyway
+    // Revisions as the bytes mark them (each ends with %%EOF), not as the cross-reference chain
+    // has them: a damaged original stamped with --allow-damaged is no part of the chain.
+    std::vector<std::uint64_t> ends;
+    for (const char* hit = f.d; (hit = static_cast<const char*>(memmem(hit, f.d + f.n - hit, "%%EOF", 5))); hit += 5)
+        ends.push_back(static_cast<std::uint64_t>(hit - f.d));
+    auto revision_of = [&](std::uint64_t at) { return std::upper_bound(ends.begin(), ends.end(), at) - ends.begin(); };
+    std::map<std::uint32_t, std::vector<std::uint64_t>> defs;  // by number: where the file defines it
+    scan_headers(f, [&](std::uint32_t num, std::uint32_t, std::uint64_t at) {
+        if (at_top_level(f, at)) defs[num].push_back(at);
+        return defs.size() <= 10u * 1000u * 1000u;
+    });
+    auto add = [&](const std::string& what) {
+        if (out.size() < 100) out.push_back(what);
+    };
+    for (const auto& [num, at] : defs) {
+        const std::optional<std::uint64_t> used = listed_at(f, num, at);
+        const std::string object = "object " + std::to_string(num);
+        for (std::uint64_t x : at) {
+            if (used && x == *used) continue;
+            if (used && revision_of(x) == revision_of(*used))
+                add(object + " is defined twice in one revision (at offsets " + std::to_string(std::min(x, *used)) + " and " +
+                    std::to_string(std::max(x, *used)) + ")");
+            else if (f.hdr > 0 && (!used || x > *used) && !(f.xref.find(num) && f.xref.find(num)->type == 0))
+                add(object + " is defined at offset " + std::to_string(x) + (used ? ", after the definition" : "") +
+                    " no cross-reference section lists, and bytes before %PDF- make readers that rebuild the "
+                    "cross-reference data by scanning (MuPDF) read it");
+        }
+    }
+    return out;
+}
 
 std::vector<Revision> File::revisions() {
     const Impl& f = *impl_;

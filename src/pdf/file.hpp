@@ -93,6 +93,14 @@ public:
     // damage must not make the file refused.
     void forget_defects_since(std::size_t count);
 
+    // Object definitions readers resolve differently though nothing needs repair: an object
+    // listed twice in one cross-reference section or in one object stream's header (of the
+    // object streams read so far; MuPDF keeps the first, poppler and pith the one the entry's
+    // index names), defined twice in one revision, or -- when bytes precede "%PDF-", which makes
+    // MuPDF rebuild the cross-reference data by scanning -- defined later in the file than where
+    // the cross-reference data puts it, or where none lists it. Scans the file on each call.
+    std::vector<std::string> ambiguous_definitions();
+
     // The newest trailer (for xref streams: the stream dictionary), without stream keys.
     const PoDoFo::PdfDictionary& trailer() const;
     PoDoFo::PdfReference root_ref() const;

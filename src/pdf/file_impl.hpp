@@ -86,6 +86,9 @@ struct File::Impl {
     XrefKind kind = XrefKind::Table;
     bool reconstructed = false;
     std::vector<std::string> defects;  // what a conforming reader would have to repair
+    // Objects readers may resolve differently though nothing needs repair (listed twice in one
+    // cross-reference section or object stream): File::ambiguous_definitions().
+    std::vector<std::string> ambiguities;
     // The last page_content(), kept for its callers (check_page and the text reading ask for the
     // same page in turn) and served again if it decoded cleanly.
     struct PageContent {
@@ -117,6 +120,7 @@ struct File::Impl {
     ~Impl();
     [[noreturn]] void fail(const std::string& what, const char* code = err::pdf_syntax) const;
     void defect(const std::string& what);
+    void ambiguity(const std::string& what);
 
     void init(const OpenOptions& opt);
     // The steps of init().

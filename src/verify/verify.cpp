@@ -11,8 +11,10 @@
 #include "stamp/stamp.hpp"
 #include "verify/changes.hpp"
 #include "verify/redraw.hpp"
+#include "verify/rewritten.hpp"
 #include "verify/signatures.hpp"
 #include "verify/title.hpp"
+#include "verify/viewers.hpp"
 #include "verify/visible.hpp"
 #include "xmp/xmp.hpp"
 
@@ -487,7 +489,8 @@ std::vector<std::string> missing_evidence(const Findings& f, bool receipt_valid,
     if (!has("pith.title.match")) missing.push_back("the record's title was not found set as the title on page 1 (or after front matter)");
     if (badge_expected && !has("pith.badge.text.match")) missing.push_back("the badge is not visible");
     if (listed(f.informational, "pith.badge.drawing.unchecked")) missing.push_back("the badge could not be drawn again to compare");
-    if (!has("pith.update.match") && !has("pith.update.none")) missing.push_back("the stamp could not be checked");
+    if (listed(f.informational, "pith.rewritten")) missing.push_back("the file was rewritten after stamping: what changed since cannot be checked");
+    else if (!has("pith.update.match") && !has("pith.update.none")) missing.push_back("the stamp could not be checked");
     if (unverified_record) missing.push_back("the record was stamped with --allow-unverified");
     return missing;
 }
@@ -520,15 +523,22 @@ std::pair<visible::Reading, visible::Reading> collect_readers(Readers& readers, 
     return {std::move(page1), std::move(badge_page)};
 }
 
-// 8. The bytes before pith's update: their length as recorded, when it is.
-std::optional<std::uint64_t> check_prior(const pdf::File& file, const xmp::Properties& p, PrefixSha256& prefix_hash, Findings& f) {
+// 8. The bytes before pith's update: their length as recorded, when it is. A file rewritten
+// since (rewritten.hpp) has none to check: `rewritten` holds its badge then.
+std::optional<std::uint64_t> check_prior(pdf::File& file, const xmp::Properties& p, PrefixSha256& prefix_hash,
+                                         std::optional<Baseline>& rewritten, Findings& f) {
     const std::string length = property(p, "priorLength");
     if (length.empty()) return std::nullopt;
     const std::uint64_t prior = std::strtoull(length.c_str(), nullptr, 10);
-    if (prior > file.bytes().size() || to_hex(prefix_hash.digest(prior)) != property(p, "priorSha256"))
-        f.fail("pith.prior.mismatch", "the " + length + " bytes pith stamped onto are no longer the start of the file");
-    else
+    if (prior <= file.bytes().size() && to_hex(prefix_hash.digest(prior)) == property(p, "priorSha256")) {
         f.ok("pith.prior.match", "the " + length + " bytes pith stamped onto are unchanged");
+    } else if ((rewritten = rewritten_since_stamp(file, prior, !property(p, "badge").empty()))) {
+        f.info("pith.rewritten", "the file was rewritten after stamping (the " + length + " bytes pith stamped onto no longer start it "
+                                 "and pith's update is gone), so what changed since cannot be checked");
+        return std::nullopt;
+    } else {
+        f.fail("pith.prior.mismatch", "the " + length + " bytes pith stamped onto are no longer the start of the file");
+    }
     return prior;
 }
 
@@ -578,6 +588,56 @@ void decide(Report& report, const std::vector<std::string>& missing) {
     }
 }
 
+// No pith metadata, yet a page links to the resolver, and pith's update is not there to have
+// lost it (a converter such as Ghostscript's pdfwrite drops the XMP and keeps the page). The number
+// the link names is all the file says; the record the reader fetched (--online) or gave (--record)
+// is checked as if it were embedded: hash, number, receipt, then its title and number against the
+// page. Unverified at best: the file's own evidence is gone.
+void judge_badge_only(pdf::File& file, const Embedded& e, const Keyring& keyring, const Options& options, Report& report) {
+    Findings& f = report.findings;
+    const auto named = std::find_if(e.links.begin(), e.links.end(), [](const Link& l) { return !body_of_link(l.uri).empty(); });
+    const std::string body = named == e.links.end() ? "" : body_of_link(named->uri);
+    const std::string shown = body.size() == 26 ? body : "pith:" + body;
+    f.info("pith.badge.only", "page " + std::to_string(e.badge_page) + " links to the Pith number " + (body.empty() ? "(none)" : shown) +
+                                  " but the PDF carries no pith metadata (a converter such as Ghostscript's pdfwrite drops it)");
+    if (!options.expected) {
+        report.number = body.empty() ? "" : shown;
+        report.state = body.empty() || !f.failure.empty() ? State::Invalid : State::Unverified;
+        if (body.empty()) f.fail("pith.metadata.absent", "a Pith badge links to " + e.links.front().uri + " but names no Pith number");
+        else f.info("pith.evidence.missing", "not trusted: only the number on the page remains; pith verify --online fetches its record "
+                                               "from the registry and checks it against the page");
+        return;
+    }
+    const Record& record = *options.expected;
+    report.number = record.number.full();
+    const std::string hash = to_hex(record.canonical_hash);
+    if (record.hash_matches())
+        f.ok("pith.hash.match", "canonical hash " + hash + " recomputes from the canonical record of " + record.source);
+    else
+        f.fail("pith.hash.mismatch", "the hash " + record.source + " states differs from the recomputed " + hash);
+    if (record.number_matches())
+        f.ok("pith.number.match", "Pith number " + report.number + " derives from the record of " + record.source);
+    else
+        f.fail("pith.number.mismatch", "the number " + record.source + " states does not derive from its record");
+    xmp::Properties p;  // the receipt, as pith stamp would have embedded it
+    if (record.receipt) {
+        p["receiptKeyId"] = record.receipt->key_id;
+        p["receiptAlgorithm"] = record.receipt->algorithm;
+        p["receiptSignature"] = record.receipt->signature_b64;
+        p["receiptFingerprint"] = record.receipt->fingerprint;
+        p["receiptSignedAt"] = record.receipt->signed_at;
+    }
+    Readers readers;
+    start_readers(file, e, options, readers, f);
+    check_receipt_data(p, record.canonical_hash, keyring, f);
+    check_links(file, e, record.number, report.number, Baseline{}, options.resolver, f);
+    auto [page1, badge_page] = collect_readers(readers, f);
+    if (options.render) check_badge_text(e, record.number, Baseline{}, readers.badge_page ? badge_page.page : page1.page, f);
+    const std::string title = record.title && record.title_matches() ? *record.title : "";
+    if (options.render) check_title(file, title, record.title_hash.value_or(""), std::move(page1), options, f);
+    decide(report, {"the PDF carries no pith metadata: only " + options.expected->source + " was checked against the page"});
+}
+
 // `prefix_hash`: hashing the file from its start since it was opened (check 8).
 Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyring, const Options& options,
                    PrefixSha256& prefix_hash) {
@@ -590,7 +650,8 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
 
     if (!e.xmp_error.empty()) f.fail("pith.metadata.malformed", "the XMP metadata is not well-formed: " + e.xmp_error);
     if (!e.any_pith_data()) {
-        judge_without_metadata(e, report);
+        if (!e.links.empty() && !e.pith_revision && e.xmp_error.empty()) judge_badge_only(file, e, keyring, options, report);
+        else judge_without_metadata(e, report);
         return report;
     }
     const std::optional<PithNumber> number = check_number(e, report);
@@ -604,8 +665,9 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     const bool receipt_valid = check_receipt_data(p, data.hash, keyring, f);
 
     // 8. The bytes before pith's update, and pith's update itself.
-    const std::optional<std::uint64_t> prior_length = check_prior(file, p, prefix_hash, f);
-    const Baseline baseline = check_pith_update(file, prior_length, options.password, f);
+    std::optional<Baseline> rewritten;
+    const std::optional<std::uint64_t> prior_length = check_prior(file, p, prefix_hash, rewritten, f);
+    const Baseline baseline = rewritten ? *rewritten : check_pith_update(file, prior_length, options.password, f);
     if (!prior_length && baseline.found)
         f.ok("pith.update.none", "no update of pith stamp's: the pith data was written with the document (made by " +
                                      (prop("stampTool").empty() ? std::string("an unknown tool") : prop("stampTool")) + ")");
@@ -631,6 +693,9 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
         f.info("pith.record.unverified", "the record was stamped with --allow-unverified: its stated hash or number did not recompute");
 
     std::vector<std::string> missing = missing_evidence(f, receipt_valid, baseline.badge_drawn || !e.links.empty(), unverified_record);
+    // What viewers read differently on the pages read (title, badge) and in the file's objects.
+    for (std::string& why : check_viewers(file, {0, title.page, e.badge_page - 1, baseline.badge_drawn ? baseline.badge_page : 0}, f))
+        missing.push_back(std::move(why));
     if (options.require_signed_stamp && !publisher_signed)
         missing.push_back("the stamp is not signed by a publisher trusted here (--require-signed-stamp)");
     decide(report, missing);

@@ -1159,6 +1159,8 @@ def check_step(p, name, step):
         return None if str(args[1]) in out else "qpdf object %s lacks %r: %s" % (args[0], args[1], out[:200])
     if kind == "py":
         return check_py(p, name, args[0], args[1])
+    if kind == "mod":  # ["mod", module, check, args...]: a check a round-2 module defines in its CHECKS
+        return importlib.import_module(args[0]).CHECKS[args[1]](p, name, *args[2:])
     raise ValueError(kind)
 
 
@@ -1210,8 +1212,10 @@ def main():
                  build_structure, build_links, build_badge_numbers, build_badge_hidden, build_badge_copied,
                  build_xmp, build_keys):
         step(b, a)
-    import round2_titles  # noqa: E402  (imports this file as a module: after main's own steps)
-    for module in (round2_titles,):
+    import round2_resave  # noqa: E402  (these import this file as a module: after main's own steps)
+    import round2_titles  # noqa: E402
+    import round2_viewers  # noqa: E402  (issue 29: what viewers read differently)
+    for module in (round2_titles, round2_resave, round2_viewers):
         module.build(b, a)
     failures = [] if args.no_prove else prove(b.out, b.entries)
     with open(b.path("manifest.json"), "w") as f:

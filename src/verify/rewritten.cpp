@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+#include "verify/rewritten.hpp"
+
+#include "stamp/stamp.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace pith::verify {
+
+using PoDoFo::PdfObject;
+using PoDoFo::PdfReference;
+
+namespace {
+
+// The badge pith stamp drew, found where a rewrite leaves it (badge_drawn false when not).
+Baseline badge_after_rewrite(pdf::File& file) {
+    Baseline b;
+    for (int i = 0, n = file.page_count(); i < n; ++i) {
+        const pdf::Page page = file.page(i);
+        const PdfObject& dict = file.get(page.ref);
+        const PdfObject* annots = dict.IsDictionary() ? file.get_key(dict.GetDictionary(), "Annots") : nullptr;
+        if (!annots || !annots->IsArray()) continue;
+        std::vector<PdfReference> before;  // under the badge's link: viewers give a click to the last
+        for (const auto& item : annots->GetArray()) {
+            if (!stamp::is_badge_annotation(file, item)) {
+                if (item.IsReference()) before.push_back(item.GetReference());
+                continue;
+            }
+            pdf::Rect rect;
+            const PdfObject* xobjects = page.resources.IsDictionary() ? file.get_key(page.resources.GetDictionary(), "XObject") : nullptr;
+            const PdfObject* badge = xobjects && xobjects->IsDictionary()
+                                         ? xobjects->GetDictionary().GetKey(PoDoFo::PdfName(stamp::kBadgeResourceName))
+                                         : nullptr;
+            if (!item.IsReference() || !pdf::read_rect(file, file.get_key(file.resolve(item).GetDictionary(), "Rect"), rect) ||
+                !badge || !badge->IsReference() || !file.is_stream(badge->GetReference()))
+                return b;  // not as pith stamp draws it: the badge's text and links are still checked
+            b.badge_drawn = true;
+            b.badge_page = i;
+            b.badge_rect = rect;
+            b.badge_xobject = badge->GetReference();
+            b.badge_link = item.GetReference();
+            b.annots_before = before;
+            return b;
+        }
+    }
+    return b;
+}
+
+}  // namespace
+
+std::optional<Baseline> rewritten_since_stamp(pdf::File& file, std::uint64_t prior_length, bool badge_recorded) {
+    const std::string_view bytes = file.bytes();
+    const std::string tag = stamp::kUpdateMarker + " prior=";
+    if (::memmem(bytes.data(), bytes.size(), tag.data(), tag.size())) return std::nullopt;
+    // A revision still ending where the stamped input ended (its %%EOF, then an end of line):
+    // the incremental structure is there, only altered.
+    const auto revisions = file.revisions();
+    if (std::any_of(revisions.begin(), revisions.end(),
+                    [&](const pdf::Revision& r) { return r.end <= prior_length && prior_length - r.end <= 2; }))
+        return std::nullopt;
+    Baseline b = badge_after_rewrite(file);
+    if (badge_recorded && !b.badge_drawn) return std::nullopt;
+    return b;
+}
+
+}  // namespace pith::verify

@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: MIT
+#include "verify/viewers.hpp"
+
+#include "core/error.hpp"
+#include "pdf/budget.hpp"
+#include "pdf/content.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace pith::verify {
+namespace {
+
+using PoDoFo::PdfArray;
+using PoDoFo::PdfDictionary;
+using PoDoFo::PdfObject;
+using PoDoFo::PdfReference;
+
+std::string name_of(const PdfObject* o) { return o && o->IsName() ? o->GetName().GetName() : std::string(); }
+
+bool is_number(const PdfObject& o) { return (o.IsNumber() || o.IsReal()) && std::isfinite(pdf::number_value(o)); }
+
+// An array of `count` numbers (any count when `count` < 0).
+bool numbers(pdf::File& file, const PdfObject* o, int count) {
+    if (!o || !o->IsArray() || (count >= 0 && o->GetArray().size() != static_cast<std::size_t>(count))) return false;
+    return std::all_of(o->GetArray().begin(), o->GetArray().end(), [&](const PdfObject& v) { return is_number(file.resolve(v)); });
+}
+
+// ---------------------------------------------------------------- optional content
+
+// The optional content groups and membership dictionaries a page draws with, found through its
+// resources (/Properties, XObjects' /OC, the forms they draw) and its annotations (/OC, their
+// appearances). Each object is visited once; the walk is bounded.
+class OcUse {
+public:
+    explicit OcUse(pdf::File& file) : file_(file) {}
+
+    std::map<std::uint32_t, PdfReference> groups;  // OCGs, by object number
+    std::vector<std::string> problems;              // what makes their state the viewer's choice
+
+    void resources(const PdfObject* res, int depth) {
+        if (!res || !res->IsDictionary() || depth > 16) return;
+        if (const PdfObject* props = file_.get_key(res->GetDictionary(), "Properties"); props && props->IsDictionary())
+            for (const auto& [key, value] : props->GetDictionary().GetKeys()) membership(*value);
+        if (const PdfObject* xobjects = file_.get_key(res->GetDictionary(), "XObject"); xobjects && xobjects->IsDictionary())
+            for (const auto& [key, value] : xobjects->GetDictionary().GetKeys()) xobject(*value, depth);
+    }
+
+    void xobject(const PdfObject& value, int depth) {
+        if (!value.IsReference() || !seen_.insert(value.GetReference().ObjectNumber()).second || seen_.size() > 5000) return;
+        const PdfObject& x = file_.get(value.GetReference());
+        if (!x.IsDictionary()) return;
+        if (const PdfObject* oc = x.GetDictionary().GetKey("OC")) membership(*oc);
+        if (name_of(file_.get_key(x.GetDictionary(), "Subtype")) == "Form")
+            resources(file_.get_key(x.GetDictionary(), "Resources"), depth + 1);
+    }
+
+    // An /OC value or a /Properties entry: an OCG, an OCMD, or other marked-content properties.
+    void membership(const PdfObject& value) {
+        const PdfObject& d = file_.resolve(value);
+        if (!d.IsDictionary()) return;
+        const std::string type = name_of(file_.get_key(d.GetDictionary(), "Type"));
+        if (type == "OCG") return group(value);
+        if (type != "OCMD") return;
+        if (d.GetDictionary().HasKey("VE"))
+            problems.push_back("an optional content membership dictionary has a visibility expression (/VE), which viewers "
+                               "evaluate differently or not at all");
+        const PdfObject* ocgs = d.GetDictionary().GetKey("OCGs");
+        if (!ocgs) return;
+        const PdfObject& list = file_.resolve(*ocgs);
+        if (list.IsArray())
+            for (const auto& item : list.GetArray()) group(item);
+        else
+            group(*ocgs);
+    }
+
+private:
+    void group(const PdfObject& value) {
+        if (value.IsReference()) {
+            if (file_.resolve(value).IsDictionary()) groups.emplace(value.GetReference().ObjectNumber(), value.GetReference());
+        } else if (value.IsDictionary()) {
+            problems.push_back("an optional content group is a direct object, which /OCProperties cannot list");
+        }
+    }
+
+    pdf::File& file_;
+    std::set<std::uint32_t> seen_;
+};
+
+bool lists(const PdfObject* array, std::uint32_t num) {
+    if (!array || !array->IsArray()) return false;
+    return std::any_of(array->GetArray().begin(), array->GetArray().end(),
+                       [&](const PdfObject& v) { return v.IsReference() && v.GetReference().ObjectNumber() == num; });
+}
+
+// The group's state under a configuration dictionary: /BaseState, then /ON and /OFF.
+// `base`: the state /BaseState /Unchanged (alternate configurations) keeps.
+bool state_in(pdf::File& file, const PdfObject& config, std::uint32_t num, bool base) {
+    if (!config.IsDictionary()) return base;
+    const PdfDictionary& c = config.GetDictionary();
+    const std::string base_state = name_of(file.get_key(c, "BaseState"));
+    bool on = base_state == "OFF" ? false : base_state == "ON" ? true : base_state == "Unchanged" ? base : true;
+    if (lists(file.get_key(c, "ON"), num)) on = true;
+    if (lists(file.get_key(c, "OFF"), num)) on = false;
+    return on;
+}
+
+// The intents an /Intent value names (a name or an array of names; absent means View).
+std::set<std::string> intents(pdf::File& file, const PdfObject* intent) {
+    if (!intent) return {"View"};
+    if (intent->IsName()) return {intent->GetName().GetName()};
+    std::set<std::string> out;
+    if (intent->IsArray())
+        for (const auto& item : intent->GetArray()) out.insert(name_of(&file.resolve(item)));
+    return out;
+}
+
+// A group counts in a configuration when their intents meet (the configuration's /All takes
+// every group): MuPDF hides one that does not, poppler ignores /Intent.
+bool intents_meet(const std::set<std::string>& group, const std::set<std::string>& config) {
+    return config.count("All") || std::any_of(group.begin(), group.end(), [&](const std::string& i) { return config.count(i) > 0; });
+}
+
+// Why group `num`'s state is the viewer's choice ("" when it is not).
+std::string group_problem(pdf::File& file, const PdfDictionary* props, std::uint32_t num, const PdfObject& ocg) {
+    const std::string name = ocg.IsDictionary() && ocg.GetDictionary().GetKey("Name") && ocg.GetDictionary().GetKey("Name")->IsString()
+                                 ? ocg.GetDictionary().GetKey("Name")->GetString().GetStringUtf8()
+                                 : "";
+    const std::string who = "optional content group " + std::to_string(num) + (name.empty() ? "" : " (\"" + name + "\")");
+    if (!props) return who + " is used, but the catalog has no /OCProperties";
+    if (!lists(file.get_key(*props, "OCGs"), num)) return who + " is not listed in /OCProperties /OCGs";
+    const PdfObject* d = file.get_key(*props, "D");
+    const bool on = state_in(file, d ? *d : PdfObject(), num, true);
+    const PdfDictionary& g = ocg.GetDictionary();
+    if (!intents_meet(intents(file, file.get_key(g, "Intent")),
+                      intents(file, d && d->IsDictionary() ? file.get_key(d->GetDictionary(), "Intent") : nullptr)))
+        return who + " has an /Intent the default configuration's /Intent does not include (MuPDF then hides it; poppler "
+                     "ignores /Intent)";
+    const PdfObject* usage = file.get_key(g, "Usage");
+    if (usage && usage->IsDictionary()) {
+        static const std::pair<const char*, const char*> kStates[] = {{"View", "ViewState"}, {"Print", "PrintState"}, {"Export", "ExportState"}};
+        for (const auto& [category, key] : kStates) {
+            const PdfObject* entry = file.get_key(usage->GetDictionary(), category);
+            const std::string state = entry && entry->IsDictionary() ? name_of(file.get_key(entry->GetDictionary(), key)) : "";
+            if (!state.empty() && (state == "ON") != on)
+                return who + " is " + (on ? "ON" : "OFF") + " in /D but its /Usage /" + category + " /" + key + " is " + state +
+                       " (applied by MuPDF always, by Acrobat through /AS auto-states; poppler ignores it)";
+        }
+        const PdfObject* as = d && d->IsDictionary() ? file.get_key(d->GetDictionary(), "AS") : nullptr;
+        if (as && as->IsArray())
+            for (const auto& item : as->GetArray()) {
+                const PdfObject& rule = file.resolve(item);
+                if (!rule.IsDictionary()) continue;
+                const PdfObject* applies = file.get_key(rule.GetDictionary(), "OCGs");
+                if (applies && !lists(applies, num)) continue;
+                const PdfObject* categories = file.get_key(rule.GetDictionary(), "Category");
+                if (!categories || !categories->IsArray()) continue;
+                for (const auto& c : categories->GetArray())
+                    if (const std::string category = name_of(&file.resolve(c));
+                        category != "View" && category != "Print" && category != "Export" &&  // their states: checked above
+                        file.get_key(usage->GetDictionary(), category.c_str()))
+                        return who + " has /Usage /" + category +
+                               " that an /AS auto-state applies (a viewer's zoom, language or event decides its state)";
+            }
+    }
+    const PdfObject* configs = file.get_key(*props, "Configs");
+    if (configs && configs->IsArray())
+        for (const auto& item : configs->GetArray())
+            if (state_in(file, file.resolve(item), num, on) != on)
+                return who + " is " + (on ? "ON" : "OFF") + " in /D and " + (on ? "OFF" : "ON") +
+                       " in an alternate configuration (/Configs), which viewers may choose (MuPDF does)";
+    return "";
+}
+
+// ---------------------------------------------------------------- annotations
+
+// What is wrong with an appearance stream: "" when it is a Form XObject with a /BBox whose
+// content parses.
+std::string appearance_problem(pdf::File& file, const PdfObject& value) {
+    if (!value.IsReference() || !file.is_stream(value.GetReference())) return "is not a stream";
+    const PdfObject& form = file.get(value.GetReference());
+    if (!numbers(file, file.get_key(form.GetDictionary(), "BBox"), 4)) return "has no /BBox of four numbers";
+    if (const PdfObject* m = file.get_key(form.GetDictionary(), "Matrix"); m && !numbers(file, m, 6)) return "has a /Matrix that is not six numbers";
+    try {
+        pdf::ContentLexer(file.stream_decoded(value.GetReference())).check_syntax();
+    } catch (const pdf::TooLarge&) {
+        throw;
+    } catch (const Error& e) {
+        return std::string("does not parse (") + e.what() + ")";
+    }
+    return "";
+}
+
+// The normal appearance the annotation shows (/AP /N, or its /AS state), checked.
+std::string ap_problem(pdf::File& file, const PdfDictionary& annot) {
+    const PdfObject* ap = file.get_key(annot, "AP");
+    if (!ap) return "";
+    if (!ap->IsDictionary()) return "/AP is not a dictionary";
+    const PdfObject* n = ap->GetDictionary().GetKey("N");
+    if (!n) return "";
+    const PdfObject& normal = file.resolve(*n);
+    if (normal.IsDictionary() && !(n->IsReference() && file.is_stream(n->GetReference()))) {  // appearance states
+        const std::string state = name_of(file.get_key(annot, "AS"));
+        const PdfObject* chosen = state.empty() ? nullptr : normal.GetDictionary().GetKey(state);
+        if (!chosen) {  // /AS naming a state /N lacks (a check box's /Off) draws nothing in every viewer
+            if (state.empty() && normal.GetDictionary().GetKeys().size() > 1)
+                return "/AP /N holds appearance states and no /AS names one of them (viewers then pick differently)";
+            return "";
+        }
+        if (const std::string why = appearance_problem(file, *chosen); !why.empty()) return "the appearance /" + state + " " + why;
+        return "";
+    }
+    if (const std::string why = appearance_problem(file, *n); !why.empty()) return "the appearance /AP /N " + why;
+    return "";
+}
+
+std::string border_problem(pdf::File& file, const PdfDictionary& annot) {
+    if (const PdfObject* border = file.get_key(annot, "Border")) {
+        if (!border->IsArray() || border->GetArray().size() < 3 || border->GetArray().size() > 4) return "/Border is not an array of 3 or 4 values";
+        const PdfArray& b = border->GetArray();
+        for (std::size_t i = 0; i < 3; ++i)
+            if (!is_number(file.resolve(b[i]))) return "/Border holds a value that is not a number";
+        if (b.size() == 4 && !numbers(file, &file.resolve(b[3]), -1)) return "/Border's dash pattern is not an array of numbers";
+    }
+    if (const PdfObject* bs = file.get_key(annot, "BS")) {
+        if (!bs->IsDictionary()) return "/BS is not a dictionary";
+        const PdfDictionary& s = bs->GetDictionary();
+        if (const PdfObject* w = file.get_key(s, "W"); w && (!is_number(*w) || pdf::number_value(*w) < 0)) return "/BS /W is not a width";
+        if (const PdfObject* style = file.get_key(s, "S"); style && !style->IsName()) return "/BS /S is not a name";
+        if (const PdfObject* dash = file.get_key(s, "D"); dash && !numbers(file, dash, -1)) return "/BS /D is not an array of numbers";
+    }
+    return "";
+}
+
+std::string annotation_problem(pdf::File& file, const PdfObject& annot) {
+    if (!annot.IsDictionary()) return "is not a dictionary";
+    const PdfDictionary& d = annot.GetDictionary();
+    if (!file.get_key(d, "Subtype") || !file.get_key(d, "Subtype")->IsName()) return "has no /Subtype name";
+    if (!numbers(file, file.get_key(d, "Rect"), 4))
+        return "has a /Rect that is not four numbers (poppler drops the annotation, MuPDF draws it)";
+    if (const PdfObject* flags = file.get_key(d, "F"); flags && !flags->IsNumber())
+        return "has flags /F that are not an integer (poppler reads none, MuPDF rounds them: Hidden or not is the viewer's choice)";
+    if (std::string why = border_problem(file, d); !why.empty()) return "has " + why;
+    if (std::string why = ap_problem(file, d); !why.empty()) return "has " + why;
+    return "";
+}
+
+}  // namespace
+
+std::vector<std::string> optional_content_ambiguities(pdf::File& file, int page_index) {
+    const pdf::Page page = file.page(page_index);
+    OcUse use(file);
+    use.resources(page.resources.IsDictionary() ? &page.resources : nullptr, 0);
+    const PdfObject& node = file.get(page.ref);
+    const PdfObject* annots = node.IsDictionary() ? file.get_key(node.GetDictionary(), "Annots") : nullptr;
+    if (annots && annots->IsArray())
+        for (const auto& item : annots->GetArray()) {
+            const PdfObject& a = file.resolve(item);
+            if (!a.IsDictionary()) continue;
+            if (const PdfObject* oc = a.GetDictionary().GetKey("OC")) use.membership(*oc);
+            const PdfObject* ap = file.get_key(a.GetDictionary(), "AP");
+            if (!ap || !ap->IsDictionary()) continue;
+            for (const auto& [kind, value] : ap->GetDictionary().GetKeys()) {
+                const PdfObject& v = file.resolve(*value);
+                if (v.IsDictionary() && !(value->IsReference() && file.is_stream(value->GetReference())))
+                    for (const auto& [state, form] : v.GetDictionary().GetKeys()) use.xobject(*form, 0);
+                else
+                    use.xobject(*value, 0);
+            }
+        }
+    std::vector<std::string> out = use.problems;
+    const PdfObject* props = file.get_key(file.catalog().GetDictionary(), "OCProperties");
+    const PdfDictionary* p = props && props->IsDictionary() ? &props->GetDictionary() : nullptr;
+    for (const auto& [num, ref] : use.groups)
+        if (std::string why = group_problem(file, p, num, file.get(ref)); !why.empty()) out.push_back(why);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+std::vector<std::string> malformed_annotations(pdf::File& file, int page_index) {
+    const pdf::Page page = file.page(page_index);
+    const PdfObject& node = file.get(page.ref);
+    const PdfObject* annots = node.IsDictionary() ? file.get_key(node.GetDictionary(), "Annots") : nullptr;
+    std::vector<std::string> out;
+    if (!annots) return out;
+    if (!annots->IsArray()) return {"/Annots is not an array"};
+    for (const auto& item : annots->GetArray()) {
+        const PdfObject& a = file.resolve(item);
+        if (a.IsNull()) continue;  // a deleted annotation: every reader skips it
+        if (std::string why = annotation_problem(file, a); !why.empty())
+            out.push_back("the annotation " + (item.IsReference() ? std::to_string(item.GetReference().ObjectNumber()) + " " : std::string()) +
+                          why);
+    }
+    return out;
+}
+
+std::vector<std::string> check_viewers(pdf::File& file, const std::set<int>& pages, Findings& f) {
+    std::vector<std::string> missing;
+    const int count = file.page_count();
+    for (int index : pages) {
+        if (index < 0 || index >= count) continue;
+        const std::string where = "page " + std::to_string(index + 1);
+        if (auto why = optional_content_ambiguities(file, index); !why.empty()) {
+            f.info("pith.optional_content.ambiguous", where + " draws optional content whose visibility depends on the viewer: " + joined(why));
+            missing.push_back("optional content on " + where + " shows differently in different viewers");
+        }
+        if (auto why = malformed_annotations(file, index); !why.empty())
+            f.fail("pith.annotation.malformed", "on " + where + ", viewers read malformed annotations differently: " + joined(why));
+    }
+    if (auto why = file.ambiguous_definitions(); !why.empty())
+        f.fail("pith.objects.ambiguous", "viewers resolve some objects to different definitions: " + joined(why));
+    return missing;
+}
+
+}  // namespace pith::verify

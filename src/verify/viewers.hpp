@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// What viewers read differently (issue 29): pith judges what poppler shows, and a reader may
+// open the file in MuPDF, Acrobat, PDFium or pdf.js. Where the specification leaves the reading
+// to the viewer, or a malformed value is read one way by one and another way by the next, the
+// page pith read is not the page every reader sees:
+//  - optional content on the pages checked whose state depends on the viewer (/Usage states and
+//    /AS auto-states, an /Intent other than View, alternate /Configs, an OCMD's /VE, a group
+//    /OCProperties does not list): pith.optional_content.ambiguous, never trusted (unverified:
+//    nothing is proved forged, but what a reader sees is not known);
+//  - malformed annotation fields on those pages (/Rect not four numbers, /F not an integer,
+//    /Border or /BS malformed, an appearance that is not a stream or does not parse):
+//    pith.annotation.malformed (failure);
+//  - object definitions readers resolve differently (pdf::File::ambiguous_definitions()):
+//    pith.objects.ambiguous (failure).
+#include "core/findings.hpp"
+#include "pdf/file.hpp"
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace pith::verify {
+
+// Why optional content on `page` (0-based) may show differently in different viewers; empty
+// when every group it uses has one state in every viewer.
+std::vector<std::string> optional_content_ambiguities(pdf::File& file, int page);
+
+// What is malformed in the annotations of `page` (0-based); empty when nothing is.
+std::vector<std::string> malformed_annotations(pdf::File& file, int page);
+
+// Checks `pages` (0-based: the title's and the badge's) and the file's object definitions,
+// recording findings in `f`. Returns why the file is not trusted where nothing failed (for
+// pith.evidence.missing).
+std::vector<std::string> check_viewers(pdf::File& file, const std::set<int>& pages, Findings& f);
+
+}  // namespace pith::verify

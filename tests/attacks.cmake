@@ -37,3 +37,12 @@ endforeach()
 add_test(NAME attacks_judge_selftest
   COMMAND ${PITH_ATTACKS_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/attacks/attack_suite.py --selftest)
 set_tests_properties(attacks_judge_selftest PROPERTIES TIMEOUT 60 LABELS "attacks")
+
+# Issue 29: pith and pdfsig agree on every signed attack and control (the publisher's signature
+# covers the whole file exactly when pdfsig says so; never trusted where pdfsig says "not total
+# document signed" unless what was appended is on the list of what may change after a stamp).
+add_test(NAME attacks_signed_agreement
+  COMMAND ${PITH_ATTACKS_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/attacks/signed_agreement.py
+          --pith $<TARGET_FILE:pith> --dir ${PITH_ATTACKS_WORK})
+set_tests_properties(attacks_signed_agreement PROPERTIES FIXTURES_REQUIRED pith_attacks SKIP_RETURN_CODE 77
+                     TIMEOUT 300 LABELS "attacks")

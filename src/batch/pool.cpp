@@ -12,6 +12,7 @@
 #include "core/files.hpp"
 #include "core/platform.hpp"
 #include "core/sanitizer.hpp"
+#include "verify/pixels.hpp"
 #include "verify/visible.hpp"
 
 #include <fcntl.h>
@@ -73,6 +74,7 @@ public:
             } catch (const Error&) {  // each stamp then says why its page was not measured
             }
         }
+        (void)pixels::preload();  // Tesseract's data too, the most of reading a title from pixels (each file says why not)
         files_.report({{"event", "start"}, {"time", now_iso()}, {"pith", PITH_VERSION}, {"mode", o_.mode == Mode::Stamp ? "stamp" : "verify"},
                 {"manifest", m_.source}, {"shard", o_.shard_text.empty() ? Json(nullptr) : Json(o_.shard_text)},
                 {"manifest_entries", m_.lines_total}, {"total", sum_.total}, {"workers", workers_}, {"timeout_s", o_.timeout_s},

@@ -5,8 +5,11 @@
 //  - pith_page_words_v4: the page's words with what rendering says about each
 //    (pith::visible::page_words(); src/poppler/page_words_abi.h, doc/visible.md);
 //  - pith_page_glance_v2: the page's words and its ink from one render that paints glyphs as
-//    boxes (pith stamp's title check and placement; src/poppler/page_glance_abi.h).
+//    boxes (pith stamp's title check and placement; src/poppler/page_glance_abi.h);
+//  - pith_page_region_v1: the pixels of a region as a viewer shows it, for reading the title
+//    from pixels (src/verify/pixels.hpp; src/poppler/page_region_abi.h).
 #include "page_glance_abi.h"
+#include "page_region_abi.h"
 #include "page_words_abi.h"
 
 #include <poppler/cpp/poppler-document.h>
@@ -195,6 +198,11 @@ public:
     void updateStrokeOpacity(GfxState* state) override {
         SplashOutputDev::updateStrokeOpacity(state);
         if (mask()) getSplash()->setStrokeAlpha(1);
+    }
+    // A mask is the glyphs' own shape: a transfer function (/TR) that turns black white must not
+    // whiten it, or glyphs every viewer shows (in a grey the function keeps) would count as not shown.
+    void updateTransfer(GfxState* state) override {
+        if (!mask()) SplashOutputDev::updateTransfer(state);
     }
     bool useTilingPatternFill() override { return !mask(); }
     bool useShadedFills(int type) override { return !mask() && SplashOutputDev::useShadedFills(type); }
@@ -657,6 +665,60 @@ extern "C" __attribute__((visibility("default"))) int pith_page_glance_v2(
     void (*word)(void*, const PithWordFacts*), void* context) {
     try {
         return page_glance(pdf, size, index, password, dpi, seconds, ink, page, word, context);
+    } catch (...) {
+        return 0;
+    }
+}
+
+// ================================================================ pith_page_region_v1
+// (src/poppler/page_region_abi.h) A region of the page as a viewer shows it: the title block, for
+// the pixel reading of the title (src/verify/pixels.hpp).
+
+namespace {
+
+int page_region(const char* pdf, std::size_t size, int index, const char* password, double x0, double y0, double x1,
+                double y1, double dpi, double seconds, void (*sink)(void*, const PithRegionPixels*), void* context) {
+    if (!(dpi > 0 && dpi <= 600) || !(x1 > x0) || !(y1 > y0)) return 0;
+    const std::unique_ptr<PDFDoc> opened = open_page(pdf, size, index, password);
+    if (!opened) return 0;
+    PDFDoc& doc = *opened;
+    const int page = index + 1;
+    Clock::time_point deadline = deadline_after(seconds);
+    double width, height;
+    displayed_size(doc, page, &width, &height);
+    // The slice in device pixels, clipped to the page; no more than kMaxPixels.
+    dpi = std::min(dpi, 72 * std::sqrt(kMaxPixels / std::max(1.0, (x1 - x0) * (y1 - y0))));
+    const double scale = dpi / 72;
+    const int c0 = std::clamp(static_cast<int>(std::floor(x0 * scale)), 0, static_cast<int>(std::ceil(width * scale)));
+    const int r0 = std::clamp(static_cast<int>(std::floor(y0 * scale)), 0, static_cast<int>(std::ceil(height * scale)));
+    const int c1 = std::clamp(static_cast<int>(std::ceil(x1 * scale)), c0, static_cast<int>(std::ceil(width * scale)));
+    const int r1 = std::clamp(static_cast<int>(std::ceil(y1 * scale)), r0, static_cast<int>(std::ceil(height * scale)));
+    if (c1 <= c0 || r1 <= r0) return 0;
+    SplashColor white = {255, 255, 255};
+    SplashOutputDev out(splashModeRGB8, 4, false, white);  // what pdftoppm draws: nothing left out
+    out.setFontAntialias(true);
+    out.setVectorAntialias(true);
+    out.startDoc(&doc);
+    doc.displayPageSlice(&out, page, dpi, dpi, 0, false, true, false, c0, r0, c1 - c0, r1 - r0, &past_deadline, &deadline);
+    const std::unique_ptr<SplashBitmap> bitmap(out.takeBitmap());
+    if (!bitmap || bitmap->getWidth() <= 0 || bitmap->getHeight() <= 0) return 0;
+    const int columns = bitmap->getWidth(), rows = bitmap->getHeight();
+    std::vector<unsigned char> rgb(static_cast<std::size_t>(columns) * rows * 3);
+    for (int r = 0; r < rows; ++r)
+        std::copy_n(bitmap->getDataPtr() + static_cast<std::ptrdiff_t>(r) * bitmap->getRowSize(), 3 * columns,
+                    rgb.data() + static_cast<std::size_t>(r) * columns * 3);
+    const PithRegionPixels pixels{columns, rows, rgb.data(), dpi, c0 / scale, r0 / scale, Clock::now() <= deadline};
+    sink(context, &pixels);
+    return 1;
+}
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) int pith_page_region_v1(
+    const char* pdf, std::size_t size, int index, const char* password, double x0, double y0, double x1, double y1,
+    double dpi, double seconds, void (*pixels)(void*, const PithRegionPixels*), void* context) {
+    try {
+        return page_region(pdf, size, index, password, x0, y0, x1, y1, dpi, seconds, pixels, context);
     } catch (...) {
         return 0;
     }

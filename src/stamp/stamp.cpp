@@ -10,6 +10,7 @@
 #include "pdf/file.hpp"
 #include "pdf/update.hpp"
 #include "sign/pdf_signature.hpp"
+#include "verify/pixels.hpp"
 #include "verify/title.hpp"
 #include "verify/verify.hpp"
 #include "verify/visible.hpp"
@@ -527,6 +528,23 @@ void refuse_other_number(const std::string& name, const Carried& c, const PithNu
 // verify's check): a record that is not this paper's is refused before anything is written. A
 // glance decides when it finds the title set as the title on page 1; anything else is decided
 // by the renders verify makes, so that stamp never refuses a paper verify would accept.
+// The title read from pixels must agree with the text layer's, as pith verify requires
+// (src/verify/pixels.hpp): a record whose title only the text layer spells is refused.
+void check_title_pixels(pdf::File& file, const visible::Page& page, int index, const title::OnPage& t,
+                        const std::string& password, Summary& summary) {
+    if (!t.span) return;
+    const std::vector<visible::Word> words = pixels::words_of(page, *t.span);
+    const pixels::Judgement j =
+        pixels::judge(words, pixels::Reader(file.bytes(), index, password, pixels::region_for(page, words)).collect());
+    if (j.verdict == pixels::Verdict::Agrees) return;
+    if (j.verdict == pixels::Verdict::Unverified)  // what stamp accepts, verify calls trusted
+        throw Error(file.name() + ": the record's title cannot be checked: " + j.explanation +
+                        " (--no-title-check stamps anyway; pith verify will then say unverified)",
+                    err::stamp_title_unchecked);
+    throw Error(file.name() + ": " + j.explanation + "; is this the record of this paper? (--no-title-check stamps anyway)",
+                err::stamp_title_not_shown);
+}
+
 void check_title(PageReadings& pages, pdf::File& file, const Record& record, Summary& summary) {
     const std::string& name = file.name();
     visible::Reading r = pages.get(0);
@@ -535,6 +553,7 @@ void check_title(PageReadings& pages, pdf::File& file, const Record& record, Sum
     // What the glance decides: the title shown, or a page that paints no text at all (a scan:
     // its text layer is invisible to glance and renders alike).
     const bool decided = t.shown == title::Shown::AsTitle || (t.shown == title::Shown::Scanned && r.ink);
+    int index = 0;
     if (r.failed || !decided) {
         auto read = [&](int i) {
             if (i > 0) file.preflight_page(file.page(i));  // page 1 was, for the glance
@@ -543,6 +562,7 @@ void check_title(PageReadings& pages, pdf::File& file, const Record& record, Sum
         title::TitleBlock block = title::title_block(plain, hash, file.page_count(), read);
         r = std::move(block.reading);
         t = std::move(block.shown);
+        index = block.index;
     }
     // What stamp accepts without --no-title-check, verify calls trusted: a title that cannot be
     // checked is refused as surely as one that is not there.
@@ -550,7 +570,9 @@ void check_title(PageReadings& pages, pdf::File& file, const Record& record, Sum
     if (r.failed)
         throw Error(name + ": the record's title could not be looked for on page 1 (" + r.why + ")" + anyway, err::stamp_title_unchecked);
     switch (t.shown) {
-        case title::Shown::AsTitle: summary.title = "shown"; return;
+        case title::Shown::AsTitle:
+            summary.title = "shown";
+            return check_title_pixels(file, *r.page, index, t, pages.password(), summary);
         case title::Shown::Scanned:
         case title::Shown::Unknown:
             throw Error(name + ": the record's title cannot be checked: " + t.explanation + anyway, err::stamp_title_unchecked);

@@ -3,6 +3,7 @@
 
 #include "core/error.hpp"
 #include "pdf/budget.hpp"
+#include "pdf/content.hpp"
 #include "stamp/stamp.hpp"
 #include "xmp/xmp.hpp"
 
@@ -36,14 +37,15 @@ std::string keys_text(const std::set<std::string>& keys) {
 
 // A value as text for comparing: strings by their (decrypted) text whatever their syntax, so
 // that an encrypted file's strings, re-encrypted as another string form, still compare equal;
-// numbers to 5 decimals, as pith stamp's writer (PoDoFo) keeps 6 of a page's real numbers.
+// numbers to 3 decimals (a thousandth of a point): pith stamp's writer (PoDoFo) keeps 6 of a
+// page's real numbers, MuPDF's incremental save writes floats (841.889758 becomes 841.8898).
 std::string canon(const PdfObject& o) {
     if (o.IsString() || o.IsHexString()) return "(" + o.GetString().GetStringUtf8() + ")";
     if (o.IsName()) return "/" + o.GetName().GetName();
     if (o.IsReference()) return std::to_string(o.GetReference().ObjectNumber()) + " " + std::to_string(o.GetReference().GenerationNumber()) + " R";
-    if (o.IsNumber() || o.IsReal()) {  // to 5 decimals: PoDoFo writes reals with 6
+    if (o.IsNumber() || o.IsReal()) {
         char buf[64];
-        std::snprintf(buf, sizeof buf, "%.5f", pdf::number_value(o));
+        std::snprintf(buf, sizeof buf, "%.3f", pdf::number_value(o));
         return buf;
     }
     if (o.IsArray()) {
@@ -403,6 +405,8 @@ private:
     static constexpr std::size_t kMaxSteps = 500000;
 
     void visit(const PdfReference& ref, unsigned role) {
+        // The catalog is judged by the catalog rules only, whatever names it (a signature's /Data).
+        if (ref.ObjectNumber() == doc_.root_ref().ObjectNumber() && role != kCatalog) return;
         unsigned& have = roles_[ref.ObjectNumber()];
         if ((have & role) == role) return;
         have |= role;
@@ -470,34 +474,229 @@ private:
     bool complete_ = false;
 };
 
+// What the later revisions did, by code, and what they added that is on the list of what may
+// change after a stamp (reported as added, never a failure).
 struct Problems {
     std::map<std::string, std::vector<std::string>> by_code;  // code -> what
+    std::vector<std::string> added;                           // allowed: comments, form values, signatures
+    int markup = 0;                                           // how many of `added` are comments (DocMDP P=2)
     void add(const std::string& code, const std::string& what) { by_code[code].push_back(what); }
 };
 
-// A visible annotation over an area to keep clear.
-void judge_annotation(pdf::File& doc, const PdfObject& annot, int page, const std::vector<Area>& keep_clear, Problems& p) {
-    if (!annot.IsDictionary()) return;
-    const PdfDictionary& d = annot.GetDictionary();
-    const long long flags = d.GetKey("F") ? static_cast<long long>(pdf::number_value(*d.GetKey("F"))) : 0;
-    if (flags & (2 | 32)) return;  // Hidden, NoView
-    pdf::Rect rect;
-    if (!pdf::read_rect(doc, d.GetKey("Rect"), rect)) return;
-    for (const auto& area : keep_clear)
-        if (area.page == page && pdf::overlaps(rect, area.rect))
-            p.add("pith.changed.annotation", "a /" + name_of(d.GetKey("Subtype")) + " annotation over " + area.what + " on page " +
-                                                 std::to_string(page + 1));
+// The baseline and the file now, compared object by object.
+struct Comparison {
+    std::set<std::uint32_t> changed;     // in the baseline, different now
+    std::set<std::uint32_t> fresh;       // not in the baseline
+    std::set<std::uint32_t> freed;       // in the baseline, gone now
+    std::set<std::uint32_t> unreadable;  // cannot be read now (and is not the baseline's own damage)
+};
+
+// Reads object `num` of `doc` whole (a stream's bytes too): false when it cannot be read (it
+// does not parse, or is not where the cross-reference data says: read as null). Damage the
+// reader repairs (a wrong stream /Length) is not recorded here: pith read no such object before.
+bool readable(pdf::File& doc, std::uint32_t num) {
+    const std::size_t defects = doc.defects().size();
+    bool ok = true;
+    try {
+        const PdfReference ref = doc.reference(num);
+        ok = !doc.get(ref).IsNull();
+        if (ok && doc.is_stream(ref)) doc.stream_encoded(ref);
+    } catch (const Error&) {
+        ok = false;
+    } catch (const PoDoFo::PdfError&) {
+        ok = false;
+    }
+    doc.forget_defects_since(defects);
+    return ok;
 }
 
-// A page's /Annots then and now: the badge link kept, every annotation added judged.
-void judge_annots(pdf::File& before, pdf::File& now, const std::vector<PdfReference>& old_list,
-                  const std::vector<PdfReference>& new_list, int page, const std::vector<Area>& keep_clear, Problems& p) {
-    for (const auto& r : old_list) {
-        if (stamp::is_badge_annotation(before, PdfObject(r)) && std::find(new_list.begin(), new_list.end(), r) == new_list.end())
-            p.add("pith.changed.annotation", "the badge's link was removed from page " + std::to_string(page + 1));
+// An object stream among `later`, as the baseline or the file now reads it: then the objects
+// inside it may have changed though no later section lists them.
+bool object_stream_redefined(pdf::File& before, pdf::File& now, const std::set<std::uint32_t>& later) {
+    for (std::uint32_t num : later)
+        for (pdf::File* doc : {&before, &now})
+            try {
+                if (doc->is_stream(doc->reference(num)) && type_of(doc->get(doc->reference(num))) == "ObjStm") return true;
+            } catch (const Error&) {
+                return true;  // cannot tell: compare everything
+            } catch (const PoDoFo::PdfError&) {
+                return true;
+            }
+    return false;
+}
+
+// Every object of both documents, resolved, not only what the later xref sections list: an
+// object stream redefined later changes every object in it though only the stream is listed.
+// An object that cannot be read now is a change; `later` (the objects the later sections list)
+// tells the baseline's own unreadable objects, left alone, from ones redefined. The lists serve
+// only to skip work: where no object stream was redefined and neither cross-reference was
+// rebuilt, an object no later section lists is the baseline's bytes, unchanged.
+Comparison compare(pdf::File& before, pdf::File& now, const std::set<std::uint32_t>& later) {
+    Comparison c;
+    const bool everything = before.reconstructed() || now.reconstructed() || object_stream_redefined(before, now, later);
+    const std::uint32_t top = std::max(before.max_object_number(), now.max_object_number());
+    for (std::uint32_t num = 1; num <= top; ++num) {
+        const bool was = before.exists(before.reference(num)), is = now.exists(now.reference(num));
+        if (!was && !is) continue;
+        if (was && !is) {
+            c.freed.insert(num);
+            continue;
+        }
+        if (!everything && !later.count(num)) continue;
+        const bool now_ok = readable(now, num);
+        if (!was) {
+            if (!now_ok) c.unreadable.insert(num);
+            c.fresh.insert(num);
+            continue;
+        }
+        const bool before_ok = readable(before, num);
+        if (!now_ok && (before_ok || later.count(num))) {
+            c.unreadable.insert(num);
+            c.changed.insert(num);
+        } else if (now_ok && (!before_ok || !same_object(before, now, num))) {
+            c.changed.insert(num);
+        }
     }
-    for (const auto& r : new_list)
-        if (std::find(old_list.begin(), old_list.end(), r) == old_list.end()) judge_annotation(now, now.get(r), page, keep_clear, p);
+    return c;
+}
+
+// The operators a content stream (an appearance) uses; nullopt when it does not parse.
+std::optional<std::set<std::string>> operators_of(const std::string& content) {
+    std::set<std::string> ops;
+    try {
+        pdf::ContentLexer lexer(content);
+        std::string_view op;
+        while (lexer.next_operator(op)) ops.insert(std::string(op));
+    } catch (const Error&) {
+        return std::nullopt;
+    }
+    return ops;
+}
+
+// The appearance streams of an annotation (/AP /N, /R, /D: a stream or a dictionary of them).
+std::vector<PdfReference> appearance_streams(pdf::File& doc, const PdfDictionary& annot) {
+    std::vector<PdfReference> out;
+    const PdfObject* ap = doc.get_key(annot, "AP");
+    if (!ap || !ap->IsDictionary()) return out;
+    for (const char* k : {"N", "R", "D"}) {
+        const PdfObject* v = ap->GetDictionary().GetKey(k);
+        if (!v) continue;
+        if (v->IsReference() && doc.is_stream(v->GetReference())) {
+            out.push_back(v->GetReference());
+            continue;
+        }
+        const PdfObject& states = doc.resolve(*v);
+        if (states.IsDictionary())
+            for (const auto& [key, s] : states.GetDictionary().GetKeys())
+                if (s->IsReference() && doc.is_stream(s->GetReference())) out.push_back(s->GetReference());
+    }
+    return out;
+}
+
+// Whether the appearances use any of `ops` (an appearance that does not parse counts as using them).
+bool appearance_uses(pdf::File& doc, const PdfDictionary& annot, std::initializer_list<const char*> ops) {
+    for (const auto& ref : appearance_streams(doc, annot)) {
+        std::optional<std::set<std::string>> used;
+        try {
+            used = operators_of(doc.stream_decoded(ref));
+        } catch (const Error&) {
+        }
+        if (!used) return true;
+        for (const char* op : ops)
+            if (used->count(op)) return true;
+    }
+    return false;
+}
+
+const std::initializer_list<const char*> kShowsText = {"Tj", "TJ", "'", "\"", "Do", "BI", "sh"};
+const std::initializer_list<const char*> kPaints = {"f", "F", "f*", "B", "B*", "b", "b*", "S", "s", "Tj", "TJ", "'", "\"", "Do", "BI", "sh"};
+
+// A form field's type, inherited from its parents.
+std::string field_type(pdf::File& doc, const PdfObject& field) {
+    const PdfObject* o = &field;
+    for (int depth = 0; o && o->IsDictionary() && depth < 16; ++depth) {
+        if (const PdfObject* ft = doc.get_key(o->GetDictionary(), "FT")) return name_of(ft);
+        o = doc.get_key(o->GetDictionary(), "Parent");
+    }
+    return {};
+}
+
+std::string field_name(pdf::File& doc, const PdfObject& field) {
+    const PdfObject* t = field.IsDictionary() ? doc.get_key(field.GetDictionary(), "T") : nullptr;
+    return t && (t->IsString() || t->IsHexString()) ? "\"" + t->GetString().GetStringUtf8() + "\"" : "(unnamed)";
+}
+
+// The annotation flags that hide it on screen: Hidden, or NoView without Print.
+bool hidden(long long flags) { return (flags & 2) || ((flags & 32) && !(flags & 4)); }
+
+// Keys a reader's viewer changes on an annotation without changing what it shows.
+const std::initializer_list<const char*> kNoteKeys = {"M", "Contents", "T", "NM", "Open", "Popup", "RC", "CreationDate",
+                                                      "Subj", "IRT", "State", "StateModel", "P"};
+
+// One annotation added or changed after the stamp (`old`: its baseline version, if any),
+// against the closed list of what may change: comments (highlight, underline, strike-out,
+// squiggly, sticky note, ink, their popups) whose appearance shows no text or image; form-field
+// values in their widgets; signatures whose widgets paint nothing. None may cover an area to keep clear.
+void judge_annotation(pdf::File& now, const PdfObject& annot, const PdfObject* old, int page, const std::vector<Area>& keep_clear,
+                      Problems& p, bool redrawn = false) {
+    if (!annot.IsDictionary()) return p.add("pith.changed.annotation", "an annotation that is no dictionary");
+    const PdfDictionary& d = annot.GetDictionary();
+    const std::string subtype = name_of(now.get_key(d, "Subtype"));
+    const std::string where = "a /" + (subtype.empty() ? std::string("(no subtype)") : subtype) + " annotation" +
+                              (page >= 0 ? " on page " + std::to_string(page + 1) : "");
+    if (!redrawn && old && old->IsDictionary() && without(changed_keys(*old, annot), kNoteKeys).empty()) return;  // a note's text or state
+    const PdfObject* f = now.get_key(d, "F");
+    if (f && !f->IsNumber()) return p.add("pith.changed.annotation", where + " whose /F is not an integer");
+    const long long flags = f ? f->GetNumber() : 0;
+    pdf::Rect rect;
+    if (!pdf::read_rect(now, d.GetKey("Rect"), rect)) return p.add("pith.changed.annotation", where + " whose /Rect cannot be read");
+    if (old && old->IsDictionary()) {
+        const PdfObject* of = now.get_key(old->GetDictionary(), "F");
+        if (name_of(now.get_key(old->GetDictionary(), "Subtype")) != subtype) return p.add("pith.changed.annotation", where + " that was another kind before");
+        if (of && of->IsNumber() && hidden(of->GetNumber()) && !hidden(flags))
+            return p.add("pith.changed.annotation", where + " hidden before the stamp and shown after it");
+    }
+    if (hidden(flags)) return;
+    for (const auto& area : keep_clear)
+        if (area.page == page && pdf::overlaps(rect, area.rect)) p.add("pith.changed.annotation", where + " over " + area.what);
+    static const std::set<std::string> comments = {"Highlight", "Underline", "StrikeOut", "Squiggly", "Text", "Ink", "Popup"};
+    if (subtype == "Link") return p.add("pith.changed.action", where + ": links may not be added after the stamp");
+    if (comments.count(subtype)) {
+        if (appearance_uses(now, d, kShowsText)) return p.add("pith.changed.annotation", where + " whose appearance draws text or images");
+        ++p.markup;
+        return p.added.push_back("a comment (" + where + ")");
+    }
+    if (subtype == "Widget") {
+        const std::string type = field_type(now, annot);
+        if (type == "Sig") {
+            if (rect.width() != 0 && rect.height() != 0 && appearance_uses(now, d, kPaints))
+                return p.add("pith.changed.annotation", "a signature field's " + where + " whose appearance paints over the page");
+            return p.added.push_back("signature field " + field_name(now, annot));
+        }
+        if (!old) return p.add("pith.changed.form", "a new form field " + field_name(now, annot) + " (" + where + ")");
+        if (auto keys = without(changed_keys(*old, annot), {"V", "AP", "AS", "MK", "DA", "F", "M"}); !keys.empty())
+            return p.add("pith.changed.form", "the " + keys_text(keys) + " of form field " + field_name(now, annot));
+        return p.added.push_back("the value of form field " + field_name(now, annot));
+    }
+    p.add("pith.changed.annotation", where + ": not a comment pith accepts after the stamp (highlight, underline, strike-out, "
+                                     "squiggly, sticky note, ink)");
+}
+
+// Actions anywhere in what was added or changed: /A or /Next naming an action, /AA, /OpenAction, /JS.
+void find_actions(pdf::File& doc, const PdfObject& o, int depth, std::set<std::string>& found) {
+    if (depth > 32) return;
+    if (o.IsArray())
+        for (const auto& item : o.GetArray()) find_actions(doc, item, depth + 1, found);
+    if (!o.IsDictionary()) return;
+    for (const auto& [key, value] : o.GetDictionary().GetKeys()) {
+        const std::string k = key.GetName();
+        if (k == "AA" || k == "OpenAction" || k == "JS") found.insert("/" + k);
+        if (k == "A" || k == "Next") {
+            const PdfObject& a = doc.resolve(*value);
+            if (a.IsDictionary() && a.GetDictionary().GetKey("S")) found.insert("a /" + name_of(a.GetDictionary().GetKey("S")) + " action");
+        }
+        if (!value->IsReference()) find_actions(doc, *value, depth + 1, found);
+    }
 }
 
 int page_index(pdf::File& doc, const PdfReference& ref, const std::vector<Area>& keep_clear) {
@@ -506,13 +705,19 @@ int page_index(pdf::File& doc, const PdfReference& ref, const std::vector<Area>&
     return -1;  // no area to keep clear there: annotations may go anywhere
 }
 
-void judge_changed(pdf::File& before, pdf::File& now, std::uint32_t num, unsigned role, const std::vector<Area>& keep_clear,
-                   Problems& p) {
+void judge_changed(pdf::File& before, pdf::File& now, std::uint32_t num, unsigned role, Problems& p) {
     const PdfReference ref = before.reference(num);
     const PdfObject& old = before.get(ref);
     const PdfObject& cur = now.get(now.reference(num));
     const std::string what = "object " + std::to_string(num) + (type_of(old).empty() ? "" : " (/" + type_of(old) + ")");
     if (role & kPageTree) return p.add("pith.changed.page_tree", "the page tree node " + what);
+    if (role & kPage) {  // a page is judged by the page rules, whatever else names it (an /OpenAction, a destination)
+        auto keys = without(changed_keys(old, cur), {"Annots"});
+        if (keys.count("Contents")) p.add("pith.changed.content", "the /Contents of page " + what);
+        keys.erase("Contents");
+        if (!keys.empty()) p.add("pith.changed.page", "the " + keys_text(keys) + " of page " + what);
+        return;
+    }
     if (role & kContent) return p.add("pith.changed.content", "page content stream " + what);
     if (role & kResource) return p.add("pith.changed.resource", "a resource pages draw with, " + what);
     if (role & kBadgeLink) return p.add("pith.changed.annotation", "the badge's link annotation " + what);
@@ -522,17 +727,6 @@ void judge_changed(pdf::File& before, pdf::File& now, std::uint32_t num, unsigne
         if (!keys.empty()) p.add("pith.changed.catalog", "the catalog's " + keys_text(keys));
         return;
     }
-    if (role & kPage) {
-        auto keys = without(changed_keys(old, cur), {"Annots"});
-        if (keys.count("Contents")) p.add("pith.changed.content", "the /Contents of page " + what);
-        keys.erase("Contents");
-        if (!keys.empty()) p.add("pith.changed.page", "the " + keys_text(keys) + " of page " + what);
-        if (cur.IsDictionary())
-            judge_annots(before, now, refs_in(before, old.GetDictionary().GetKey("Annots")), refs_in(now, cur.GetDictionary().GetKey("Annots")),
-                         page_index(before, ref, keep_clear), keep_clear, p);
-        return;
-    }
-    if (role & kAnnots) return;  // judged with its page below (the page refers to it)
     if (role & kMetadata) {
         try {
             if (xmp::read(before.stream_decoded(ref)).pith == xmp::read(now.stream_decoded(now.reference(num))).pith) return;
@@ -540,29 +734,202 @@ void judge_changed(pdf::File& before, pdf::File& now, std::uint32_t num, unsigne
         }
         return p.add("pith.changed.metadata", "pith's XMP properties were rewritten");
     }
-    if (role & kAnnotation) {
-        const PdfObject* page_ref = cur.IsDictionary() ? cur.GetDictionary().GetKey("P") : nullptr;
-        int page = page_ref && page_ref->IsReference() ? page_index(before, page_ref->GetReference(), keep_clear) : -1;
-        // An annotation without /P: judged against every area, as it may be on any of their pages.
-        if (!page_ref)
-            for (const auto& area : keep_clear) judge_annotation(now, cur, area.page, {area}, p);
-        else
-            judge_annotation(now, cur, page, keep_clear, p);
-    }
+    // Annotations and their /Annots arrays are judged page by page (judge_pages).
 }
 
-// An indirect /Annots array changed: judged with the page that refers to it.
-void judge_annots_arrays(pdf::File& before, pdf::File& now, const std::set<std::uint32_t>& changed, const std::vector<Area>& keep_clear,
-                         Problems& p) {
-    for (const auto& area : keep_clear) {
-        if (area.page >= before.page_count()) continue;
-        const PdfReference page = before.page(area.page).ref;
-        const PdfObject* annots = before.get(page).GetDictionary().GetKey("Annots");
-        if (!annots || !annots->IsReference() || !changed.count(annots->GetReference().ObjectNumber())) continue;
-        const PdfObject& cur = now.get(page);
-        if (!cur.IsDictionary()) continue;
-        judge_annots(before, now, refs_in(before, annots), refs_in(now, cur.GetDictionary().GetKey("Annots")), area.page, {area}, p);
+// Every annotation of every page now that is new or changed, judged with its page; the badge's
+// link may not leave its page. Then annotations the pages do not list (a form's widgets).
+void judge_pages(pdf::File& before, pdf::File& now, const Comparison& c, const std::vector<Area>& keep_clear, Problems& p) {
+    std::set<std::uint32_t> judged;
+    auto annots_of = [](pdf::File& doc, int i) -> const PdfObject* {
+        const PdfObject& page = doc.get(doc.page(i).ref);
+        const PdfObject* a = page.IsDictionary() ? doc.get_key(page.GetDictionary(), "Annots") : nullptr;
+        return a && a->IsArray() ? a : nullptr;
+    };
+    const int old_pages = before.page_count();
+    for (int i = 0; i < now.page_count(); ++i) {
+        const PdfObject* cur = annots_of(now, i);
+        const PdfObject* old = i < old_pages ? annots_of(before, i) : nullptr;
+        std::set<std::string> kept;  // the baseline's items, as written
+        if (old)
+            for (const auto& item : old->GetArray()) kept.insert(canon(item));
+        if (old)
+            for (const auto& item : old->GetArray())
+                if (item.IsReference() && stamp::is_badge_annotation(before, item) && (!cur || !std::any_of(cur->GetArray().begin(), cur->GetArray().end(),
+                        [&](const PdfObject& x) { return x.IsReference() && x.GetReference() == item.GetReference(); })))
+                    p.add("pith.changed.annotation", "the badge's link was removed from page " + std::to_string(i + 1));
+        if (!cur) continue;
+        std::vector<Area> areas;
+        for (const auto& area : keep_clear)
+            if (area.page == i) areas.push_back(area);
+        for (const auto& item : cur->GetArray()) {
+            if (!item.IsReference()) {
+                if (!kept.count(canon(item))) judge_annotation(now, item, nullptr, i, areas, p);
+                continue;
+            }
+            const std::uint32_t num = item.GetReference().ObjectNumber();
+            if (c.unreadable.count(num) || judged.count(num) || stamp::is_badge_annotation(before, item)) continue;  // a changed badge link is its own failure
+            const PdfObject& annot = now.get(item.GetReference());
+            // An appearance stream redefined later changes what the annotation shows, though not its dictionary.
+            bool redrawn = false;
+            if (annot.IsDictionary())
+                for (const auto& ref : appearance_streams(now, annot.GetDictionary())) redrawn |= c.changed.count(ref.ObjectNumber()) > 0;
+            if (const PdfObject* ap = annot.IsDictionary() ? annot.GetDictionary().GetKey("AP") : nullptr; ap && ap->IsReference())
+                redrawn |= c.changed.count(ap->GetReference().ObjectNumber()) > 0;
+            if (!(c.fresh.count(num) || c.changed.count(num) || redrawn)) continue;
+            judged.insert(num);
+            const PdfObject* old = c.fresh.count(num) ? nullptr : &before.get(before.reference(num));
+            judge_annotation(now, annot, old, i, areas, p, redrawn);
+        }
     }
+    // Annotations no page lists (a widget only the form names) still draw in some viewers.
+    static const std::set<std::string> kinds = {"Widget", "Link", "FreeText", "Stamp", "Square", "Circle", "Line", "Polygon",
+                                                "PolyLine", "Highlight", "Underline", "StrikeOut", "Squiggly", "Text", "Ink",
+                                                "Popup", "Caret", "FileAttachment", "Sound", "Movie", "Screen", "Watermark", "Redact",
+                                                "RichMedia", "3D", "PrinterMark", "TrapNet"};
+    for (const auto* set : {&c.fresh, &c.changed})
+        for (std::uint32_t num : *set) {
+            if (judged.count(num) || c.unreadable.count(num)) continue;
+            const PdfObject& o = now.get(now.reference(num));
+            if (!o.IsDictionary() || (!kinds.count(name_of(o.GetDictionary().GetKey("Subtype"))) && type_of(o) != "Annot")) continue;
+            if (stamp::is_badge_annotation(before, PdfObject(before.reference(num)))) continue;
+            judged.insert(num);
+            const PdfObject* page_ref = o.GetDictionary().GetKey("P");
+            const int page = page_ref && page_ref->IsReference() ? page_index(before, page_ref->GetReference(), keep_clear) : -1;
+            const PdfObject* old = set == &c.changed ? &before.get(before.reference(num)) : nullptr;
+            if (page_ref) {
+                judge_annotation(now, o, old, page, keep_clear, p);
+            } else {  // on any page: judged against every area
+                Problems one;
+                for (const auto& area : keep_clear) judge_annotation(now, o, old, area.page, {area}, one);
+                if (keep_clear.empty()) judge_annotation(now, o, old, -1, {}, one);
+                for (const auto& [code, items] : one.by_code) p.by_code[code].push_back(items.front());
+                if (one.by_code.empty() && !one.added.empty()) {
+                    p.added.push_back(one.added.front());
+                    p.markup += one.markup > 0;
+                }
+            }
+        }
+}
+
+// The form: /NeedAppearances (viewers redraw every field from its value), XFA (Acrobat shows
+// another form), a calculation order (scripts), new fields other than signatures.
+void judge_form(pdf::File& before, pdf::File& now, const Comparison& c, Problems& p) {
+    const PdfObject* old_form = before.get_key(before.catalog().GetDictionary(), "AcroForm");
+    const PdfObject* form = now.get_key(now.catalog().GetDictionary(), "AcroForm");
+    if (!form || !form->IsDictionary()) return;
+    const PdfObject empty{PdfDictionary()};
+    const PdfObject& old = old_form && old_form->IsDictionary() ? *old_form : empty;
+    const std::set<std::string> keys = changed_keys(old, *form);
+    const PdfObject* need = now.get_key(form->GetDictionary(), "NeedAppearances");
+    if (keys.count("NeedAppearances") && need && need->IsBool() && need->GetBool())
+        p.add("pith.changed.form", "the form's /NeedAppearances (viewers redraw every field from its value)");
+    for (const char* k : {"XFA", "CO"})
+        if (keys.count(k)) p.add("pith.changed.form", std::string("the form's /") + k);
+    const PdfObject* fields = now.get_key(form->GetDictionary(), "Fields");
+    if (fields && fields->IsArray())
+        for (const auto& item : fields->GetArray())
+            if (item.IsReference() && c.fresh.count(item.GetReference().ObjectNumber()) && !c.unreadable.count(item.GetReference().ObjectNumber())) {
+                const PdfObject& field = now.get(item.GetReference());
+                if (field.IsDictionary() && !field.GetDictionary().HasKey("Subtype") && field_type(now, field) != "Sig")
+                    p.add("pith.changed.form", "a new form field " + field_name(now, field));
+            }
+}
+
+// The dc: title, creator and description of an XMP packet, as written (whatever prefix binds
+// the Dublin Core namespace): what viewers show as the document's title, author and subject.
+std::vector<std::string> dc_fields(const std::string& xmp) {
+    std::vector<std::string> out;
+    const std::string ns = "http://purl.org/dc/elements/1.1/";
+    for (std::size_t at = xmp.find(ns); at != std::string::npos; at = xmp.find(ns, at + 1)) {
+        const std::size_t eq = xmp.rfind('=', at);
+        const std::size_t colon = xmp.rfind("xmlns:", eq);
+        if (eq == std::string::npos || colon == std::string::npos || eq - colon > 40) continue;
+        const std::string prefix = xmp.substr(colon + 6, eq - colon - 6);
+        for (const char* name : {"title", "creator", "description"}) {
+            const std::string tag = prefix + ":" + name;
+            for (std::size_t i = xmp.find(tag); i != std::string::npos; i = xmp.find(tag, i + 1)) {
+                const std::size_t after = i + tag.size();
+                if (after >= xmp.size() || (xmp[after] != '=' && xmp[after] != '>' && xmp[after] != ' ' && xmp[after] != '/'))
+                    continue;  // another name that starts so
+                if (i > 0 && xmp[i - 1] == '/') continue;  // an end tag
+                if (i == 0 || xmp[i - 1] != '<') {  // an attribute: its quoted value
+                    const std::size_t q = xmp.find_first_of("\"'", after);
+                    const std::size_t e = q == std::string::npos ? q : xmp.find(xmp[q], q + 1);
+                    if (e != std::string::npos) out.push_back(std::string(name) + "=" + xmp.substr(q + 1, e - q - 1));
+                    continue;
+                }
+                // An element: its text, tags left out and white space collapsed (writers differ in layout).
+                const std::size_t gt = xmp.find('>', after);
+                if (gt == std::string::npos) break;
+                if (xmp[gt - 1] == '/') {  // <dc:description/>: empty
+                    out.push_back(std::string(name) + "=");
+                    i = gt;
+                    continue;
+                }
+                const std::size_t end = xmp.find("</" + tag, after);
+                std::string text;
+                bool in_tag = true;  // the rest of the start tag
+                for (std::size_t k = after; k < (end == std::string::npos ? xmp.size() : end); ++k) {
+                    const char ch = xmp[k];
+                    if (ch == '<' || ch == '>') {
+                        in_tag = ch == '<';
+                        if (!text.empty() && text.back() != ' ') text += ' ';
+                    } else if (!in_tag) {
+                        const bool space = ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t';
+                        if (!space) text += ch;
+                        else if (!text.empty() && text.back() != ' ') text += ' ';
+                    }
+                }
+                while (!text.empty() && text.back() == ' ') text.pop_back();
+                out.push_back(std::string(name) + "=" + text);
+                if (end == std::string::npos) break;
+                i = end + tag.size();  // past the end tag's name
+            }
+        }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// Info /Title, /Author, /Subject and XMP dc:title, dc:creator, dc:description: what viewers show
+// as the document's title (in the window bar with /DisplayDocTitle), author and subject.
+void judge_document_information(pdf::File& before, pdf::File& now, Problems& p) {
+    const PdfObject* old_info = before.info();
+    const PdfObject* info = now.info();
+    for (const char* key : {"Title", "Author", "Subject"}) {
+        const PdfObject* a = old_info ? before.get_key(old_info->GetDictionary(), key) : nullptr;
+        const PdfObject* b = info ? now.get_key(info->GetDictionary(), key) : nullptr;
+        if ((a ? canon(*a) : "") != (b ? canon(*b) : "")) p.add("pith.changed.metadata", std::string("Info /") + key);
+    }
+    auto xmp = [](pdf::File& doc) {
+        const PdfObject* md = doc.catalog().GetDictionary().GetKey("Metadata");
+        try {
+            return md && md->IsReference() && doc.is_stream(md->GetReference()) ? doc.stream_decoded(md->GetReference(), xmp::kMaxPacketSize)
+                                                                                 : std::string();
+        } catch (const Error&) {
+            return std::string("(unreadable)");
+        }
+    };
+    if (dc_fields(xmp(before)) != dc_fields(xmp(now))) p.add("pith.changed.metadata", "the XMP's dc:title, dc:creator or dc:description");
+}
+
+// A certification signature in the baseline: its DocMDP /P (1: no changes, 2: form filling and
+// signing, 3: also comments), or 0 when the baseline is not certified.
+int docmdp_permissions(pdf::File& doc) {
+    const PdfObject* perms = doc.get_key(doc.catalog().GetDictionary(), "Perms");
+    const PdfObject* sig = perms && perms->IsDictionary() ? doc.get_key(perms->GetDictionary(), "DocMDP") : nullptr;
+    const PdfObject* refs = sig && sig->IsDictionary() ? doc.get_key(sig->GetDictionary(), "Reference") : nullptr;
+    if (!refs || !refs->IsArray()) return sig ? 1 : 0;  // a /DocMDP without a readable reference: the strictest
+    for (const auto& item : refs->GetArray()) {
+        const PdfObject& r = doc.resolve(item);
+        if (!r.IsDictionary() || name_of(doc.get_key(r.GetDictionary(), "TransformMethod")) != "DocMDP") continue;
+        const PdfObject* params = doc.get_key(r.GetDictionary(), "TransformParams");
+        const PdfObject* pv = params && params->IsDictionary() ? doc.get_key(params->GetDictionary(), "P") : nullptr;
+        const long long v = pv && pv->IsNumber() ? pv->GetNumber() : 2;
+        return v >= 1 && v <= 3 ? static_cast<int>(v) : 1;
+    }
+    return 1;
 }
 
 }  // namespace
@@ -654,11 +1021,7 @@ void check_later_changes(pdf::File& file, const Baseline& b, const std::vector<A
             ++count;
         }
     Problems p;
-    std::set<std::uint32_t> changed, freed;
-    for (std::uint32_t num : later)
-        if (baseline->exists(baseline->reference(num)) && !same_object(*baseline, file, num)) changed.insert(num);
-    for (std::uint32_t num = 1; num <= baseline->max_object_number(); ++num)
-        if (baseline->exists(baseline->reference(num)) && !file.exists(file.reference(num))) freed.insert(num);
+    const Comparison c = compare(*baseline, file, later);
     if (file.root_ref() != baseline->root_ref()) p.add("pith.changed.catalog", "the trailer names another catalog (/Root)");
     if (file.encrypted() != baseline->encrypted() || file.encrypt_ref() != baseline->encrypt_ref())
         p.add("pith.changed.catalog", "the encryption (/Encrypt)");
@@ -668,18 +1031,57 @@ void check_later_changes(pdf::File& file, const Baseline& b, const std::vector<A
         return n ? canon(*n) : std::string();
     };
     if (pith_number(*baseline) != pith_number(file)) p.add("pith.changed.metadata", "Info's /PithNumber");
-    if (!changed.empty() || !freed.empty()) {
-        Roles roles(*baseline);
-        roles.walk();
-        for (std::uint32_t num : changed) judge_changed(*baseline, file, num, roles.of(num), keep_clear, p);
-        judge_annots_arrays(*baseline, file, changed, keep_clear, p);
-        for (std::uint32_t num : freed)
-            if (roles.of(num) & ~unsigned(kAnnotation | kForm))
-                p.add("pith.changed.freed", "object " + std::to_string(num) + " was freed");
+    Roles roles(*baseline);
+    roles.walk();
+    bool other_changes = false;  // anything changed but the catalog's /DSS (DocMDP P=1 allows nothing else)
+    for (std::uint32_t num : c.changed) {
+        const unsigned role = roles.of(num);
+        if (c.unreadable.count(num)) {
+            p.add("pith.changed.unreadable", "object " + std::to_string(num) + " cannot be read after the stamp");
+            continue;
+        }
+        if (role != 0 && !(role == kCatalog && without(changed_keys(baseline->get(baseline->reference(num)), file.get(file.reference(num))), {"DSS"}).empty()))
+            other_changes = true;
+        judge_changed(*baseline, file, num, role, p);
     }
+    for (std::uint32_t num : c.unreadable)
+        if (!c.changed.count(num) && roles.of(num) == 0) p.add("pith.changed.unreadable", "object " + std::to_string(num) + ", added after the stamp, cannot be read");
+    for (std::uint32_t num : c.freed)
+        if (roles.of(num) & ~unsigned(kAnnotation | kForm)) p.add("pith.changed.freed", "object " + std::to_string(num) + " was freed");
+    try {
+        judge_pages(*baseline, file, c, keep_clear, p);
+        judge_form(*baseline, file, c, p);
+        judge_document_information(*baseline, file, p);
+        // Actions added anywhere: those an object did not have in the baseline.
+        for (const auto* set : {&c.changed, &c.fresh})
+            for (std::uint32_t num : *set) {
+                if (c.unreadable.count(num)) continue;
+                std::set<std::string> found, had;
+                find_actions(file, file.get(file.reference(num)), 0, found);
+                if (set == &c.changed) find_actions(*baseline, baseline->get(baseline->reference(num)), 0, had);
+                std::vector<std::string> added;
+                for (const auto& a : found)
+                    if (!had.count(a)) added.push_back(a);
+                if (!added.empty())
+                    p.add("pith.changed.action", joined(added) + " in object " + std::to_string(num) + " (no links, actions or scripts may be added after the stamp)");
+            }
+    } catch (const Error& e) {
+        p.add("pith.changed.unreadable", std::string("what was appended cannot be read (") + e.what() + ")");
+    } catch (const PoDoFo::PdfError& e) {
+        p.add("pith.changed.unreadable", "what was appended cannot be read (" + pdf::podofo_words(e) + ")");
+    }
+    const int docmdp = docmdp_permissions(*baseline);
+    if (docmdp == 1 && (other_changes || !p.added.empty()))
+        p.add("pith.changed.docmdp", "the certification signature's DocMDP permissions (P=1) allow no change at all");
+    if (docmdp == 2 && p.markup > 0)
+        p.add("pith.changed.docmdp", "the certification signature's DocMDP permissions (P=2) allow form filling and signing, not comments");
+
     const std::string what = std::to_string(count) + " revision" + (count == 1 ? "" : "s") + " appended after the pith data";
     if (p.by_code.empty()) {
-        f.info("pith.changes.after", what + " change only what viewers change (form fields, comments, signatures, document information)");
+        std::string list = p.added.empty() ? "document information only (dates and XMP properties, not the title, author or subject)"
+                                           : "added after the stamp: " + joined(p.added);
+        f.info("pith.changes.after", what + " change only what may change after a stamp" +
+                                         (docmdp ? " (DocMDP P=" + std::to_string(docmdp) + ")" : std::string()) + "; " + list);
         return;
     }
     for (const auto& [code, items] : p.by_code) f.fail(code, "changed after stamping (" + what + "): " + joined(items));

@@ -12,11 +12,13 @@
 
 namespace pith::poppler_module {
 
-void* symbol(const char* name) {
+void* symbol(const char* name, const char* module) {
     std::string dir = platform::executable_dir();
     if (dir.empty()) dir = ".";
+    std::string installed = PITH_TEXT_MODULE_FROM_BINDIR;  // pith's modules are installed side by side
+    installed = installed.substr(0, installed.rfind('/') + 1) + module;
     std::string tried;
-    for (const std::string& path : {dir + "/pith-text.so", dir + "/" PITH_TEXT_MODULE_FROM_BINDIR}) {
+    for (const std::string& path : {dir + "/" + module, dir + "/" + installed}) {
         // A second dlopen() of a loaded module only counts a reference: no cache needed.
         if (void* module = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL)) {
             if (void* fn = ::dlsym(module, name)) return fn;
@@ -24,7 +26,8 @@ void* symbol(const char* name) {
         const char* why = ::dlerror();
         tried += (tried.empty() ? "" : "; ") + (why ? std::string(why) : path);
     }
-    throw Error(std::string("cannot load pith's text module (pith-text.so): ") + tried, err::install_incomplete);
+    const std::string what = std::string(module) == "pith-text.so" ? "text" : "OCR";
+    throw Error("cannot load pith's " + what + " module (" + module + "): " + tried, err::install_incomplete);
 }
 
 }  // namespace pith::poppler_module

@@ -5,9 +5,10 @@
 
 namespace pith::poppler_module {
 
-// The address of `name` in pith-text.so, found beside the executable (build tree) or at
-// PITH_TEXT_MODULE_FROM_BINDIR relative to it (installed). Loaded once per process.
-// Throws pith::Error naming what was tried when the module or the symbol cannot be loaded.
-void* symbol(const char* name);
+// The address of `name` in `module` (pith-text.so, or pith-ocr.so for Tesseract), found beside
+// the executable (build tree) or beside PITH_TEXT_MODULE_FROM_BINDIR relative to it (installed).
+// Loaded once per process. Throws pith::Error naming what was tried when the module or the
+// symbol cannot be loaded.
+void* symbol(const char* name, const char* module = "pith-text.so");
 
 }  // namespace pith::poppler_module

@@ -166,9 +166,12 @@ bool check_signatures(pdf::File& file, const Baseline& baseline, const sign::Anc
     for (const auto& [field, sig] : fields) {
         const Signature s = read_signature(file, field, *sig, revisions, anchors);
         const bool over_stamp = baseline.found && s.revision > 0 && revisions[s.revision - 1].end == baseline.end;
-        const std::string covers = s.revision == 0 ? "bytes that end at no revision"
+        // What pdfsig says too: "Total document signed" or "not total document signed".
+        const std::string covers = s.revision == 0 ? "bytes that end at no revision (not the whole file)"
                                    : s.revision == revisions.size() ? "the whole file"
-                                   : "the file up to revision " + std::to_string(s.revision) + " of " + n;
+                                   : "the file up to revision " + std::to_string(s.revision) + " of " + n + ", not the whole file";
+        const std::string compared = s.revision == revisions.size() ? "" : " (what was appended after it was compared with what it "
+                                                                           "signed, object by object: pith.changes.after)";
         if (over_stamp) {
             publisher = true;
             if (!s.malformed.empty() || !s.cms.parsed || !s.cms.valid) {
@@ -184,9 +187,10 @@ bool check_signatures(pdf::File& file, const Baseline& baseline, const sign::Anc
             if (doubts.empty()) {
                 stamp_signed = true;
                 f.ok("stamp.signed", "stamped and signed by " + s.cms.subject + " at " + s.cms.signing_time_text + " (" + s.cms.digest +
-                                         ", certificate chains to " + s.cms.anchor + "); the signature covers " + covers);
+                                         ", certificate chains to " + s.cms.anchor + "); the signature covers " + covers + compared);
             } else {
-                f.info("stamp.signer_unknown", "stamped and signed by " + s.cms.subject + ", whom pith does not trust here: " + joined(doubts));
+                f.info("stamp.signer_unknown", "stamped and signed by " + s.cms.subject + ", whom pith does not trust here: " + joined(doubts) +
+                                                   "; the signature covers " + covers + compared);
             }
             continue;
         }
@@ -195,11 +199,20 @@ bool check_signatures(pdf::File& file, const Baseline& baseline, const sign::Anc
             f.fail("stamp.changed_after_signing", "stamped again after " + s.who() + " signed an earlier stamp (the signature covers " + covers + ")");
             continue;
         }
+        // Valid only when it holds and its signer is one the reader trusts (as for the publisher's).
+        const bool holds = s.malformed.empty() && s.cms.parsed && s.cms.valid;
+        std::vector<std::string> doubts;
+        if (holds && s.cms.chain == sign::CmsCheck::Chain::NoAnchors) doubts.push_back("no trust anchors given (--trust)");
+        if (holds && s.cms.chain == sign::CmsCheck::Chain::Untrusted) doubts.push_back("its certificate does not chain to a trust anchor (" + s.cms.chain_error + ")");
+        if (holds && s.cms.expired) doubts.push_back("a certificate was not valid at the signing time");
+        if (holds && !s.cms.key_usage) doubts.push_back("the certificate's key usage does not allow signing documents");
         const std::string state = !s.malformed.empty() ? "malformed: " + s.malformed
-                                  : !s.cms.parsed || !s.cms.valid ? "not valid: " + s.cms.error
-                                  : "valid";
-        f.info("signature.other", "signature \"" + field + "\" by " + s.who() + " covers " + covers + ", " +
-                                      (s.covered_end < baseline.end ? "from before the stamp" : "made after the stamp") + "; " + state);
+                                  : !holds ? "not valid: " + s.cms.error
+                                  : doubts.empty() ? "valid, certificate chains to " + s.cms.anchor
+                                  : "the signature holds, but its signer is unknown here: " + joined(doubts);
+        f.info(holds && !doubts.empty() ? "signature.other_unknown" : "signature.other",
+               "signature \"" + field + "\" by " + s.who() + " covers " + covers + ", " +
+                   (s.covered_end < baseline.end ? "from before the stamp" : "made after the stamp") + "; " + state);
     }
     if (baseline.found && !publisher) f.info("stamp.unsigned", "no publisher's signature covers the stamp (pith stamp --sign-cert)");
     return stamp_signed;

@@ -10,6 +10,7 @@
 #include "pdf/file.hpp"
 #include "stamp/stamp.hpp"
 #include "verify/changes.hpp"
+#include "verify/pixels.hpp"
 #include "verify/redraw.hpp"
 #include "verify/rewritten.hpp"
 #include "verify/signatures.hpp"
@@ -27,6 +28,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <set>
 #include <string_view>
 
@@ -401,7 +403,24 @@ pdf::Rect user_rect(const visible::Word& w, const pdf::Page& page) {
 struct TitleCheck {
     int page = 0;                   // 0-based: the title block's page
     std::optional<pdf::Rect> area;  // where that page shows it, when the record gives the plain title
+    std::vector<visible::Word> words;        // the title as the text layer shows it
+    std::unique_ptr<pixels::Reader> pixels;  // the same title block read from pixels, meanwhile
 };
+
+// 7b. The title read from pixels must agree with the text layer's (doc/visible.md, "The title
+// from pixels"). Read only where the verdict can still be trusted: it is the costliest check.
+void check_title_pixels(TitleCheck& title, Findings& f) {
+    if (!title.pixels) return;
+    if (!f.failure.empty()) return title.pixels.reset();  // invalid already: not worth its cost
+    const pixels::Judgement j = pixels::judge(title.words, title.pixels->collect());
+    switch (j.verdict) {
+        case pixels::Verdict::Agrees: f.ok("pith.title.pixels.match", j.explanation); break;
+        case pixels::Verdict::Unverified: f.info("pith.title.pixels.unverified", j.explanation); break;
+        case pixels::Verdict::Differs: f.fail("pith.title.pixels.differs", j.explanation); break;
+        case pixels::Verdict::Faint: f.fail("pith.title.pixels.faint", j.explanation); break;
+        case pixels::Verdict::Outranked: f.fail("pith.title.pixels.outranked", j.explanation); break;
+    }
+}
 
 // 7. The record's title against what the title block's page shows a reader (page 1, or after
 // front matter): text nobody sees never binds.
@@ -423,7 +442,7 @@ TitleCheck check_title(pdf::File& file, const std::string& plain, const std::str
         case title::Shown::Scanned:
         case title::Shown::Unknown: f.info("pith.title.none", t.explanation); break;
     }
-    TitleCheck out{block.index, std::nullopt};
+    TitleCheck out{block.index, std::nullopt, {}, nullptr};
     if (t.span) {
         const pdf::Page geometry = file.page(block.index);
         const auto& words = block.reading.page->words;
@@ -433,6 +452,10 @@ TitleCheck check_title(pdf::File& file, const std::string& plain, const std::str
             area = {std::min(area.llx, r.llx), std::min(area.lly, r.lly), std::max(area.urx, r.urx), std::max(area.ury, r.ury)};
         }
         out.area = area;
+        out.words = pixels::words_of(*block.reading.page, *t.span);
+        if (f.failure.empty())
+            out.pixels = std::make_unique<pixels::Reader>(file.bytes(), block.index, options.password,
+                                                          pixels::region_for(*block.reading.page, out.words));
     }
     return out;
 }
@@ -487,6 +510,7 @@ std::vector<std::string> missing_evidence(const Findings& f, bool receipt_valid,
     if (listed(f.informational, "pith.record.absent"))
         missing.push_back("no canonical record to recompute the hash from");
     if (!has("pith.title.match")) missing.push_back("the record's title was not found set as the title on page 1 (or after front matter)");
+    else if (!has("pith.title.pixels.match")) missing.push_back("the pixels did not confirm the title the text layer shows");
     if (badge_expected && !has("pith.badge.text.match")) missing.push_back("the badge is not visible");
     if (listed(f.informational, "pith.badge.drawing.unchecked")) missing.push_back("the badge could not be drawn again to compare");
     if (listed(f.informational, "pith.rewritten")) missing.push_back("the file was rewritten after stamping: what changed since cannot be checked");
@@ -681,13 +705,14 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     if (options.render) check_badge_text(e, *number, baseline, readers.badge_page ? badge_page.page : page1.page, f);
     const std::string title_hash = data.record && data.record->title_hash ? *data.record->title_hash : "";
     const std::string signed_title = data.record ? prop("title") : "";
-    const TitleCheck title = options.render ? check_title(file, signed_title, title_hash, std::move(page1), options, f) : TitleCheck{};
+    TitleCheck title = options.render ? check_title(file, signed_title, title_hash, std::move(page1), options, f) : TitleCheck{};
 
     // 9. What changed after the stamp; then PDF signatures, the publisher's over pith's update
     // first of all (they name the signer of what changed).
     check_later_changes(file, baseline, keep_clear(e, baseline, title), options.password, f);
     const bool publisher_signed = check_signatures(file, baseline, options.anchors, f);
     check_expected(options, data, *number, f);
+    check_title_pixels(title, f);
     const bool unverified_record = prop("unverified") == "True";
     if (unverified_record)
         f.info("pith.record.unverified", "the record was stamped with --allow-unverified: its stated hash or number did not recompute");

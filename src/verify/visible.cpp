@@ -438,3 +438,13 @@ Reading ChildReader::collect() {
 }
 
 }  // namespace pith::visible
+
+namespace pith::visible {
+
+void limit_reading_child(unsigned long cpu_seconds) { limit_child(static_cast<rlim_t>(cpu_seconds), kChildMemory); }
+
+std::optional<std::string> read_child(int fd, double seconds) {
+    return read_until(fd, std::chrono::steady_clock::now() + std::chrono::milliseconds(static_cast<long>(seconds * 1000)));
+}
+
+}  // namespace pith::visible

@@ -129,3 +129,14 @@ std::string all_text(const Page& page);
 std::string hidden_reasons(const Page& page);
 
 }  // namespace pith::visible
+
+namespace pith::visible {
+
+// For readings made in a child of their own (src/verify/pixels.cpp), with the same limits as a
+// ChildReader's: in the child, loads pith-text.so and limits CPU time to `cpu_seconds` and the
+// address space as for a reading; in the parent, everything the child writes to `fd` within
+// `seconds` of wall-clock time (nullopt when it has not finished by then).
+void limit_reading_child(unsigned long cpu_seconds);
+std::optional<std::string> read_child(int fd, double seconds);
+
+}  // namespace pith::visible

@@ -38,8 +38,9 @@ def read_open(path):
 def verify(pith, directory, entry):
     """(exit status, report dict or None, stderr)."""
     env = isolated_env(os.path.join(directory, "home"))
-    rc, out, err = run_pith(pith, ["verify", "--json", "--keyring", os.path.join(directory, entry["keyring"]),
-                                   os.path.join(directory, entry["name"])], env)
+    trust = ["--trust", os.path.join(directory, entry["trust"])] if entry.get("trust") else []  # a publisher's signature
+    rc, out, err = run_pith(pith, ["verify", "--json", "--keyring", os.path.join(directory, entry["keyring"])] + trust +
+                            [os.path.join(directory, entry["name"])], env)
     try:
         report = json.loads(out)
         if isinstance(report, list):

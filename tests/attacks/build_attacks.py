@@ -1037,8 +1037,14 @@ TEXT_CHECKS = ("raw_has", "title_line_is", "line_of", "words_small_low", "joined
                "turned")
 
 
+# Named proof checks of the round-2 modules (["py", name, args] steps): name -> fn(prover, file, args).
+EXTRA_CHECKS = {}
+
+
 def check_py(p, name, fn, args):
     """The named checks of the manifest's ["py", name, args] steps."""
+    if fn in EXTRA_CHECKS:
+        return EXTRA_CHECKS[fn](p, name, args)
     return (check_py_text if fn in TEXT_CHECKS else check_py_objects)(p, name, fn, args)
 
 
@@ -1212,10 +1218,13 @@ def main():
                  build_structure, build_links, build_badge_numbers, build_badge_hidden, build_badge_copied,
                  build_xmp, build_keys):
         step(b, a)
-    import round2_resave  # noqa: E402  (these import this file as a module: after main's own steps)
+    import round2_changes  # noqa: E402  (these import this file as a module: after main's own steps)
+    import round2_pixels  # noqa: E402
+    import round2_resave  # noqa: E402
     import round2_titles  # noqa: E402
-    import round2_viewers  # noqa: E402  (issue 29: what viewers read differently)
-    for module in (round2_titles, round2_resave, round2_viewers):
+    import round2_viewers  # noqa: E402
+    EXTRA_CHECKS.update(round2_changes.CHECKS)
+    for module in (round2_titles, round2_resave, round2_viewers, round2_changes, round2_pixels):
         module.build(b, a)
     failures = [] if args.no_prove else prove(b.out, b.entries)
     with open(b.path("manifest.json"), "w") as f:

@@ -1,0 +1,659 @@
+// SPDX-License-Identifier: MIT
+#include "verify/pixels.hpp"
+
+#include "core/error.hpp"
+#include "core/files.hpp"
+#include "ocr/ocr_abi.h"
+#include "poppler/page_region_abi.h"
+#include "verify/poppler_module.hpp"
+#include "verify/title.hpp"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <unicode/uchar.h>
+#include <unicode/uscript.h>
+#include <unicode/utf8.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+
+namespace pith::pixels {
+
+namespace {
+
+// ---------------------------------------------------------------- reading (child side)
+
+void on_pixels(void* context, const PithRegionPixels* p) {
+    auto* image = static_cast<Image*>(context);
+    image->columns = p->columns;
+    image->rows = p->rows;
+    image->dpi = p->dpi;
+    image->x0 = p->x0;
+    image->y0 = p->y0;
+    image->rgb.assign(p->rgb, p->rgb + static_cast<std::size_t>(p->columns) * p->rows * 3);
+    if (!p->rendered) image->columns = 0;  // cut short: says nothing
+}
+
+struct OcrContext {
+    const Image* image;
+    std::vector<OcrWord>* words;
+    int pass;
+};
+
+void on_word(void* context, const PithOcrWord* w) {
+    auto* c = static_cast<OcrContext*>(context);
+    const double scale = 72 / c->image->dpi;
+    OcrWord o;
+    o.text.assign(w->text, w->text_size);
+    o.x0 = c->image->x0 + w->x0 * scale;
+    o.y0 = c->image->y0 + w->y0 * scale;
+    o.x1 = c->image->x0 + w->x1 * scale;
+    o.y1 = c->image->y0 + w->y1 * scale;
+    o.confidence = w->confidence;
+    o.pass = c->pass;
+    c->words->push_back(std::move(o));
+}
+
+// ---------------------------------------------------------------- encoding
+// "pith-pixels 1 <read> <columns> <rows> <dpi> <x0> <y0> <words> <why bytes>\n<why><rgb>", then
+// per word "<x0> <y0> <x1> <y1> <confidence> <pass> <text bytes>\n<text>\n". Numbers as hex floats.
+
+void put(std::string& out, double v, char end = ' ') {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%a%c", v, end);
+    out += buf;
+}
+
+class In {
+public:
+    explicit In(std::string_view s) : s_(s) {}
+    bool literal(std::string_view w) {
+        if (s_.substr(0, w.size()) != w) return false;
+        s_.remove_prefix(w.size());
+        return true;
+    }
+    std::optional<double> number(char end = ' ') {
+        const std::size_t at = s_.find(end);
+        if (at == std::string_view::npos || at == 0 || at > 40) return std::nullopt;
+        const std::string token(s_.substr(0, at));
+        char* stop = nullptr;
+        errno = 0;
+        const double v = std::strtod(token.c_str(), &stop);
+        if (stop != token.c_str() + token.size() || errno == ERANGE || !std::isfinite(v)) return std::nullopt;
+        s_.remove_prefix(at + 1);
+        return v;
+    }
+    std::optional<std::size_t> count(char end = ' ') {
+        const std::optional<double> v = number(end);
+        if (!v || *v < 0 || *v > static_cast<double>(s_.size()) + 1e9 || *v != std::floor(*v)) return std::nullopt;
+        return static_cast<std::size_t>(*v);
+    }
+    std::optional<std::string> bytes(std::size_t n) {
+        if (n > s_.size()) return std::nullopt;
+        std::string out(s_.substr(0, n));
+        s_.remove_prefix(n);
+        return out;
+    }
+    bool done() const { return s_.empty(); }
+
+private:
+    std::string_view s_;
+};
+
+// ---------------------------------------------------------------- comparing
+
+// A word as compared: its letters and digits, case folded, accents dropped (title::normalise),
+// with the characters OCR confuses folded together (0/o, 1/i/l).
+struct Token {
+    std::u32string text;
+    const OcrWord* ocr = nullptr;  // the OCR word it comes from, for OCR tokens
+};
+
+// The tokens of `text`; `foreign` set to the name of a script other than Latin that has two or
+// more letters in one word (no OCR data reads it). A lone letter of another script (a Greek
+// letter in a formula) is dropped.
+std::vector<std::u32string> tokens_of(const std::string& text, std::string* foreign) {
+    const std::string norm = title::normalise(text);
+    std::vector<std::u32string> out;
+    std::u32string token, other;
+    auto flush = [&] {
+        if (other.size() >= 2 && foreign && foreign->empty()) {
+            UErrorCode status = U_ZERO_ERROR;
+            const UScriptCode script = uscript_getScript(static_cast<UChar32>(other[0]), &status);
+            *foreign = U_SUCCESS(status) ? uscript_getName(script) : "another script";
+        }
+        if (!token.empty()) out.push_back(token);
+        token.clear();
+        other.clear();
+    };
+    for (int32_t i = 0; i < static_cast<int32_t>(norm.size());) {
+        UChar32 c;
+        U8_NEXT(norm.data(), i, static_cast<int32_t>(norm.size()), c);
+        if (c < 0) continue;
+        if (u_isspace(c)) {
+            flush();
+            continue;
+        }
+        if (!u_isalnum(c)) continue;  // punctuation, symbols: OCR reads them unreliably
+        UErrorCode status = U_ZERO_ERROR;
+        const UScriptCode script = uscript_getScript(c, &status);
+        if (script != USCRIPT_LATIN && script != USCRIPT_COMMON && script != USCRIPT_INHERITED) {
+            other += static_cast<char32_t>(c);
+            continue;
+        }
+        if (c == '0') c = 'o';
+        if (c == '1' || c == 'i') c = 'l';
+        token += static_cast<char32_t>(c);
+    }
+    flush();
+    return out;
+}
+
+std::string utf8(const std::u32string& s) {
+    std::string out;
+    for (char32_t c : s) {
+        char buf[4];
+        int32_t n = 0;
+        UBool error = false;
+        U8_APPEND(buf, n, 4, static_cast<UChar32>(c), error);
+        if (!error) out.append(buf, static_cast<std::size_t>(n));
+    }
+    return out;
+}
+
+// OCR's character errors tolerated: one in five characters (none in a word of 1-3).
+std::size_t allowed_errors(std::size_t length) { return (length + 1) / 5; }
+
+// A word that counts: two characters or more (a lone letter or digit can be a speck or a
+// footnote mark, and changes no title into another).
+bool counts(const std::u32string& t) { return t.size() >= 2; }
+
+// Title tokens aligned with the OCR tokens read where the title stands: groups of 1-3 title
+// tokens against 1-3 OCR tokens (OCR splits and joins words inside formulas: "O(n logn)")
+// match when their letters agree within allowed_errors(); the alignment leaves as few counting
+// tokens unmatched as it can.
+struct Alignment {
+    std::vector<std::u32string> missing;  // title tokens the pixels do not show
+    std::vector<std::u32string> extra;    // OCR tokens the title does not have
+    std::size_t matched = 0;              // counting title tokens matched
+};
+
+Alignment align(const std::vector<std::u32string>& t, const std::vector<Token>& o) {
+    const std::size_t n = t.size(), m = o.size();
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+    auto skip_cost = [](const std::u32string& s, double confidence) {
+        return counts(s) && confidence >= kMinConfidence ? 1.0 : 0.01;
+    };
+    struct Cell {
+        double cost = kInf;
+        int a = 0, b = 0;  // the move that reached it: a title tokens and b OCR tokens taken (0 = skipped)
+    };
+    std::vector<std::vector<Cell>> dp(n + 1, std::vector<Cell>(m + 1));
+    dp[0][0].cost = 0;
+    for (std::size_t i = 0; i <= n; ++i)
+        for (std::size_t j = 0; j <= m; ++j) {
+            const double here = dp[i][j].cost;
+            if (here == kInf) continue;
+            auto relax = [&](std::size_t ni, std::size_t nj, double cost, int a, int b) {
+                if (here + cost < dp[ni][nj].cost) dp[ni][nj] = {here + cost, a, b};
+            };
+            if (i < n) relax(i + 1, j, skip_cost(t[i], 100), 1, 0);
+            if (j < m) relax(i, j + 1, skip_cost(o[j].text, o[j].ocr ? o[j].ocr->confidence : 100), 0, 1);
+            std::u32string tt;
+            for (std::size_t a = 1; a <= 3 && i + a <= n; ++a) {
+                tt += t[i + a - 1];
+                std::u32string oo;
+                for (std::size_t b = 1; b <= 3 && j + b <= m; ++b) {
+                    oo += o[j + b - 1].text;
+                    if (a == b && a > 1) continue;  // no split or join: word by word, each with its own allowance
+                    // A split or join is no error in itself; at most one error in it (two words
+                    // each misread must not pass as one).
+                    const std::size_t allowed = a == 1 && b == 1 ? allowed_errors(std::max(tt.size(), oo.size()))
+                                                                 : std::min<std::size_t>(1, allowed_errors(std::min(tt.size(), oo.size())));
+                    if (edit_distance(tt, oo) <= allowed) relax(i + a, j + b, 0, static_cast<int>(a), static_cast<int>(b));
+                }
+            }
+        }
+    Alignment out;
+    for (std::size_t i = n, j = m; i > 0 || j > 0;) {
+        const Cell& c = dp[i][j];
+        if (c.a > 0 && c.b == 0 && counts(t[i - 1])) out.missing.push_back(t[i - 1]);
+        if (c.a == 0 && c.b > 0 && skip_cost(o[j - 1].text, o[j - 1].ocr ? o[j - 1].ocr->confidence : 100) >= 1)
+            out.extra.push_back(o[j - 1].text);
+        if (c.a > 0 && c.b > 0)
+            for (int k = 1; k <= c.a; ++k) out.matched += counts(t[i - k]);
+        i -= c.a;
+        j -= c.b;
+    }
+    std::reverse(out.missing.begin(), out.missing.end());
+    std::reverse(out.extra.begin(), out.extra.end());
+    return out;
+}
+
+std::string quoted_list(const std::vector<std::u32string>& words) {
+    std::string out;
+    for (const auto& w : words) out += (out.empty() ? "\"" : ", \"") + utf8(w) + "\"";
+    return out;
+}
+
+std::string one_decimal(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", v);
+    return buf;
+}
+
+// sRGB channel to linear light (WCAG 2).
+double linear(int c) {
+    const double s = c / 255.0;
+    return s <= 0.04045 ? s / 12.92 : std::pow((s + 0.055) / 1.055, 2.4);
+}
+
+double luminance(const unsigned char* p) {
+    static const std::vector<double> table = [] {
+        std::vector<double> t(256);
+        for (int c = 0; c < 256; ++c) t[c] = linear(c);
+        return t;
+    }();
+    return 0.2126 * table[p[0]] + 0.7152 * table[p[1]] + 0.0722 * table[p[2]];
+}
+
+double ratio(double a, double b) { return (std::max(a, b) + 0.05) / (std::min(a, b) + 0.05); }
+
+// OCR's words in reading order: lines from the top (words whose middles lie within half a line
+// of each other), each from the left. Sparse-text segmentation gives them block by block.
+std::vector<OcrWord> reading_order(std::vector<OcrWord> words, double line) {
+    auto middle = [](const OcrWord& w) { return (w.y0 + w.y1) / 2; };
+    std::stable_sort(words.begin(), words.end(), [&](const OcrWord& a, const OcrWord& b) { return middle(a) < middle(b); });
+    for (std::size_t start = 0; start < words.size();) {
+        std::size_t end = start + 1;
+        while (end < words.size() && middle(words[end]) - middle(words[start]) < line / 2) ++end;
+        std::stable_sort(words.begin() + static_cast<std::ptrdiff_t>(start), words.begin() + static_cast<std::ptrdiff_t>(end),
+                         [](const OcrWord& a, const OcrWord& b) { return a.x0 < b.x0; });
+        start = end;
+    }
+    return words;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- public
+
+std::size_t edit_distance(std::u32string_view a, std::u32string_view b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = up;
+        }
+    }
+    return row[b.size()];
+}
+
+double contrast(const Image& image, double x0, double y0, double x1, double y1) {
+    if (image.columns <= 0 || image.rows <= 0 || !(image.dpi > 0)) return 1;
+    const double scale = image.dpi / 72;
+    auto box = [&](double margin, int* c0, int* r0, int* c1, int* r1) {
+        *c0 = std::clamp(static_cast<int>(std::floor((x0 - margin - image.x0) * scale)), 0, image.columns);
+        *c1 = std::clamp(static_cast<int>(std::ceil((x1 + margin - image.x0) * scale)), 0, image.columns);
+        *r0 = std::clamp(static_cast<int>(std::floor((y0 - margin - image.y0) * scale)), 0, image.rows);
+        *r1 = std::clamp(static_cast<int>(std::ceil((y1 + margin - image.y0) * scale)), 0, image.rows);
+    };
+    auto at = [&](int r, int c) { return image.rgb.data() + (static_cast<std::size_t>(r) * image.columns + c) * 3; };
+    // Background: the commonest luminance (of 256 levels) in the box and a margin of a third of its height.
+    int c0, r0, c1, r1;
+    box((y1 - y0) / 3, &c0, &r0, &c1, &r1);
+    std::vector<long> histogram(256);
+    for (int r = r0; r < r1; ++r)
+        for (int c = c0; c < c1; ++c) ++histogram[std::min(255, static_cast<int>(luminance(at(r, c)) * 255 + 0.5))];
+    const double background = (std::max_element(histogram.begin(), histogram.end()) - histogram.begin()) / 255.0;
+    // Glyphs: the pixels of the box itself that differ from the background at all.
+    box(0, &c0, &r0, &c1, &r1);
+    std::vector<double> ink;
+    for (int r = r0; r < r1; ++r)
+        for (int c = c0; c < c1; ++c)
+            if (const double k = ratio(luminance(at(r, c)), background); k >= 1.02) ink.push_back(k);
+    if (ink.empty()) return 1;
+    const std::size_t at90 = ink.size() * 9 / 10;
+    std::nth_element(ink.begin(), ink.begin() + static_cast<std::ptrdiff_t>(at90), ink.end());
+    return ink[at90];
+}
+
+std::vector<visible::Word> words_of(const visible::Page& page, std::pair<std::size_t, std::size_t> span) {
+    std::vector<visible::Word> out;
+    for (std::size_t i = span.first; i <= span.second && i < page.words.size(); ++i) out.push_back(page.words[i]);
+    return out;
+}
+
+Region region_for(const visible::Page& page, const std::vector<visible::Word>& title) {
+    Region r;
+    if (title.empty()) return r;
+    std::vector<double> sizes;
+    double bottom = 0, height = 0;
+    for (const auto& w : title) {
+        sizes.push_back(w.size);
+        bottom = std::max(bottom, w.y1);
+        height = std::max(height, w.y1 - w.y0);
+    }
+    std::nth_element(sizes.begin(), sizes.begin() + static_cast<std::ptrdiff_t>(sizes.size() / 2), sizes.end());
+    const double size = std::max(1.0, sizes[sizes.size() / 2]);
+    r.x0 = 0;
+    r.x1 = page.width;
+    r.y0 = 0;
+    r.y1 = std::min(page.height, bottom + 1.5 * height);  // the next line whole: OCR reads half a line as junk
+    r.dpi = std::clamp(kXHeightPixels / (0.45 * size) * 72, kMinDpi, kMaxDpi);
+    return r;
+}
+
+std::string preload() {
+    static const std::string why = []() -> std::string {
+#if PITH_TEST_HOOKS
+        if (std::getenv("PITH_TEST_NO_OCR")) return "no OCR here (PITH_TEST_NO_OCR)";  // test hook: Tesseract missing
+#endif
+        // One thread: the reading is small, and OpenMP's pool costs more than it gains on 2 cores
+        // (read by libgomp when pith-ocr.so loads it, so set before).
+        ::setenv("OMP_THREAD_LIMIT", "1", 0);
+        try {
+            const auto init = reinterpret_cast<PithOcrInitFn>(poppler_module::symbol(PITH_OCR_INIT_SYMBOL, "pith-ocr.so"));
+            if (!init(kLanguages)) return std::string("Tesseract has no data for ") + kLanguages + " (tesseract-ocr-eng)";
+            return "";
+        } catch (const Error& e) {
+            return e.what();
+        }
+    }();
+    return why;
+}
+
+Reading read(std::string_view pdf, int index, const std::string& password, const Region& region) {
+    static const auto render = reinterpret_cast<PithPageRegionFn>(poppler_module::symbol(PITH_PAGE_REGION_SYMBOL));
+    Reading r;
+    if (!render(pdf.data(), pdf.size(), index, password.c_str(), region.x0, region.y0, region.x1, region.y1, region.dpi,
+                kRenderSeconds, &on_pixels, &r.image) ||
+        r.image.columns <= 0) {
+        r.why = "the title block was not rendered";
+        r.image = Image{};
+        return r;
+    }
+    if (const std::string why = preload(); !why.empty()) {
+        r.why = why;
+        return r;
+    }
+    static const auto ocr = reinterpret_cast<PithOcrFn>(poppler_module::symbol(PITH_OCR_SYMBOL, "pith-ocr.so"));
+    r.read = true;
+    for (int pass : {PITH_OCR_SPARSE, PITH_OCR_AUTO}) {
+        OcrContext c{&r.image, &r.words, pass};
+        r.read = r.read && ocr(r.image.rgb.data(), r.image.columns, r.image.rows, static_cast<int>(std::lround(r.image.dpi)),
+                               pass, &on_word, &c) == 1;
+    }
+    if (!r.read) r.why = "Tesseract could not read the title block";
+    return r;
+}
+
+std::string encode(const Reading& r) {
+    std::string out = "pith-pixels 1 ";
+    out += r.read ? "1 " : "0 ";
+    out += std::to_string(r.image.columns) + " " + std::to_string(r.image.rows) + " ";
+    put(out, r.image.dpi);
+    put(out, r.image.x0);
+    put(out, r.image.y0);
+    out += std::to_string(r.words.size()) + " " + std::to_string(r.why.size()) + "\n" + r.why;
+    out.append(r.image.rgb.begin(), r.image.rgb.end());
+    for (const OcrWord& w : r.words) {
+        for (double v : {w.x0, w.y0, w.x1, w.y1, w.confidence, static_cast<double>(w.pass)}) put(out, v);
+        out += std::to_string(w.text.size()) + "\n" + w.text + "\n";
+    }
+    return out;
+}
+
+std::optional<Reading> decode(std::string_view bytes) {
+    In in(bytes);
+    Reading r;
+    if (!in.literal("pith-pixels 1 ")) return std::nullopt;
+    const std::optional<std::size_t> read = in.count(), columns = in.count(), rows = in.count();
+    const std::optional<double> dpi = in.number(), x0 = in.number(), y0 = in.number();
+    const std::optional<std::size_t> words = in.count(), why_size = in.count('\n');
+    if (!read || *read > 1 || !columns || !rows || !dpi || !x0 || !y0 || !words || !why_size) return std::nullopt;
+    if (*columns > 100000 || *rows > 100000) return std::nullopt;
+    std::optional<std::string> why = in.bytes(*why_size), rgb = in.bytes(*columns * *rows * 3);
+    if (!why || !rgb) return std::nullopt;
+    r.read = *read == 1;
+    r.why = std::move(*why);
+    r.image = {static_cast<int>(*columns), static_cast<int>(*rows), *dpi, *x0, *y0, {rgb->begin(), rgb->end()}};
+    for (std::size_t i = 0; i < *words; ++i) {
+        OcrWord w;
+        for (double* v : {&w.x0, &w.y0, &w.x1, &w.y1, &w.confidence}) {
+            const std::optional<double> n = in.number();
+            if (!n) return std::nullopt;
+            *v = *n;
+        }
+        const std::optional<std::size_t> pass = in.count();
+        if (!pass || *pass > 1) return std::nullopt;
+        w.pass = static_cast<int>(*pass);
+        const std::optional<std::size_t> size = in.count('\n');
+        if (!size) return std::nullopt;
+        std::optional<std::string> text = in.bytes(*size);
+        if (!text || !in.literal("\n")) return std::nullopt;
+        w.text = std::move(*text);
+        r.words.push_back(std::move(w));
+    }
+    if (!in.done()) return std::nullopt;
+    return r;
+}
+
+Reader::Reader(std::string_view pdf, int index, const std::string& password, const Region& region)
+    : pdf_(pdf), index_(index), password_(password), region_(region) {
+    int fds[2];
+    if (::pipe(fds) != 0) return;
+    std::fflush(nullptr);
+    child_ = ::fork();
+    if (child_ < 0) {
+        ::close(fds[0]);
+        ::close(fds[1]);
+        return;
+    }
+    if (child_ == 0) {
+        ::close(fds[0]);
+        (void)preload();  // Tesseract's data loaded before the limits, as poppler is
+        visible::limit_reading_child(kChildCpuSeconds);
+        std::string message;
+        try {
+            message = "R" + encode(read(pdf_, index_, password_, region_));
+        } catch (const Error& e) {
+            message = std::string("E") + e.what();
+        }
+        ::_exit(write_all(fds[1], message) ? 0 : 1);
+    }
+    ::close(fds[1]);
+    pipe_ = fds[0];
+}
+
+Reader::~Reader() {
+    if (child_ > 0) {
+        ::kill(child_, SIGKILL);
+        while (::waitpid(child_, nullptr, 0) < 0 && errno == EINTR) {
+        }
+    }
+    if (pipe_ >= 0) ::close(pipe_);
+}
+
+Reading Reader::collect() {
+    if (child_ < 0) {  // no child: in this process then
+        try {
+            return read(pdf_, index_, password_, region_);
+        } catch (const Error& e) {
+            return {false, e.what(), {}, {}};
+        }
+    }
+    const std::optional<std::string> received = visible::read_child(pipe_, kChildWallSeconds);
+    if (!received) ::kill(child_, SIGKILL);
+    int status = 0;
+    while (::waitpid(child_, &status, 0) < 0 && errno == EINTR) {
+    }
+    child_ = -1;
+    Reading failed;
+    if (!received) failed.why = "the title block was not read within " + std::to_string(static_cast<int>(kChildWallSeconds)) + " s";
+    else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || received->empty())
+        failed.why = "reading the title block crashed or ran out of time or memory";
+    else if ((*received)[0] == 'E') failed.why = received->substr(1);
+    else if (std::optional<Reading> r = decode(std::string_view(*received).substr(1)); r && (*received)[0] == 'R') return std::move(*r);
+    else failed.why = "the title block's reading does not decode";
+    return failed;
+}
+
+namespace {
+
+constexpr const char* kReadsNothing = "OCR reads no words there: the pixels do not confirm it";
+
+// Why the pixels cannot be read for this title ("" when they can): not read at all, a script
+// without OCR data, too few letters (a formula).
+std::string unreadable(const std::vector<visible::Word>& title, const Reading& r) {
+    if (!r.read) return r.why;
+    std::string foreign;
+    std::size_t letters = 0;
+    for (const auto& w : title)
+        for (const auto& token : tokens_of(w.text, &foreign)) letters += token.size();
+    if (!foreign.empty()) return "the title is written in " + foreign + ", which pith's OCR (" + kLanguages + ") does not read";
+    if (letters < 4) return "the title is mostly formula or symbols, which OCR does not read";
+    return "";
+}
+
+// The title's faintest word (of two characters or more) and its contrast.
+std::pair<std::string, double> faintest(const std::vector<visible::Word>& title, const Image& image) {
+    std::pair<std::string, double> out{"", 21};
+    for (const auto& w : title) {
+        std::string none;
+        const auto tokens = tokens_of(w.text, &none);
+        if (std::none_of(tokens.begin(), tokens.end(), counts)) continue;
+        const double k = contrast(image, w.x0, w.y0, w.x1, w.y1);
+        if (k < out.second) out = {w.text, k};
+    }
+    return out;
+}
+
+// Two words side by side, above the title's bottom (`bottom`), each kOutrankRatio times the
+// title's tallest word: one large word alone may be a logo or a drop cap (as in the text
+// layer's rule, title.cpp). "" when there are none.
+std::string outranking(const std::vector<const OcrWord*>& elsewhere, double tallest, double bottom) {
+    std::vector<const OcrWord*> large;
+    for (const OcrWord* w : elsewhere) {
+        std::string none;
+        std::size_t chars = 0;
+        for (const auto& token : tokens_of(w->text, &none)) chars += token.size();
+        const double height = w->y1 - w->y0;
+        if (chars >= 3 && w->confidence >= kMinConfidence && w->x1 - w->x0 >= height && w->y1 <= bottom &&
+            height > kOutrankRatio * tallest)
+            large.push_back(w);
+    }
+    for (const OcrWord* w : large)
+        for (const OcrWord* v : large)
+            if (v != w && std::abs((v->y0 + v->y1) / 2 - (w->y0 + w->y1) / 2) <= (w->y1 - w->y0) / 2)
+                return "\"" + w->text + " " + v->text + "\" above it in larger type (" +
+                       one_decimal((w->y1 - w->y0) / std::max(1e-9, tallest)) + " times as tall)";
+    return "";
+}
+
+std::string joined_text(const std::vector<visible::Word>& words) {
+    std::string out;
+    for (const auto& w : words) out += (out.empty() ? "" : " ") + w.text;
+    return out;
+}
+
+// The judgement on one OCR pass's words.
+Judgement judge_pass(const std::vector<visible::Word>& title, const Reading& r, const std::vector<OcrWord>& words) {
+    Judgement j;
+    const std::string layer = "the text layer shows the title \"" + joined_text(title) + "\"";
+    if (const std::string why = unreadable(title, r); !why.empty()) {
+        j.explanation = layer + "; the pixels were not read: " + why;
+        return j;
+    }
+    // Contrast, word by word: the pixels must show every word legibly.
+    const auto [faint, contrast_ratio] = faintest(title, r.image);
+    j.contrast = contrast_ratio;
+    if (j.contrast < kMinContrast) {
+        j.verdict = Verdict::Faint;
+        j.explanation = layer + ", but the pixels show \"" + faint + "\" at a contrast of " + one_decimal(j.contrast) +
+                        ":1 against its background, too faint to read (at least " + one_decimal(kMinContrast) + ":1)";
+        return j;
+    }
+    // The OCR words where the title stands (inside its boxes' extent), and the others.
+    std::vector<std::u32string> t;
+    double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300, tallest = 0;
+    for (const auto& w : title) {
+        for (auto& token : tokens_of(w.text, nullptr)) t.push_back(std::move(token));
+        x0 = std::min(x0, w.x0), y0 = std::min(y0, w.y0), x1 = std::max(x1, w.x1), y1 = std::max(y1, w.y1);
+    }
+    const double line = std::max(1.0, title.front().y1 - title.front().y0);
+    std::vector<Token> here;
+    std::vector<const OcrWord*> elsewhere;
+    std::string read_text;  // as OCR reads it, for the explanation
+    const std::vector<OcrWord> ordered = reading_order(words, line);  // `here` and `elsewhere` point into it
+    for (const OcrWord& w : ordered) {
+        const double cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2;
+        if (!(cy >= y0 && cy <= y1 && cx >= x0 - line && cx <= x1 + line)) {
+            elsewhere.push_back(&w);
+            continue;
+        }
+        read_text += (read_text.empty() ? "" : " ") + w.text;
+        tallest = std::max(tallest, w.y1 - w.y0);
+        for (auto& token : tokens_of(w.text, nullptr)) here.push_back({std::move(token), &w});
+    }
+    const Alignment a = align(t, here);
+    const std::string pixels = "the pixels (OCR) read \"" + read_text + "\" there";
+    if (a.missing.empty() && a.extra.empty()) {
+        if (const std::string above = outranking(elsewhere, tallest, y1); !above.empty()) {
+            j.verdict = Verdict::Outranked;
+            j.explanation = layer + " and " + pixels + ", but the pixels also show " + above;
+            return j;
+        }
+        j.verdict = Verdict::Agrees;
+        j.explanation = layer + "; " + pixels + " too (contrast " + one_decimal(j.contrast) + ":1)";
+        return j;
+    }
+    const std::string differences = (a.missing.empty() ? "" : "without " + quoted_list(a.missing)) +
+                                    (a.missing.empty() || a.extra.empty() ? "" : " and ") +
+                                    (a.extra.empty() ? "" : "with " + quoted_list(a.extra));
+    if (here.empty()) j.explanation = layer + ", but " + kReadsNothing;
+    else if (a.missing.size() <= 1 && a.extra.size() <= 1 && a.matched >= 3)
+        j.explanation = layer + ", but " + pixels + ", " + differences + " (one word: possibly OCR's misreading; not confirmed)";
+    else j.verdict = Verdict::Differs, j.explanation = layer + ", but " + pixels + ", " + differences;
+    return j;
+}
+
+// Best first: the title read (agreeing, or outranked by larger text), then not confirmed, then other words read.
+int rank(Verdict v) {
+    switch (v) {
+        case Verdict::Agrees: return 0;
+        case Verdict::Faint: return 1;  // the same for every pass: decided before reading
+        case Verdict::Outranked: return 2;
+        case Verdict::Unverified: return 3;
+        case Verdict::Differs: return 4;
+    }
+    return 5;
+}
+
+}  // namespace
+
+Judgement judge(const std::vector<visible::Word>& title, const Reading& r) {
+    std::optional<Judgement> best;
+    int best_rank = 0;
+    for (int pass : {0, 1}) {
+        std::vector<OcrWord> words;
+        for (const OcrWord& w : r.words)
+            if (w.pass == pass) words.push_back(w);
+        Judgement j = judge_pass(title, r, words);
+        // A pass that reads no word where the title stands is no evidence either way.
+        const int k = j.explanation.find(kReadsNothing) != std::string::npos ? 9 : rank(j.verdict);
+        if (!best || k < best_rank) best = std::move(j), best_rank = k;
+    }
+    return *best;
+}
+
+}  // namespace pith::pixels

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The title read a second, independent way: from the pixels (issue 29, point 1; doc/visible.md
+// "The title from pixels").
+//
+// The text layer is written by whoever sends the PDF: a font's ToUnicode map can spell one title
+// while its glyphs draw another, and a colour can pass an ink threshold while a reader barely
+// sees it. Once title::on_page() has found the record's title among the page's words, the title
+// block is rendered as a viewer shows it (poppler's Splash, in pith-text.so) and read with
+// Tesseract (pith-ocr.so), both in a limited child; judge() then requires that the pixels show
+// the same words in the same place, at a contrast a reader can read, and that no text the
+// pixels show above the title is set larger.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "verify/visible.hpp"
+
+namespace pith::pixels {
+
+// Rendered so that the title's x-height (about 0.45 of its font size) is this many pixels: what
+// Tesseract's LSTM models read reliably (doc/dev/pixels.md), within kMinDpi..kMaxDpi.
+inline constexpr double kXHeightPixels = 20;
+inline constexpr double kMinDpi = 72, kMaxDpi = 300;
+// WCAG 2 contrast ratio of the title's glyphs against their background: below it a reader
+// barely sees the words (WCAG's minimum for large text).
+inline constexpr double kMinContrast = 3.0;
+// A word the pixels show above the title (or beside it), at least this many times the height of
+// the title's tallest word, outranks it.
+inline constexpr double kOutrankRatio = 1.3;
+// Tesseract's confidence (0-100) below which a word it reads counts neither as an extra word
+// nor as one that outranks the title: specks, rules and logos read as letters.
+inline constexpr double kMinConfidence = 50;
+// Wall-clock limit for rendering the region; the child's CPU and wall-clock limits.
+inline constexpr double kRenderSeconds = 10;
+inline constexpr unsigned long kChildCpuSeconds = 20;
+inline constexpr double kChildWallSeconds = 40;
+// Tesseract's languages: English reads the Latin script of most arXiv titles.
+inline constexpr const char* kLanguages = "eng";
+
+// The part of the page rendered: points, page as displayed (CropBox, /Rotate), origin top-left.
+struct Region {
+    double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    double dpi = 0;
+};
+// Full width, from the top of the page to a line and a half below the title's last line (so
+// that the next line is read whole, not as junk on the title's edge), at the resolution that
+// gives the title kXHeightPixels.
+Region region_for(const visible::Page& page, const std::vector<visible::Word>& title);
+
+struct Image {
+    int columns = 0, rows = 0;
+    double dpi = 0;
+    double x0 = 0, y0 = 0;           // points: the page position of the top-left pixel's corner
+    std::vector<unsigned char> rgb;  // rows * columns * 3, row 0 at the top
+};
+struct OcrWord {
+    std::string text;                          // UTF-8 as Tesseract reads it
+    double x0 = 0, y0 = 0, x1 = 0, y1 = 0;     // points, page as displayed, origin top-left
+    double confidence = 0;                     // 0-100
+    int pass = 0;                              // 0: sparse-text segmentation; 1: automatic layout
+};
+struct Reading {
+    bool read = false;  // the region was rendered and OCR ran
+    std::string why;    // when not: why not (no OCR data, not rendered in time, ...)
+    Image image;
+    std::vector<OcrWord> words;  // of both passes, each in Tesseract's order
+};
+
+// The region rendered and read in this process. Throws pith::Error when pith-text.so cannot be
+// loaded; a missing pith-ocr.so or OCR data is a Reading with `why`.
+Reading read(std::string_view pdf, int index, const std::string& password, const Region& region);
+
+// The same in a child process with a reading's limits (visible::ChildReader): it starts in the
+// constructor and works while the caller goes on; collect() waits for it.
+class Reader {
+public:
+    Reader(std::string_view pdf, int index, const std::string& password, const Region& region);
+    Reader(const Reader&) = delete;
+    Reader& operator=(const Reader&) = delete;
+    ~Reader();
+    Reading collect();
+
+private:
+    std::string_view pdf_;
+    int index_;
+    std::string password_;
+    Region region_;
+    int child_ = -1;
+    int pipe_ = -1;
+};
+
+// For the child's pipe: a lossless encoding of a Reading and its inverse (nullopt on junk).
+std::string encode(const Reading& r);
+std::optional<Reading> decode(std::string_view bytes);
+
+enum class Verdict {
+    Agrees,      // the pixels show the title's words, there, legibly, and nothing above it larger
+    Unverified,  // the pixels cannot be read for this title (no OCR, a script without OCR data, a formula)
+    Differs,     // the pixels show other words where the text layer has the title
+    Faint,       // the title's glyphs are too faint for a reader (contrast below kMinContrast)
+    Outranked,   // the pixels show other text above the title in larger type
+};
+struct Judgement {
+    Verdict verdict = Verdict::Unverified;
+    std::string explanation;  // one sentence for the user, naming both readings
+    double contrast = 0;      // the least contrast ratio of the title's words
+};
+// `title`: the words the text layer matched as the title (title::OnPage::span), in order. Each
+// OCR pass is judged; the best judgement stands (each segmentation misses lines the other
+// reads: one on a mostly empty strip, the other where a line touches the next).
+Judgement judge(const std::vector<visible::Word>& title, const Reading& r);
+
+// The title's words: page.words[span.first .. span.second].
+std::vector<visible::Word> words_of(const visible::Page& page, std::pair<std::size_t, std::size_t> span);
+
+// WCAG 2 contrast ratio (1-21) between the glyphs in the box (points) and their background: the
+// background is the commonest luminance around the box, the glyphs the 90th percentile of the
+// pixels that differ from it.
+double contrast(const Image& image, double x0, double y0, double x1, double y1);
+
+// Levenshtein distance between two strings of code points.
+std::size_t edit_distance(std::u32string_view a, std::u32string_view b);
+
+// Loads Tesseract and its data once in this process (pith batch calls it before starting its
+// workers so that they inherit it). Returns "" when ready, else why not.
+std::string preload();
+
+}  // namespace pith::pixels

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: MIT
+// verify/pixels: the title read from pixels must agree with the text layer (issue 29 point 1,
+// doc/visible.md "The title from pixels"). judge() is tested on readings made up here; the
+// last cases render real one-page PDFs and read them with Tesseract, end to end.
+#include <catch2/catch.hpp>
+
+#include "pdf_support.hpp"
+#include "verify/pixels.hpp"
+#include "verify/visible.hpp"
+
+using pith::pixels::Image;
+using pith::pixels::OcrWord;
+using pith::pixels::Reading;
+using pith::pixels::Verdict;
+using pith::visible::Word;
+
+namespace {
+
+// A white image of the region 0..600 x 0..100 pt at 144 dpi, with boxes of `grey` (0-255)
+// painted where each title word stands (its middle third, as glyph strokes would be).
+Image page_image(const std::vector<Word>& words, int grey) {
+    Image im;
+    im.dpi = 144;
+    im.columns = 1200;
+    im.rows = 200;
+    im.rgb.assign(static_cast<std::size_t>(im.columns) * im.rows * 3, 255);
+    for (const Word& w : words)
+        for (int r = static_cast<int>(w.y0 * 2 + (w.y1 - w.y0) * 2 / 3); r < static_cast<int>(w.y1 * 2 - (w.y1 - w.y0) * 2 / 3); ++r)
+            for (int c = static_cast<int>(w.x0 * 2); c < static_cast<int>(w.x1 * 2); ++c)
+                for (int k = 0; k < 3; ++k) im.rgb[(static_cast<std::size_t>(r) * im.columns + c) * 3 + k] = static_cast<unsigned char>(grey);
+    return im;
+}
+
+// Text-layer words laid out on one line at y 40..60, 10 pt per character.
+std::vector<Word> line_of(const std::vector<std::string>& texts, double y0 = 40, double height = 20) {
+    std::vector<Word> out;
+    double x = 50;
+    for (const auto& t : texts) {
+        Word w;
+        w.text = t;
+        w.x0 = x;
+        w.x1 = x + 10.0 * t.size();
+        w.y0 = y0;
+        w.y1 = y0 + height;
+        w.size = height / 1.2;
+        w.visible = true;
+        out.push_back(w);
+        x = w.x1 + 6;
+    }
+    return out;
+}
+
+OcrWord ocr(const std::string& text, const Word& at, double confidence = 95) {
+    return {text, at.x0, at.y0, at.x1, at.y1, confidence};
+}
+
+Reading reading_of(const std::vector<Word>& title, const std::vector<OcrWord>& words, int grey = 0) {
+    Reading r;
+    r.read = true;
+    r.image = page_image(title, grey);
+    r.words = words;
+    return r;
+}
+
+const std::vector<Word> kTitle = line_of({"Sparse", "Attention", "Kernels", "for", "Long", "Context", "Models"});
+
+std::vector<OcrWord> read_as(const std::vector<std::string>& texts) {
+    std::vector<OcrWord> out;
+    for (std::size_t i = 0; i < texts.size(); ++i) out.push_back(ocr(texts[i], kTitle[std::min(i, kTitle.size() - 1)]));
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("pixels: edit distance", "[pixels]") {
+    using pith::pixels::edit_distance;
+    CHECK(edit_distance(U"", U"") == 0);
+    CHECK(edit_distance(U"kernels", U"kernels") == 0);
+    CHECK(edit_distance(U"kernels", U"kernals") == 1);
+    CHECK(edit_distance(U"kernel", U"kernels") == 1);
+    CHECK(edit_distance(U"abc", U"") == 3);
+    CHECK(edit_distance(U"sparse", U"quantum") == 6);
+}
+
+TEST_CASE("pixels: WCAG contrast of the title's glyphs", "[pixels]") {
+    const std::vector<Word> one = line_of({"Title"});
+    const Word& w = one[0];
+    CHECK(pith::pixels::contrast(page_image(one, 0), w.x0, w.y0, w.x1, w.y1) == Approx(21).margin(0.01));
+    // #777777 on white: 4.48 (WCAG's own example of the AA limit); #f4f4f4 on white: 1.1.
+    CHECK(pith::pixels::contrast(page_image(one, 0x77), w.x0, w.y0, w.x1, w.y1) == Approx(4.48).margin(0.02));
+    CHECK(pith::pixels::contrast(page_image(one, 0xf4), w.x0, w.y0, w.x1, w.y1) == Approx(1.1).margin(0.02));
+    // Nothing drawn: 1 (no glyph differs from the paper).
+    CHECK(pith::pixels::contrast(page_image({}, 0), w.x0, w.y0, w.x1, w.y1) == 1);
+    // White glyphs on a black box: the background is the box, not the page.
+    Image dark = page_image({}, 0);
+    for (auto& b : dark.rgb) b = 0;
+    CHECK(pith::pixels::contrast(dark, w.x0, w.y0, w.x1, w.y1) == 1);
+    CHECK(pith::pixels::contrast(page_image(one, 0), w.x0, w.y0, w.x1, w.y1) > pith::pixels::kMinContrast);
+}
+
+TEST_CASE("pixels: the pixels agree with the text layer", "[pixels]") {
+    const auto j = pith::pixels::judge(kTitle, reading_of(kTitle, read_as({"Sparse", "Attention", "Kernels", "for", "Long", "Context", "Models"})));
+    CHECK(j.verdict == Verdict::Agrees);
+    CHECK(j.explanation.find("the text layer shows the title") != std::string::npos);
+    CHECK(j.explanation.find("the pixels (OCR) read") != std::string::npos);
+    // OCR's character errors (one in five characters), its case (small caps, all caps), its
+    // confusions of 0/O and 1/l, and punctuation it drops or adds.
+    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, read_as({"SPARSE", "Attentlon", "Kernels,", "for", "L0ng", "Contexl", "Models."})))
+              .verdict == Verdict::Agrees);
+    // Spacing inside formulas: "O(n logn)" read for "O(n log n)"; a lone letter OCR drops.
+    const std::vector<Word> math = line_of({"Sorting", "in", "O(n", "log", "n)", "Time", "for", "Every", "Input"});
+    std::vector<OcrWord> read;
+    for (const auto& [text, i] : std::vector<std::pair<std::string, int>>{{"Sorting", 0}, {"in", 1}, {"O(n", 2}, {"logn)", 3}, {"Time", 5},
+                                                                          {"for", 6}, {"Every", 7}, {"Input", 8}})
+        read.push_back(ocr(text, math[i]));
+    CHECK(pith::pixels::judge(math, reading_of(math, read)).verdict == Verdict::Agrees);
+    // Accents the OCR drops; a ligature the text layer gives as one character.
+    const std::vector<Word> accents = line_of({"Caf\xC3\xA9", "Ef\xEF\xAC\x81" "cient", "Na\xC3\xAFve", "Models"});
+    std::vector<OcrWord> plain;
+    for (const auto& [text, i] : std::vector<std::pair<std::string, int>>{{"Cafe", 0}, {"Efficient", 1}, {"Naive", 2}, {"Models", 3}})
+        plain.push_back(ocr(text, accents[i]));
+    CHECK(pith::pixels::judge(accents, reading_of(accents, plain)).verdict == Verdict::Agrees);
+}
+
+TEST_CASE("pixels: words the title does not have, or title words the pixels do not show", "[pixels]") {
+    // Another paper's title drawn where the text layer spells the record's (a lying ToUnicode).
+    const auto other = pith::pixels::judge(kTitle, reading_of(kTitle, read_as({"Quantum", "Annealing", "Schedules", "for", "Sparse", "Graph", "Colouring"})));
+    CHECK(other.verdict == Verdict::Differs);
+    CHECK(other.explanation.find("\"quantum\"") != std::string::npos);
+    // Two words changed.
+    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, read_as({"Dense", "Attention", "Kernels", "for", "Short", "Context", "Models"})))
+              .verdict == Verdict::Differs);
+    // Two title words the pixels do not show.
+    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, read_as({"Sparse", "Attention", "Kernels", "for", "Long"}))).verdict == Verdict::Differs);
+    // Two words more than the title has, in the title's place.
+    std::vector<OcrWord> more = read_as({"Sparse", "Attention", "Kernels", "for", "Long", "Context", "Models"});
+    more.push_back(ocr("Retracted", kTitle[6]));
+    more.push_back(ocr("Version", kTitle[6]));
+    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, more)).verdict == Verdict::Differs);
+    // One word differs: never trusted, but OCR may have misread it: unverified.
+    const auto one = pith::pixels::judge(kTitle, reading_of(kTitle, read_as({"Sparse", "Attention", "Kernels", "for", "Short", "Context", "Models"})));
+    CHECK(one.verdict == Verdict::Unverified);
+    CHECK(one.explanation.find("\"short\"") != std::string::npos);
+    // Nothing read where the title stands.
+    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, {})).verdict == Verdict::Unverified);
+    // A speck read as a letter, or a word OCR is unsure of, is no extra word.
+    std::vector<OcrWord> speck = read_as({"Sparse", "Attention", "Kernels", "for", "Long", "Context", "Models"});
+    speck.push_back(ocr("i", kTitle[6]));
+    speck.push_back(ocr("Wwm", kTitle[6], 20));
+    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, speck)).verdict == Verdict::Agrees);
+}
+
+TEST_CASE("pixels: two OCR passes, the best reading stands", "[pixels]") {
+    // The sparse pass misses the line; the automatic layout reads it.
+    std::vector<OcrWord> words = read_as({"Sparse", "Attention", "Kernels", "for", "Long", "Context", "Models"});
+    for (auto& w : words) w.pass = 1;
+    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, words)).verdict == Verdict::Agrees);
+    // One pass reads another title, the other nothing: the other title stands.
+    std::vector<OcrWord> forged = read_as({"Quantum", "Annealing", "Schedules", "for", "Sparse", "Graph", "Colouring"});
+    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, forged)).verdict == Verdict::Differs);
+    // Both read: the one that agrees stands (a pass misread a line that touches the next).
+    std::vector<OcrWord> both = read_as({"Sparse", "Attention", "Kernels", "for", "Lang", "Cantext", "Madels"});
+    for (auto w : words) both.push_back(w);
+    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, both)).verdict == Verdict::Agrees);
+}
+
+TEST_CASE("pixels: faint titles, titles outranked, pixels that cannot be read", "[pixels]") {
+    const std::vector<OcrWord> same = read_as({"Sparse", "Attention", "Kernels", "for", "Long", "Context", "Models"});
+    const auto faint = pith::pixels::judge(kTitle, reading_of(kTitle, same, 0xf4));
+    CHECK(faint.verdict == Verdict::Faint);
+    CHECK(faint.explanation.find("1.1:1") != std::string::npos);
+    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, same, 0x77)).verdict == Verdict::Agrees);
+    // Text above the title, twice as tall (another title set as an image over the record's).
+    std::vector<OcrWord> above = same;
+    above.push_back({"Quantum", 50, 0, 200, 40, 90});
+    // ... one large word alone is a logo (a corpus file's "GeoBase" above its title).
+    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, above)).verdict == Verdict::Agrees);
+    above.push_back({"Annealing", 210, 1, 400, 39, 90});
+    const auto outranked = pith::pixels::judge(kTitle, reading_of(kTitle, above));
+    CHECK(outranked.verdict == Verdict::Outranked);
+    CHECK(outranked.explanation.find("Quantum") != std::string::npos);
+    // ... but not a running head in smaller type, nor something tall and narrow (a margin stamp).
+    std::vector<OcrWord> head = same;
+    head.push_back({"Preprint", 50, 5, 120, 15, 90});
+    head.push_back({"arXiv", 2, 0, 12, 38, 90});
+    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, head)).verdict == Verdict::Agrees);
+    // No OCR: unverified, saying why.
+    Reading none;
+    none.why = "no OCR here";
+    const auto unread = pith::pixels::judge(kTitle, none);
+    CHECK(unread.verdict == Verdict::Unverified);
+    CHECK(unread.explanation.find("no OCR here") != std::string::npos);
+    // A script without OCR data; a title that is all formula.
+    const std::vector<Word> greek = line_of({"\xCE\x95\xCE\xBB\xCE\xBB\xCE\xB7\xCE\xBD\xCE\xB9\xCE\xBA\xCE\xAC", "Models"});
+    CHECK(pith::pixels::judge(greek, reading_of(greek, {})).explanation.find("Greek") != std::string::npos);
+    const std::vector<Word> formula = line_of({"\xE2\x88\x82", "x", "=", "\xCE\xB1"});
+    CHECK(pith::pixels::judge(formula, reading_of(formula, {})).verdict == Verdict::Unverified);
+}
+
+TEST_CASE("pixels: encode and decode", "[pixels]") {
+    Reading r = reading_of(kTitle, read_as({"Sparse", "Attention"}));
+    r.image.x0 = 0.1;
+    r.image.y0 = 1.0 / 3;
+    const std::string bytes = pith::pixels::encode(r);
+    const auto back = pith::pixels::decode(bytes);
+    REQUIRE(back);
+    CHECK(back->read);
+    CHECK(back->image.rgb == r.image.rgb);
+    CHECK(back->image.y0 == r.image.y0);
+    REQUIRE(back->words.size() == 2);
+    CHECK(back->words[1].text == "Attention");
+    CHECK(back->words[1].x1 == r.words[1].x1);
+    for (std::size_t cut : {std::size_t{0}, std::size_t{10}, bytes.size() / 2, bytes.size() - 1}) CHECK_FALSE(pith::pixels::decode(bytes.substr(0, cut)));
+    CHECK_FALSE(pith::pixels::decode(bytes + "x"));
+}
+
+namespace {
+
+// A one-page PDF: `title` in Helvetica-Bold 20 pt at the top in grey `grey` (0-1), a body line below.
+std::string title_pdf(const std::string& title, double grey, const std::string& above = "") {
+    auto stream = [](const std::string& data) {
+        return "<< /Length " + std::to_string(data.size()) + " >>\nstream\n" + data + "\nendstream";
+    };
+    pdftest::Objects o;
+    o[1] = "<< /Type /Catalog /Pages 2 0 R >>";
+    o[2] = "<< /Type /Pages /Kids [3 0 R] /Count 1 >>";
+    o[3] = "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R /F2 5 0 R >> >>"
+           " /Contents 6 0 R >>";
+    o[4] = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>";
+    o[5] = "<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman /Encoding /WinAnsiEncoding >>";
+    char g[32];
+    std::snprintf(g, sizeof g, "%.3f g ", grey);
+    o[6] = stream(above + "BT " + g + "/F1 20 Tf 72 690 Td (" + title + ") Tj ET\n0 g BT /F2 10 Tf 72 650 Td "
+                  "(We describe a method and measure it on several benchmarks.) Tj ET");
+    return pdftest::classic(o);
+}
+
+pith::pixels::Judgement read_title(const std::string& pdf) {
+    const auto page = pith::visible::page_words(pdf, 0);
+    REQUIRE(page);
+    std::vector<Word> title;
+    for (const Word& w : page->words)
+        if (w.size > 15 && w.size < 30) title.push_back(w);
+    REQUIRE(!title.empty());
+    pith::pixels::Reader reader(pdf, 0, "", pith::pixels::region_for(*page, title));
+    return pith::pixels::judge(title, reader.collect());
+}
+
+}  // namespace
+
+TEST_CASE("pixels: real renders read by Tesseract", "[pixels]") {
+    const std::string why = pith::pixels::preload();
+    if (!why.empty()) {
+        WARN("skipped: " << why);
+        return;
+    }
+    const auto black = read_title(title_pdf("Sparse Attention Kernels for Long Context Models", 0));
+    INFO(black.explanation);
+    CHECK(black.verdict == Verdict::Agrees);
+    const auto faint = read_title(title_pdf("Sparse Attention Kernels for Long Context Models", 0.957));
+    INFO(faint.explanation);
+    CHECK(faint.verdict == Verdict::Faint);
+    // Another title drawn in 40 pt above the record's.
+    const auto above = read_title(title_pdf("Sparse Attention Kernels for Long Context Models", 0,
+                                            "BT /F1 40 Tf 72 730 Td (Quantum Annealing) Tj ET\n"));
+    INFO(above.explanation);
+    CHECK(above.verdict == Verdict::Outranked);
+}

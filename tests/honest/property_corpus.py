@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Stamp and verify agree (issue 28, "Must show"): over every corpus file that is not in
+malformed/, stamped with a signed record of the title its page 1 shows and no override flag,
+
+  stamp accepted (exit 0)  =>  pith verify --keyring says trusted (exit 0);
+  stamp refused            =>  exit 2 and one line ending with a code that doc/errors.md lists,
+                               and no output file.
+
+The title and the record are stamp_suite.py's (pdf_title: TITLE_SHOWN's title, else page 1's
+first line; Ctx.make_record: signed by a test key). A file whose page 1 has no text gets a
+record of its file name: a publisher's record always has a title, which such a page cannot
+show. Only the password of an encrypted file is given (it is no override).
+
+usage: property_corpus.py --pith PITH --out DIR [--corpus DIR] [--only SUBSTR] [--jobs N]
+Exit: 0 the property holds on every file, 1 it does not, 77 corpus missing.
+"""
+import argparse
+import collections
+import json
+import os
+import re
+import shutil
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # keep the source tree clean
+sys.path.insert(0, os.path.join(HERE, "..", "corpus"))
+import stamp_suite  # noqa: E402
+from run_honest import error_code  # noqa: E402
+
+
+def documented_codes(repo):
+    with open(os.path.join(repo, "doc", "errors.md"), encoding="utf-8") as f:
+        return set(re.findall(r"^\| `([a-z_]+\.[a-z_.]+)` \|", f.read(), re.M))
+
+
+def check_file(ctx, row, codes):
+    rel = row["file"]
+    inp = os.path.join(ctx.corpus, rel)
+    password = row.get("password") or ""
+    work = os.path.join(ctx.out, stamp_suite.safe(rel))
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    res = {"file": rel}
+    try:
+        title = stamp_suite.pdf_title(inp, password, rel)
+    except SystemExit as e:  # TITLE_SHOWN names a title the page does not show
+        return dict(res, result="FAIL", why=str(e))
+    if title is None or not title.strip():
+        title = os.path.splitext(os.path.basename(rel))[0]
+        res["title_from"] = "file name (page 1 has no text)"
+    res["title"] = title
+    signed, _, err = ctx.make_record(work, stamp_suite.safe(rel), title)
+    if err:
+        return dict(res, result="FAIL", why=err)
+    out = os.path.join(work, "stamped.pdf")
+    r, _ = stamp_suite.stamp(ctx, inp, signed, out, password)
+    code = error_code(r.err)
+    res["stamp"] = {"exit": r.rc, "code": code, "message": r.err.strip()[:500]}
+    if r.timed_out or r.crashed():
+        return dict(res, result="FAIL", why="stamp crashed or hung: " + r.brief())
+    if r.rc != 0:
+        bad = []
+        if r.rc != 2:
+            bad.append("exit %s, not 2" % r.rc)
+        if code not in codes:
+            bad.append("no code from doc/errors.md at the end of its message")
+        if len(r.err.strip().splitlines()) != 1:
+            bad.append("not one line")
+        if os.path.exists(out):
+            bad.append("left an output file")
+        shutil.rmtree(work)
+        return dict(res, result="FAIL" if bad else "PASS", outcome="refused [%s]" % code,
+                    why="stamp refused, but " + ", ".join(bad) if bad else None)
+    rv, j = stamp_suite.verify_json(ctx, out, password, ctx.keyring)
+    j = j or {}
+    res["verify"] = {"exit": rv.rc, "state": j.get("state"),
+                     "failure": [(x.get("code"), x.get("message")) for x in j.get("failure", [])],
+                     "informational": stamp_suite.codes(j, "informational")}
+    if j.get("state") != "trusted" or rv.rc != 0:
+        return dict(res, result="FAIL", outcome="accepted",
+                    why="stamp accepted, verify %s: %s" % (j.get("state"), " ".join(
+                        c for c, _ in res["verify"]["failure"]) or " ".join(res["verify"]["informational"])))
+    shutil.rmtree(work)
+    return dict(res, result="PASS", outcome="accepted, trusted")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--pith", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--corpus", default=None)
+    ap.add_argument("--repo", default=os.path.dirname(os.path.dirname(HERE)))
+    ap.add_argument("--only", default=None, help="only files whose path contains this")
+    ap.add_argument("--jobs", type=int, default=int(os.environ.get("PITH_CORPUS_JOBS", "1")))
+    args = ap.parse_args()
+    if os.environ.get("PITH_SHARED"):
+        args.corpus = os.path.join(os.environ["PITH_SHARED"], "corpus")
+    args.corpus = os.path.abspath(args.corpus or os.path.join(args.repo, "..", "shared", "corpus"))
+    if not os.path.isfile(os.path.join(args.corpus, "MANIFEST.tsv")):
+        print("corpus not found at %s; skipping" % args.corpus)
+        return 77
+    t0 = time.time()
+    shutil.rmtree(args.out, ignore_errors=True)
+    os.makedirs(args.out)
+    ctx = stamp_suite.Ctx(argparse.Namespace(pith=args.pith, corpus=args.corpus, out=os.path.abspath(args.out),
+                                             repo=args.repo))
+    codes = documented_codes(args.repo)
+    rows = [r for r in stamp_suite.manifest(args.corpus) if r["file"].split("/")[0] in stamp_suite.STAMP_GROUPS
+            and (not args.only or args.only in r["file"])]
+    results = sorted((res for _, res in stamp_suite.run_pool(args.jobs, lambda r: check_file(ctx, r, codes), rows)),
+                     key=lambda r: r["file"])
+    with open(os.path.join(args.out, "report.json"), "w", encoding="utf-8") as f:
+        json.dump(results, f, indent=1, ensure_ascii=False)
+    outcomes = collections.Counter(r.get("outcome", "error") for r in results if r["result"] == "PASS")
+    fails = [r for r in results if r["result"] != "PASS"]
+    for r in results:
+        print("%-4s %s: %s" % (r["result"], r["file"], r.get("why") or r.get("outcome")))
+    by_why = collections.defaultdict(list)
+    for r in fails:
+        by_why[r["why"]].append(r)
+    for why, rs in sorted(by_why.items(), key=lambda kv: -len(kv[1])):
+        print("\n%d file(s): %s" % (len(rs), why))
+        for r in rs:
+            print("  %s  title %r" % (r["file"], r.get("title")))
+    print("\n%d files: %s; %d break the property; %.1f s"
+          % (len(results), ", ".join("%d %s" % (n, o) for o, n in sorted(outcomes.items())), len(fails),
+             time.time() - t0))
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -16,6 +16,7 @@
 #include <unicode/utf8.h>
 
 #include <algorithm>
+#include <cstring>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -108,7 +109,7 @@ private:
 // ---------------------------------------------------------------- comparing
 
 // A word as compared: its letters and digits, case folded, accents dropped (title::normalise),
-// with the characters OCR confuses folded together (0/o, 1/i/l).
+// with the characters OCR confuses folded together (0/o, 1/i/l, ß/B).
 struct Token {
     std::u32string text;
     const OcrWord* ocr = nullptr;  // the OCR word it comes from, for OCR tokens
@@ -118,7 +119,12 @@ struct Token {
 // more letters in one word (no OCR data reads it). A lone letter of another script (a Greek
 // letter in a formula) is dropped.
 std::vector<std::u32string> tokens_of(const std::string& text, std::string* foreign) {
-    const std::string norm = title::normalise(text);
+    // Tesseract's Latin model reads ß as B: both sides spell it b (before case folding makes it ss).
+    std::string spelled = text;
+    for (const char* sharp_s : {"\u00DF", "\u1E9E"})
+        for (std::size_t at = spelled.find(sharp_s); at != std::string::npos; at = spelled.find(sharp_s, at))
+            spelled.replace(at, std::strlen(sharp_s), "b");
+    const std::string norm = title::normalise(spelled);
     std::vector<std::u32string> out;
     std::u32string token, other;
     auto flush = [&] {

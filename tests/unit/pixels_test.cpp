@@ -120,6 +120,27 @@ TEST_CASE("pixels: the pixels agree with the text layer", "[pixels]") {
     for (const auto& [text, i] : std::vector<std::pair<std::string, int>>{{"Cafe", 0}, {"Efficient", 1}, {"Naive", 2}, {"Models", 3}})
         plain.push_back(ocr(text, accents[i]));
     CHECK(pith::pixels::judge(accents, reading_of(accents, plain)).verdict == Verdict::Agrees);
+    // Tesseract's Latin model reads ß as B.
+    const std::vector<Word> sharp = line_of({"Stra\xC3\x9F" "e", "Data", "for", "Every", "Reader"});
+    std::vector<OcrWord> as_b;
+    for (const auto& [text, i] : std::vector<std::pair<std::string, int>>{{"StraBe", 0}, {"Data", 1}, {"for", 2}, {"Every", 3}, {"Reader", 4}})
+        as_b.push_back(ocr(text, sharp[i]));
+    CHECK(pith::pixels::judge(sharp, reading_of(sharp, as_b)).verdict == Verdict::Agrees);
+}
+
+TEST_CASE("pixels: the record's formulas and logos are not read from pixels", "[pixels]") {
+    // "A LaTeX Package ...": the logo's pieces are words the text layer matched to a logo; OCR reads "ETRX".
+    const std::vector<Word> line = line_of({"A", "L", "A", "TEX", "Package", "for", "Verifiable", "Paper", "Numbers"});
+    std::vector<OcrWord> read = {ocr("A", line[0]), ocr("ETRX", {"", line[1].x0, line[1].y0, line[3].x1, line[3].y1, 20, false, true, "", 0})};
+    for (std::size_t i = 4; i < line.size(); ++i) read.push_back(ocr(line[i].text, line[i]));
+    pith::pixels::TitleWords words;
+    for (std::size_t i = 0; i < line.size(); ++i) (i >= 1 && i <= 3 ? words.unread : words.read).push_back(line[i]);
+    CHECK(pith::pixels::judge(words, reading_of(line, read)).verdict == Verdict::Agrees);
+    // Read as words of the title, the same reading is no confirmation.
+    CHECK(pith::pixels::judge(line, reading_of(line, read)).verdict != Verdict::Agrees);
+    // Another word where a text word stands is still another word.
+    read.back() = ocr("Letters", line.back());
+    CHECK(pith::pixels::judge(words, reading_of(line, read)).verdict != Verdict::Agrees);
 }
 
 TEST_CASE("pixels: words the title does not have, or title words the pixels do not show", "[pixels]") {

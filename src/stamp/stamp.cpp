@@ -531,7 +531,7 @@ void refuse_other_number(const std::string& name, const Carried& c, const PithNu
 // The title read from pixels must agree with the text layer's, as pith verify requires
 // (src/verify/pixels.hpp): a record whose title only the text layer spells is refused.
 void check_title_pixels(pdf::File& file, const visible::Page& page, int index, const title::OnPage& t,
-                        const std::string& password, Summary& summary) {
+                        const std::string& password) {
     if (!t.span) return;
     const pixels::TitleWords words = pixels::title_words(page, *t.span, t.formula_words);
     const pixels::Judgement j =
@@ -572,7 +572,7 @@ void check_title(PageReadings& pages, pdf::File& file, const Record& record, Sum
     switch (t.shown) {
         case title::Shown::AsTitle:
             summary.title = "shown";
-            return check_title_pixels(file, *r.page, index, t, pages.password(), summary);
+            return check_title_pixels(file, *r.page, index, t, pages.password());
         case title::Shown::Scanned:
         case title::Shown::Unknown:
             throw Error(name + ": the record's title cannot be checked: " + t.explanation + anyway, err::stamp_title_unchecked);

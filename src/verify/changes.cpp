@@ -739,50 +739,59 @@ void judge_changed(pdf::File& before, pdf::File& now, std::uint32_t num, unsigne
 
 // Every annotation of every page now that is new or changed, judged with its page; the badge's
 // link may not leave its page. Then annotations the pages do not list (a form's widgets).
-void judge_pages(pdf::File& before, pdf::File& now, const Comparison& c, const std::vector<Area>& keep_clear, Problems& p) {
-    std::set<std::uint32_t> judged;
-    auto annots_of = [](pdf::File& doc, int i) -> const PdfObject* {
-        const PdfObject& page = doc.get(doc.page(i).ref);
-        const PdfObject* a = page.IsDictionary() ? doc.get_key(page.GetDictionary(), "Annots") : nullptr;
-        return a && a->IsArray() ? a : nullptr;
-    };
-    const int old_pages = before.page_count();
-    for (int i = 0; i < now.page_count(); ++i) {
-        const PdfObject* cur = annots_of(now, i);
-        const PdfObject* old = i < old_pages ? annots_of(before, i) : nullptr;
-        std::set<std::string> kept;  // the baseline's items, as written
-        if (old)
-            for (const auto& item : old->GetArray()) kept.insert(canon(item));
-        if (old)
-            for (const auto& item : old->GetArray())
-                if (item.IsReference() && stamp::is_badge_annotation(before, item) && (!cur || !std::any_of(cur->GetArray().begin(), cur->GetArray().end(),
-                        [&](const PdfObject& x) { return x.IsReference() && x.GetReference() == item.GetReference(); })))
-                    p.add("pith.changed.annotation", "the badge's link was removed from page " + std::to_string(i + 1));
-        if (!cur) continue;
-        std::vector<Area> areas;
-        for (const auto& area : keep_clear)
-            if (area.page == i) areas.push_back(area);
-        for (const auto& item : cur->GetArray()) {
-            if (!item.IsReference()) {
-                if (!kept.count(canon(item))) judge_annotation(now, item, nullptr, i, areas, p);
-                continue;
-            }
-            const std::uint32_t num = item.GetReference().ObjectNumber();
-            if (c.unreadable.count(num) || judged.count(num) || stamp::is_badge_annotation(before, item)) continue;  // a changed badge link is its own failure
-            const PdfObject& annot = now.get(item.GetReference());
-            // An appearance stream redefined later changes what the annotation shows, though not its dictionary.
-            bool redrawn = false;
-            if (annot.IsDictionary())
-                for (const auto& ref : appearance_streams(now, annot.GetDictionary())) redrawn |= c.changed.count(ref.ObjectNumber()) > 0;
-            if (const PdfObject* ap = annot.IsDictionary() ? annot.GetDictionary().GetKey("AP") : nullptr; ap && ap->IsReference())
-                redrawn |= c.changed.count(ap->GetReference().ObjectNumber()) > 0;
-            if (!(c.fresh.count(num) || c.changed.count(num) || redrawn)) continue;
-            judged.insert(num);
-            const PdfObject* old = c.fresh.count(num) ? nullptr : &before.get(before.reference(num));
-            judge_annotation(now, annot, old, i, areas, p, redrawn);
+const PdfObject* annots_of(pdf::File& doc, int i) {
+    const PdfObject& page = doc.get(doc.page(i).ref);
+    const PdfObject* a = page.IsDictionary() ? doc.get_key(page.GetDictionary(), "Annots") : nullptr;
+    return a && a->IsArray() ? a : nullptr;
+}
+
+// Whether an appearance stream of `annot` was redefined later: that changes what the annotation
+// shows, though not its dictionary.
+bool redrawn(pdf::File& now, const PdfObject& annot, const Comparison& c) {
+    bool out = false;
+    if (annot.IsDictionary())
+        for (const auto& ref : appearance_streams(now, annot.GetDictionary())) out |= c.changed.count(ref.ObjectNumber()) > 0;
+    if (const PdfObject* ap = annot.IsDictionary() ? annot.GetDictionary().GetKey("AP") : nullptr; ap && ap->IsReference())
+        out |= c.changed.count(ap->GetReference().ObjectNumber()) > 0;
+    return out;
+}
+
+// The annotations page `i` lists that are new or changed since the baseline (`judged` collects them).
+void judge_page_annotations(pdf::File& before, pdf::File& now, const Comparison& c, int i, const std::vector<Area>& keep_clear,
+                            std::set<std::uint32_t>& judged, Problems& p) {
+    const PdfObject* cur = annots_of(now, i);
+    const PdfObject* old = i < before.page_count() ? annots_of(before, i) : nullptr;
+    std::set<std::string> kept;  // the baseline's items, as written
+    if (old)
+        for (const auto& item : old->GetArray()) kept.insert(canon(item));
+    if (old)
+        for (const auto& item : old->GetArray())
+            if (item.IsReference() && stamp::is_badge_annotation(before, item) && (!cur || !std::any_of(cur->GetArray().begin(), cur->GetArray().end(),
+                    [&](const PdfObject& x) { return x.IsReference() && x.GetReference() == item.GetReference(); })))
+                p.add("pith.changed.annotation", "the badge's link was removed from page " + std::to_string(i + 1));
+    if (!cur) return;
+    std::vector<Area> areas;
+    for (const auto& area : keep_clear)
+        if (area.page == i) areas.push_back(area);
+    for (const auto& item : cur->GetArray()) {
+        if (!item.IsReference()) {
+            if (!kept.count(canon(item))) judge_annotation(now, item, nullptr, i, areas, p);
+            continue;
         }
+        const std::uint32_t num = item.GetReference().ObjectNumber();
+        if (c.unreadable.count(num) || judged.count(num) || stamp::is_badge_annotation(before, item)) continue;  // a changed badge link is its own failure
+        const PdfObject& annot = now.get(item.GetReference());
+        const bool again = redrawn(now, annot, c);
+        if (!(c.fresh.count(num) || c.changed.count(num) || again)) continue;
+        judged.insert(num);
+        const PdfObject* was = c.fresh.count(num) ? nullptr : &before.get(before.reference(num));
+        judge_annotation(now, annot, was, i, areas, p, again);
     }
-    // Annotations no page lists (a widget only the form names) still draw in some viewers.
+}
+
+// Annotations no page lists (a widget only the form names) still draw in some viewers.
+void judge_unlisted_annotations(pdf::File& before, pdf::File& now, const Comparison& c, const std::vector<Area>& keep_clear,
+                                std::set<std::uint32_t>& judged, Problems& p) {
     static const std::set<std::string> kinds = {"Widget", "Link", "FreeText", "Stamp", "Square", "Circle", "Line", "Polygon",
                                                 "PolyLine", "Highlight", "Underline", "StrikeOut", "Squiggly", "Text", "Ink",
                                                 "Popup", "Caret", "FileAttachment", "Sound", "Movie", "Screen", "Watermark", "Redact",
@@ -810,6 +819,12 @@ void judge_pages(pdf::File& before, pdf::File& now, const Comparison& c, const s
                 }
             }
         }
+}
+
+void judge_pages(pdf::File& before, pdf::File& now, const Comparison& c, const std::vector<Area>& keep_clear, Problems& p) {
+    std::set<std::uint32_t> judged;
+    for (int i = 0; i < now.page_count(); ++i) judge_page_annotations(before, now, c, i, keep_clear, judged, p);
+    judge_unlisted_annotations(before, now, c, keep_clear, judged, p);
 }
 
 // The form: /NeedAppearances (viewers redraw every field from its value), XFA (Acrobat shows
@@ -1000,6 +1015,80 @@ Baseline check_pith_update(pdf::File& file, const std::optional<std::uint64_t>& 
     return b;
 }
 
+// The trailer, the encryption and Info's /PithNumber, as the baseline had them.
+void judge_trailer(pdf::File& baseline, pdf::File& file, Problems& p) {
+    if (file.root_ref() != baseline.root_ref()) p.add("pith.changed.catalog", "the trailer names another catalog (/Root)");
+    if (file.encrypted() != baseline.encrypted() || file.encrypt_ref() != baseline.encrypt_ref())
+        p.add("pith.changed.catalog", "the encryption (/Encrypt)");
+    auto pith_number = [](pdf::File& d) {
+        const PdfObject* info = d.info();
+        const PdfObject* n = info ? info->GetDictionary().GetKey("PithNumber") : nullptr;
+        return n ? canon(*n) : std::string();
+    };
+    if (pith_number(baseline) != pith_number(file)) p.add("pith.changed.metadata", "Info's /PithNumber");
+}
+
+// Every changed object by its role in the baseline; true when anything changed but the
+// catalog's /DSS (DocMDP P=1 allows nothing else).
+bool judge_objects(pdf::File& baseline, pdf::File& file, const Comparison& c, Problems& p) {
+    Roles roles(baseline);
+    roles.walk();
+    bool other_changes = false;
+    for (std::uint32_t num : c.changed) {
+        const unsigned role = roles.of(num);
+        if (c.unreadable.count(num)) {
+            p.add("pith.changed.unreadable", "object " + std::to_string(num) + " cannot be read after the stamp");
+            continue;
+        }
+        if (role != 0 && !(role == kCatalog && without(changed_keys(baseline.get(baseline.reference(num)), file.get(file.reference(num))), {"DSS"}).empty()))
+            other_changes = true;
+        judge_changed(baseline, file, num, role, p);
+    }
+    for (std::uint32_t num : c.unreadable)
+        if (!c.changed.count(num) && roles.of(num) == 0) p.add("pith.changed.unreadable", "object " + std::to_string(num) + ", added after the stamp, cannot be read");
+    for (std::uint32_t num : c.freed)
+        if (roles.of(num) & ~unsigned(kAnnotation | kForm)) p.add("pith.changed.freed", "object " + std::to_string(num) + " was freed");
+    return other_changes;
+}
+
+// Actions added anywhere: those an object did not have in the baseline.
+void judge_actions(pdf::File& baseline, pdf::File& file, const Comparison& c, Problems& p) {
+    for (const auto* set : {&c.changed, &c.fresh})
+        for (std::uint32_t num : *set) {
+            if (c.unreadable.count(num)) continue;
+            std::set<std::string> found, had;
+            find_actions(file, file.get(file.reference(num)), 0, found);
+            if (set == &c.changed) find_actions(baseline, baseline.get(baseline.reference(num)), 0, had);
+            std::vector<std::string> added;
+            for (const auto& a : found)
+                if (!had.count(a)) added.push_back(a);
+            if (!added.empty())
+                p.add("pith.changed.action", joined(added) + " in object " + std::to_string(num) + " (no links, actions or scripts may be added after the stamp)");
+        }
+}
+
+// A certification signature's DocMDP permissions against what changed; the permissions (0: none).
+int judge_docmdp(pdf::File& baseline, bool other_changes, Problems& p) {
+    const int docmdp = docmdp_permissions(baseline);
+    if (docmdp == 1 && (other_changes || !p.added.empty()))
+        p.add("pith.changed.docmdp", "the certification signature's DocMDP permissions (P=1) allow no change at all");
+    if (docmdp == 2 && p.markup > 0)
+        p.add("pith.changed.docmdp", "the certification signature's DocMDP permissions (P=2) allow form filling and signing, not comments");
+    return docmdp;
+}
+
+void report_changes(const Problems& p, std::size_t count, int docmdp, Findings& f) {
+    const std::string what = std::to_string(count) + " revision" + (count == 1 ? "" : "s") + " appended after the pith data";
+    if (p.by_code.empty()) {
+        std::string list = p.added.empty() ? "document information only (dates and XMP properties, not the title, author or subject)"
+                                           : "added after the stamp: " + joined(p.added);
+        f.info("pith.changes.after", what + " change only what may change after a stamp" +
+                                         (docmdp ? " (DocMDP P=" + std::to_string(docmdp) + ")" : std::string()) + "; " + list);
+        return;
+    }
+    for (const auto& [code, items] : p.by_code) f.fail(code, "changed after stamping (" + what + "): " + joined(items));
+}
+
 void check_later_changes(pdf::File& file, const Baseline& b, const std::vector<Area>& keep_clear, const std::string& password,
                          Findings& f) {
     if (!b.found) return;
@@ -1022,69 +1111,19 @@ void check_later_changes(pdf::File& file, const Baseline& b, const std::vector<A
         }
     Problems p;
     const Comparison c = compare(*baseline, file, later);
-    if (file.root_ref() != baseline->root_ref()) p.add("pith.changed.catalog", "the trailer names another catalog (/Root)");
-    if (file.encrypted() != baseline->encrypted() || file.encrypt_ref() != baseline->encrypt_ref())
-        p.add("pith.changed.catalog", "the encryption (/Encrypt)");
-    auto pith_number = [](pdf::File& d) {
-        const PdfObject* info = d.info();
-        const PdfObject* n = info ? info->GetDictionary().GetKey("PithNumber") : nullptr;
-        return n ? canon(*n) : std::string();
-    };
-    if (pith_number(*baseline) != pith_number(file)) p.add("pith.changed.metadata", "Info's /PithNumber");
-    Roles roles(*baseline);
-    roles.walk();
-    bool other_changes = false;  // anything changed but the catalog's /DSS (DocMDP P=1 allows nothing else)
-    for (std::uint32_t num : c.changed) {
-        const unsigned role = roles.of(num);
-        if (c.unreadable.count(num)) {
-            p.add("pith.changed.unreadable", "object " + std::to_string(num) + " cannot be read after the stamp");
-            continue;
-        }
-        if (role != 0 && !(role == kCatalog && without(changed_keys(baseline->get(baseline->reference(num)), file.get(file.reference(num))), {"DSS"}).empty()))
-            other_changes = true;
-        judge_changed(*baseline, file, num, role, p);
-    }
-    for (std::uint32_t num : c.unreadable)
-        if (!c.changed.count(num) && roles.of(num) == 0) p.add("pith.changed.unreadable", "object " + std::to_string(num) + ", added after the stamp, cannot be read");
-    for (std::uint32_t num : c.freed)
-        if (roles.of(num) & ~unsigned(kAnnotation | kForm)) p.add("pith.changed.freed", "object " + std::to_string(num) + " was freed");
+    judge_trailer(*baseline, file, p);
+    const bool other_changes = judge_objects(*baseline, file, c, p);
     try {
         judge_pages(*baseline, file, c, keep_clear, p);
         judge_form(*baseline, file, c, p);
         judge_document_information(*baseline, file, p);
-        // Actions added anywhere: those an object did not have in the baseline.
-        for (const auto* set : {&c.changed, &c.fresh})
-            for (std::uint32_t num : *set) {
-                if (c.unreadable.count(num)) continue;
-                std::set<std::string> found, had;
-                find_actions(file, file.get(file.reference(num)), 0, found);
-                if (set == &c.changed) find_actions(*baseline, baseline->get(baseline->reference(num)), 0, had);
-                std::vector<std::string> added;
-                for (const auto& a : found)
-                    if (!had.count(a)) added.push_back(a);
-                if (!added.empty())
-                    p.add("pith.changed.action", joined(added) + " in object " + std::to_string(num) + " (no links, actions or scripts may be added after the stamp)");
-            }
+        judge_actions(*baseline, file, c, p);
     } catch (const Error& e) {
         p.add("pith.changed.unreadable", std::string("what was appended cannot be read (") + e.what() + ")");
     } catch (const PoDoFo::PdfError& e) {
         p.add("pith.changed.unreadable", "what was appended cannot be read (" + pdf::podofo_words(e) + ")");
     }
-    const int docmdp = docmdp_permissions(*baseline);
-    if (docmdp == 1 && (other_changes || !p.added.empty()))
-        p.add("pith.changed.docmdp", "the certification signature's DocMDP permissions (P=1) allow no change at all");
-    if (docmdp == 2 && p.markup > 0)
-        p.add("pith.changed.docmdp", "the certification signature's DocMDP permissions (P=2) allow form filling and signing, not comments");
-
-    const std::string what = std::to_string(count) + " revision" + (count == 1 ? "" : "s") + " appended after the pith data";
-    if (p.by_code.empty()) {
-        std::string list = p.added.empty() ? "document information only (dates and XMP properties, not the title, author or subject)"
-                                           : "added after the stamp: " + joined(p.added);
-        f.info("pith.changes.after", what + " change only what may change after a stamp" +
-                                         (docmdp ? " (DocMDP P=" + std::to_string(docmdp) + ")" : std::string()) + "; " + list);
-        return;
-    }
-    for (const auto& [code, items] : p.by_code) f.fail(code, "changed after stamping (" + what + "): " + joined(items));
+    report_changes(p, count, judge_docmdp(*baseline, other_changes, p), f);
 }
 
 }  // namespace pith::verify

@@ -155,6 +155,28 @@ bool changed_after(const Findings& f) {
 
 }  // namespace
 
+namespace {
+
+// A signature other than the publisher's over the stamp: valid only when it holds and its signer
+// is one the reader trusts (as for the publisher's).
+void report_other(const std::string& field, const Signature& s, const std::string& covers, const Baseline& baseline, Findings& f) {
+    const bool holds = s.malformed.empty() && s.cms.parsed && s.cms.valid;
+    std::vector<std::string> doubts;
+    if (holds && s.cms.chain == sign::CmsCheck::Chain::NoAnchors) doubts.push_back("no trust anchors given (--trust)");
+    if (holds && s.cms.chain == sign::CmsCheck::Chain::Untrusted) doubts.push_back("its certificate does not chain to a trust anchor (" + s.cms.chain_error + ")");
+    if (holds && s.cms.expired) doubts.push_back("a certificate was not valid at the signing time");
+    if (holds && !s.cms.key_usage) doubts.push_back("the certificate's key usage does not allow signing documents");
+    const std::string state = !s.malformed.empty() ? "malformed: " + s.malformed
+                              : !holds ? "not valid: " + s.cms.error
+                              : doubts.empty() ? "valid, certificate chains to " + s.cms.anchor
+                              : "the signature holds, but its signer is unknown here: " + joined(doubts);
+    f.info(holds && !doubts.empty() ? "signature.other_unknown" : "signature.other",
+           "signature \"" + field + "\" by " + s.who() + " covers " + covers + ", " +
+               (s.covered_end < baseline.end ? "from before the stamp" : "made after the stamp") + "; " + state);
+}
+
+}  // namespace
+
 bool check_signatures(pdf::File& file, const Baseline& baseline, const sign::Anchors& anchors, Findings& f) {
     const PdfObject* form = file.get_key(file.catalog().GetDictionary(), "AcroForm");
     std::vector<std::pair<std::string, const PdfObject*>> fields;
@@ -199,20 +221,7 @@ bool check_signatures(pdf::File& file, const Baseline& baseline, const sign::Anc
             f.fail("stamp.changed_after_signing", "stamped again after " + s.who() + " signed an earlier stamp (the signature covers " + covers + ")");
             continue;
         }
-        // Valid only when it holds and its signer is one the reader trusts (as for the publisher's).
-        const bool holds = s.malformed.empty() && s.cms.parsed && s.cms.valid;
-        std::vector<std::string> doubts;
-        if (holds && s.cms.chain == sign::CmsCheck::Chain::NoAnchors) doubts.push_back("no trust anchors given (--trust)");
-        if (holds && s.cms.chain == sign::CmsCheck::Chain::Untrusted) doubts.push_back("its certificate does not chain to a trust anchor (" + s.cms.chain_error + ")");
-        if (holds && s.cms.expired) doubts.push_back("a certificate was not valid at the signing time");
-        if (holds && !s.cms.key_usage) doubts.push_back("the certificate's key usage does not allow signing documents");
-        const std::string state = !s.malformed.empty() ? "malformed: " + s.malformed
-                                  : !holds ? "not valid: " + s.cms.error
-                                  : doubts.empty() ? "valid, certificate chains to " + s.cms.anchor
-                                  : "the signature holds, but its signer is unknown here: " + joined(doubts);
-        f.info(holds && !doubts.empty() ? "signature.other_unknown" : "signature.other",
-               "signature \"" + field + "\" by " + s.who() + " covers " + covers + ", " +
-                   (s.covered_end < baseline.end ? "from before the stamp" : "made after the stamp") + "; " + state);
+        report_other(field, s, covers, baseline, f);
     }
     if (baseline.found && !publisher) f.info("stamp.unsigned", "no publisher's signature covers the stamp (pith stamp --sign-cert)");
     return stamp_signed;

@@ -87,7 +87,7 @@ struct OnPage {
     std::optional<std::pair<std::size_t, std::size_t>> span;
     // AsTitle: the words of the span that spell part of a formula, a logo or TeX pith cannot
     // typeset (indices into page.words): OCR does not read those, so the pixels are not asked to.
-    std::vector<std::size_t> formula_words;
+    std::vector<std::size_t> formula_words = {};
 };
 // `plain` counts only when it hashes to `hash` (pith:title itself is not signed); with only the hash,
 // the page's lines that hash to it are the title as printed.

@@ -662,6 +662,22 @@ void judge_badge_only(pdf::File& file, const Embedded& e, const Keyring& keyring
     decide(report, {"the PDF carries no pith metadata: only " + options.expected->source + " was checked against the page"});
 }
 
+// What withholds trusted (every check must have been made, nothing read two ways), then the state.
+void conclude(pdf::File& file, const Embedded& e, const Baseline& baseline, int title_page, bool receipt_valid, bool publisher_signed,
+              const Options& options, Report& report) {
+    Findings& f = report.findings;
+    const bool unverified_record = property(e.xmp.pith, "unverified") == "True";
+    if (unverified_record)
+        f.info("pith.record.unverified", "the record was stamped with --allow-unverified: its stated hash or number did not recompute");
+    std::vector<std::string> missing = missing_evidence(f, receipt_valid, baseline.badge_drawn || !e.links.empty(), unverified_record);
+    // What viewers read differently on the pages read (title, badge) and in the file's objects.
+    for (std::string& why : check_viewers(file, {0, title_page, e.badge_page - 1, baseline.badge_drawn ? baseline.badge_page : 0}, f))
+        missing.push_back(std::move(why));
+    if (options.require_signed_stamp && !publisher_signed)
+        missing.push_back("the stamp is not signed by a publisher trusted here (--require-signed-stamp)");
+    decide(report, missing);
+}
+
 // `prefix_hash`: hashing the file from its start since it was opened (check 8).
 Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyring, const Options& options,
                    PrefixSha256& prefix_hash) {
@@ -713,17 +729,7 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     const bool publisher_signed = check_signatures(file, baseline, options.anchors, f);
     check_expected(options, data, *number, f);
     check_title_pixels(title, f);
-    const bool unverified_record = prop("unverified") == "True";
-    if (unverified_record)
-        f.info("pith.record.unverified", "the record was stamped with --allow-unverified: its stated hash or number did not recompute");
-
-    std::vector<std::string> missing = missing_evidence(f, receipt_valid, baseline.badge_drawn || !e.links.empty(), unverified_record);
-    // What viewers read differently on the pages read (title, badge) and in the file's objects.
-    for (std::string& why : check_viewers(file, {0, title.page, e.badge_page - 1, baseline.badge_drawn ? baseline.badge_page : 0}, f))
-        missing.push_back(std::move(why));
-    if (options.require_signed_stamp && !publisher_signed)
-        missing.push_back("the stamp is not signed by a publisher trusted here (--require-signed-stamp)");
-    decide(report, missing);
+    conclude(file, e, baseline, title.page, receipt_valid, publisher_signed, options, report);
     return report;
 }
 

@@ -262,6 +262,8 @@ NO_VISIBLE_TITLE = {
     "encrypted/adobe-supplement_iso32000-rc4-owner-protected.pdf": ("invalid", "pith.title.hidden",
                                                                      "its first line, \"bc\", is a logo whose \"b\" is not painted; "
                                                                      "the title is the lines below it"),
+    "pdfa/verapdf-a1b-6-2-3-4-t01-pass-b.pdf": ("invalid", "pith.title.pixels.faint",
+                                                "\"Hello World\" in yellow on white: a contrast of 1.2:1, which a reader barely sees"),
     "valid/AutoCad_Diagram.pdf": ("invalid", "pith.title.not_title",
                                   "a drawing: its first line, \"27 mm\", is a dimension label in smaller type than the page's text"),
 }

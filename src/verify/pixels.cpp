@@ -634,7 +634,7 @@ Judgement judge_pass(const std::vector<visible::Word>& title, const Reading& r, 
                                     (a.missing.empty() || a.extra.empty() ? "" : " and ") +
                                     (a.extra.empty() ? "" : "with " + quoted_list(a.extra));
     if (here.empty()) j.explanation = layer + ", but " + kReadsNothing;
-    else if (a.missing.size() <= 1 && a.extra.size() <= 1 && a.matched >= 3)
+    else if (a.missing.size() <= 1 && a.extra.size() <= 1 && (a.matched >= 3 || t.size() <= 2))  // a misread word, or a title too short to tell
         j.explanation = layer + ", but " + pixels + ", " + differences + " (one word: possibly OCR's misreading; not confirmed)";
     else j.verdict = Verdict::Differs, j.explanation = layer + ", but " + pixels + ", " + differences;
     return j;

@@ -3,6 +3,7 @@
 // block from pixels (src/verify/pixels.hpp, doc/visible.md "The title from pixels").
 #include "ocr_abi.h"
 
+#include <leptonica/allheaders.h>
 #include <tesseract/baseapi.h>
 #include <tesseract/resultiterator.h>
 
@@ -19,6 +20,7 @@ int ready = -1;  // -1: not started; 0: cannot start; 1: ready
 
 extern "C" __attribute__((visibility("default"))) int pith_ocr_init_v1(const char* languages) {
     if (ready >= 0) return ready;
+    setMsgSeverity(L_SEVERITY_NONE);  // leptonica's "Error in boxClipToRectangle" is no message for pith's user
     try {
         api = std::make_unique<tesseract::TessBaseAPI>();
         // No dictionary may "correct" what the pixels show into a word of the text layer; the LSTM

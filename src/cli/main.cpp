@@ -3,6 +3,7 @@
 #include "cli/commands.hpp"
 #include "cli/output.hpp"
 #include "core/json.hpp"
+#include "core/edit_distance.hpp"
 #include "core/error.hpp"
 #include "pdf/budget.hpp"
 #include "core/platform.hpp"
@@ -17,21 +18,6 @@
 
 namespace {
 
-// Levenshtein distance, for "did you mean" (command names are a few letters long).
-std::size_t distance(const std::string& a, const std::string& b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diagonal = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            const std::size_t above = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            diagonal = above;
-        }
-    }
-    return row[b.size()];
-}
 
 // Before CLI11 sees them: the words ahead of the command. CLI11 says only "A subcommand is
 // required" for both `pith verfy` and `pith --bogus`; this names the word and the nearest command.
@@ -50,7 +36,7 @@ std::optional<std::string> misuse_before_command(const CLI::App& app, int argc, 
         std::size_t best = 3;  // suggest only a near miss: at most two edits
         for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
             if (sub->get_name() == word) return std::nullopt;
-            if (std::size_t d = distance(word, sub->get_name()); d < best) best = d, nearest = sub->get_name();
+            if (std::size_t d = pith::edit_distance<char>(word, sub->get_name()); d < best) best = d, nearest = sub->get_name();
         }
         return "unknown command '" + word + "'" + (nearest.empty() ? "" : " (did you mean '" + nearest + "'?)");
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "verify/pixels.hpp"
 
+#include "core/edit_distance.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "ocr/ocr_abi.h"
@@ -289,20 +290,7 @@ std::vector<OcrWord> reading_order(std::vector<OcrWord> words, double line) {
 
 // ---------------------------------------------------------------- public
 
-std::size_t edit_distance(std::u32string_view a, std::u32string_view b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diagonal = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            const std::size_t up = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            diagonal = up;
-        }
-    }
-    return row[b.size()];
-}
+std::size_t edit_distance(std::u32string_view a, std::u32string_view b) { return pith::edit_distance(a, b); }
 
 double contrast(const Image& image, double x0, double y0, double x1, double y1) {
     if (image.columns <= 0 || image.rows <= 0 || !(image.dpi > 0)) return 1;

@@ -28,3 +28,11 @@ typedef int (*PithOcrInitFn)(const char* languages);
 #define PITH_OCR_AUTO 1
 typedef int (*PithOcrFn)(const unsigned char* rgb, int columns, int rows, int dpi, int layout,
                          void (*word)(void*, const PithOcrWord*), void* context);
+
+#define PITH_OCR_LARGE_SYMBOL "pith_ocr_large_v1"
+// Reads only the text lines of the RGB image at least `min_height` pixels tall: the page's
+// layout is analysed first (no recognition, cheap), then each such line is recognised alone.
+// For the rest of a page below the title, read at a low resolution for type larger than the
+// title's. Words as pith_ocr_v1 gives them, in the image's pixels; returns as pith_ocr_v1.
+typedef int (*PithOcrLargeFn)(const unsigned char* rgb, int columns, int rows, int dpi, int min_height,
+                              void (*word)(void*, const PithOcrWord*), void* context);

@@ -16,6 +16,26 @@ namespace {
 std::unique_ptr<tesseract::TessBaseAPI> api;
 int ready = -1;  // -1: not started; 0: cannot start; 1: ready
 
+// Recognises the image set (or its rectangle) and reports each word, in the whole image's pixels.
+bool recognize(void (*word)(void*, const PithOcrWord*), void* context) {
+    if (api->Recognize(nullptr) != 0) return false;
+    std::unique_ptr<tesseract::ResultIterator> it(api->GetIterator());
+    if (!it || it->Empty(tesseract::RIL_WORD)) return true;
+    do {
+        const std::unique_ptr<char[]> text(it->GetUTF8Text(tesseract::RIL_WORD));
+        if (!text) continue;
+        PithOcrWord w{};
+        const std::string t(text.get());
+        w.text = t.data();
+        w.text_size = t.size();
+        it->BoundingBox(tesseract::RIL_WORD, &w.x0, &w.y0, &w.x1, &w.y1);
+        it->BoundingBox(tesseract::RIL_TEXTLINE, &w.lx0, &w.ly0, &w.lx1, &w.ly1);
+        w.confidence = it->Confidence(tesseract::RIL_WORD);
+        word(context, &w);
+    } while (it->Next(tesseract::RIL_WORD));
+    return true;
+}
+
 }  // namespace
 
 extern "C" __attribute__((visibility("default"))) int pith_ocr_init_v1(const char* languages) {
@@ -42,23 +62,49 @@ extern "C" __attribute__((visibility("default"))) int pith_ocr_v1(const unsigned
     if (ready != 1 || !rgb || columns <= 0 || rows <= 0) return 0;
     try {
         api->SetPageSegMode(layout == PITH_OCR_AUTO ? tesseract::PSM_AUTO : tesseract::PSM_SPARSE_TEXT);
+        // Two ways to tell ink from paper, one per pass (the better reading stands): Sauvola's
+        // local threshold for sparse text reads a title across grounds of several shades (over a
+        // picture or a tinted band), where one global threshold turns the darker grounds black
+        // and the letters on them with them; Otsu's global one for the page's layout reads a
+        // title that touches the line below, which Sauvola's breaks up.
+        api->SetVariable("thresholding_method", layout == PITH_OCR_AUTO ? "0" : "2");
         api->SetImage(rgb, columns, rows, 3, columns * 3);
         api->SetSourceResolution(dpi);
-        if (api->Recognize(nullptr) != 0) return 0;
-        std::unique_ptr<tesseract::ResultIterator> it(api->GetIterator());
-        if (it && !it->Empty(tesseract::RIL_WORD)) {
-            do {
-                const std::unique_ptr<char[]> text(it->GetUTF8Text(tesseract::RIL_WORD));
-                if (!text) continue;
-                PithOcrWord w{};
-                const std::string t(text.get());
-                w.text = t.data();
-                w.text_size = t.size();
-                it->BoundingBox(tesseract::RIL_WORD, &w.x0, &w.y0, &w.x1, &w.y1);
-                it->BoundingBox(tesseract::RIL_TEXTLINE, &w.lx0, &w.ly0, &w.lx1, &w.ly1);
-                w.confidence = it->Confidence(tesseract::RIL_WORD);
-                word(context, &w);
-            } while (it->Next(tesseract::RIL_WORD));
+        if (!recognize(word, context)) return 0;
+        api->Clear();
+        return 1;
+    } catch (...) {
+        return 0;
+    }
+}
+
+extern "C" __attribute__((visibility("default"))) int pith_ocr_large_v1(const unsigned char* rgb, int columns, int rows,
+                                                                        int dpi, int min_height,
+                                                                        void (*word)(void*, const PithOcrWord*),
+                                                                        void* context) {
+    if (ready != 1 || !rgb || columns <= 0 || rows <= 0) return 0;
+    try {
+        api->SetPageSegMode(tesseract::PSM_AUTO);
+        api->SetVariable("thresholding_method", "2");  // across a picture's shades, as the sparse pass
+        api->SetImage(rgb, columns, rows, 3, columns * 3);
+        api->SetSourceResolution(dpi);
+        struct Box {
+            int x0, y0, x1, y1;
+        };
+        std::vector<Box> tall;
+        {
+            std::unique_ptr<tesseract::PageIterator> it(api->AnalyseLayout());
+            if (it && !it->Empty(tesseract::RIL_TEXTLINE)) do {
+                    Box b{};
+                    if (it->BoundingBox(tesseract::RIL_TEXTLINE, &b.x0, &b.y0, &b.x1, &b.y1) && b.y1 - b.y0 >= min_height &&
+                        b.x1 - b.x0 >= 2 * (b.y1 - b.y0))  // a line of words, not a rule or a picture's edge
+                        tall.push_back(b);
+                } while (it->Next(tesseract::RIL_TEXTLINE));
+        }
+        for (const Box& b : tall) {
+            api->SetPageSegMode(tesseract::PSM_SINGLE_LINE);
+            api->SetRectangle(b.x0, b.y0, b.x1 - b.x0, b.y1 - b.y0);
+            if (!recognize(word, context)) return 0;
         }
         api->Clear();
         return 1;

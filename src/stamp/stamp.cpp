@@ -559,7 +559,10 @@ void check_title(PageReadings& pages, pdf::File& file, const Record& record, Sum
             if (i > 0) file.preflight_page(file.page(i));  // page 1 was, for the glance
             return visible::ChildReader(file.bytes(), i, pages.password(), visible::Look::Rendered).collect();
         };
-        title::TitleBlock block = title::title_block(plain, hash, file.page_count(), read);
+        const auto pixels_why = [&](int i, const visible::Page& page, double size, const std::vector<std::string>& title) {
+            return pixels::not_front_matter(file.bytes(), i, pages.password(), page, size, title);
+        };
+        title::TitleBlock block = title::title_block(plain, hash, file.page_count(), read, pixels_why);
         r = std::move(block.reading);
         t = std::move(block.shown);
         index = block.index;

@@ -351,6 +351,10 @@ Region region_for(const visible::Page& page, const std::vector<visible::Word>& t
     r.y0 = 0;
     r.y1 = std::min(page.height, bottom + 1.5 * height);  // the next line whole: OCR reads half a line as junk
     r.dpi = std::clamp(kXHeightPixels / (0.45 * size) * 72, kMinDpi, kMaxDpi);
+    r.rest_y0 = bottom;
+    r.page_height = page.height;
+    r.rest_dpi = std::clamp(kRestXHeightPixels / (0.45 * size) * 72, kRestMinDpi, kRestMaxDpi);
+    r.rest_line = 0.9 * size;  // a line's box in type `size`: ascenders to descenders
     return r;
 }
 
@@ -372,6 +376,28 @@ std::string preload() {
     }();
     return why;
 }
+
+namespace {
+
+// The lines of the page below the title in type larger than the title's (Region::rest_*), as
+// words of pass kPassBelow; a page that cannot be read there fails the reading.
+void read_rest(std::string_view pdf, int index, const std::string& password, const Region& region, Reading& r) {
+    static const auto render = reinterpret_cast<PithPageRegionFn>(poppler_module::symbol(PITH_PAGE_REGION_SYMBOL));
+    static const auto large = reinterpret_cast<PithOcrLargeFn>(poppler_module::symbol(PITH_OCR_LARGE_SYMBOL, "pith-ocr.so"));
+    Image rest;
+    if (!render(pdf.data(), pdf.size(), index, password.c_str(), region.x0, region.rest_y0, region.x1, region.page_height,
+                region.rest_dpi, kRenderSeconds, &on_pixels, &rest) ||
+        rest.columns <= 0) {
+        r.read = false, r.why = "the page below the title was not rendered";
+        return;
+    }
+    OcrContext c{&rest, &r.words, kPassBelow};
+    const int min_height = static_cast<int>(std::floor(region.rest_line * rest.dpi / 72));
+    if (large(rest.rgb.data(), rest.columns, rest.rows, static_cast<int>(std::lround(rest.dpi)), min_height, &on_word, &c) != 1)
+        r.read = false, r.why = "Tesseract could not read the page below the title";
+}
+
+}  // namespace
 
 Reading read(std::string_view pdf, int index, const std::string& password, const Region& region) {
     static const auto render = reinterpret_cast<PithPageRegionFn>(poppler_module::symbol(PITH_PAGE_REGION_SYMBOL));
@@ -395,6 +421,7 @@ Reading read(std::string_view pdf, int index, const std::string& password, const
                                pass, &on_word, &c) == 1;
     }
     if (!r.read) r.why = "Tesseract could not read the title block";
+    else if (region.rest_dpi > 0 && region.page_height > region.rest_y0) read_rest(pdf, index, password, region, r);
     return r;
 }
 
@@ -436,7 +463,7 @@ std::optional<Reading> decode(std::string_view bytes) {
             *v = *n;
         }
         const std::optional<std::size_t> pass = in.count();
-        if (!pass || *pass > 1) return std::nullopt;
+        if (!pass || *pass > static_cast<std::size_t>(kPassBelow)) return std::nullopt;
         w.pass = static_cast<int>(*pass);
         const std::optional<std::size_t> size = in.count('\n');
         if (!size) return std::nullopt;
@@ -539,26 +566,37 @@ std::pair<std::string, double> faintest(const std::vector<visible::Word>& title,
     return out;
 }
 
-// Two words side by side, above the title's bottom (`bottom`), each kOutrankRatio times the
-// title's tallest word: one large word alone may be a logo or a drop cap (as in the text
-// layer's rule, title.cpp). "" when there are none.
-std::string outranking(const std::vector<const OcrWord*>& elsewhere, double tallest, double bottom) {
+// Two words side by side, above `bottom`, each taller than `height`: one large word alone may be
+// a logo or a drop cap (as in the text layer's rule, title.cpp). Quoted, or "" when there are none.
+std::string large_pair(const std::vector<const OcrWord*>& words, double height, double bottom) {
     std::vector<const OcrWord*> large;
-    for (const OcrWord* w : elsewhere) {
+    for (const OcrWord* w : words) {
         std::string none;
         std::size_t chars = 0;
         for (const auto& token : tokens_of(w->text, &none)) chars += token.size();
-        const double height = w->y1 - w->y0;
-        if (chars >= 3 && w->confidence >= kMinConfidence && w->x1 - w->x0 >= height && w->y1 <= bottom &&
-            height > kOutrankRatio * tallest)
+        const double h = w->y1 - w->y0;
+        if (chars >= 3 && w->confidence >= kMinConfidence && w->x1 - w->x0 >= h && w->y1 <= bottom && h > height)
             large.push_back(w);
     }
     for (const OcrWord* w : large)
         for (const OcrWord* v : large)
             if (v != w && std::abs((v->y0 + v->y1) / 2 - (w->y0 + w->y1) / 2) <= (w->y1 - w->y0) / 2)
-                return "\"" + w->text + " " + v->text + "\" above it in larger type (" +
-                       one_decimal((w->y1 - w->y0) / std::max(1e-9, tallest)) + " times as tall)";
+                return "\"" + w->text + " " + v->text + "\"";
     return "";
+}
+
+// Words the pixels show above the title's bottom (`bottom`), kOutrankRatio times the height of
+// the title's tallest word: "" when there are none.
+std::string outranking(const std::vector<const OcrWord*>& elsewhere, double tallest, double bottom) {
+    const std::string pair = large_pair(elsewhere, kOutrankRatio * tallest, bottom);
+    return pair.empty() ? "" : pair + " above it in larger type (more than " + one_decimal(kOutrankRatio) + " times as tall)";
+}
+
+// The title's type: its largest word's font size, points (a mark or a subscript is smaller).
+double type_of(const std::vector<visible::Word>& title) {
+    double size = 0;
+    for (const auto& w : title) size = std::max(size, w.size);
+    return size;
 }
 
 std::string joined_text(const std::vector<visible::Word>& words) {
@@ -568,7 +606,8 @@ std::string joined_text(const std::vector<visible::Word>& words) {
 }
 
 // The judgement on one OCR pass's words.
-Judgement judge_pass(const std::vector<visible::Word>& title, const Reading& r, const std::vector<OcrWord>& words) {
+Judgement judge_pass(const std::vector<visible::Word>& title, const Reading& r, const std::vector<OcrWord>& words,
+                     const std::vector<const OcrWord*>& below) {
     Judgement j;
     const std::string layer = "the text layer shows the title \"" + joined_text(title) + "\"";
     if (const std::string why = unreadable(title, r); !why.empty()) {
@@ -614,6 +653,14 @@ Judgement judge_pass(const std::vector<visible::Word>& title, const Reading& r, 
             j.explanation = layer + " and " + pixels + ", but the pixels also show " + above;
             return j;
         }
+        // Below, against the title's type, not its words' ink: a line of words with descenders
+        // stands taller than a title in capitals of the same type.
+        if (const std::string pair = large_pair(below, kOutrankRatio * type_of(title), 1e300); !pair.empty()) {
+            j.verdict = Verdict::Outranked;
+            j.explanation = layer + " and " + pixels + ", but the pixels also show " + pair + " below it in type more than " +
+                            one_decimal(kOutrankRatio) + " times the title's";
+            return j;
+        }
         j.verdict = Verdict::Agrees;
         j.explanation = layer + "; " + pixels + " too (contrast " + one_decimal(j.contrast) + ":1)";
         return j;
@@ -645,11 +692,14 @@ int rank(Verdict v) {
 Judgement judge(const std::vector<visible::Word>& title, const Reading& r) {
     std::optional<Judgement> best;
     int best_rank = 0;
+    std::vector<const OcrWord*> below;
+    for (const OcrWord& w : r.words)
+        if (w.pass == kPassBelow) below.push_back(&w);
     for (int pass : {0, 1}) {
         std::vector<OcrWord> words;
         for (const OcrWord& w : r.words)
             if (w.pass == pass) words.push_back(w);
-        Judgement j = judge_pass(title, r, words);
+        Judgement j = judge_pass(title, r, words, below);
         // A pass that reads no word where the title stands is no evidence either way.
         const int k = j.explanation.find(kReadsNothing) != std::string::npos ? 9 : rank(j.verdict);
         if (!best || k < best_rank) best = std::move(j), best_rank = k;
@@ -669,6 +719,58 @@ Judgement judge(const TitleWords& title, Reading r) {
     };
     r.words.erase(std::remove_if(r.words.begin(), r.words.end(), under_unread), r.words.end());
     return judge(title.read, r);
+}
+
+Region whole_page(const visible::Page& page) { return {0, 0, page.width, page.height, kFrontMatterDpi}; }
+
+namespace {
+
+// The confident words of the pass that reads more of them (each segmentation misses some).
+std::vector<OcrWord> confident_words(const Reading& r) {
+    std::vector<OcrWord> best;
+    for (int pass : {0, 1}) {
+        std::vector<OcrWord> words;
+        for (const OcrWord& w : r.words) {
+            std::string none;
+            const auto tokens = tokens_of(w.text, &none);
+            if (w.pass == pass && w.confidence >= kMinConfidence && std::any_of(tokens.begin(), tokens.end(), counts))
+                words.push_back(w);
+        }
+        if (words.size() > best.size()) best = std::move(words);
+    }
+    return best;
+}
+
+}  // namespace
+
+std::string not_front_matter(const Reading& r, double title_size, const std::vector<std::string>& title_words) {
+    if (!r.read) return "its pixels were not read (" + r.why + ")";
+    const std::vector<OcrWord> words = reading_order(confident_words(r), title_size);
+    const std::string count = std::to_string(words.size()) + " words";
+    if (words.size() > title::kFrontMatterWords) return "its pixels show " + count + ", more than front matter holds";
+    std::vector<const OcrWord*> all;
+    for (const OcrWord& w : words) all.push_back(&w);
+    if (const std::string pair = large_pair(all, kOutrankRatio * title_size, 1e300); !pair.empty())
+        return "its pixels show " + pair + " in type more than " + one_decimal(kOutrankRatio) + " times the title's";
+    if (!title_words.empty()) {  // the text layer shows the record's title there: so must the pixels
+        std::vector<std::u32string> t;
+        for (const auto& w : title_words)
+            for (auto& token : tokens_of(w, nullptr)) t.push_back(std::move(token));
+        std::vector<Token> shown;
+        for (const OcrWord& w : words)
+            for (auto& token : tokens_of(w.text, nullptr)) shown.push_back({std::move(token), &w});
+        const Alignment a = align(t, shown);
+        return a.missing.empty() ? "" : "its text layer shows the record's title, but its pixels show it without " + quoted_list(a.missing);
+    }
+    if (words.size() <= title::kCoverWords) return "";
+    std::string first;
+    for (std::size_t i = 0; i < std::min<std::size_t>(words.size(), 6); ++i) first += (i ? " " : "") + words[i].text;
+    return "its pixels show " + count + " (\"" + first + " ...\") but not the record's title: a cover that names something else";
+}
+
+std::string not_front_matter(std::string_view pdf, int index, const std::string& password, const visible::Page& page,
+                             double title_size, const std::vector<std::string>& title_words) {
+    return not_front_matter(Reader(pdf, index, password, whole_page(page)).collect(), title_size, title_words);
 }
 
 }  // namespace pith::pixels

@@ -9,7 +9,8 @@
 // block is rendered as a viewer shows it (poppler's Splash, in pith-text.so) and read with
 // Tesseract (pith-ocr.so), both in a limited child; judge() then requires that the pixels show
 // the same words in the same place, at a contrast a reader can read, and that no text the
-// pixels show above the title is set larger.
+// pixels show on the page is set larger (above the title, or anywhere below it). The pages a
+// title block after front matter skips are read too (not_front_matter()).
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -42,14 +43,26 @@ inline constexpr double kChildWallSeconds = 40;
 // Tesseract's languages: English reads the Latin script of most arXiv titles.
 inline constexpr const char* kLanguages = "eng";
 
+// The rest of the page below the title is read for type larger than the title's only: at the
+// resolution that gives the title this x-height (larger type reads from 13 pixels up), and only
+// its lines of text at least as tall as a line in the title's type (Tesseract's layout
+// analysis finds them without reading; the page's body text is never read).
+inline constexpr double kRestXHeightPixels = 10;
+inline constexpr double kRestMinDpi = 36, kRestMaxDpi = 150;
+// Words read there carry this pass number (OcrWord::pass).
+inline constexpr int kPassBelow = 2;
+
 // The part of the page rendered: points, page as displayed (CropBox, /Rotate), origin top-left.
 struct Region {
     double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
     double dpi = 0;
+    // The rest of the page, from rest_y0 down to page_height, read at rest_dpi for lines at least
+    // rest_line points tall (none when rest_dpi is 0).
+    double rest_y0 = 0, page_height = 0, rest_dpi = 0, rest_line = 0;
 };
 // Full width, from the top of the page to a line and a half below the title's last line (so
 // that the next line is read whole, not as junk on the title's edge), at the resolution that
-// gives the title kXHeightPixels.
+// gives the title kXHeightPixels; then the rest of the page below the title's last line.
 Region region_for(const visible::Page& page, const std::vector<visible::Word>& title);
 
 struct Image {
@@ -62,7 +75,7 @@ struct OcrWord {
     std::string text;                          // UTF-8 as Tesseract reads it
     double x0 = 0, y0 = 0, x1 = 0, y1 = 0;     // points, page as displayed, origin top-left
     double confidence = 0;                     // 0-100
-    int pass = 0;                              // 0: sparse-text segmentation; 1: automatic layout
+    int pass = 0;                              // 0: sparse-text segmentation; 1: automatic layout; kPassBelow
 };
 struct Reading {
     bool read = false;  // the region was rendered and OCR ran
@@ -103,7 +116,7 @@ enum class Verdict {
     Unverified,  // the pixels cannot be read for this title (no OCR, a script without OCR data, a formula)
     Differs,     // the pixels show other words where the text layer has the title
     Faint,       // the title's glyphs are too faint for a reader (contrast below kMinContrast)
-    Outranked,   // the pixels show other text above the title in larger type
+    Outranked,   // the pixels show other text above the title in larger type, or anywhere below it
 };
 struct Judgement {
     Verdict verdict = Verdict::Unverified;
@@ -125,6 +138,22 @@ struct TitleWords {
 TitleWords title_words(const visible::Page& page, std::pair<std::size_t, std::size_t> span, const std::vector<std::size_t>& unread);
 // judge() on the words to read; what OCR reads where an unread word stands is left out.
 Judgement judge(const TitleWords& title, Reading r);
+
+// Front matter, as the pixels show it (title::title_block). A page before the title block's is
+// read whole at kFrontMatterDpi (body text of 10 pt stands 9 pixels high: enough to count words
+// and to see larger ones). It is front matter when its pixels show no more than
+// title::kFrontMatterWords words, no two side by side in type larger than the title's, and
+// either the record's title (when its text layer shows it) or at most title::kCoverWords words
+// (a logo, a picture): a cover that names another paper is not skipped.
+inline constexpr double kFrontMatterDpi = 150;
+Region whole_page(const visible::Page& page);
+// Why the reading of a whole page (whole_page()) is not front matter before a title set in
+// `title_size` points ("" when it is); `title_words`: the record's title as the page's text
+// layer shows it (empty when it does not show it).
+std::string not_front_matter(const Reading& r, double title_size, const std::vector<std::string>& title_words);
+// The same, the page read in a child (Reader).
+std::string not_front_matter(std::string_view pdf, int index, const std::string& password, const visible::Page& page,
+                             double title_size, const std::vector<std::string>& title_words);
 
 // WCAG 2 contrast ratio (1-21) between the glyphs in the box (points) and their background: the
 // background is the commonest luminance around the box, the glyphs the 90th percentile of the

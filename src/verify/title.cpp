@@ -869,12 +869,14 @@ OnPage judged(const std::vector<const visible::Word*>& words, const std::vector<
         outranking = outranked_by(words, lines, span);
         return outranking.empty();
     });
+    const auto first = std::make_pair(index[spans.front().first], index[spans.front().second]);
     if (as_title == spans.end() && !outranking.empty())
         return {Shown::NotAsTitle, "the record's title is on page 1 only where the page's own heading " + quoted(outranking) +
-                                       " outranks it (in larger type, or in its type above it): not set as the paper's title", std::nullopt};
+                                       " outranks it (in larger type, or in its type above it): not set as the paper's title",
+                std::nullopt, {}, first};
     if (as_title == spans.end())
         return {Shown::NotAsTitle, "the record's title is on page 1 only inside other text or in small type (a citation, a "
-                                   "footnote, a reference), not set as the paper's title", std::nullopt};
+                                   "footnote, a reference), not set as the paper's title", std::nullopt, {}, first};
     return {Shown::AsTitle, found, std::make_pair(index[as_title->first], index[as_title->second])};
 }
 
@@ -932,21 +934,55 @@ OnPage on_page(const std::string& plain_hint, const std::string& hash, const std
 
 namespace {
 
-// A cover, highlights or a graphical abstract: a short page with no type larger than the title's.
-bool front_matter(const std::optional<visible::Page>& page, double title_size) {
-    if (!page) return true;  // no text at all: a picture
+// A page before the title block's, as on_page() judged it.
+struct Before {
+    std::optional<visible::Page> page;
+    OnPage shown;
+};
+
+// The record's title as the page's text layer shows it (on_page()'s span), or nothing.
+std::vector<std::string> shown_title(const Before& b) {
+    std::vector<std::string> out;
+    const auto& where = b.shown.span ? b.shown.span : b.shown.elsewhere;
+    if (b.page && where)
+        for (std::size_t w = where->first; w <= where->second; ++w) out.push_back(b.page->words[w].text);
+    return out;
+}
+
+// Why page `index` is not front matter before a title in type `size` ("" when it is): a cover,
+// highlights or a graphical abstract is a short page with no type larger than the title's that
+// shows the record's title or next to nothing; in the text layer, then in the pixels.
+std::string not_front_matter(int index, const Before& b, double size, const FrontMatterPixels& pixels_why) {
+    if (!b.page) return "poppler cannot read it";
+    const std::vector<std::string> title = shown_title(b);
     std::size_t words = 0;
-    for (const visible::Word& w : page->words) {
-        if (!w.visible) continue;
-        if (++words > kFrontMatterWords || w.size > title_size + 0.5) return false;
+    for (const visible::Word& w : b.page->words) {
+        if (!w.visible || badge_word(w)) continue;
+        if (++words > kFrontMatterWords) return "it shows more than " + std::to_string(kFrontMatterWords) + " words";
+        if (w.size > size + 0.5) return "it shows \"" + w.text + "\" in type larger than the title's";
     }
-    return true;
+    if (title.empty() && words > kCoverWords)
+        return "it shows " + std::to_string(words) + " words but not the record's title: a cover that names something else";
+    return pixels_why(index, *b.page, size, title);
+}
+
+// The title's type on its page: its largest word of three letters or more (a mark or a
+// subscript is smaller); with the hash alone no words are known, and only the word count limits
+// the pages before.
+double title_type(const OnPage& t, const visible::Page& page) {
+    if (!t.span) return 1e9;
+    double size = 0, any = 0;
+    for (std::size_t w = t.span->first; w <= t.span->second; ++w) {
+        any = std::max(any, page.words[w].size);
+        if (code_points(from_utf8(page.words[w].text)).size() >= 3) size = std::max(size, page.words[w].size);
+    }
+    return size > 0 ? size : any;
 }
 
 }  // namespace
 
 TitleBlock title_block(const std::string& plain, const std::string& hash, int page_count,
-                       const std::function<visible::Reading(int)>& read) {
+                       const std::function<visible::Reading(int)>& read, const FrontMatterPixels& pixels_why) {
     TitleBlock first;
     first.reading = read(0);
     first.shown = on_page(plain, hash, first.reading.page);
@@ -954,24 +990,27 @@ TitleBlock title_block(const std::string& plain, const std::string& hash, int pa
     if (first.reading.failed || first.shown.shown == Shown::AsTitle || first.shown.shown == Shown::Scanned ||
         (plain.empty() && hash.empty()))
         return first;
-    std::vector<std::optional<visible::Page>> before = {first.reading.page};
+    std::vector<Before> before = {{first.reading.page, first.shown}};
     for (int i = 1; i < std::min(page_count, kTitlePages); ++i) {
         visible::Reading r = read(i);
         if (r.failed) break;
         OnPage t = on_page(plain, hash, r.page);
         if (t.shown == Shown::AsTitle) {
-            double size = 1e9;  // the hash alone gives no words: only the word count limits the pages before
-            if (t.span)
-                for (std::size_t w = t.span->first; w <= t.span->second; ++w) size = std::min(size, r.page->words[w].size);
             // Front matter is judged against this page's title: a highlights page that repeats the
             // title in small type under a larger heading does not bind, the title page after it may.
-            if (std::all_of(before.begin(), before.end(), [&](const auto& p) { return front_matter(p, size); })) {
+            const double size = title_type(t, *r.page);
+            std::string why;
+            for (std::size_t j = 0; j < before.size() && why.empty(); ++j)
+                if (std::string no = not_front_matter(static_cast<int>(j), before[j], size, pixels_why); !no.empty())
+                    why = "page " + std::to_string(j + 1) + " is not front matter: " + no;
+            if (why.empty()) {
                 t.explanation = "the record's title is set as the title on page " + std::to_string(i + 1) + ", after " +
                                 (i == 1 ? "a page" : std::to_string(i) + " pages") + " of front matter (a cover, highlights or a graphical abstract)";
                 return {i, std::move(t), std::move(r)};
             }
+            first.shown.explanation += "; page " + std::to_string(i + 1) + " shows it as the title, but " + why;
         }
-        before.push_back(std::move(r.page));
+        before.push_back({std::move(r.page), std::move(t)});
     }
     return first;
 }

@@ -88,6 +88,8 @@ struct OnPage {
     // AsTitle: the words of the span that spell part of a formula, a logo or TeX pith cannot
     // typeset (indices into page.words): OCR does not read those, so the pixels are not asked to.
     std::vector<std::size_t> formula_words = {};
+    // NotAsTitle: where the record's title stands among page.words all the same (the first place).
+    std::optional<std::pair<std::size_t, std::size_t>> elsewhere = std::nullopt;
 };
 // `plain` counts only when it hashes to `hash` (pith:title itself is not signed); with only the hash,
 // the page's lines that hash to it are the title as printed.
@@ -96,7 +98,8 @@ OnPage on_page(const std::string& plain, const std::string& hash, const std::opt
 // The page that carries the title block: page 1, or, in a class that typesets front matter
 // first (a cover, highlights, a graphical abstract), a later page among the first kTitlePages
 // when every page before it is front matter: at most kFrontMatterWords visible words, none in
-// type larger than the title's. A paper whose first page shows its own text and title cannot
+// type larger than the title's, and the record's title among them or at most kCoverWords words;
+// in the text layer and in the pixels. A paper whose first page shows its own text and title cannot
 // borrow a title printed further on.
 inline constexpr int kTitlePages = 3;
 inline constexpr std::size_t kFrontMatterWords = 150;
@@ -105,10 +108,18 @@ struct TitleBlock {
     OnPage shown;                 // as on_page() judges that page (explanation naming it)
     visible::Reading reading;     // that page's reading
 };
+// A page that shows words but not the record's title holds at most this many (a cover with a
+// logo): more, and it may name another paper.
+inline constexpr std::size_t kCoverWords = 3;
 // `read(i)` reads page i (0-based); it is called for 0, 1, ... only while the title is not
 // found. Page 1's judgement stands when no later page qualifies, a reading fails, or page 1 is
-// a scan.
+// a scan. The text layer's front matter must be front matter in the pixels too:
+// `pixels_why(i, page, title_size, title_words)` says why page i is not ("" when it is), given
+// the title's type (points) on the title block's page and the record's title as page i's text
+// layer shows it (empty when it does not): pixels::not_front_matter.
+using FrontMatterPixels =
+    std::function<std::string(int, const visible::Page&, double, const std::vector<std::string>&)>;
 TitleBlock title_block(const std::string& plain, const std::string& hash, int page_count,
-                       const std::function<visible::Reading(int)>& read);
+                       const std::function<visible::Reading(int)>& read, const FrontMatterPixels& pixels_why);
 
 }  // namespace pith::title

@@ -432,7 +432,10 @@ TitleCheck check_title(pdf::File& file, const std::string& plain, const std::str
         file.preflight_page(file.page(i));  // what poppler is asked to read fits the budget (doc/limits.md)
         return visible::ChildReader(file.bytes(), i, options.password).collect();
     };
-    const title::TitleBlock block = title::title_block(plain, hash, count, read);
+    const auto pixels_why = [&](int i, const visible::Page& page, double size, const std::vector<std::string>& title) {
+        return pixels::not_front_matter(file.bytes(), i, options.password, page, size, title);
+    };
+    const title::TitleBlock block = title::title_block(plain, hash, count, read, pixels_why);
     const title::OnPage& t = block.shown;
     switch (t.shown) {
         case title::Shown::AsTitle: f.ok("pith.title.match", t.explanation); break;

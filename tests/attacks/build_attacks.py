@@ -198,13 +198,13 @@ class Builder:
             raise SystemExit("pith %s: exit %d: %s" % (" ".join(args), rc, err.strip()))
         return self.read(name)
 
-    def stamp_checks_title(self, name, record, refused):
+    def stamp_checks_title(self, name, record, refused, code="stamp.title_not_shown"):
         """pith stamp's own title check (no --no-title-check) on the input of `name` agrees with
-        verify: it refuses an attack's record (exit 2, stamp.title_not_shown) and stamps a control."""
+        verify: it refuses an attack's record (exit 2, `code`) and stamps a control."""
         src = self.path("work/src-" + os.path.basename(name))
         args = ["stamp", src, "--record", self.path("records/%s.signed.json" % record), "-o", self.path("work/checked.pdf")]
         rc, so, err = run_pith(self.pith, args, isolated_env(self.home, SOURCE_DATE_EPOCH=EPOCH))
-        if (rc, "[stamp.title_not_shown]" in err) != ((2, True) if refused else (0, False)):
+        if (rc, "[%s]" % code in err) != ((2, True) if refused else (0, False)):
             raise SystemExit("%s: pith stamp's title check: exit %d: %s" % (name, rc, err.strip()))
 
     def add(self, name, data, cls, description, expect, claim, proof, keyring="ring.json", control=False, alt=None):

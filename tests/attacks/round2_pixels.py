@@ -9,7 +9,8 @@ says what its glyphs draw), or a title a reader barely sees (near_render against
 import io
 
 import build_attacks as ba
-from pdfgen import pdf_string, stream, text_lines
+import pdfgen
+from pdfgen import gray_image, pdf_string, stream, text_lines
 
 # Another title with the same word lengths as A's, so that its glyphs can stand letter for letter
 # where the text layer spells A's.
@@ -179,9 +180,141 @@ def build_image_title(b):
            ["py", "region_dark_in", ["pixels-image-title.pdf", [40, 690, 400, 730]]]])
 
 
+def build_image_title_below(b):
+    """Paper B with its title as a picture (outlines, a scan) and A's title added above it as a
+    14 pt line at the top of the page: the largest text of the text layer, and the top line, but
+    B's title below it is set larger."""
+    w, h, px = image_of(text_lines("F3", 22, 4, 34, ["Quantum Annealing Schedules", "for Sparse Graph Colouring"],
+                                   leading=26), box=(560, 60))
+
+    def hook(d):
+        image = d.add(stream("/Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray "
+                             "/BitsPerComponent 8" % (w, h), px))
+        return {"res": {"XObject": "/ImT %d 0 R" % image},
+                "ops": text_lines("F3", 14, 72, 750, [ba.TITLE_A]) + "q 560 0 0 60 40 680 cm /ImT Do Q\n"}
+    data = b.stamp(ba.paper(title_ops="", hook=hook), "A", "pixels-image-title-below.pdf")
+    b.stamp_checks_title("pixels-image-title-below.pdf", "A", refused=True)
+    b.add("pixels-image-title-below.pdf", data, "pixels-outranked",
+          "paper B with its 22 pt title (two lines) as an image (no text), and A's title as a 14 pt bold line above it "
+          "at the top of the page, the largest text of the page's text layer; stamped with A's record",
+          ("invalid", "pith.title.pixels.outranked"),
+          "pdftotext and mutool extract A's title and not B's; both renderers show B's title below it in larger type "
+          "(the region of the image holds dark pixels)",
+          [["text_has", ba.TITLE_A, "both"], ["text_lacks", "Quantum", "both"],
+           ["py", "region_dark_in", ["pixels-image-title-below.pdf", [40, 690, 400, 735]]]])
+
+
 def build(b, a):
     build_lying_fonts(b)
     build_faint(b)
     build_inkless(b)
     build_transfer(b)
     build_image_title(b)
+    build_image_title_below(b)
+    build_covers(b)
+
+
+def pages(*papers):
+    """One PDF of the first page of each of `papers` (PDF bytes), in order."""
+    import pikepdf
+    opened = [pikepdf.open(io.BytesIO(data)) for data in papers]  # open while their pages are copied
+    first = opened[0]
+    for other in opened[1:]:
+        first.pages.append(other.pages[0])
+    out = io.BytesIO()
+    first.save(out, static_id=True, object_stream_mode=pikepdf.ObjectStreamMode.disable)
+    return out.getvalue()
+
+
+def image_of(title_ops, box=(560, 56), dpi=150):
+    """(width, height, grey pixels) of `title_ops` typeset on a box of that size: a title as a
+    picture (a scan of it, or outlines), with no text layer."""
+    import subprocess
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(tmp + "/t.pdf", "wb") as f:
+            f.write(ba.paper(title_ops=title_ops, body=[], box=box))
+        subprocess.run(["pdftoppm", "-q", "-r", str(dpi), "-gray", "-singlefile", tmp + "/t.pdf", tmp + "/t"], check=True)
+        return ba.read_pgm(tmp + "/t.pgm")
+
+
+def cover(ops="", hook=None):
+    """A cover page: only `ops` (fonts F2 Times-Roman, F3 Helvetica-Bold), and what `hook(doc)`
+    adds ({ops, res} as for build_attacks.paper)."""
+    d = pdfgen.Doc()
+    catalog, pages, page = d.add(""), d.add(""), d.add("")
+    f2 = d.add("<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman /Encoding /WinAnsiEncoding >>")
+    f3 = d.add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>")
+    extra = hook(d) if hook else {}
+    res = {"Font": "/F2 %d 0 R /F3 %d 0 R" % (f2, f3)}
+    for k, v in extra.get("res", {}).items():
+        res[k] = (res.get(k, "") + " " + v).strip()
+    res = " ".join("/%s << %s >>" % kv for kv in res.items())
+    content = d.add(stream("", ops + extra.get("ops", "")))
+    d.set(page, "<< /Type /Page /Parent %d 0 R /MediaBox [ 0 0 612 792 ] /Resources << %s >> /Contents %d 0 R >>"
+          % (pages, res, content))
+    d.set(pages, "<< /Type /Pages /Kids [ %d 0 R ] /Count 1 >>" % page)
+    d.set(catalog, "<< /Type /Catalog /Pages %d 0 R >>" % pages)
+    return d.write(catalog)
+
+
+def build_covers(b):
+    """Paper A's pages after a cover that names paper B: a reader who opens the file sees B's
+    title first. The text layer cannot tell such a cover from front matter (a short page with no
+    type larger than the title's) when B's title is a picture, smaller than A's, or text made to
+    count as hidden; the pixels can."""
+    a = ba.paper()
+    b_title = ["Quantum Annealing Schedules", "for Sparse Graph Colouring"]
+    w, h, px = image_of(text_lines("F3", 20, 4, 34, b_title, leading=24))
+
+    def picture(d):
+        image = d.add(stream("/Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray "
+                             "/BitsPerComponent 8" % (w, h), px))
+        return {"res": {"XObject": "/ImT %d 0 R" % image}, "ops": "q 560 0 0 56 40 600 cm /ImT Do Q\n"}
+    def inkless(d):
+        proc = d.add(stream("", "0 0 d0\n"))
+        font = d.add("<< /Type /Font /Subtype /Type3 /FontBBox [ 0 0 0 0 ] /FontMatrix [ 0.001 0 0 0.001 0 0 ] "
+                     "/CharProcs << /z %d 0 R >> /Encoding << /Type /Encoding /Differences [ 1 /z ] >> /FirstChar 1 "
+                     "/LastChar 1 /Widths [ 0 ] /Resources << >> /ToUnicode %d 0 R >>" % (proc, d.add(to_unicode("x"))))
+        return {"res": {"Font": "/Z %d 0 R" % font}}
+    def shows(line, y):
+        words = " ".join("%s Tj /Z 24 Tf <01> Tj /F3 24 Tf ( ) Tj" % pdf_string(w) for w in line.split())
+        return "BT /F3 24 Tf 40 %d Td %s ET\n" % (y, words)
+    cases = [
+        ("pixels-cover-hidden.pdf", cover(shows(b_title[0], 620) + shows(b_title[1], 590), hook=inkless),
+         "a cover naming B in 24 pt (A's title is 18 pt), each word followed by a zero-width glyph that paints "
+         "nothing (the trick that made a heading count as partly painted)",
+         [["py", "region_dark_in", ["pixels-cover-hidden.pdf", [40, 590, 400, 640]]]],
+         ("invalid", "pith.title.differs")),
+        # No text on page 1 at all: nothing there to compare, so unverified, never trusted.
+        ("pixels-cover-image.pdf", cover(hook=picture),
+         "a cover whose only content is B's 20 pt title as a picture (no text)",
+         [["py", "region_dark_in", ["pixels-cover-image.pdf", [40, 610, 400, 650]]], ["text_lacks", "Quantum", "both"]],
+         ("unverified", "pith.title.none")),
+        ("pixels-cover-smaller.pdf", cover(text_lines("F3", 16, 72, 600, b_title, leading=20) +
+                                           text_lines("F2", 12, 72, 540, ba.AUTHORS)),
+         "a cover naming B in 16 pt text (A's title is 18 pt) with its authors",
+         [["text_has", ba.TITLE_B, "both"]], ("invalid", "pith.title.differs")),
+    ]
+    for name, first, what, proof, expect in cases:
+        data = b.stamp(pages(first, a), "A", name)
+        b.stamp_checks_title(name, "A", refused=True,
+                             code="stamp.title_unchecked" if expect[0] == "unverified" else "stamp.title_not_shown")
+        b.add(name, data, "pixels-cover",
+              "two pages: %s, then paper A; stamped with A's record" % what, expect,
+              "page 1 shows B's title in both renderers and holds none of A's: pdftotext and mutool extract A's "
+              "title from page 2 only",
+              proof + [["text_lacks", ba.TITLE_A, "both"]])
+    highlights = cover(text_lines("F3", 14, 72, 700, ["Highlights"]) + text_lines("F2", 11, 72, 670, [ba.TITLE_A]) +
+                       text_lines("F2", 10, 72, 640, ["- Kernels that skip empty blocks", "- Twice the context at equal cost"]))
+    b.add("control-cover-highlights.pdf", b.stamp(pages(highlights, a), "A", "control-cover-highlights.pdf"), "control",
+          "two pages: a highlights page that repeats A's title in 11 pt, then paper A; stamped with A's record", None,
+          "front matter that names the paper itself", [], control=True)
+    b.stamp_checks_title("control-cover-highlights.pdf", "A", refused=False)
+    blank_picture = cover(hook=lambda d: {"res": {"XObject": "/ImP %d 0 R" % d.add(gray_image(3))},
+                                          "ops": "q 400 0 0 400 106 200 cm /ImP Do Q\n"})
+    b.add("control-cover-picture.pdf", b.stamp(pages(blank_picture, a), "A", "control-cover-picture.pdf"), "control",
+          "two pages: a cover that is a picture with no words, then paper A; stamped with A's record", None,
+          "a cover that names nothing", [], control=True)
+    b.stamp_checks_title("control-cover-picture.pdf", "A", refused=False)
+

@@ -278,7 +278,6 @@ PIXELS_UNREADABLE = {
     "valid/issue-914-xmp-data.pdf": "a Chinese title",
     "valid/podofo-TextExtractionPredefinedCmap-tcpdf.pdf": "a Chinese title",
     "valid/podofo-TestXRefCheckboxUnicode.pdf": "a title that is one check mark",
-    "large/luatex.pdf": "a one-word title, the LuaTeX logo, which OCR reads as \"LualTFx\"",
 }
 
 

@@ -205,6 +205,16 @@ TEST_CASE("pixels: faint titles, titles outranked, pixels that cannot be read", 
     head.push_back({"Preprint", 50, 5, 120, 15, 90});
     head.push_back({"arXiv", 2, 0, 12, 38, 90});
     CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, head)).verdict == Verdict::Agrees);
+    // Below the title, anywhere on the rest of the page (read for large lines only): two words
+    // side by side in larger type outrank it too (another title set as a picture below an added one).
+    std::vector<OcrWord> below = same;
+    below.push_back({"Quantum", 50, 300, 200, 340, 90, pith::pixels::kPassBelow});
+    below.push_back({"Annealing", 210, 301, 400, 339, 90, pith::pixels::kPassBelow});
+    const auto under = pith::pixels::judge(kTitle, reading_of(kTitle, below));
+    CHECK(under.verdict == Verdict::Outranked);
+    CHECK(under.explanation.find("\"Quantum Annealing\" below it in type more than 1.3 times the title's") != std::string::npos);
+    below[below.size() - 1].y0 = below[below.size() - 2].y0 = 320;  // a heading in the title's type is no rival
+    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, below)).verdict == Verdict::Agrees);
     // No OCR: unverified, saying why.
     Reading none;
     none.why = "no OCR here";
@@ -216,6 +226,40 @@ TEST_CASE("pixels: faint titles, titles outranked, pixels that cannot be read", 
     CHECK(pith::pixels::judge(greek, reading_of(greek, {})).explanation.find("Greek") != std::string::npos);
     const std::vector<Word> formula = line_of({"\xE2\x88\x82", "x", "=", "\xCE\xB1"});
     CHECK(pith::pixels::judge(formula, reading_of(formula, {})).verdict == Verdict::Unverified);
+}
+
+TEST_CASE("pixels: a page before the title page is front matter in its pixels too", "[pixels]") {
+    using pith::pixels::not_front_matter;
+    const auto page = [](const std::vector<std::vector<std::string>>& lines, double height = 12) {
+        Reading r;
+        r.read = true;
+        double y = 100;
+        for (const auto& line : lines) {
+            for (const Word& w : line_of(line, y, height)) r.words.push_back(ocr(w.text, w));
+            y += 2 * height;
+        }
+        return r;
+    };
+    const std::vector<std::string> title = {"Sparse", "Attention", "Kernels", "for", "Long", "Context", "Models"};
+    // Highlights that repeat the title: front matter. A logo alone: front matter.
+    CHECK(not_front_matter(page({{"Highlights"}, title, {"Kernels", "that", "skip", "empty", "blocks"}}), 18, title).empty());
+    CHECK(not_front_matter(page({{"Institute", "Press"}}), 18, {}).empty());
+    // A cover that names another paper, smaller than the title: not front matter.
+    const std::string cover = not_front_matter(page({{"Quantum", "Annealing", "Schedules"}, {"Ada", "Lovelace"}}), 18, {});
+    CHECK(cover.find("5 words") != std::string::npos);
+    CHECK(cover.find("not the record's title") != std::string::npos);
+    // Larger type than the title's; more words than front matter holds.
+    CHECK(not_front_matter(page({{"Quantum", "Annealing"}}, 30), 18, {}).find("times the title's") != std::string::npos);
+    CHECK(not_front_matter(page({{"Quantum", "Annealing"}}, 20), 18, {}).empty());  // two words: a short cover
+    CHECK(not_front_matter(page(std::vector<std::vector<std::string>>(40, {"many", "words", "here", "again"})), 18, {})
+              .find("160 words") != std::string::npos);
+    // The text layer shows the record's title there, the pixels another one.
+    CHECK(not_front_matter(page({{"Robust", "Diffusion", "Solvers", "for", "Tiny", "Network", "Graphs"}}), 18, title)
+              .find("its pixels show it without") != std::string::npos);
+    // Pixels that could not be read are no front matter.
+    Reading unread;
+    unread.why = "no OCR here";
+    CHECK(not_front_matter(unread, 18, title).find("no OCR here") != std::string::npos);
 }
 
 TEST_CASE("pixels: encode and decode", "[pixels]") {

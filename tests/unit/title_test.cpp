@@ -507,14 +507,39 @@ TEST_CASE("title_block: the title page after a graphical abstract and highlights
         {{"Highlights", 100, 14}, {kTitleA, 130, 10}, {"A general model for distributed training", 160, 10}},
         with({{kTitleA, 100, 14}, {"Ada Lovelace", 130, 10}}, kBody)};
     const auto read = [&](int i) { return pith::visible::Reading{laid_out(pages[static_cast<std::size_t>(i)]), std::nullopt, false, ""}; };
-    CHECK(pith::title::title_block(kTitleA, pith::title_hash(kTitleA), 3, read).index == 2);
+    // The pixels are asked about each page before the title page, with the title's type and the
+    // record's title as that page's text layer shows it.
+    std::vector<std::string> asked;
+    const auto pixels_agree = [&](int i, const pith::visible::Page&, double size, const std::vector<std::string>& title) {
+        std::string words;
+        for (const auto& w : title) words += (words.empty() ? "" : " ") + w;
+        asked.push_back(std::to_string(i) + " " + std::to_string(static_cast<int>(size)) + " " + words);
+        return std::string();
+    };
+    CHECK(pith::title::title_block(kTitleA, pith::title_hash(kTitleA), 3, read, pixels_agree).index == 2);
+    CHECK(asked == std::vector<std::string>{"0 14 " + std::string(kTitleA), "1 14 " + std::string(kTitleA)});
+    // The pixels have the last word: a page they do not see as front matter lends nothing.
+    const auto pixels_object = [](int i, const pith::visible::Page&, double, const std::vector<std::string>&) {
+        return i == 1 ? std::string("its pixels show \"Quantum Annealing\" in type larger than the title's") : std::string();
+    };
+    const pith::title::TitleBlock vetoed = pith::title::title_block(kTitleA, pith::title_hash(kTitleA), 3, read, pixels_object);
+    CHECK(vetoed.index == 0);
+    CHECK_THAT(vetoed.shown.explanation, Catch::Matchers::Contains("page 3 shows it as the title, but page 2 is not front matter: its pixels show"));
     // A page 1 that shows the paper's own text cannot lend its title block to a later page.
     std::vector<std::vector<Line>> borrowed = pages;
     borrowed[0] = with({{kTitleB, 100, 18}}, kBody);
     const auto read_borrowed = [&](int i) { return pith::visible::Reading{laid_out(borrowed[static_cast<std::size_t>(i)]), std::nullopt, false, ""}; };
-    const pith::title::TitleBlock block = pith::title::title_block(kTitleA, pith::title_hash(kTitleA), 3, read_borrowed);
+    const pith::title::TitleBlock block = pith::title::title_block(kTitleA, pith::title_hash(kTitleA), 3, read_borrowed, pixels_agree);
     CHECK(block.index == 0);
     CHECK(block.shown.shown == pith::title::Shown::Differs);
+    // Nor can a short cover that names another paper in type smaller than the title's; a cover of
+    // a few words (a logo) can.
+    borrowed[0] = {{kTitleB, 100, 12}, {"Ada Lovelace and Alan Turing", 130, 10}};
+    CHECK(pith::title::title_block(kTitleA, pith::title_hash(kTitleA), 3, read_borrowed, pixels_agree).index == 0);
+    CHECK_THAT(pith::title::title_block(kTitleA, pith::title_hash(kTitleA), 3, read_borrowed, pixels_agree).shown.explanation,
+               Catch::Matchers::Contains("page 1 is not front matter: it shows 12 words but not the record's title"));
+    borrowed[0] = {{"Institute Press", 100, 12}};
+    CHECK(pith::title::title_block(kTitleA, pith::title_hash(kTitleA), 3, read_borrowed, pixels_agree).index == 2);
 }
 
 TEST_CASE("on_page: only the signed hash binds, and a title found by it is held to the same rules", "[title]") {

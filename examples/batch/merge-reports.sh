@@ -60,13 +60,13 @@ def shard_of: (.start.shard // "0/1") | split("/") | map(tonumber);
 ($reports[0]) as $R
 | ($R | map(. + {last_run: .runs[-1]})) as $R
 | (if $want != "" then $want
-   else ($R | map(.last_run.start.manifest_sha256) | unique | if length == 1 then .[0] else null end) end) as $ref
+   else ($R | map(.last_run.start.manifest_sha256) | unique | if length == 1 then .[0] else "" end) end) as $ref  # "": they disagree
 | ($R | map(.last_run.start.shard // "0/1" | split("/")[1]) | unique) as $counts
 # 1. every report's last run ended
 | ( $R[] | select(.last_run.last != "end")
   | "\(.report): its last run did not end (\(if .last_run.last == "interrupted" then "interrupted" else "killed, or still running: no end line" end)): run shard \(.last_run.start.shard // "0/1") again to finish it" ),
 # 2. one manifest
-( if $ref == null then
+( if $ref == "" then
     "the reports ran against different manifests: " + ($R | group_by(.last_run.start.manifest_sha256)
       | map("sha256 \(.[0].last_run.start.manifest_sha256 | short) in \(map(.report) | join(", "))") | join("; "))
   else ($R[] | select(.last_run.start.manifest_sha256 != $ref)
@@ -82,11 +82,11 @@ def shard_of: (.start.shard // "0/1") | split("/") | map(tonumber);
         | "shard \(.[0].last_run.start.shard): in more than one report (\(map(.report) | join(", ")))" )
   end ),
 # 4. every entry has a result: per shard, the results of its runs against this manifest
-( $R[] | select($ref == null or .last_run.start.manifest_sha256 == $ref)
-  | ([.runs[] | select($ref == null or .start.manifest_sha256 == $ref) | .files[].line] | unique | length) as $got
+( $R[] | select($ref == "" or .last_run.start.manifest_sha256 == $ref)
+  | ([.runs[] | select($ref == "" or .start.manifest_sha256 == $ref) | .files[].line] | unique | length) as $got
   | select($got < .last_run.start.total)
   | "\(.report): shard \(.last_run.start.shard) has results for \($got) of its \(.last_run.start.total) entries" ),
-( if $ref != null and ($counts | length) == 1 and ($R | length) == ($counts[0] | tonumber)
+( if $ref != "" and ($counts | length) == 1 and ($R | length) == ($counts[0] | tonumber)
      and ($R | all(.last_run.start.manifest_sha256 == $ref)) then
     ($R | map(.last_run.start.total) | add) as $sum | ($R[0].last_run.start.manifest_entries) as $all
     | select($sum != $all) | "the shards hold \($sum) entries, the manifest \($all)"

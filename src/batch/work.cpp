@@ -88,6 +88,15 @@ void add_verdict(Json& r, const Entry& e, const Check& c) {
     r["warnings"].push_back(w);
 }
 
+// --no-check: no verdict, and a line that skipped the title check too says so.
+void unchecked_verdict(Json& r, const Entry& e) {
+    r["state"] = nullptr;
+    if (e.options.check_title) return;
+    if (!r.contains("warnings")) r["warnings"] = Json::array();
+    r["warnings"].push_back("title not checked before stamping (no_title_check) nor the output after (--no-check): "
+                            "pith verify says invalid if page 1 does not show the record's title");
+}
+
 // A rerun: an output that exists, passes the check and carries the number is skipped ("skipped"
 // result, with the same verdict a stamp gets); otherwise `note` says why it is stamped again.
 std::optional<Json> already_done(const Entry& e, const Keyring& keyring, const Options& opt, const std::string& number, std::string& note) {
@@ -155,7 +164,7 @@ Json checked_result(const Entry& e, const Keyring& keyring, const Options& opt, 
         std::string digest = hash_file(e.output, &bytes);
         Json r = stamped(s, number, digest, bytes, note);
         if (checked) add_verdict(r, e, *checked);
-        else r["state"] = nullptr;  // --no-check: not checked
+        else unchecked_verdict(r, e);
         return r;
     } catch (const Error& x) {
         return failure(err::output_unverifiable, x.what());

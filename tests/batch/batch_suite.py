@@ -544,6 +544,13 @@ def case_verdicts(d):
     sty = first["in/sty.pdf"]
     check(sty.get("latex_badge_kept") and "badge_page" not in sty and any("QR code asked for is not drawn" in w for w in sty.get("warnings", [])),
           "QR not drawn without a warning: %r" % sty)
+    # --no-check: no verdict (state null), and a no_title_check line says what was not checked
+    shutil.rmtree(os.path.join(d, "out"))
+    run(d, "batch", "manifest.jsonl", "--no-check", "-j", "2", "--report", "r3.jsonl", "-q", check_rc=1)
+    unchecked = {r["input"]: r for r in read_report(os.path.join(d, "r3.jsonl"))[1]}
+    check(all(r["state"] is None for r in unchecked.values() if r["status"] == "stamped"), "--no-check with a state: %r" % unchecked)
+    check(any("title not checked" in w and "--no-check" in w for w in unchecked["in/other-title.pdf"].get("warnings", [])),
+          "no_title_check with --no-check, no warning: %r" % unchecked["in/other-title.pdf"])
     # damage named as damage
     cut, xref = first["in/cut.pdf"], first["in/badxref.pdf"]
     check(cut["status"] == "failed" and "truncated" in cut["error"] and "damaged PDF" in cut["error"], "cut short: %r" % cut)

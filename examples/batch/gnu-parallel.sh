@@ -25,6 +25,6 @@ seq 0 $((SHARDS - 1)) | parallel --will-cite --line-buffer ${PARALLEL_OPTS:-} \
     "$PITH" batch "$MANIFEST" --shard "{}/$SHARDS" -j "$JOBS_PER_SHARD" --progress lines \
     --append --report "$REPORTS/report-{}.jsonl" || status=$?
 
-"$HERE/merge-reports.sh" "$REPORTS"/report-*.jsonl >"$REPORTS/merged.jsonl" || status=1
+"$HERE/merge-reports.sh" --manifest "$MANIFEST" "$REPORTS"/report-*.jsonl >"$REPORTS/merged.jsonl" || status=1
 echo "merged report: $REPORTS/merged.jsonl" >&2
 exit "$status"

@@ -8,6 +8,7 @@
 #include "batch/signals.hpp"
 
 #include "core/cpus.hpp"
+#include "core/crypto.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/platform.hpp"
@@ -75,10 +76,7 @@ public:
             }
         }
         (void)pixels::preload();  // Tesseract's data too, the most of reading a title from pixels (each file says why not)
-        files_.report({{"event", "start"}, {"time", now_iso()}, {"pith", PITH_VERSION}, {"mode", o_.mode == Mode::Stamp ? "stamp" : "verify"},
-                {"manifest", m_.source}, {"shard", o_.shard_text.empty() ? Json(nullptr) : Json(o_.shard_text)},
-                {"manifest_entries", m_.lines_total}, {"total", sum_.total}, {"workers", workers_}, {"timeout_s", o_.timeout_s},
-                {"memory_mb", o_.memory_mb}, {"pid", ::getpid()}});
+        files_.report(start_line());
         {
             SignalCatcher signals;
             signals_ = &signals;
@@ -112,6 +110,16 @@ public:
     }
 
 private:
+    // The run's first report line. Shard and manifest hash let merge-reports.sh check that the
+    // shards it merges are all of one manifest, split one way, and that none is missing.
+    Json start_line() const {
+        const Shard shard = o_.shard_text.empty() ? Shard{} : parse_shard(o_.shard_text);
+        return {{"event", "start"}, {"time", now_iso()}, {"pith", PITH_VERSION}, {"mode", o_.mode == Mode::Stamp ? "stamp" : "verify"},
+                {"manifest", m_.source}, {"manifest_sha256", to_hex(sha256(m_.text))},
+                {"shard", std::to_string(shard.index) + "/" + std::to_string(shard.count)}, {"manifest_entries", m_.lines_total},
+                {"total", sum_.total}, {"workers", workers_}, {"timeout_s", o_.timeout_s}, {"memory_mb", o_.memory_mb}, {"pid", ::getpid()}};
+    }
+
     static double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
     Entry entry_of(std::size_t job) const {

@@ -44,57 +44,87 @@ std::optional<Record> record_of(const Entry& e, const Options& opt) {
     return std::nullopt;
 }
 
-// pith verify on a file this batch wrote: its stamp is checked, the paper's title is not.
-verify::Report verify_output(const Entry& e, const Keyring& keyring) {
+// The batch's check of an output: pith verify's verdict on it. Its title check renders the page
+// and reads the title from pixels, as costly as the stamp itself: it is made where the stamp did
+// not make it (no_title_check); elsewhere the stamp has just made it on the same page 1, and the
+// check reads the file only (render off: at most `unverified`).
+struct Check {
+    verify::Report rep;
+};
+
+Check check_output(const Entry& e, const Keyring& keyring) {
     verify::Options vo;
     vo.password = e.options.password;
     vo.allow_damaged = e.options.allow_damaged;
-    vo.render = false;
-    return pdf::within_budget(e.output, [&] { return verify::verify(e.output, keyring, vo); });
+    vo.render = !e.options.check_title;
+    return {pdf::within_budget(e.output, [&] { return verify::verify(e.output, keyring, vo); })};
 }
 
-bool good(const verify::Report& rep) { return rep.state == verify::State::Trusted || rep.state == verify::State::Unverified; }
+bool title_failure(const Finding& f) { return f.code.rfind("pith.title.", 0) == 0; }
 
-// A rerun: an output that exists, verifies and carries the number is skipped ("skipped" result);
-// otherwise `note` says why it is stamped again.
+// Why `c` is not the output this line asked for; empty when it is. A stamp made with
+// no_title_check may fail the title check, and only that: the line asked for it.
+std::string check_problem(const Entry& e, const Check& c, const std::string& number) {
+    const verify::Report& rep = c.rep;
+    const bool title_only = !e.options.check_title && std::all_of(rep.findings.failure.begin(), rep.findings.failure.end(), title_failure);
+    if (rep.state != verify::State::Trusted && rep.state != verify::State::Unverified && !(rep.state == verify::State::Invalid && title_only))
+        return std::string("state ") + verify::to_string(rep.state) +
+               (rep.findings.failure.empty() ? "" : ": " + rep.findings.failure.front().explanation);
+    if (rep.number != number) return "it carries " + (rep.number.empty() ? std::string("no number") : rep.number) + ", not " + number;
+    return {};
+}
+
+// The verdict a stamped or skipped line carries: the check's state, its failure codes, and, for a
+// stamp whose title the stamp did not check, a warning saying what pith verify makes of it.
+void add_verdict(Json& r, const Entry& e, const Check& c) {
+    r["state"] = verify::to_string(c.rep.state);
+    std::vector<std::string> failures;
+    for (const auto& f : c.rep.findings.failure) failures.push_back(f.code);
+    r["failures"] = failures;
+    if (e.options.check_title) return;
+    std::string w = std::string("title not checked before stamping (no_title_check): pith verify says ") + verify::to_string(c.rep.state);
+    if (!c.rep.findings.failure.empty()) w += " (" + c.rep.findings.failure.front().code + ": " + c.rep.findings.failure.front().explanation + ")";
+    if (!r.contains("warnings")) r["warnings"] = Json::array();
+    r["warnings"].push_back(w);
+}
+
+// --no-check: no verdict, and a line that skipped the title check too says so.
+void unchecked_verdict(Json& r, const Entry& e) {
+    r["state"] = nullptr;
+    if (e.options.check_title) return;
+    if (!r.contains("warnings")) r["warnings"] = Json::array();
+    r["warnings"].push_back("title not checked before stamping (no_title_check) nor the output after (--no-check): "
+                            "pith verify says invalid if page 1 does not show the record's title");
+}
+
+// A rerun: an output that exists, passes the check and carries the number is skipped ("skipped"
+// result, with the same verdict a stamp gets); otherwise `note` says why it is stamped again.
 std::optional<Json> already_done(const Entry& e, const Keyring& keyring, const Options& opt, const std::string& number, std::string& note) {
     if (opt.redo || !file_exists(e.output)) return std::nullopt;
     try {
-        verify::Report rep = verify_output(e, keyring);
+        const Check c = check_output(e, keyring);
         auto listed = [&](const std::vector<Finding>& section, const char* code) {
             return std::any_of(section.begin(), section.end(), [&](const Finding& x) { return x.code == code; });
         };
         // With a signing key, an unsigned output is stamped (and signed) again.
-        bool signed_as_asked = !opt.signer || listed(rep.findings.success, "stamp.signed") ||
-                               listed(rep.findings.informational, "stamp.signer_unknown");
-        if (good(rep) && signed_as_asked && rep.number == number) {
+        bool signed_as_asked = !opt.signer || listed(c.rep.findings.success, "stamp.signed") ||
+                               listed(c.rep.findings.informational, "stamp.signer_unknown");
+        if (check_problem(e, c, number).empty() && signed_as_asked) {
             std::uint64_t bytes = 0;
             std::string digest = hash_file(e.output, &bytes);
-            return Json{{"status", "skipped"}, {"number", number}, {"sha256", digest}, {"bytes", bytes},
-                        {"state", verify::to_string(rep.state)}};
+            Json r = {{"status", "skipped"}, {"number", number}, {"sha256", digest}, {"bytes", bytes}};
+            add_verdict(r, e, c);
+            return r;
         }
-        note = "the existing output was " + std::string(verify::to_string(rep.state)) +
-               (rep.number.empty() ? "" : " with " + rep.number) + "; stamped again";
+        note = "the existing output was " + std::string(verify::to_string(c.rep.state)) +
+               (c.rep.number.empty() ? "" : " with " + c.rep.number) + "; stamped again";
     } catch (const Error& x) {
         note = std::string("the existing output could not be read (") + x.what() + "); stamped again";
     }
     return std::nullopt;
 }
 
-// Why a stamped output does not verify with `number`; empty when it does.
-std::string output_problem(const Entry& e, const Keyring& keyring, const std::string& number) {
-    try {
-        verify::Report rep = verify_output(e, keyring);
-        if (!good(rep))
-            return std::string("state ") + verify::to_string(rep.state) +
-                   (rep.findings.failure.empty() ? "" : ": " + rep.findings.failure.front().explanation);
-        if (rep.number != number) return "it carries " + rep.number + ", not " + number;
-    } catch (const Error& x) {
-        return x.what();
-    }
-    return {};
-}
-
+// Every warning `pith stamp` prints, and what it prints instead of a badge it did not draw.
 Json stamped(const stamp::Summary& s, const std::string& number, const std::string& digest, std::uint64_t bytes, const std::string& note) {
     Json r = {{"status", "stamped"}, {"number", number}, {"sha256", digest}, {"bytes", bytes}};
     if (s.page) {
@@ -102,6 +132,7 @@ Json stamped(const stamp::Summary& s, const std::string& number, const std::stri
         r["badge_spot"] = s.where.spot;  // where the badge went on that page and whether it had to be boxed
         r["badge_boxed"] = s.where.boxed;
     }
+    if (s.latex_badge) r["latex_badge_kept"] = true;  // page 1 shows pith.sty's badge for this number: none drawn
     if (s.replaced_previous) r["replaced_previous_stamp"] = true;
     if (!s.warnings.empty() || !note.empty()) {
         std::vector<std::string> w = s.warnings;
@@ -109,6 +140,35 @@ Json stamped(const stamp::Summary& s, const std::string& number, const std::stri
         r["warnings"] = w;
     }
     return r;
+}
+
+// A stamped output that does not pass the check is removed (unless it is the input itself).
+Json unverifiable(const Entry& e, const std::string& problem) {
+    if (e.output != e.input) ::unlink(e.output.c_str());
+    return failure(err::output_unverifiable,
+                   "stamped, but the output does not verify (" + problem + ")" + (e.output != e.input ? "; output removed" : ""));
+}
+
+// Every `stamped` output passes the check (and so is skipped by a rerun); one that does not is removed.
+Json checked_result(const Entry& e, const Keyring& keyring, const Options& opt, const stamp::Summary& s, const std::string& number,
+                    const std::string& note) {
+    std::optional<Check> checked;
+    try {
+        if (opt.check_outputs) checked = check_output(e, keyring);
+    } catch (const Error& x) {
+        return unverifiable(e, x.what());
+    }
+    if (std::string problem = checked ? check_problem(e, *checked, number) : ""; !problem.empty()) return unverifiable(e, problem);
+    try {
+        std::uint64_t bytes = 0;
+        std::string digest = hash_file(e.output, &bytes);
+        Json r = stamped(s, number, digest, bytes, note);
+        if (checked) add_verdict(r, e, *checked);
+        else unchecked_verdict(r, e);
+        return r;
+    } catch (const Error& x) {
+        return failure(err::output_unverifiable, x.what());
+    }
 }
 
 const char* verify_error_code(verify::State state) {
@@ -153,19 +213,7 @@ Json stamp_one(const Entry& e, const Keyring& keyring, const Options& opt) {
     } catch (const Error& x) {
         return failure(x.code(), x.what());
     }
-    // Every `stamped` output verifies (and so is skipped by a rerun); one that does not is removed.
-    if (std::string problem = opt.check_outputs ? output_problem(e, keyring, number) : ""; !problem.empty()) {
-        if (e.output != e.input) ::unlink(e.output.c_str());
-        return failure(err::output_unverifiable, "stamped, but the output does not verify (" + problem + ")" +
-                                                     (e.output != e.input ? "; output removed" : ""));
-    }
-    try {
-        std::uint64_t bytes = 0;
-        std::string digest = hash_file(e.output, &bytes);
-        return stamped(s, number, digest, bytes, note);
-    } catch (const Error& x) {
-        return failure(err::output_unverifiable, x.what());
-    }
+    return checked_result(e, keyring, opt, s, number, note);
 }
 
 Json verify_one(const Entry& e, const Keyring& keyring, const Options& opt) {

@@ -572,7 +572,7 @@ static void find_catalog(File::Impl& f, const ByOffset& by_offset) {
 static void reconstruct(File::Impl& f, const std::string& why) {
     f.reconstructed = true;
     if (!f.scanned) f.scanned = scan_objects(f);
-    if (f.scanned->empty()) f.fail("not a readable PDF (no cross-reference table and no objects found)");
+    if (f.scanned->empty()) f.fail("not a readable PDF: " + why + ", and no objects found in it");
     f.xref.clear();
     for (const auto& [num, e] : *f.scanned) f.xref.add(num, e);
     f.xref.finish();
@@ -913,6 +913,25 @@ void File::Impl::read_header() {
         defect("the header names no PDF version (\"%PDF-" + version + "\")");
 }
 
+// Whether the file was cut short (a download or copy that stopped): it ends inside a revision,
+// with an object header ("12 0 obj") after its last %%EOF, or with no %%EOF at all. Junk after
+// a complete file's %%EOF is not that. Called on damage only: it reads the whole file.
+bool File::Impl::cut_short() const {
+    const std::string_view all(d, n);
+    const std::size_t eof = all.rfind("%%EOF");
+    const std::string_view rest = eof == std::string_view::npos ? all : all.substr(eof + 5);
+    for (std::size_t at = rest.find(" obj"); at != std::string_view::npos; at = rest.find(" obj", at + 1)) {
+        std::size_t p = at;  // back over "N G" before " obj"
+        auto digits = [&] {
+            const std::size_t end = p;
+            while (p > 0 && is_digit(rest[p - 1])) --p;
+            return p < end;
+        };
+        if (digits() && p > 0 && rest[p - 1] == ' ' && (--p, digits())) return true;
+    }
+    return false;
+}
+
 // Where the last startxref keyword is.
 std::uint64_t File::Impl::find_startxref() {
     // Readers look for startxref near the end (Acrobat and qpdf: in the last 1024 bytes).
@@ -923,8 +942,9 @@ std::uint64_t File::Impl::find_startxref() {
         k = std::string_view(d, n).rfind("startxref");
         if (k != std::string_view::npos) {
             sx = k;
-            defect("the file does not end with startxref and %%EOF (" + std::to_string(n - sx) +
-                   " bytes follow the last startxref)");
+            defect((cut_short() ? "the file is truncated: it ends inside a revision, without %%EOF ("
+                                : "the file does not end with startxref and %%EOF (") +
+                   std::to_string(n - sx) + " bytes follow the last startxref)");
         }
     } else {
         sx = n - tail + k;
@@ -996,6 +1016,9 @@ void File::Impl::init(const OpenOptions& opt) {
         chain_error = std::string("cross-reference syntax error (") + PdfError::ErrorName(e.GetError()) + ")";
     }
     xref.finish();
+    // A file cut short (a download or copy that stopped) loses its end first: say so, not only
+    // what the missing end breaks.
+    if (!chain_ok && cut_short()) chain_error = "the file is truncated: it ends inside a revision, without %%EOF (" + chain_error + ")";
     if (!chain_ok || !trailer.GetKey("Root"))
         reconstruct(*this, chain_ok ? "the trailer has no /Root" : chain_error);
     if (!reconstructed) check_size();
@@ -1005,7 +1028,9 @@ void File::Impl::init(const OpenOptions& opt) {
             reconstruct(*this, "the trailer's /Root is not a dictionary");
             if (has_encrypt && !enc) setup_encryption(*this, opt);
         }
-        if (!catalog_ok(*this)) fail("document catalog (/Root) is missing or not a dictionary");
+        if (!catalog_ok(*this))  // damage that cannot be read around: named, with what it costs
+            fail((defects.empty() ? std::string() : "damaged PDF: " + defects.front() + "; ") +
+                 "document catalog (/Root) is missing or not a dictionary" + (reconstructed ? " in what remains" : ""));
     }
 }
 

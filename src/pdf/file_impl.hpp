@@ -125,6 +125,7 @@ struct File::Impl {
     void init(const OpenOptions& opt);
     // The steps of init().
     void read_header();
+    bool cut_short() const;
     std::uint64_t find_startxref();
     void read_sections(std::uint64_t off);
     void check_size();

@@ -709,6 +709,9 @@ bool badge_wanted(pdf::File& file, const std::optional<PithUpdate>& previous, co
                   Summary& summary) {
     const bool badge = options.draw_badge && (!carried.latex_badge || options.badge_always);
     summary.latex_badge = carried.latex_badge && !badge;
+    if (summary.latex_badge && options.draw_badge && options.badge.qr)  // asked for, and not done: said
+        summary.warnings.push_back("the QR code asked for is not drawn: page 1 already shows pith.sty's badge for this number, which is "
+                                   "kept (--badge-always draws pith's badge, with its QR code, as well)");
     if (badge && previous && !previous->newest && carried.stamp_badge_page && carried.stamp_badge_page != target_page(file, options))
         throw Error(file.name() + ": revisions were added after an earlier pith stamp whose badge is on page " +
                         std::to_string(carried.stamp_badge_page) + "; stamp on that page (--page " + std::to_string(carried.stamp_badge_page) +

@@ -444,6 +444,120 @@ def case_shard(d):
         check(len(merged) == len(entries), "merged %d of %d" % (len(merged), len(entries)))
 
 
+def pdf_of(content, annots=b""):
+    """tiny_pdf's one page with other content and, optionally, annotation dictionaries."""
+    objs = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >>"
+        + (b" /Annots [6 0 R]" if annots else b"") + b" >>",
+        b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ] + ([annots] if annots else [])
+    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for i, body in enumerate(objs, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % i + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
+    for off in offsets:
+        out += b"%010d 00000 n \n" % off
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
+    return bytes(out)
+
+
+def title_line(title):
+    return b"BT /F1 18 Tf 72 720 Td (" + title.encode() + b") Tj ET"
+
+
+def verify_states(d, files):
+    """pith verify --json of each file: {file: (state, failure codes)}."""
+    p = run(d, "verify", "--json", *files)
+    reps = [json.loads(l) for l in p.stdout.splitlines() if l.strip()]
+    return {r["file"]: (r["state"], sorted(f["code"] for f in r["failure"])) for r in reps}
+
+
+def case_verdicts(d):
+    """One verdict per file (issue 31): every stamped or skipped line carries the state its check
+    gives, which is pith verify's, the same on a rerun; no_title_check never hides an invalid
+    verdict; every warning of the stamp reaches the report; damage is named as damage."""
+    os.makedirs(os.path.join(d, "in"))
+    t = [tiny_title(i) for i in range(4)]
+    files = {
+        "plain": pdf_of(title_line(t[0])),
+        "other-title": pdf_of(title_line(t[1])),  # stamped with another paper's record and no_title_check
+        "unchecked-ok": pdf_of(title_line(t[2])),  # no_title_check where the title is there
+        "grey": pdf_of(b"0.8 g 0 0 612 792 re f 0 g " + title_line(t[3])),  # no free spot: the badge is boxed
+    }
+    for name, data in files.items():
+        open(os.path.join(d, "in", name + ".pdf"), "wb").write(data)
+    entries = [
+        {"input": "in/plain.pdf", "record": tiny_record(t[0], "v-0"), "output": "out/plain.pdf"},
+        {"input": "in/other-title.pdf", "record": tiny_record("Quite Another Paper Altogether", "v-1"), "output": "out/other-title.pdf",
+         "no_title_check": True},
+        {"input": "in/unchecked-ok.pdf", "record": tiny_record(t[2], "v-2"), "output": "out/unchecked-ok.pdf", "no_title_check": True},
+        {"input": "in/grey.pdf", "record": tiny_record(t[3], "v-3"), "output": "out/grey.pdf"},
+    ]
+    # a paper whose page 1 already links to its number (pith.sty's badge), stamped with qr: no QR is drawn
+    write_manifest(d, [dict(entries[0], output="probe/plain.pdf")], "probe.jsonl")
+    run(d, "batch", "probe.jsonl", "--no-check", "--report", "probe.jsonl.out", "-q", check_rc=0)
+    number = read_report(os.path.join(d, "probe.jsonl.out"))[1][0]["number"]
+    link = b"<< /Type /Annot /Subtype /Link /Rect [400 700 560 730] /A << /S /URI /URI (https://pith.science/pith/%s) >> >>" % (
+        number.split(":")[-1].encode())
+    open(os.path.join(d, "in", "sty.pdf"), "wb").write(pdf_of(title_line(t[0]) + b" BT /F1 9 Tf 400 710 Td (pith:" + number.split(":")[-1][:8].encode() + b") Tj ET", link))
+    entries.append({"input": "in/sty.pdf", "record": tiny_record(t[0], "v-0"), "output": "out/sty.pdf", "qr": True})
+    # damage: a paper cut short (pdfTeX writes the catalog near the end), and one whose xref offsets are wrong
+    article = open(os.path.join(ARGS.source, "examples", "article.pdf"), "rb").read()
+    open(os.path.join(d, "in", "cut.pdf"), "wb").write(article[:len(article) * 2 // 3])
+    shifted = bytearray(pdf_of(title_line(t[0])))
+    at = shifted.index(b"xref\n0 6\n") + len(b"xref\n0 6\n0000000000 65535 f \n")
+    shifted[at:at + 10] = b"%010d" % (int(shifted[at:at + 10]) + 7)
+    open(os.path.join(d, "in", "badxref.pdf"), "wb").write(bytes(shifted))
+    entries += [{"input": "in/cut.pdf", "record": record_path(), "output": "out/cut.pdf"},
+                {"input": "in/badxref.pdf", "record": tiny_record(t[0], "v-0"), "output": "out/badxref.pdf"}]
+    write_manifest(d, entries)
+
+    run(d, "batch", "manifest.jsonl", "-j", "2", "--report", "r1.jsonl", "-q", check_rc=1)
+    run(d, "batch", "manifest.jsonl", "-j", "2", "--report", "r2.jsonl", "-q", check_rc=1)
+    first = {r["input"]: r for r in read_report(os.path.join(d, "r1.jsonl"))[1]}
+    again = {r["input"]: r for r in read_report(os.path.join(d, "r2.jsonl"))[1]}
+    made = [first[e["input"]] for e in entries if first[e["input"]]["status"] == "stamped"]
+    check(len(made) == 5, "stamped: %r" % {k: (r["status"], r.get("error")) for k, r in first.items()})
+    verdict = verify_states(d, [r["output"] for r in made])
+    for r in made:
+        want, codes = verdict[r["output"]]
+        check(r["state"] == want and sorted(r["failures"]) == codes, "%s: the report says %s %r, pith verify %s %r" % (r["input"], r["state"], r["failures"], want, codes))
+        a = again[r["input"]]
+        check(a["status"] == "skipped" and a["state"] == r["state"] and a["failures"] == r["failures"] and a["ok"] == r["ok"],
+              "%s: the rerun says %s %s, the first run %s %s" % (r["input"], a["status"], a.get("state"), r["status"], r["state"]))
+    print("states, as pith verify gives them, on both runs: " + ", ".join("%s %s" % (r["input"], r["state"]) for r in made))
+    # no_title_check: the verdict pith verify gives, said in the warnings, on both runs
+    bad = first["in/other-title.pdf"]
+    check(bad["state"] == "invalid" and "pith.title.differs" in bad["failures"], repr(bad))
+    for r in (bad, again["in/other-title.pdf"], first["in/unchecked-ok.pdf"]):
+        check(any("title not checked" in w and "pith verify says " + r["state"] in w for w in r.get("warnings", [])), "no title warning: %r" % r)
+    check("warnings" not in first["in/plain.pdf"] and first["in/plain.pdf"]["state"] == "unverified", repr(first["in/plain.pdf"]))
+    # the stamp's warnings
+    grey = first["in/grey.pdf"]
+    check(grey["badge_boxed"] and any("box" in w for w in grey.get("warnings", [])), "boxed badge without a warning: %r" % grey)
+    sty = first["in/sty.pdf"]
+    check(sty.get("latex_badge_kept") and "badge_page" not in sty and any("QR code asked for is not drawn" in w for w in sty.get("warnings", [])),
+          "QR not drawn without a warning: %r" % sty)
+    # --no-check: no verdict (state null), and a no_title_check line says what was not checked
+    shutil.rmtree(os.path.join(d, "out"))
+    run(d, "batch", "manifest.jsonl", "--no-check", "-j", "2", "--report", "r3.jsonl", "-q", check_rc=1)
+    unchecked = {r["input"]: r for r in read_report(os.path.join(d, "r3.jsonl"))[1]}
+    check(all(r["state"] is None for r in unchecked.values() if r["status"] == "stamped"), "--no-check with a state: %r" % unchecked)
+    check(any("title not checked" in w and "--no-check" in w for w in unchecked["in/other-title.pdf"].get("warnings", [])),
+          "no_title_check with --no-check, no warning: %r" % unchecked["in/other-title.pdf"])
+    # damage named as damage
+    cut, xref = first["in/cut.pdf"], first["in/badxref.pdf"]
+    check(cut["status"] == "failed" and "truncated" in cut["error"] and "damaged PDF" in cut["error"], "cut short: %r" % cut)
+    check(xref["status"] == "failed" and xref["error_code"] == "pdf.damaged" and "damaged PDF" in xref["error"], "broken xref: %r" % xref)
+    print("cut short: %s\nbroken xref: %s" % (cut["error"], xref["error"]))
+
+
 def case_verify_mode(d):
     entries = make_inputs(d, n_article=2, n_tiny=2, junk=True)
     write_manifest(d, entries)

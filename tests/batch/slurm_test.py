@@ -11,9 +11,12 @@ Usage: slurm_test.py --pith PITH --source REPO --shared SHARED CASE
   signals slurm-array.sbatch run by bash and signalled as scancel does (SIGTERM to every process
           of the task at once), then pith under a stream of SIGTERMs: it must end its report,
           print its summary and exit 130 every time. Needs no Slurm either.
+  merge   merge-reports.sh over real shard reports: one result per entry, and exit 3, naming them,
+          for a missing shard, a run that did not end, an entry without result, another manifest,
+          another split. Needs jq (exits 77 without).
   slurm   starts a one-node Slurm cluster in a scratch folder (munged, slurmctld, slurmd, its own
           slurm.conf on 127.0.0.1; stopped at the end whatever happens), submits
-          slurm-array.sbatch with `sbatch --wait`, merges with merge-reports.sh and compares with
+          slurm-array.sbatch with --array=0-3 only, waits for it, merges with merge-reports.sh and compares with
           a local `pith batch -j 2`; then a second submission (no work); tasks stopped mid-run
           with scancel and scancel --batch --signal=TERM, then submitted again; a task requeued
           with scontrol requeue. Exits 77 (skipped), saying why, where the cluster cannot start
@@ -86,15 +89,16 @@ def case_shards(d):
                           for i in range(n_entries)])
     bindir = dry_run_pith(d)
     sbatch = open(example("slurm-array.sbatch")).read()
-    last = int(re.search(r"^#SBATCH --array=0-(\d+)$", sbatch, re.M).group(1))
-    default_shards = int(re.search(r"^SHARDS=\$\{2:-(\d+)\}$", sbatch, re.M).group(1))
-    check(last + 1 == default_shards, "slurm-array.sbatch: --array=0-%d but SHARDS=%d" % (last, default_shards))
+    default_array = int(re.search(r"^#SBATCH --array=0-(\d+)$", sbatch, re.M).group(1)) + 1
+    check(not re.search(r"^SHARDS=\$\{2:-\d+\}", sbatch, re.M), "slurm-array.sbatch: a fixed default SHARDS again")
     script, completions, k8s_shards = k8s_script()
     check(completions == k8s_shards, "k8s-indexed-job.yaml: completions %d but SHARDS %d" % (completions, k8s_shards))
-    check("merge-reports.sh" in open(example("k8s-indexed-job.yaml")).read(), "the k8s recipe does not merge with merge-reports.sh")
+    check("merge-reports.sh --manifest" in open(example("k8s-indexed-job.yaml")).read(), "the k8s recipe does not merge with merge-reports.sh")
 
-    def slurm_task(i, *extra):
-        env = dict(os.environ, PITH=os.path.join(bindir, "pith"), SLURM_ARRAY_TASK_ID=str(i), SLURM_CPUS_PER_TASK="1")
+    def slurm_task(i, array, *extra):
+        """Task i of an array given as Slurm gives it to the task: its count, lowest and highest index."""
+        env = dict(os.environ, PITH=os.path.join(bindir, "pith"), SLURM_ARRAY_TASK_ID=str(i), SLURM_CPUS_PER_TASK="1",
+                   SLURM_ARRAY_TASK_COUNT=str(len(array)), SLURM_ARRAY_TASK_MIN=str(min(array)), SLURM_ARRAY_TASK_MAX=str(max(array)))
         return subprocess.run(["bash", example("slurm-array.sbatch"), "manifest.jsonl"] + list(extra), cwd=d, env=env,
                               capture_output=True, text=True, timeout=60)
 
@@ -102,8 +106,9 @@ def case_shards(d):
         env = dict(os.environ, PATH=bindir + ":" + os.environ["PATH"], JOB_COMPLETION_INDEX=str(i), SHARDS=str(shards))
         return subprocess.run(["sh", "-c", script], cwd=d, env=env, capture_output=True, text=True, timeout=60)
 
-    conventions = [("slurm default", default_shards, lambda i: slurm_task(i)),
-                   ("slurm SHARDS=5", 5, lambda i: slurm_task(i, "5")),
+    conventions = [("slurm, the script's own --array=0-%d" % (default_array - 1), default_array, lambda i: slurm_task(i, range(default_array))),
+                   ("slurm --array=0-4 on the command line", 5, lambda i: slurm_task(i, range(5))),
+                   ("slurm --array=I (each alone) with SHARDS=5", 5, lambda i: slurm_task(i, [i], "5")),
                    ("k8s", k8s_shards, lambda i: k8s_pod(i, k8s_shards)),
                    ("k8s SHARDS=3", 3, lambda i: k8s_pod(i, 3))]
     for name, n, task in conventions:
@@ -121,11 +126,22 @@ def case_shards(d):
         print("%s: %d shards of %s entries" % (name, n, sizes))
     # the same N gives the same shards whichever recipe runs them
     a = {l: i for i in range(3) for l in shard_lines(k8s_pod(i, 3).stdout)}
-    b = {l: i for i in range(3) for l in shard_lines(slurm_task(i, "3").stdout)}
+    b = {l: i for i in range(3) for l in shard_lines(slurm_task(i, range(3)).stdout)}
     check(a == b, "slurm and k8s shards differ for N=3")
-    # an index outside the shards, or no array task at all: a clear error, nothing run
-    p = slurm_task(default_shards)
-    check(p.returncode == 2 and "--array=0-%d" % last in p.stderr and not p.stdout, "task %d of %d: %r" % (default_shards, default_shards, p))
+    # what cannot give every shard once is refused, with the fix, before pith runs
+    refusals = [("--array=3 without SHARDS", slurm_task(3, [3]), "give the number of shards"),
+                ("--array=1-4 without SHARDS", slurm_task(4, range(1, 5)), "is not 0..N-1"),
+                ("task 5 with SHARDS=4", slurm_task(5, range(6), "4"), "--array=0-3"),
+                ("k8s index 3 with SHARDS=3", k8s_pod(3, 3), "SHARDS=3")]
+    os.makedirs(os.path.join(d, "reports"), exist_ok=True)  # the recipe made it
+    with open(os.path.join(d, "reports", "report-1.jsonl"), "w") as f:  # the start line pith writes for shard 1/3
+        f.write(json.dumps({"event": "start", "manifest": "manifest.jsonl", "shard": "1/3"}, separators=(",", ":")) + "\n")
+    refusals += [("a rerun of task 1 as --array=0-1 after shard 1/3", slurm_task(1, range(2)), "holds shard 1/3"),
+                 ("k8s index 1 with SHARDS=2 after shard 1/3", k8s_pod(1, 2), "holds shard 1/3")]
+    for name, p, says in refusals:
+        check(p.returncode == 2 and says in p.stderr and not p.stdout, "%s: exit %d, %r" % (name, p.returncode, p.stderr))
+        print("refused: %s: %s" % (name, p.stderr.strip()))
+    check(slurm_task(1, range(3)).returncode == 0, "the rerun of shard 1/3 as --array=0-2 was refused")
     env = {k: v for k, v in os.environ.items() if not k.startswith("SLURM_")}
     p = subprocess.run(["bash", example("slurm-array.sbatch"), "manifest.jsonl"], cwd=d, env=env, capture_output=True, text=True)
     check(p.returncode != 0 and "sbatch --array" in p.stderr and not p.stdout, "no array task: %r" % p)
@@ -181,6 +197,87 @@ def case_signals(d):
         check(proc.returncode == 130 and last["event"] == "interrupted" and "interrupted by SIGTERM" in out,
               "%d SIGTERMs: exit %d, report ends %r, stdout %r" % (sent, proc.returncode, last, out))
     print("%d SIGTERMs in a row: pith ended its report and exited 130" % sent)
+
+
+def case_merge(d):
+    """merge-reports.sh over real shard reports: one result per entry when every shard ran to its
+    end; otherwise exit 3 naming what is missing: a shard without a report, a report whose last
+    run did not end, a shard run against another manifest, another split, an entry without result."""
+    if not shutil.which("jq"):
+        print("jq is not installed; skipping")
+        return SKIP
+    os.makedirs(os.path.join(d, "in"))
+    entries = []
+    for i in range(6):
+        with open(os.path.join(d, "in", "m-%d.pdf" % i), "wb") as f:
+            f.write(bs.tiny_pdf(bs.tiny_title(i)))
+        entries.append({"input": "in/m-%d.pdf" % i, "record": bs.tiny_record(bs.tiny_title(i), "m-%d" % i), "output": "out/m-%d.pdf" % i})
+    with open(os.path.join(d, "manifest.jsonl"), "w") as f:  # comments and blank lines are not entries
+        f.write("# six papers\n\n" + "".join(json.dumps(e) + "\n" for e in entries))
+    lines = {e["input"]: i + 3 for i, e in enumerate(entries)}
+    rdir = os.path.join(d, "reports")
+    os.makedirs(rdir)
+    rep = lambda i, n=3: os.path.join(rdir, "report-%d-of-%d.jsonl" % (i, n))
+    for i in range(3):
+        bs.run(d, "batch", "manifest.jsonl", "--shard", "%d/3" % i, "-j", "2", "--append", "--report", rep(i), "-q", check_rc=0)
+    full = [rep(i) for i in range(3)]
+
+    def merge_of(reports, manifest="manifest.jsonl"):
+        argv = [example("merge-reports.sh")] + (["--manifest", manifest] if manifest else []) + reports
+        p = subprocess.run(argv, cwd=d, capture_output=True, text=True, timeout=60)
+        return p, [json.loads(l) for l in p.stdout.splitlines()]
+
+    sha = bs.sha256_file(os.path.join(d, "manifest.jsonl"))
+    for r in full:
+        start = bs.read_report(r)[0][0]
+        check(start["manifest_sha256"] == sha and re.fullmatch(r"\d/3", start["shard"]) and start["manifest_entries"] == 6,
+              "start line: %r" % start)
+    for manifest in ("manifest.jsonl", None):
+        p, merged = merge_of(full, manifest)
+        check(p.returncode == 0 and "merge-reports.sh:" not in p.stderr, "complete shards, --manifest %s: exit %d %s" % (manifest, p.returncode, p.stderr))
+        check(sorted(r["line"] for r in merged) == sorted(lines.values()), "merged lines %r" % [r["line"] for r in merged])
+    print("3 shards of 6 entries merged: " + p.stderr.strip())
+
+    def refused(what, reports, says, manifest="manifest.jsonl"):
+        p, _ = merge_of(reports, manifest)
+        check(p.returncode == 3 and all(x in p.stderr for x in says), "%s: exit %d, stderr:\n%s" % (what, p.returncode, p.stderr))
+        print("refused, %s:\n  %s" % (what, "\n  ".join(l for l in p.stderr.splitlines() if l.startswith("merge-reports.sh:"))))
+
+    biggest = max(range(3), key=lambda i: len(bs.read_report(rep(i))[1]))  # the shard with the most entries
+    rest = [rep(i) for i in range(3) if i != biggest]
+    missing = bs.read_report(rep(biggest))[1]
+    refused("shard %d never ran" % biggest, rest,
+            ["shard %d/3: no report" % biggest] + ["manifest.jsonl:%d" % r["line"] for r in missing])
+    refused("shard %d never ran, without --manifest" % biggest, rest, ["shard %d/3: no report" % biggest], manifest=None)
+    # a report whose last run stopped midway (a copy without its end line)
+    cut = os.path.join(d, "cut.jsonl")
+    with open(rep(0)) as f:
+        kept = f.readlines()[:-1]
+    open(cut, "w").writelines(kept)
+    refused("a run that did not end", [cut, rep(1), rep(2)], ["cut.jsonl: its last run did not end"])
+    # an entry without a result (a file line lost)
+    lost = missing[0]
+    gap = os.path.join(d, "gap.jsonl")
+    open(gap, "w").writelines(l for l in open(rep(biggest)) if '"line":%d,' % lost["line"] not in l)
+    others = rest
+    refused("an entry without result", [gap] + others, ["gap.jsonl: shard", "manifest.jsonl:%d" % lost["line"]])
+    refused("an entry without result, without --manifest", [gap] + others, ["gap.jsonl: shard"], manifest=None)
+    # shard 2 run again after the manifest gained a line: another manifest
+    with open(os.path.join(d, "manifest.jsonl")) as f:
+        text = f.read()
+    with open(os.path.join(d, "manifest-2.jsonl"), "w") as f:
+        f.write(text + json.dumps({"input": "in/m-0.pdf", "record": entries[0]["record"], "output": "out/extra.pdf"}) + "\n")
+    other = os.path.join(d, "other.jsonl")
+    shutil.copy(rep(2), other)
+    bs.run(d, "batch", "manifest-2.jsonl", "--shard", "2/3", "-j", "2", "--append", "--report", other, "-q", check_rc=0)
+    refused("shard 2 against another manifest", [rep(0), rep(1), other], ["other.jsonl: shard 2/3 ran against another manifest"])
+    refused("shard 2 against another manifest, without --manifest", [rep(0), rep(1), other],
+            ["the reports ran against different manifests", "other.jsonl"], manifest=None)
+    # the same manifest split in two: the reports disagree on N
+    bs.run(d, "batch", "manifest.jsonl", "--shard", "0/2", "-j", "2", "--report", rep(0, 2), "-q", check_rc=0)
+    refused("two splits", [rep(0, 2), rep(1), rep(2)], ["different numbers of shards", "report-0-of-2.jsonl 0/2"])
+    p = subprocess.run([example("merge-reports.sh")], capture_output=True, text=True)
+    check(p.returncode == 2 and "usage" in p.stderr, "no reports: %r" % p)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -321,22 +418,30 @@ def corpus_entries():
 
 
 def sbatch(cluster, d, shards, *extra, wait=True, env=None, timeout=240):
-    """Submits the shipped recipe from d (array 0..shards-1 unless extra says otherwise)."""
+    """Submits the shipped recipe from d with --array=0-(shards-1) (or the options in extra) and
+    nothing else: the number of shards follows the array. With wait, returns once every task has
+    ended, with the highest exit status of the tasks, as `sbatch --wait` does; polled here
+    because sbatch --wait polls at growing intervals and took 42 s for 4 s of work."""
     argv = ["sbatch", "--parsable", "--cpus-per-task=1", "--mem-per-cpu=256M"]
-    argv += (["--wait"] if wait else []) + (list(extra) or ["--array=0-%d" % (shards - 1)])
-    argv += [example("slurm-array.sbatch"), "manifest.jsonl", str(shards)]
+    argv += list(extra) or ["--array=0-%d" % (shards - 1)]
+    argv += [example("slurm-array.sbatch"), "manifest.jsonl"]
     env = dict({"PITH": ARGS.pith, "SOURCE_DATE_EPOCH": EPOCH, "HOME": d}, **(env or {}))
     t = time.time()
-    try:
-        p = cluster.slurm(*argv, cwd=d, env=env, timeout=timeout)
-    except subprocess.TimeoutExpired:
+    p = cluster.slurm(*argv, cwd=d, env=env)
+    if not wait or p.returncode != 0:
+        return p, time.time() - t
+    job = p.stdout.strip().split(";")[0]
+    if not cluster.wait_for(lambda: not cluster.slurm("squeue", "-h", "-j", job).stdout.strip(), timeout):
         fail("sbatch %s did not finish in %d s:\n%s" % (" ".join(argv), timeout, cluster.slurm("squeue").stdout))
-    return p, time.time() - t
+    info = cluster.slurm("scontrol", "show", "job", job).stdout  # every task, kept MinJobAge (300 s) after its end
+    codes = [int(a) or (128 + int(b) if int(b) else 0) for a, b in re.findall(r"\bExitCode=(\d+):(\d+)", info)]
+    check(codes, "no exit status for job %s:\n%s" % (job, info))
+    return subprocess.CompletedProcess(argv, max(codes), p.stdout, p.stderr + info), time.time() - t
 
 
-def merge(d):
-    reports = sorted(glob.glob(os.path.join(d, "reports", "report-*.jsonl")))
-    p = subprocess.run([example("merge-reports.sh")] + reports, cwd=d, capture_output=True, text=True, timeout=60)
+def merge(d, reports=None):
+    reports = reports or sorted(glob.glob(os.path.join(d, "reports", "report-*.jsonl")))
+    p = subprocess.run([example("merge-reports.sh"), "--manifest", "manifest.jsonl"] + reports, cwd=d, capture_output=True, text=True, timeout=60)
     merged = [json.loads(l) for l in p.stdout.splitlines()]
     return p, merged
 
@@ -375,13 +480,15 @@ def run_and_compare(cluster, d, entries, shards):
 
     p, t_slurm = sbatch(cluster, sl, shards)
     job = p.stdout.strip().split(";")[0]
-    check(p.returncode == 0, "sbatch --wait exited %d: %s%s" % (p.returncode, p.stderr, cluster.slurm("scontrol", "show", "job", job).stdout))
+    check(p.returncode == 0, "the tasks exited %d: %s" % (p.returncode, p.stderr))
     for i in range(shards):
         log = os.path.join(sl, "pith-batch-%s_%d.out" % (job, i))
         check(os.path.exists(log) and "pith batch: " in open(log).read(), "task %d: no summary in its log %s" % (i, log))
     m, merged = merge(sl)
     failed = sum(not r["ok"] for r in want.values())
-    check(m.returncode == (1 if failed else 0) and "did not end" not in m.stderr, "merge-reports.sh exited %d: %s" % (m.returncode, m.stderr))
+    check(m.returncode == (1 if failed else 0) and "merge-reports.sh:" not in m.stderr, "merge-reports.sh exited %d: %s" % (m.returncode, m.stderr))
+    starts = [segments(os.path.join(sl, "reports", "report-%d.jsonl" % i))[0][0] for i in range(shards)]
+    check([s["shard"] for s in starts] == ["%d/%d" % (i, shards) for i in range(shards)], "--array=0-%d ran shards %r" % (shards - 1, [s["shard"] for s in starts]))
     got = check_merged(merged, len(entries), "first submission")
     diff = []
     for line, w in want.items():
@@ -394,14 +501,14 @@ def run_and_compare(cluster, d, entries, shards):
     check(stamped > 0, "nothing stamped")
     check(not bs.temporaries(sl), "temporary files left: %r" % bs.temporaries(sl))
     task_s = [segments(os.path.join(sl, "reports", "report-%d.jsonl" % i))[0][-1]["seconds"] for i in range(shards)]
-    print("first submission: %d entries (%d stamped, %d failed) in %d shards; sbatch --wait %.1f s (pith in the tasks: %s s), "
+    print("first submission: %d entries (%d stamped, %d failed) in %d shards; submission to end %.1f s (pith in the tasks: %s s), "
           "local pith batch -j 2 %.1f s" % (len(entries), stamped, failed, shards, t_slurm, " + ".join("%.1f" % s for s in task_s), t_local))
     print("  merge-reports.sh: " + m.stderr.strip().split("\n")[-1])
 
     # again: every task skips what it did, and says so in its report's last run
     stats = {r["output"]: os.stat(os.path.join(sl, r["output"])) for r in merged if r["status"] == "stamped"}
     p, t_again = sbatch(cluster, sl, shards)
-    check(p.returncode == 0, "second sbatch --wait exited %d: %s" % (p.returncode, p.stderr))
+    check(p.returncode == 0, "second submission: the tasks exited %d: %s" % (p.returncode, p.stderr))
     for i in range(shards):
         runs = segments(os.path.join(sl, "reports", "report-%d.jsonl" % i))
         check(len(runs) == 2, "report-%d.jsonl holds %d runs, wanted 2" % (i, len(runs)))
@@ -417,16 +524,17 @@ def run_and_compare(cluster, d, entries, shards):
     for out, st in stats.items():
         st2 = os.stat(os.path.join(sl, out))
         check((st.st_ino, st.st_mtime_ns) == (st2.st_ino, st2.st_mtime_ns), out + " was rewritten by the second submission")
-    print("second submission: no work (%d skipped); sbatch --wait %.1f s" % (stamped, t_again))
+    print("second submission: no work (%d skipped); submission to end %.1f s" % (stamped, t_again))
 
 
 def cancel_and_resubmit(cluster, d):
-    """Both tasks stopped midway: task 0 cancelled (`scancel`: SIGTERM to all its processes), task 1
-    sent SIGTERM on its batch shell only (`scancel --batch`, what --signal=B:TERM does before the
-    time limit; the recipe's trap passes it on). Then both are submitted again."""
+    """Submitted as --array=0-2%2: task 2 cancelled while it waits (it never runs: no report), task 0
+    cancelled midway (`scancel`: SIGTERM to all its processes), task 1 sent SIGTERM on its batch
+    shell only (`scancel --batch`, what --signal=B:TERM does before the time limit; the recipe's
+    trap passes it on). The merge must refuse, naming all three; then the same array again."""
     w = os.path.join(d, "cancel")
     os.makedirs(os.path.join(w, "in"))
-    n, shards = 32, 2
+    n, shards = 32, 3
     entries = []
     for i in range(n):
         with open(os.path.join(w, "in", "slow-%02d.pdf" % i), "wb") as f:
@@ -434,9 +542,11 @@ def cancel_and_resubmit(cluster, d):
         entries.append({"input": "in/slow-%02d.pdf" % i, "record": bs.tiny_record(bs.tiny_title(i), "slow-%d" % i), "output": "out/slow-%02d.pdf" % i})
     bs.write_manifest(w, entries)
     slow = {"PITH_BATCH_TEST_SLEEP": "in/slow-=0.5"}  # documented test hook: each file takes 0.5 s
-    p, _ = sbatch(cluster, w, shards, wait=False, env=slow)
+    p, _ = sbatch(cluster, w, shards, "--array=0-2%2", wait=False, env=slow)
     check(p.returncode == 0, "sbatch: " + p.stderr)
     job = p.stdout.strip().split(";")[0]
+    c = cluster.slurm("scancel", "%s_2" % job)  # at most 2 tasks at once: task 2 waits for one of them
+    check(c.returncode == 0, "scancel %s_2: %s" % (job, c.stderr))
     reports = [os.path.join(w, "reports", "report-%d.jsonl" % i) for i in range(shards)]
     started = lambda r: os.path.exists(r) and len(bs.read_report(r)[1]) >= 3
     # one task after the other, as on a one-CPU node task 1 starts only when task 0 has ended
@@ -445,8 +555,9 @@ def cancel_and_resubmit(cluster, d):
         c = cluster.slurm(*argv)
         check(c.returncode == 0, " ".join(argv) + ": " + c.stderr)
     check(cluster.wait_for(lambda: not cluster.slurm("squeue", "-h", "-j", job).stdout.strip(), 90), "job %s did not end after scancel" % job)
+    check(not os.path.exists(reports[2]), "task 2 ran although it was cancelled while pending")
     done = set()
-    for i, report in enumerate(reports):
+    for i, report in enumerate(reports[:2]):
         lines, results = bs.read_report(report)
         last = lines[-1]
         check(last["event"] == "interrupted" and last["signal"] == "SIGTERM" and last["remaining"] > 0,
@@ -457,14 +568,16 @@ def cancel_and_resubmit(cluster, d):
         print("task %d: %s after %d of %d files" % (i, "scancel" if i == 0 else "scancel --batch --signal=TERM", last["done"], last["total"]))
     check(not bs.temporaries(w), "temporary files left after scancel: %r" % bs.temporaries(w))
     m, _ = merge(w)
-    check(m.returncode == 1 and all("report-%d.jsonl: did not end" % i in m.stderr for i in range(shards)),
-          "merge-reports.sh does not flag the interrupted tasks: " + m.stderr)
+    named = ["report-0.jsonl: its last run did not end", "report-1.jsonl: its last run did not end", "shard 2/3: no report",
+             "manifest entries have no result"]
+    check(m.returncode == 3 and all(x in m.stderr for x in named), "merge-reports.sh after scancel: exit %d, %s" % (m.returncode, m.stderr))
+    print("merge-reports.sh refused (exit 3):\n  " + "\n  ".join(l for l in m.stderr.splitlines() if l.startswith("merge-reports.sh:")))
     for e in entries:  # an output not in the report yet was renamed into place whole
         out = os.path.join(w, e["output"])
         if os.path.exists(out) and e["output"] not in done:
             check(bs.run(w, "verify", out).returncode in (0, 4), "half-written output " + out)
 
-    p, t = sbatch(cluster, w, shards, "--array=0,1", env=slow)
+    p, t = sbatch(cluster, w, shards, "--array=0-2")  # not slowed down: nothing is stopped this time
     check(p.returncode == 0, "resubmitted tasks exited %d: %s" % (p.returncode, p.stderr))
     m, merged = merge(w)
     check(m.returncode == 0, "merge-reports.sh after the resubmission: " + m.stderr)
@@ -475,7 +588,7 @@ def cancel_and_resubmit(cluster, d):
         check(r["status"] == ("skipped" if r["output"] in done else "stamped"), "resubmission: %r (done before: %s)" % (r, r["output"] in done))
     check(not bs.temporaries(w), "temporary files left: %r" % bs.temporaries(w))
     bs.check_outputs_verify(w, merged)
-    print("resubmitted: %d skipped, %d stamped, every file once in the merged report; sbatch --wait %.1f s"
+    print("resubmitted: %d skipped, %d stamped, every file once in the merged report; submission to end %.1f s"
           % (sum(r["status"] == "skipped" for r in reruns), sum(r["status"] == "stamped" for r in reruns), t))
 
 
@@ -538,7 +651,7 @@ def case_slurm(d):
             return SKIP
         print("cluster up in %.1f s (%d CPUs, slurm.conf %s)" % (time.time() - t, cluster.cpus, cluster.env["SLURM_CONF"]))
         entries = corpus_entries()
-        generated = bs.make_inputs(d, n_article=4, n_tiny=8 if entries else 40)  # writes d/in; junk lines fail
+        generated = bs.make_inputs(d, n_article=4, n_tiny=8 if entries else 16)  # writes d/in; junk lines fail
         print("manifest: %s" % ("the corpus (%d PDFs) and %d generated files" % (len(entries), len(generated)) if entries
                                 else "%d generated files (no corpus at %s)" % (len(generated), ARGS.shared)))
         entries = (entries or []) + [e for e, _ in generated]
@@ -555,7 +668,7 @@ def main():
     ap.add_argument("--pith", required=True)
     ap.add_argument("--source", required=True)
     ap.add_argument("--shared", default=os.environ.get("PITH_SHARED", ""))
-    ap.add_argument("case", choices=["shards", "signals", "slurm"])
+    ap.add_argument("case", choices=["shards", "signals", "merge", "slurm"])
     ARGS = ap.parse_args()
     ARGS.pith = os.path.abspath(ARGS.pith)
     ARGS.source = os.path.abspath(ARGS.source)

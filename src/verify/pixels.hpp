@@ -39,8 +39,19 @@ inline constexpr double kMinConfidence = 50;
 inline constexpr double kRenderSeconds = 10;
 inline constexpr unsigned long kChildCpuSeconds = 20;
 inline constexpr double kChildWallSeconds = 40;
-// Tesseract's languages: English reads the Latin script of most arXiv titles.
-inline constexpr const char* kLanguages = "eng";
+// Tesseract's language for Latin script, the script of most arXiv titles: the one `pith batch`
+// starts in its parent; a title in another script starts its own in the child (languages_for()).
+inline constexpr const char* kLatin = "eng";
+
+// The Tesseract languages that read a title's scripts (doc/trust.md "Titles in other scripts"):
+// eng for Latin; chi_sim+chi_tra for Han, jpn when it has kana, kor, rus, ell, ara, heb, hin, tha;
+// eng after them when the title also has Latin words. A script counts where a word has two
+// letters of it (a lone Greek letter is a formula's), or one of a script written without spaces.
+struct Languages {
+    std::string tesseract;  // "eng", "chi_sim+chi_tra+eng"; "" when pith knows no OCR data for a script
+    std::string why;        // then: "the title is written in Ethiopic, for which ..."
+};
+Languages languages_for(const std::vector<visible::Word>& title);
 
 // The part of the page rendered: points, page as displayed (CropBox, /Rotate), origin top-left.
 struct Region {
@@ -71,15 +82,16 @@ struct Reading {
     std::vector<OcrWord> words;  // of both passes, each in Tesseract's order
 };
 
-// The region rendered and read in this process. Throws pith::Error when pith-text.so cannot be
-// loaded; a missing pith-ocr.so or OCR data is a Reading with `why`.
-Reading read(std::string_view pdf, int index, const std::string& password, const Region& region);
+// The region rendered and read in this process with Tesseract's `languages` (languages_for()).
+// Throws pith::Error when pith-text.so cannot be loaded; a missing pith-ocr.so or OCR data is a
+// Reading with `why`.
+Reading read(std::string_view pdf, int index, const std::string& password, const Region& region, const Languages& languages);
 
 // The same in a child process with a reading's limits (visible::ChildReader): it starts in the
 // constructor and works while the caller goes on; collect() waits for it.
 class Reader {
 public:
-    Reader(std::string_view pdf, int index, const std::string& password, const Region& region);
+    Reader(std::string_view pdf, int index, const std::string& password, const Region& region, const Languages& languages);
     Reader(const Reader&) = delete;
     Reader& operator=(const Reader&) = delete;
     ~Reader();
@@ -90,6 +102,7 @@ private:
     int index_;
     std::string password_;
     Region region_;
+    Languages languages_;
     int child_ = -1;
     int pipe_ = -1;
 };
@@ -134,8 +147,9 @@ double contrast(const Image& image, double x0, double y0, double x1, double y1);
 // Levenshtein distance between two strings of code points.
 std::size_t edit_distance(std::u32string_view a, std::u32string_view b);
 
-// Loads Tesseract and its data once in this process (pith batch calls it before starting its
-// workers so that they inherit it). Returns "" when ready, else why not.
-std::string preload();
+// Loads Tesseract and its data for `languages` once in this process (pith batch calls it for
+// kLatin before starting its workers so that they inherit it). Returns "" when ready, else why
+// not, naming the script and the Debian package of the data that is missing.
+std::string preload(const std::string& languages = kLatin);
 
 }  // namespace pith::pixels

@@ -517,7 +517,8 @@ Languages languages_for(const std::vector<visible::Word>& title) {
     if (latin) codes.push_back(kLatin);
     std::string out;
     for (const auto& c : codes) out += (out.empty() ? "" : "+") + c;
-    return {out, ""};
+    const bool han = std::any_of(scripts.begin(), scripts.end(), [](UScriptCode s) { return s == USCRIPT_HAN || s == USCRIPT_HIRAGANA || s == USCRIPT_KATAKANA; });
+    return {out, "", han ? 0.75 : 1};
 }
 
 std::string preload(const std::string& languages) {
@@ -548,7 +549,8 @@ Reading read(std::string_view pdf, int index, const std::string& password, const
         r.why = languages.why;
         return r;
     }
-    if (!render(pdf.data(), pdf.size(), index, password.c_str(), region.x0, region.y0, region.x1, region.y1, region.dpi,
+    const double dpi = std::max(kMinDpi, region.dpi * languages.dpi_scale);
+    if (!render(pdf.data(), pdf.size(), index, password.c_str(), region.x0, region.y0, region.x1, region.y1, dpi,
                 kRenderSeconds, &on_pixels, &r.image) ||
         r.image.columns <= 0) {
         r.why = "the title block was not rendered";

@@ -50,6 +50,10 @@ inline constexpr const char* kLatin = "eng";
 struct Languages {
     std::string tesseract;  // "eng", "chi_sim+chi_tra+eng"; "" when pith knows no OCR data for a script
     std::string why;        // then: "the title is written in Ethiopic, for which ..."
+    // The region's resolution times this: Tesseract reads Han and kana, whose characters stand a
+    // full em high, more steadily at 0.75 of the resolution that gives Latin its x-height
+    // (doc/dev/pixels.md).
+    double dpi_scale = 1;
 };
 Languages languages_for(const std::vector<visible::Word>& title);
 

@@ -162,24 +162,38 @@ void each_char(const std::string& norm, F f) {
     }
 }
 
+// A letter of a script other than Latin that stands alone in its word: a formula's (α, σ²), which
+// OCR reads as a Latin letter or not at all.
+bool lone_letter(const std::u32string& word, char32_t c) {
+    const UScriptCode s = script_of(static_cast<UChar32>(c));
+    if (s == USCRIPT_LATIN || s == USCRIPT_COMMON || s == USCRIPT_INHERITED || spaceless(s) || !u_isalpha(static_cast<UChar32>(c)))
+        return false;
+    return std::count_if(word.begin(), word.end(), [&](char32_t d) { return u_isalpha(static_cast<UChar32>(d)) && script_of(static_cast<UChar32>(d)) == s; }) < 2;
+}
+
 std::vector<std::u32string> tokens_of(const std::string& text) {
     std::vector<std::u32string> out;
-    std::u32string token;
+    std::u32string word;  // its letters and digits
     auto flush = [&] {
+        std::u32string token;
+        for (char32_t c : word) {
+            if (lone_letter(word, c)) continue;
+            if (spaceless(script_of(static_cast<UChar32>(c)))) {
+                if (!token.empty()) out.push_back(token);
+                token.clear();
+                out.push_back(std::u32string(1, c));
+                continue;
+            }
+            if (c == '0') c = 'o';
+            if (c == '1' || c == 'i') c = 'l';
+            token += same_shape(c);
+        }
         if (!token.empty()) out.push_back(token);
-        token.clear();
+        word.clear();
     };
     each_char(for_tokens(text), [&](UChar32 c) {
         if (c == ' ') return flush();
-        if (!u_isalnum(c)) return;  // punctuation, symbols: OCR reads them unreliably
-        if (spaceless(script_of(c))) {
-            flush();
-            out.push_back(std::u32string(1, static_cast<char32_t>(c)));
-            return;
-        }
-        if (c == '0') c = 'o';
-        if (c == '1' || c == 'i') c = 'l';
-        token += same_shape(static_cast<char32_t>(c));
+        if (u_isalnum(c)) word += static_cast<char32_t>(c);  // punctuation, symbols: OCR reads them unreliably
     });
     flush();
     return out;

@@ -496,3 +496,13 @@ TEST_CASE("pixels: a Chinese title rendered and read by Tesseract", "[pixels]") 
     CHECK(lying.verdict == Verdict::Differs);
     CHECK(lying.explanation.find("量子") != std::string::npos);
 }
+
+TEST_CASE("pixels: a lone Greek letter in a Latin title is a formula's, not a word", "[pixels]") {
+    // OCR (eng) reads α as "a" or drops it: the letter does not count, as before other scripts were read.
+    const std::vector<Word> title = line_of({"Robust", "\xCE\xB1-Divergence", "Estimation", "with", "\xCF\x83\xC2\xB2", "Noise"});
+    CHECK(pith::pixels::languages_for(title).tesseract == "eng");
+    CHECK(judged(title, {ocr("Robust", title[0]), ocr("a-Divergence", title[1]), ocr("Estimation", title[2]), ocr("with", title[3]),
+                         ocr("2", title[4]), ocr("Noise", title[5])}) == Verdict::Agrees);
+    CHECK(judged(title, {ocr("Robust", title[0]), ocr("-Divergence", title[1]), ocr("Estimation", title[2]), ocr("with", title[3]),
+                         ocr("Noise", title[5])}) == Verdict::Agrees);
+}

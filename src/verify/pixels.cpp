@@ -231,7 +231,7 @@ struct OcrLanguage {
 };
 constexpr OcrLanguage kOcrLanguages[] = {
     {USCRIPT_LATIN, "eng", "Latin", "tesseract-ocr-eng"},
-    {USCRIPT_HAN, "chi_sim", "Han (simplified)", "tesseract-ocr-chi-sim"},
+    {USCRIPT_HAN, "chi_sim", "Han (simplified)", "tesseract-ocr-chi-sim"},  // and chi_tra, read apart (languages_for())
     {USCRIPT_HAN, "chi_tra", "Han (traditional)", "tesseract-ocr-chi-tra"},
     {USCRIPT_HIRAGANA, "jpn", "Japanese", "tesseract-ocr-jpn"},
     {USCRIPT_KATAKANA, "jpn", "Japanese", "tesseract-ocr-jpn"},
@@ -250,7 +250,7 @@ std::string missing_data(PithOcrInitFn init, const std::string& languages) {
     std::string what, packages;
     std::size_t count = 0;
     for (std::size_t at = 0; at <= languages.size();) {
-        const std::size_t end = std::min(languages.find('+', at), languages.size());
+        const std::size_t end = std::min(languages.find_first_of("+ ", at), languages.size());
         const std::string code = languages.substr(at, end - at);
         at = end + 1;
         if (init(code.c_str())) continue;
@@ -504,6 +504,17 @@ Region region_for(const visible::Page& page, const std::vector<visible::Word>& t
     return r;
 }
 
+// The engines of Languages::tesseract ("chi_sim chi_tra+eng": two).
+std::vector<std::string> engines_of(const std::string& tesseract) {
+    std::vector<std::string> out;
+    for (std::size_t at = 0; at < tesseract.size();) {
+        const std::size_t end = std::min(tesseract.find(' ', at), tesseract.size());
+        if (end > at) out.push_back(tesseract.substr(at, end - at));
+        at = end + 1;
+    }
+    return out;
+}
+
 Languages languages_for(const std::vector<visible::Word>& title) {
     std::vector<UScriptCode> scripts;
     for (const auto& w : title)
@@ -529,8 +540,15 @@ Languages languages_for(const std::vector<visible::Word>& title) {
     }
     if (codes.empty()) return {kLatin, ""};
     if (latin) codes.push_back(kLatin);
-    std::string out;
-    for (const auto& c : codes) out += (out.empty() ? "" : "+") + c;
+    // Han's two models apart: the engine's languages with chi_sim, then with chi_tra.
+    auto joined = [&](const char* han) {
+        std::string out;
+        for (const auto& c : codes)
+            if (c != "chi_tra") out += (out.empty() ? "" : "+") + (c == "chi_sim" ? std::string(han) : c);
+        return out;
+    };
+    std::string out = joined("chi_sim");
+    if (std::find(codes.begin(), codes.end(), "chi_sim") != codes.end()) out += " " + joined("chi_tra");
     const bool han = std::any_of(scripts.begin(), scripts.end(), [](UScriptCode s) { return s == USCRIPT_HAN || s == USCRIPT_HIRAGANA || s == USCRIPT_KATAKANA; });
     return {out, "", han ? 0.75 : 1};
 }
@@ -571,17 +589,20 @@ Reading read(std::string_view pdf, int index, const std::string& password, const
         r.image = Image{};
         return r;
     }
-    if (const std::string why = preload(languages.tesseract); !why.empty()) {
-        r.why = why;
-        return r;
-    }
+    const std::vector<std::string> engines = engines_of(languages.tesseract);
+    for (const std::string& e : engines)
+        if (const std::string why = preload(e); !why.empty()) {
+            r.why = why;
+            return r;
+        }
     static const auto ocr = reinterpret_cast<PithOcrFn>(poppler_module::symbol(PITH_OCR_SYMBOL, "pith-ocr.so"));
     r.read = true;
-    for (int pass : {PITH_OCR_SPARSE, PITH_OCR_AUTO}) {
-        OcrContext c{&r.image, &r.words, pass};
-        r.read = r.read && ocr(languages.tesseract.c_str(), r.image.rgb.data(), r.image.columns, r.image.rows,
-                               static_cast<int>(std::lround(r.image.dpi)), pass, &on_word, &c) == 1;
-    }
+    for (std::size_t k = 0; k < engines.size(); ++k)
+        for (int layout : {PITH_OCR_SPARSE, PITH_OCR_AUTO}) {
+            OcrContext c{&r.image, &r.words, static_cast<int>(2 * k) + layout};
+            r.read = r.read && ocr(engines[k].c_str(), r.image.rgb.data(), r.image.columns, r.image.rows,
+                                   static_cast<int>(std::lround(r.image.dpi)), layout, &on_word, &c) == 1;
+        }
     if (!r.read) r.why = "Tesseract could not read the title block";
     return r;
 }
@@ -624,7 +645,7 @@ std::optional<Reading> decode(std::string_view bytes) {
             *v = *n;
         }
         const std::optional<std::size_t> pass = in.count();
-        if (!pass || *pass > 1) return std::nullopt;
+        if (!pass || *pass > 3) return std::nullopt;
         w.pass = static_cast<int>(*pass);
         const std::optional<std::size_t> size = in.count('\n');
         if (!size) return std::nullopt;
@@ -650,7 +671,7 @@ Reader::Reader(std::string_view pdf, int index, const std::string& password, con
     }
     if (child_ == 0) {
         ::close(fds[0]);
-        if (!languages_.tesseract.empty()) (void)preload(languages_.tesseract);  // Tesseract's data loaded before the limits, as poppler is
+        for (const std::string& e : engines_of(languages_.tesseract)) (void)preload(e);  // Tesseract's data loaded before the limits, as poppler is
         visible::limit_reading_child(kChildCpuSeconds);
         std::string message;
         try {
@@ -853,7 +874,7 @@ int rank(Verdict v) {
 Judgement judge(const std::vector<visible::Word>& title, const Reading& r) {
     std::optional<Judgement> best;
     int best_rank = 0;
-    for (int pass : {0, 1}) {
+    for (int pass = 0; pass <= 3; ++pass) {
         std::vector<OcrWord> words;
         for (const OcrWord& w : r.words)
             if (w.pass == pass) words.push_back(w);

@@ -47,8 +47,10 @@ inline constexpr const char* kLatin = "eng";
 // eng for Latin; chi_sim+chi_tra for Han, jpn when it has kana, kor, rus, ell, ara, heb, hin, tha;
 // eng after them when the title also has Latin words. A script counts where a word has two
 // letters of it (a lone Greek letter is a formula's), or one of a script written without spaces.
+// Han is read twice, by chi_sim and by chi_tra apart: the two models together write simplified
+// characters in their traditional forms (计算 as 計算), which compare as other characters.
 struct Languages {
-    std::string tesseract;  // "eng", "chi_sim+chi_tra+eng"; "" when pith knows no OCR data for a script
+    std::string tesseract;  // "eng", "chi_sim chi_tra+eng": engines apart by spaces, each "a+b"; "" when pith knows no OCR data for a script
     std::string why;        // then: "the title is written in Ethiopic, for which ..."
     // The region's resolution times this: Tesseract reads Han and kana, whose characters stand a
     // full em high, more steadily at 0.75 of the resolution that gives Latin its x-height
@@ -77,13 +79,13 @@ struct OcrWord {
     std::string text;                          // UTF-8 as Tesseract reads it
     double x0 = 0, y0 = 0, x1 = 0, y1 = 0;     // points, page as displayed, origin top-left
     double confidence = 0;                     // 0-100
-    int pass = 0;                              // 0: sparse-text segmentation; 1: automatic layout
+    int pass = 0;                              // 2k: the k-th engine's sparse-text segmentation; 2k+1: its automatic layout
 };
 struct Reading {
     bool read = false;  // the region was rendered and OCR ran
     std::string why;    // when not: why not (no OCR data, not rendered in time, ...)
     Image image;
-    std::vector<OcrWord> words;  // of both passes, each in Tesseract's order
+    std::vector<OcrWord> words;  // of every pass, each in Tesseract's order
 };
 
 // The region rendered and read in this process with Tesseract's `languages` (languages_for()).

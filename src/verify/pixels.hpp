@@ -43,8 +43,8 @@ inline constexpr double kChildWallSeconds = 40;
 // starts in its parent; a title in another script starts its own in the child (languages_for()).
 inline constexpr const char* kLatin = "eng";
 
-// The Tesseract languages that read a title's scripts (doc/trust.md "Titles in other scripts"):
-// eng for Latin; chi_sim+chi_tra for Han, jpn when it has kana, kor, rus, ell, ara, heb, hin, tha;
+// The Tesseract languages that read a title's scripts (doc/visible.md "Titles in other scripts"):
+// eng for Latin; chi_sim and chi_tra for Han, jpn when it has kana, kor, rus, ell, ara, heb, hin, tha;
 // eng after them when the title also has Latin words. A script counts where a word has two
 // letters of it (a lone Greek letter is a formula's), or one of a script written without spaces.
 // Han is read twice, by chi_sim and by chi_tra apart: the two models together write simplified

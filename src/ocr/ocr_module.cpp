@@ -7,17 +7,40 @@
 #include <tesseract/baseapi.h>
 #include <tesseract/resultiterator.h>
 
+#include <algorithm>
+#include <map>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
 namespace {
 
-std::unique_ptr<tesseract::TessBaseAPI> api;
-int ready = -1;  // -1: not started; 0: cannot start; 1: ready
+struct Engine {
+    std::unique_ptr<tesseract::TessBaseAPI> api;
+    bool ready = false;
+};
+std::map<std::string, Engine> engines;  // by languages, as asked
+
+// Whether every language of "a+b+c" is among those Tesseract loaded: Init() succeeds when the
+// first loads, whatever became of the others.
+bool all_loaded(tesseract::TessBaseAPI& api, const std::string& languages) {
+    std::vector<std::string> loaded;
+    api.GetLoadedLanguagesAsVector(&loaded);
+    std::istringstream asked(languages);
+    for (std::string l; std::getline(asked, l, '+');)
+        if (std::find(loaded.begin(), loaded.end(), l) == loaded.end()) return false;
+    return true;
+}
+
+// The engine started for `languages` by pith_ocr_init_v2, or null.
+tesseract::TessBaseAPI* engine_for(const char* languages) {
+    const auto engine = languages ? engines.find(languages) : engines.end();
+    return engine == engines.end() || !engine->second.ready ? nullptr : engine->second.api.get();
+}
 
 // Recognises the image set (or its rectangle) and reports each word, in the whole image's pixels.
-bool recognize(void (*word)(void*, const PithOcrWord*), void* context) {
+bool recognize(tesseract::TessBaseAPI* api, void (*word)(void*, const PithOcrWord*), void* context) {
     if (api->Recognize(nullptr) != 0) return false;
     std::unique_ptr<tesseract::ResultIterator> it(api->GetIterator());
     if (!it || it->Empty(tesseract::RIL_WORD)) return true;
@@ -38,28 +61,33 @@ bool recognize(void (*word)(void*, const PithOcrWord*), void* context) {
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) int pith_ocr_init_v1(const char* languages) {
-    if (ready >= 0) return ready;
+extern "C" __attribute__((visibility("default"))) int pith_ocr_init_v2(const char* languages) {
+    if (!languages || !*languages) return 0;
+    if (const auto it = engines.find(languages); it != engines.end()) return it->second.ready;
     setMsgSeverity(L_SEVERITY_NONE);  // leptonica's "Error in boxClipToRectangle" is no message for pith's user
+    Engine& e = engines[languages];
     try {
-        api = std::make_unique<tesseract::TessBaseAPI>();
+        e.api = std::make_unique<tesseract::TessBaseAPI>();
         // No dictionary may "correct" what the pixels show into a word of the text layer; the LSTM
         // engine alone (the legacy one needs data Debian's fast models do not carry).
         std::vector<std::string> names = {"load_system_dawg", "load_freq_dawg",   "load_punc_dawg",
                                           "load_number_dawg", "load_unambig_dawg", "load_bigram_dawg"};
         std::vector<std::string> values(names.size(), "0");
-        ready = api->Init(nullptr, languages, tesseract::OEM_LSTM_ONLY, nullptr, 0, &names, &values, false) == 0;
-        if (ready) api->SetVariable("debug_file", "/dev/null");
+        e.ready = e.api->Init(nullptr, languages, tesseract::OEM_LSTM_ONLY, nullptr, 0, &names, &values, false) == 0 &&
+                  all_loaded(*e.api, languages);
+        if (e.ready) e.api->SetVariable("debug_file", "/dev/null");
     } catch (...) {
-        ready = 0;
+        e.ready = false;
     }
-    return ready;
+    if (!e.ready) e.api.reset();
+    return e.ready;
 }
 
-extern "C" __attribute__((visibility("default"))) int pith_ocr_v1(const unsigned char* rgb, int columns, int rows, int dpi,
-                                                                  int layout, void (*word)(void*, const PithOcrWord*),
-                                                                  void* context) {
-    if (ready != 1 || !rgb || columns <= 0 || rows <= 0) return 0;
+extern "C" __attribute__((visibility("default"))) int pith_ocr_v2(const char* languages, const unsigned char* rgb, int columns,
+                                                                  int rows, int dpi, int layout,
+                                                                  void (*word)(void*, const PithOcrWord*), void* context) {
+    tesseract::TessBaseAPI* api = engine_for(languages);
+    if (!api || !rgb || columns <= 0 || rows <= 0) return 0;
     try {
         api->SetPageSegMode(layout == PITH_OCR_AUTO ? tesseract::PSM_AUTO : tesseract::PSM_SPARSE_TEXT);
         // Two ways to tell ink from paper, one per pass (the better reading stands): Sauvola's
@@ -70,7 +98,7 @@ extern "C" __attribute__((visibility("default"))) int pith_ocr_v1(const unsigned
         api->SetVariable("thresholding_method", layout == PITH_OCR_AUTO ? "0" : "2");
         api->SetImage(rgb, columns, rows, 3, columns * 3);
         api->SetSourceResolution(dpi);
-        if (!recognize(word, context)) return 0;
+        if (!recognize(api, word, context)) return 0;
         api->Clear();
         return 1;
     } catch (...) {
@@ -78,11 +106,12 @@ extern "C" __attribute__((visibility("default"))) int pith_ocr_v1(const unsigned
     }
 }
 
-extern "C" __attribute__((visibility("default"))) int pith_ocr_large_v1(const unsigned char* rgb, int columns, int rows,
-                                                                        int dpi, int min_height,
+extern "C" __attribute__((visibility("default"))) int pith_ocr_large_v1(const char* languages, const unsigned char* rgb,
+                                                                        int columns, int rows, int dpi, int min_height,
                                                                         void (*word)(void*, const PithOcrWord*),
                                                                         void* context) {
-    if (ready != 1 || !rgb || columns <= 0 || rows <= 0) return 0;
+    tesseract::TessBaseAPI* api = engine_for(languages);
+    if (!api || !rgb || columns <= 0 || rows <= 0) return 0;
     try {
         api->SetPageSegMode(tesseract::PSM_AUTO);
         api->SetVariable("thresholding_method", "2");  // across a picture's shades, as the sparse pass
@@ -104,7 +133,7 @@ extern "C" __attribute__((visibility("default"))) int pith_ocr_large_v1(const un
         for (const Box& b : tall) {
             api->SetPageSegMode(tesseract::PSM_SINGLE_LINE);
             api->SetRectangle(b.x0, b.y0, b.x1 - b.x0, b.y1 - b.y0);
-            if (!recognize(word, context)) return 0;
+            if (!recognize(api, word, context)) return 0;
         }
         api->Clear();
         return 1;

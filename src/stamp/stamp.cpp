@@ -534,8 +534,9 @@ void check_title_pixels(pdf::File& file, const visible::Page& page, int index, c
                         const std::string& password) {
     if (!t.span) return;
     const pixels::TitleWords words = pixels::title_words(page, *t.span, t.formula_words);
-    const pixels::Judgement j =
-        pixels::judge(words, pixels::Reader(file.bytes(), index, password, pixels::region_for(page, words.all())).collect());
+    const pixels::Judgement j = pixels::judge(
+        words, pixels::Reader(file.bytes(), index, password, pixels::region_for(page, words.all()), pixels::languages_for(words.read))
+                   .collect());
     if (j.verdict == pixels::Verdict::Agrees) return;
     if (j.verdict == pixels::Verdict::Unverified)  // what stamp accepts, verify calls trusted
         throw Error(file.name() + ": the record's title cannot be checked: " + j.explanation +

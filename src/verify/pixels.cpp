@@ -23,6 +23,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <map>
+#include <mutex>
 
 namespace pith::pixels {
 
@@ -110,55 +112,155 @@ private:
 // ---------------------------------------------------------------- comparing
 
 // A word as compared: its letters and digits, case folded, accents dropped (title::normalise),
-// with the characters OCR confuses folded together (0/o, 1/i/l, ß/B).
+// with the characters OCR confuses folded together (0/o, 1/i/l, ß/B, Latin and Cyrillic or Greek
+// letters of one shape). A script written without spaces gives a token per character.
 struct Token {
     std::u32string text;
     const OcrWord* ocr = nullptr;  // the OCR word it comes from, for OCR tokens
 };
 
-// The tokens of `text`; `foreign` set to the name of a script other than Latin that has two or
-// more letters in one word (no OCR data reads it). A lone letter of another script (a Greek
-// letter in a formula) is dropped.
-std::vector<std::u32string> tokens_of(const std::string& text, std::string* foreign) {
-    // Tesseract's Latin model reads ß as B: both sides spell it b (before case folding makes it ss).
+UScriptCode script_of(UChar32 c) {
+    UErrorCode status = U_ZERO_ERROR;
+    const UScriptCode s = uscript_getScript(c, &status);
+    return U_SUCCESS(status) ? s : USCRIPT_UNKNOWN;
+}
+
+// Scripts written without spaces between words (Hangul is spaced).
+bool spaceless(UScriptCode s) {
+    return s == USCRIPT_HAN || s == USCRIPT_HIRAGANA || s == USCRIPT_KATAKANA || s == USCRIPT_THAI || s == USCRIPT_LAO ||
+           s == USCRIPT_KHMER || s == USCRIPT_MYANMAR;
+}
+bool spaceless(const std::u32string& token) { return token.size() == 1 && spaceless(script_of(static_cast<UChar32>(token[0]))); }
+
+// Cyrillic and Greek letters (case folded) that look like Latin ones: a mixed title read with
+// eng+rus gets either, and the pixels cannot tell them apart.
+char32_t same_shape(char32_t c) {
+    static constexpr std::pair<char32_t, char32_t> kShapes[] = {
+        {U'\u0430', U'a'}, {U'\u0435', U'e'}, {U'\u043E', U'o'}, {U'\u0440', U'p'}, {U'\u0441', U'c'}, {U'\u0443', U'y'},
+        {U'\u0445', U'x'}, {U'\u0456', U'i'}, {U'\u0458', U'j'}, {U'\u0455', U's'}, {U'\u03BF', U'o'}, {U'\u03BD', U'v'}};
+    for (const auto& [from, to] : kShapes)
+        if (c == from) return to;
+    return c;
+}
+
+// The text with ß spelled b (Tesseract's Latin model reads it as B), normalised (title::normalise).
+std::string for_tokens(const std::string& text) {
     std::string spelled = text;
     for (const char* sharp_s : {"\u00DF", "\u1E9E"})
         for (std::size_t at = spelled.find(sharp_s); at != std::string::npos; at = spelled.find(sharp_s, at))
             spelled.replace(at, std::strlen(sharp_s), "b");
-    const std::string norm = title::normalise(spelled);
-    std::vector<std::u32string> out;
-    std::u32string token, other;
-    auto flush = [&] {
-        if (other.size() >= 2 && foreign && foreign->empty()) {
-            UErrorCode status = U_ZERO_ERROR;
-            const UScriptCode script = uscript_getScript(static_cast<UChar32>(other[0]), &status);
-            *foreign = U_SUCCESS(status) ? uscript_getName(script) : "another script";
-        }
-        if (!token.empty()) out.push_back(token);
-        token.clear();
-        other.clear();
-    };
+    return title::normalise(spelled);
+}
+
+// Calls f(c) for each code point of `text` and f(' ') between words.
+template <typename F>
+void each_char(const std::string& norm, F f) {
     for (int32_t i = 0; i < static_cast<int32_t>(norm.size());) {
         UChar32 c;
         U8_NEXT(norm.data(), i, static_cast<int32_t>(norm.size()), c);
-        if (c < 0) continue;
-        if (u_isspace(c)) {
-            flush();
-            continue;
-        }
-        if (!u_isalnum(c)) continue;  // punctuation, symbols: OCR reads them unreliably
-        UErrorCode status = U_ZERO_ERROR;
-        const UScriptCode script = uscript_getScript(c, &status);
-        if (script != USCRIPT_LATIN && script != USCRIPT_COMMON && script != USCRIPT_INHERITED) {
-            other += static_cast<char32_t>(c);
-            continue;
-        }
-        if (c == '0') c = 'o';
-        if (c == '1' || c == 'i') c = 'l';
-        token += static_cast<char32_t>(c);
+        if (c >= 0) f(u_isspace(c) ? UChar32{' '} : c);
     }
+}
+
+// A letter of a script other than Latin that stands alone in its word: a formula's (α, σ²), which
+// OCR reads as a Latin letter or not at all.
+bool lone_letter(const std::u32string& word, char32_t c) {
+    const UScriptCode s = script_of(static_cast<UChar32>(c));
+    if (s == USCRIPT_LATIN || s == USCRIPT_COMMON || s == USCRIPT_INHERITED || spaceless(s) || !u_isalpha(static_cast<UChar32>(c)))
+        return false;
+    return std::count_if(word.begin(), word.end(), [&](char32_t d) { return u_isalpha(static_cast<UChar32>(d)) && script_of(static_cast<UChar32>(d)) == s; }) < 2;
+}
+
+std::vector<std::u32string> tokens_of(const std::string& text) {
+    std::vector<std::u32string> out;
+    std::u32string word;  // its letters and digits
+    auto flush = [&] {
+        std::u32string token;
+        for (char32_t c : word) {
+            if (lone_letter(word, c)) continue;
+            if (spaceless(script_of(static_cast<UChar32>(c)))) {
+                if (!token.empty()) out.push_back(token);
+                token.clear();
+                out.push_back(std::u32string(1, c));
+                continue;
+            }
+            if (c == '0') c = 'o';
+            if (c == '1' || c == 'i') c = 'l';
+            token += same_shape(c);
+        }
+        if (!token.empty()) out.push_back(token);
+        word.clear();
+    };
+    each_char(for_tokens(text), [&](UChar32 c) {
+        if (c == ' ') return flush();
+        if (u_isalnum(c)) word += static_cast<char32_t>(c);  // punctuation, symbols: OCR reads them unreliably
+    });
     flush();
     return out;
+}
+
+// The scripts `text` is written in, in order: those with a word of two letters or more (a lone
+// Greek letter is a formula's), or one letter of a script written without spaces.
+std::vector<UScriptCode> scripts_of(const std::string& text) {
+    std::vector<UScriptCode> out;
+    std::vector<std::pair<UScriptCode, int>> word;  // letters of each script in the word
+    auto flush = [&] {
+        for (const auto& [script, letters] : word)
+            if ((letters >= 2 || spaceless(script)) && std::find(out.begin(), out.end(), script) == out.end()) out.push_back(script);
+        word.clear();
+    };
+    each_char(title::normalise(text), [&](UChar32 c) {
+        if (c == ' ') return flush();
+        const UScriptCode s = script_of(c);
+        if (!u_isalpha(c) || s == USCRIPT_COMMON || s == USCRIPT_INHERITED) return;
+        auto it = std::find_if(word.begin(), word.end(), [&](const auto& p) { return p.first == s; });
+        if (it == word.end()) word.push_back({s, 1});
+        else ++it->second;
+    });
+    flush();
+    return out;
+}
+
+// Tesseract's languages, with the script they read and the Debian package of their data
+// (.ci/packages.txt installs all but Thai).
+struct OcrLanguage {
+    UScriptCode script;
+    const char* code;
+    const char* name;
+    const char* package;
+};
+constexpr OcrLanguage kOcrLanguages[] = {
+    {USCRIPT_LATIN, "eng", "Latin", "tesseract-ocr-eng"},
+    {USCRIPT_HAN, "chi_sim", "Han (simplified)", "tesseract-ocr-chi-sim"},  // and chi_tra, read apart (languages_for())
+    {USCRIPT_HAN, "chi_tra", "Han (traditional)", "tesseract-ocr-chi-tra"},
+    {USCRIPT_HIRAGANA, "jpn", "Japanese", "tesseract-ocr-jpn"},
+    {USCRIPT_KATAKANA, "jpn", "Japanese", "tesseract-ocr-jpn"},
+    {USCRIPT_HANGUL, "kor", "Hangul", "tesseract-ocr-kor"},
+    {USCRIPT_CYRILLIC, "rus", "Cyrillic", "tesseract-ocr-rus"},
+    {USCRIPT_GREEK, "ell", "Greek", "tesseract-ocr-ell"},
+    {USCRIPT_ARABIC, "ara", "Arabic", "tesseract-ocr-ara"},
+    {USCRIPT_HEBREW, "heb", "Hebrew", "tesseract-ocr-heb"},
+    {USCRIPT_DEVANAGARI, "hin", "Devanagari", "tesseract-ocr-hin"},
+    {USCRIPT_THAI, "tha", "Thai", "tesseract-ocr-tha"},
+};
+
+// "Arabic (ara): install the Debian package tesseract-ocr-ara" for the languages of "a+b" that
+// do not load alone.
+std::string missing_data(PithOcrInitFn init, const std::string& languages) {
+    std::string what, packages;
+    std::size_t count = 0;
+    for (std::size_t at = 0; at <= languages.size();) {
+        const std::size_t end = std::min(languages.find_first_of("+ ", at), languages.size());
+        const std::string code = languages.substr(at, end - at);
+        at = end + 1;
+        if (init(code.c_str())) continue;
+        const auto l = std::find_if(std::begin(kOcrLanguages), std::end(kOcrLanguages), [&](const auto& o) { return code == o.code; });
+        what += (what.empty() ? "" : ", ") + (l == std::end(kOcrLanguages) ? code : std::string(l->name) + " (" + code + ")");
+        packages += (packages.empty() ? "" : " ") + (l == std::end(kOcrLanguages) ? "tesseract-ocr-" + code : std::string(l->package));
+        ++count;
+    }
+    if (what.empty()) return "Tesseract does not start with " + languages;
+    return "Tesseract has no data for " + what + ": install the Debian package" + (count > 1 ? "s " : " ") + packages;
 }
 
 std::string utf8(const std::u32string& s) {
@@ -177,28 +279,48 @@ std::string utf8(const std::u32string& s) {
 std::size_t allowed_errors(std::size_t length) { return (length + 1) / 5; }
 
 // A word that counts: two characters or more (a lone letter or digit can be a speck or a
-// footnote mark, and changes no title into another).
-bool counts(const std::u32string& t) { return t.size() >= 2; }
+// footnote mark, and changes no title into another), or a character of a script written
+// without spaces (one Han character can be a word).
+bool counts(const std::u32string& t) { return t.size() >= 2 || spaceless(t); }
+
+// Letters as the "mostly formula" and outranking rules count them: a character of a script
+// written without spaces counts as two (a two-character Chinese title is a title).
+std::size_t letters_of(const std::string& text) {
+    std::size_t n = 0;
+    for (const auto& token : tokens_of(text)) n += spaceless(token) ? 2 : token.size();
+    return n;
+}
 
 // Title tokens aligned with the OCR tokens read where the title stands: groups of 1-3 title
 // tokens against 1-3 OCR tokens (OCR splits and joins words inside formulas: "O(n logn)")
 // match when their letters agree within allowed_errors(); the alignment leaves as few counting
-// tokens unmatched as it can.
+// tokens unmatched as it can. Characters of scripts written without spaces are tokens of their
+// own, which match only when equal; between two that match, one character misread, dropped or
+// added is OCR's error, tolerated as in a word: allowed_errors() of the title's characters, never
+// two side by side (gap_tolerated()).
 struct Alignment {
     std::vector<std::u32string> missing;  // title tokens the pixels do not show
     std::vector<std::u32string> extra;    // OCR tokens the title does not have
     std::size_t matched = 0;              // counting title tokens matched
+    std::size_t title = 0;                // title tokens
+    std::size_t differences() const { return missing.size() + extra.size(); }
 };
 
-Alignment align(const std::vector<std::u32string>& t, const std::vector<Token>& o) {
+// One move of the alignment: `a` title tokens from `i` against `b` OCR tokens from `j` (0: skipped).
+struct Step {
+    std::size_t i = 0, j = 0;
+    int a = 0, b = 0;
+};
+
+double skip_cost(const std::u32string& s, double confidence) { return counts(s) && confidence >= kMinConfidence ? 1.0 : 0.01; }
+double confidence_of(const Token& o) { return o.ocr ? o.ocr->confidence : 100; }
+
+std::vector<Step> best_steps(const std::vector<std::u32string>& t, const std::vector<Token>& o) {
     const std::size_t n = t.size(), m = o.size();
     constexpr double kInf = std::numeric_limits<double>::infinity();
-    auto skip_cost = [](const std::u32string& s, double confidence) {
-        return counts(s) && confidence >= kMinConfidence ? 1.0 : 0.01;
-    };
     struct Cell {
         double cost = kInf;
-        int a = 0, b = 0;  // the move that reached it: a title tokens and b OCR tokens taken (0 = skipped)
+        int a = 0, b = 0;  // the move that reached it
     };
     std::vector<std::vector<Cell>> dp(n + 1, std::vector<Cell>(m + 1));
     dp[0][0].cost = 0;
@@ -210,7 +332,7 @@ Alignment align(const std::vector<std::u32string>& t, const std::vector<Token>& 
                 if (here + cost < dp[ni][nj].cost) dp[ni][nj] = {here + cost, a, b};
             };
             if (i < n) relax(i + 1, j, skip_cost(t[i], 100), 1, 0);
-            if (j < m) relax(i, j + 1, skip_cost(o[j].text, o[j].ocr ? o[j].ocr->confidence : 100), 0, 1);
+            if (j < m) relax(i, j + 1, skip_cost(o[j].text, confidence_of(o[j])), 0, 1);
             std::u32string tt;
             for (std::size_t a = 1; a <= 3 && i + a <= n; ++a) {
                 tt += t[i + a - 1];
@@ -226,19 +348,46 @@ Alignment align(const std::vector<std::u32string>& t, const std::vector<Token>& 
                 }
             }
         }
-    Alignment out;
+    std::vector<Step> steps;
     for (std::size_t i = n, j = m; i > 0 || j > 0;) {
         const Cell& c = dp[i][j];
-        if (c.a > 0 && c.b == 0 && counts(t[i - 1])) out.missing.push_back(t[i - 1]);
-        if (c.a == 0 && c.b > 0 && skip_cost(o[j - 1].text, o[j - 1].ocr ? o[j - 1].ocr->confidence : 100) >= 1)
-            out.extra.push_back(o[j - 1].text);
-        if (c.a > 0 && c.b > 0)
-            for (int k = 1; k <= c.a; ++k) out.matched += counts(t[i - k]);
         i -= c.a;
         j -= c.b;
+        steps.push_back({i, j, c.a, c.b});
     }
-    std::reverse(out.missing.begin(), out.missing.end());
-    std::reverse(out.extra.begin(), out.extra.end());
+    std::reverse(steps.begin(), steps.end());
+    return steps;
+}
+
+Alignment align(const std::vector<std::u32string>& t, const std::vector<Token>& o) {
+    const std::vector<Step> steps = best_steps(t, o);
+    std::size_t characters = 0;
+    for (const auto& token : t) characters += spaceless(token);
+    std::size_t tolerated = allowed_errors(characters);
+    Alignment out;
+    out.title = t.size();
+    for (std::size_t k = 0; k < steps.size();) {
+        if (steps[k].a > 0 && steps[k].b > 0) {
+            for (int x = 0; x < steps[k].a; ++x) out.matched += counts(t[steps[k].i + x]);
+            ++k;
+            continue;
+        }
+        // A gap: the run of skipped tokens up to the next match.
+        std::vector<std::u32string> missing, extra;
+        for (; k < steps.size() && !(steps[k].a > 0 && steps[k].b > 0); ++k) {
+            if (steps[k].a > 0 && counts(t[steps[k].i])) missing.push_back(t[steps[k].i]);
+            if (steps[k].b > 0 && skip_cost(o[steps[k].j].text, confidence_of(o[steps[k].j])) >= 1) extra.push_back(o[steps[k].j].text);
+        }
+        const bool one_character = missing.size() + extra.size() > 0 && missing.size() <= 1 && extra.size() <= 1 &&
+                                   std::all_of(missing.begin(), missing.end(), [](const auto& x) { return spaceless(x); }) &&
+                                   std::all_of(extra.begin(), extra.end(), [](const auto& x) { return spaceless(x); });
+        if (one_character && tolerated > 0) {
+            --tolerated;
+            continue;
+        }
+        out.missing.insert(out.missing.end(), missing.begin(), missing.end());
+        out.extra.insert(out.extra.end(), extra.begin(), extra.end());
+    }
     return out;
 }
 
@@ -273,14 +422,15 @@ double ratio(double a, double b) { return (std::max(a, b) + 0.05) / (std::min(a,
 
 // OCR's words in reading order: lines from the top (words whose middles lie within half a line
 // of each other), each from the left. Sparse-text segmentation gives them block by block.
-std::vector<OcrWord> reading_order(std::vector<OcrWord> words, double line) {
-    auto middle = [](const OcrWord& w) { return (w.y0 + w.y1) / 2; };
-    std::stable_sort(words.begin(), words.end(), [&](const OcrWord& a, const OcrWord& b) { return middle(a) < middle(b); });
+template <typename W>
+std::vector<W> reading_order(std::vector<W> words, double line) {
+    auto middle = [](const W& w) { return (w.y0 + w.y1) / 2; };
+    std::stable_sort(words.begin(), words.end(), [&](const W& a, const W& b) { return middle(a) < middle(b); });
     for (std::size_t start = 0; start < words.size();) {
         std::size_t end = start + 1;
         while (end < words.size() && middle(words[end]) - middle(words[start]) < line / 2) ++end;
         std::stable_sort(words.begin() + static_cast<std::ptrdiff_t>(start), words.begin() + static_cast<std::ptrdiff_t>(end),
-                         [](const OcrWord& a, const OcrWord& b) { return a.x0 < b.x0; });
+                         [](const W& a, const W& b) { return a.x0 < b.x0; });
         start = end;
     }
     return words;
@@ -358,22 +508,73 @@ Region region_for(const visible::Page& page, const std::vector<visible::Word>& t
     return r;
 }
 
-std::string preload() {
-    static const std::string why = []() -> std::string {
-#if PITH_TEST_HOOKS
-        if (std::getenv("PITH_TEST_NO_OCR")) return "no OCR here (PITH_TEST_NO_OCR)";  // test hook: Tesseract missing
-#endif
-        // One thread: the reading is small, and OpenMP's pool costs more than it gains on 2 cores
-        // (read by libgomp when pith-ocr.so loads it, so set before).
-        ::setenv("OMP_THREAD_LIMIT", "1", 0);
-        try {
-            const auto init = reinterpret_cast<PithOcrInitFn>(poppler_module::symbol(PITH_OCR_INIT_SYMBOL, "pith-ocr.so"));
-            if (!init(kLanguages)) return std::string("Tesseract has no data for ") + kLanguages + " (tesseract-ocr-eng)";
-            return "";
-        } catch (const Error& e) {
-            return e.what();
+// The engines of Languages::tesseract ("chi_sim chi_tra+eng": two).
+std::vector<std::string> engines_of(const std::string& tesseract) {
+    std::vector<std::string> out;
+    for (std::size_t at = 0; at < tesseract.size();) {
+        const std::size_t end = std::min(tesseract.find(' ', at), tesseract.size());
+        if (end > at) out.push_back(tesseract.substr(at, end - at));
+        at = end + 1;
+    }
+    return out;
+}
+
+Languages languages_for(const std::vector<visible::Word>& title) {
+    std::vector<UScriptCode> scripts;
+    for (const auto& w : title)
+        for (UScriptCode s : scripts_of(w.text))
+            if (std::find(scripts.begin(), scripts.end(), s) == scripts.end()) scripts.push_back(s);
+    // Japanese: kana with Han characters (kanji), which jpn reads.
+    const bool kana = std::any_of(scripts.begin(), scripts.end(), [](UScriptCode s) { return s == USCRIPT_HIRAGANA || s == USCRIPT_KATAKANA; });
+    std::vector<std::string> codes;
+    bool latin = false;
+    for (UScriptCode s : scripts) {
+        if (s == USCRIPT_LATIN) {
+            latin = true;
+            continue;
         }
-    }();
+        bool known = false;
+        for (const OcrLanguage& l : kOcrLanguages) {
+            const std::string code = kana && s == USCRIPT_HAN ? "jpn" : l.code;
+            if (l.script != s) continue;
+            known = true;
+            if (std::find(codes.begin(), codes.end(), code) == codes.end()) codes.push_back(code);
+        }
+        if (!known) return {"", std::string("the title is written in ") + uscript_getName(s) + ", for which pith knows no OCR language"};
+    }
+    if (codes.empty()) return {kLatin, ""};
+    if (latin) codes.push_back(kLatin);
+    // Han's two models apart: the engine's languages with chi_sim, then with chi_tra.
+    auto joined = [&](const char* han) {
+        std::string out;
+        for (const auto& c : codes)
+            if (c != "chi_tra") out += (out.empty() ? "" : "+") + (c == "chi_sim" ? std::string(han) : c);
+        return out;
+    };
+    std::string out = joined("chi_sim");
+    if (std::find(codes.begin(), codes.end(), "chi_sim") != codes.end()) out += " " + joined("chi_tra");
+    const bool han = std::any_of(scripts.begin(), scripts.end(), [](UScriptCode s) { return s == USCRIPT_HAN || s == USCRIPT_HIRAGANA || s == USCRIPT_KATAKANA; });
+    return {out, "", han ? 0.75 : 1};
+}
+
+std::string preload(const std::string& languages) {
+    static std::mutex mutex;
+    static std::map<std::string, std::string> started;  // languages -> why not ("": ready)
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (const auto it = started.find(languages); it != started.end()) return it->second;
+    std::string& why = started[languages];
+#if PITH_TEST_HOOKS
+    if (std::getenv("PITH_TEST_NO_OCR")) return why = "no OCR here (PITH_TEST_NO_OCR)";  // test hook: Tesseract missing
+#endif
+    // One thread: the reading is small, and OpenMP's pool costs more than it gains on 2 cores
+    // (read by libgomp when pith-ocr.so loads it, so set before).
+    ::setenv("OMP_THREAD_LIMIT", "1", 0);
+    try {
+        const auto init = reinterpret_cast<PithOcrInitFn>(poppler_module::symbol(PITH_OCR_INIT_SYMBOL, "pith-ocr.so"));
+        if (!init(languages.c_str())) why = missing_data(init, languages);
+    } catch (const Error& e) {
+        why = e.what();
+    }
     return why;
 }
 
@@ -381,7 +582,8 @@ namespace {
 
 // The lines of the page below the title in type larger than the title's (Region::rest_*), as
 // words of pass kPassBelow; a page that cannot be read there fails the reading.
-void read_rest(std::string_view pdf, int index, const std::string& password, const Region& region, Reading& r) {
+void read_rest(std::string_view pdf, int index, const std::string& password, const Region& region, const std::string& engine,
+               Reading& r) {
     static const auto render = reinterpret_cast<PithPageRegionFn>(poppler_module::symbol(PITH_PAGE_REGION_SYMBOL));
     static const auto large = reinterpret_cast<PithOcrLargeFn>(poppler_module::symbol(PITH_OCR_LARGE_SYMBOL, "pith-ocr.so"));
     Image rest;
@@ -393,35 +595,43 @@ void read_rest(std::string_view pdf, int index, const std::string& password, con
     }
     OcrContext c{&rest, &r.words, kPassBelow};
     const int min_height = static_cast<int>(std::floor(region.rest_line * rest.dpi / 72));
-    if (large(rest.rgb.data(), rest.columns, rest.rows, static_cast<int>(std::lround(rest.dpi)), min_height, &on_word, &c) != 1)
+    if (large(engine.c_str(), rest.rgb.data(), rest.columns, rest.rows, static_cast<int>(std::lround(rest.dpi)), min_height, &on_word, &c) != 1)
         r.read = false, r.why = "Tesseract could not read the page below the title";
 }
 
 }  // namespace
 
-Reading read(std::string_view pdf, int index, const std::string& password, const Region& region) {
+Reading read(std::string_view pdf, int index, const std::string& password, const Region& region, const Languages& languages) {
     static const auto render = reinterpret_cast<PithPageRegionFn>(poppler_module::symbol(PITH_PAGE_REGION_SYMBOL));
     Reading r;
-    if (!render(pdf.data(), pdf.size(), index, password.c_str(), region.x0, region.y0, region.x1, region.y1, region.dpi,
+    if (languages.tesseract.empty()) {
+        r.why = languages.why;
+        return r;
+    }
+    const double dpi = std::max(kMinDpi, region.dpi * languages.dpi_scale);
+    if (!render(pdf.data(), pdf.size(), index, password.c_str(), region.x0, region.y0, region.x1, region.y1, dpi,
                 kRenderSeconds, &on_pixels, &r.image) ||
         r.image.columns <= 0) {
         r.why = "the title block was not rendered";
         r.image = Image{};
         return r;
     }
-    if (const std::string why = preload(); !why.empty()) {
-        r.why = why;
-        return r;
-    }
+    const std::vector<std::string> engines = engines_of(languages.tesseract);
+    for (const std::string& e : engines)
+        if (const std::string why = preload(e); !why.empty()) {
+            r.why = why;
+            return r;
+        }
     static const auto ocr = reinterpret_cast<PithOcrFn>(poppler_module::symbol(PITH_OCR_SYMBOL, "pith-ocr.so"));
     r.read = true;
-    for (int pass : {PITH_OCR_SPARSE, PITH_OCR_AUTO}) {
-        OcrContext c{&r.image, &r.words, pass};
-        r.read = r.read && ocr(r.image.rgb.data(), r.image.columns, r.image.rows, static_cast<int>(std::lround(r.image.dpi)),
-                               pass, &on_word, &c) == 1;
-    }
+    for (std::size_t k = 0; k < engines.size(); ++k)
+        for (int layout : {PITH_OCR_SPARSE, PITH_OCR_AUTO}) {
+            OcrContext c{&r.image, &r.words, static_cast<int>(2 * k) + layout};
+            r.read = r.read && ocr(engines[k].c_str(), r.image.rgb.data(), r.image.columns, r.image.rows,
+                                   static_cast<int>(std::lround(r.image.dpi)), layout, &on_word, &c) == 1;
+        }
     if (!r.read) r.why = "Tesseract could not read the title block";
-    else if (region.rest_dpi > 0 && region.page_height > region.rest_y0) read_rest(pdf, index, password, region, r);
+    else if (region.rest_dpi > 0 && region.page_height > region.rest_y0) read_rest(pdf, index, password, region, engines[0], r);
     return r;
 }
 
@@ -476,8 +686,8 @@ std::optional<Reading> decode(std::string_view bytes) {
     return r;
 }
 
-Reader::Reader(std::string_view pdf, int index, const std::string& password, const Region& region)
-    : pdf_(pdf), index_(index), password_(password), region_(region) {
+Reader::Reader(std::string_view pdf, int index, const std::string& password, const Region& region, const Languages& languages)
+    : pdf_(pdf), index_(index), password_(password), region_(region), languages_(languages) {
     int fds[2];
     if (::pipe(fds) != 0) return;
     std::fflush(nullptr);
@@ -489,11 +699,11 @@ Reader::Reader(std::string_view pdf, int index, const std::string& password, con
     }
     if (child_ == 0) {
         ::close(fds[0]);
-        (void)preload();  // Tesseract's data loaded before the limits, as poppler is
+        for (const std::string& e : engines_of(languages_.tesseract)) (void)preload(e);  // Tesseract's data loaded before the limits, as poppler is
         visible::limit_reading_child(kChildCpuSeconds);
         std::string message;
         try {
-            message = "R" + encode(read(pdf_, index_, password_, region_));
+            message = "R" + encode(read(pdf_, index_, password_, region_, languages_));
         } catch (const Error& e) {
             message = std::string("E") + e.what();
         }
@@ -515,7 +725,7 @@ Reader::~Reader() {
 Reading Reader::collect() {
     if (child_ < 0) {  // no child: in this process then
         try {
-            return read(pdf_, index_, password_, region_);
+            return read(pdf_, index_, password_, region_, languages_);
         } catch (const Error& e) {
             return {false, e.what(), {}, {}};
         }
@@ -543,12 +753,10 @@ constexpr const char* kReadsNothing = "OCR reads no words there: the pixels do n
 // Why the pixels cannot be read for this title ("" when they can): not read at all, a script
 // without OCR data, too few letters (a formula).
 std::string unreadable(const std::vector<visible::Word>& title, const Reading& r) {
+    if (const Languages l = languages_for(title); !l.why.empty()) return l.why;
     if (!r.read) return r.why;
-    std::string foreign;
     std::size_t letters = 0;
-    for (const auto& w : title)
-        for (const auto& token : tokens_of(w.text, &foreign)) letters += token.size();
-    if (!foreign.empty()) return "the title is written in " + foreign + ", which pith's OCR (" + kLanguages + ") does not read";
+    for (const auto& w : title) letters += letters_of(w.text);
     if (letters < 4) return "the title is mostly formula or symbols, which OCR does not read";
     return "";
 }
@@ -557,8 +765,7 @@ std::string unreadable(const std::vector<visible::Word>& title, const Reading& r
 std::pair<std::string, double> faintest(const std::vector<visible::Word>& title, const Image& image) {
     std::pair<std::string, double> out{"", 21};
     for (const auto& w : title) {
-        std::string none;
-        const auto tokens = tokens_of(w.text, &none);
+        const auto tokens = tokens_of(w.text);
         if (std::none_of(tokens.begin(), tokens.end(), counts)) continue;
         const double k = contrast(image, w.x0, w.y0, w.x1, w.y1);
         if (k < out.second) out = {w.text, k};
@@ -571,11 +778,8 @@ std::pair<std::string, double> faintest(const std::vector<visible::Word>& title,
 std::string large_pair(const std::vector<const OcrWord*>& words, double height, double bottom) {
     std::vector<const OcrWord*> large;
     for (const OcrWord* w : words) {
-        std::string none;
-        std::size_t chars = 0;
-        for (const auto& token : tokens_of(w->text, &none)) chars += token.size();
         const double h = w->y1 - w->y0;
-        if (chars >= 3 && w->confidence >= kMinConfidence && w->x1 - w->x0 >= h && w->y1 <= bottom && h > height)
+        if (letters_of(w->text) >= 3 && w->confidence >= kMinConfidence && w->x1 - w->x0 >= h && w->y1 <= bottom && h > height)
             large.push_back(w);
     }
     for (const OcrWord* w : large)
@@ -605,6 +809,35 @@ std::string joined_text(const std::vector<visible::Word>& words) {
     return out;
 }
 
+bool right_to_left(const std::u32string& token) {
+    return std::any_of(token.begin(), token.end(), [](char32_t c) {
+        const UCharDirection d = u_charDirection(static_cast<UChar32>(c));
+        return d == U_RIGHT_TO_LEFT || d == U_RIGHT_TO_LEFT_ARABIC;
+    });
+}
+
+// The title's tokens aligned with OCR's. Tesseract gives a right-to-left word's letters in
+// logical order, and pith puts OCR's words in order from the left (reading_order()); the text
+// layer gives a word's letters in logical order or, where the PDF stores them in visual order
+// (title.cpp), reversed. So a title with right-to-left words is taken from the left too, its
+// words' letters as given or reversed, whichever agrees better.
+Alignment align_title(const std::vector<visible::Word>& title, const std::vector<Token>& here, double line) {
+    auto tokens = [](const std::vector<visible::Word>& words) {
+        std::vector<std::u32string> t;
+        for (const auto& w : words)
+            for (auto& token : tokens_of(w.text)) t.push_back(std::move(token));
+        return t;
+    };
+    std::vector<std::u32string> t = tokens(title);
+    if (std::none_of(t.begin(), t.end(), right_to_left)) return align(t, here);
+    t = tokens(reading_order(title, line));
+    const Alignment logical = align(t, here);
+    for (auto& token : t)
+        if (right_to_left(token)) std::reverse(token.begin(), token.end());
+    const Alignment reversed = align(t, here);
+    return reversed.differences() < logical.differences() ? reversed : logical;
+}
+
 // The judgement on one OCR pass's words.
 Judgement judge_pass(const std::vector<visible::Word>& title, const Reading& r, const std::vector<OcrWord>& words,
                      const std::vector<const OcrWord*>& below) {
@@ -624,12 +857,8 @@ Judgement judge_pass(const std::vector<visible::Word>& title, const Reading& r, 
         return j;
     }
     // The OCR words where the title stands (inside its boxes' extent), and the others.
-    std::vector<std::u32string> t;
     double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300, tallest = 0;
-    for (const auto& w : title) {
-        for (auto& token : tokens_of(w.text, nullptr)) t.push_back(std::move(token));
-        x0 = std::min(x0, w.x0), y0 = std::min(y0, w.y0), x1 = std::max(x1, w.x1), y1 = std::max(y1, w.y1);
-    }
+    for (const auto& w : title) x0 = std::min(x0, w.x0), y0 = std::min(y0, w.y0), x1 = std::max(x1, w.x1), y1 = std::max(y1, w.y1);
     const double line = std::max(1.0, title.front().y1 - title.front().y0);
     std::vector<Token> here;
     std::vector<const OcrWord*> elsewhere;
@@ -643,9 +872,9 @@ Judgement judge_pass(const std::vector<visible::Word>& title, const Reading& r, 
         }
         read_text += (read_text.empty() ? "" : " ") + w.text;
         tallest = std::max(tallest, w.y1 - w.y0);
-        for (auto& token : tokens_of(w.text, nullptr)) here.push_back({std::move(token), &w});
+        for (auto& token : tokens_of(w.text)) here.push_back({std::move(token), &w});
     }
-    const Alignment a = align(t, here);
+    const Alignment a = align_title(title, here, line);
     const std::string pixels = "the pixels (OCR) read \"" + read_text + "\" there";
     if (a.missing.empty() && a.extra.empty()) {
         if (const std::string above = outranking(elsewhere, tallest, y1); !above.empty()) {
@@ -669,7 +898,7 @@ Judgement judge_pass(const std::vector<visible::Word>& title, const Reading& r, 
                                     (a.missing.empty() || a.extra.empty() ? "" : " and ") +
                                     (a.extra.empty() ? "" : "with " + quoted_list(a.extra));
     if (here.empty()) j.explanation = layer + ", but " + kReadsNothing;
-    else if (a.missing.size() <= 1 && a.extra.size() <= 1 && (a.matched >= 3 || t.size() <= 2))  // a misread word, or a title too short to tell
+    else if (a.missing.size() <= 1 && a.extra.size() <= 1 && (a.matched >= 3 || a.title <= 2))  // a misread word, or a title too short to tell
         j.explanation = layer + ", but " + pixels + ", " + differences + " (one word: possibly OCR's misreading; not confirmed)";
     else j.verdict = Verdict::Differs, j.explanation = layer + ", but " + pixels + ", " + differences;
     return j;
@@ -695,7 +924,7 @@ Judgement judge(const std::vector<visible::Word>& title, const Reading& r) {
     std::vector<const OcrWord*> below;
     for (const OcrWord& w : r.words)
         if (w.pass == kPassBelow) below.push_back(&w);
-    for (int pass : {0, 1}) {
+    for (int pass = 0; pass < kPassBelow; ++pass) {
         std::vector<OcrWord> words;
         for (const OcrWord& w : r.words)
             if (w.pass == pass) words.push_back(w);
@@ -728,11 +957,10 @@ namespace {
 // The confident words of the pass that reads more of them (each segmentation misses some).
 std::vector<OcrWord> confident_words(const Reading& r) {
     std::vector<OcrWord> best;
-    for (int pass : {0, 1}) {
+    for (int pass = 0; pass < kPassBelow; ++pass) {
         std::vector<OcrWord> words;
         for (const OcrWord& w : r.words) {
-            std::string none;
-            const auto tokens = tokens_of(w.text, &none);
+            const auto tokens = tokens_of(w.text);
             if (w.pass == pass && w.confidence >= kMinConfidence && std::any_of(tokens.begin(), tokens.end(), counts))
                 words.push_back(w);
         }
@@ -755,10 +983,10 @@ std::string not_front_matter(const Reading& r, double title_size, const std::vec
     if (!title_words.empty()) {  // the text layer shows the record's title there: so must the pixels
         std::vector<std::u32string> t;
         for (const auto& w : title_words)
-            for (auto& token : tokens_of(w, nullptr)) t.push_back(std::move(token));
+            for (auto& token : tokens_of(w)) t.push_back(std::move(token));
         std::vector<Token> shown;
         for (const OcrWord& w : words)
-            for (auto& token : tokens_of(w.text, nullptr)) shown.push_back({std::move(token), &w});
+            for (auto& token : tokens_of(w.text)) shown.push_back({std::move(token), &w});
         const Alignment a = align(t, shown);
         return a.missing.empty() ? "" : "its text layer shows the record's title, but its pixels show it without " + quoted_list(a.missing);
     }
@@ -770,7 +998,10 @@ std::string not_front_matter(const Reading& r, double title_size, const std::vec
 
 std::string not_front_matter(std::string_view pdf, int index, const std::string& password, const visible::Page& page,
                              double title_size, const std::vector<std::string>& title_words) {
-    return not_front_matter(Reader(pdf, index, password, whole_page(page)).collect(), title_size, title_words);
+    // Read in the scripts of the record's title where the page shows it, else in Latin's.
+    std::vector<visible::Word> title(title_words.size());
+    for (std::size_t i = 0; i < title_words.size(); ++i) title[i].text = title_words[i];
+    return not_front_matter(Reader(pdf, index, password, whole_page(page), languages_for(title)).collect(), title_size, title_words);
 }
 
 }  // namespace pith::pixels

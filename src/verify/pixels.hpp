@@ -40,8 +40,25 @@ inline constexpr double kMinConfidence = 50;
 inline constexpr double kRenderSeconds = 10;
 inline constexpr unsigned long kChildCpuSeconds = 20;
 inline constexpr double kChildWallSeconds = 40;
-// Tesseract's languages: English reads the Latin script of most arXiv titles.
-inline constexpr const char* kLanguages = "eng";
+// Tesseract's language for Latin script, the script of most arXiv titles: the one `pith batch`
+// starts in its parent; a title in another script starts its own in the child (languages_for()).
+inline constexpr const char* kLatin = "eng";
+
+// The Tesseract languages that read a title's scripts (doc/visible.md "Titles in other scripts"):
+// eng for Latin; chi_sim and chi_tra for Han, jpn when it has kana, kor, rus, ell, ara, heb, hin, tha;
+// eng after them when the title also has Latin words. A script counts where a word has two
+// letters of it (a lone Greek letter is a formula's), or one of a script written without spaces.
+// Han is read twice, by chi_sim and by chi_tra apart: the two models together write simplified
+// characters in their traditional forms (计算 as 計算), which compare as other characters.
+struct Languages {
+    std::string tesseract;  // "eng", "chi_sim chi_tra+eng": engines apart by spaces, each "a+b"; "" when pith knows no OCR data for a script
+    std::string why;        // then: "the title is written in Ethiopic, for which ..."
+    // The region's resolution times this: Tesseract reads Han and kana, whose characters stand a
+    // full em high, more steadily at 0.75 of the resolution that gives Latin its x-height
+    // (doc/dev/pixels.md).
+    double dpi_scale = 1;
+};
+Languages languages_for(const std::vector<visible::Word>& title);
 
 // The rest of the page below the title is read for type larger than the title's only: at the
 // resolution that gives the title this x-height (larger type reads from 13 pixels up), and only
@@ -49,8 +66,9 @@ inline constexpr const char* kLanguages = "eng";
 // analysis finds them without reading; the page's body text is never read).
 inline constexpr double kRestXHeightPixels = 10;
 inline constexpr double kRestMinDpi = 36, kRestMaxDpi = 150;
-// Words read there carry this pass number (OcrWord::pass).
-inline constexpr int kPassBelow = 2;
+// Words read there carry this pass number (OcrWord::pass), after the title's passes: two for each
+// of at most two engines (Han is read by chi_sim and chi_tra apart).
+inline constexpr int kPassBelow = 4;
 
 // The part of the page rendered: points, page as displayed (CropBox, /Rotate), origin top-left.
 struct Region {
@@ -75,24 +93,25 @@ struct OcrWord {
     std::string text;                          // UTF-8 as Tesseract reads it
     double x0 = 0, y0 = 0, x1 = 0, y1 = 0;     // points, page as displayed, origin top-left
     double confidence = 0;                     // 0-100
-    int pass = 0;                              // 0: sparse-text segmentation; 1: automatic layout; kPassBelow
+    int pass = 0;                              // 2k: the k-th engine's sparse-text segmentation; 2k+1: its automatic layout; kPassBelow
 };
 struct Reading {
     bool read = false;  // the region was rendered and OCR ran
     std::string why;    // when not: why not (no OCR data, not rendered in time, ...)
     Image image;
-    std::vector<OcrWord> words;  // of both passes, each in Tesseract's order
+    std::vector<OcrWord> words;  // of every pass, each in Tesseract's order
 };
 
-// The region rendered and read in this process. Throws pith::Error when pith-text.so cannot be
-// loaded; a missing pith-ocr.so or OCR data is a Reading with `why`.
-Reading read(std::string_view pdf, int index, const std::string& password, const Region& region);
+// The region rendered and read in this process with Tesseract's `languages` (languages_for()).
+// Throws pith::Error when pith-text.so cannot be loaded; a missing pith-ocr.so or OCR data is a
+// Reading with `why`.
+Reading read(std::string_view pdf, int index, const std::string& password, const Region& region, const Languages& languages);
 
 // The same in a child process with a reading's limits (visible::ChildReader): it starts in the
 // constructor and works while the caller goes on; collect() waits for it.
 class Reader {
 public:
-    Reader(std::string_view pdf, int index, const std::string& password, const Region& region);
+    Reader(std::string_view pdf, int index, const std::string& password, const Region& region, const Languages& languages);
     Reader(const Reader&) = delete;
     Reader& operator=(const Reader&) = delete;
     ~Reader();
@@ -103,6 +122,7 @@ private:
     int index_;
     std::string password_;
     Region region_;
+    Languages languages_;
     int child_ = -1;
     int pipe_ = -1;
 };
@@ -163,8 +183,9 @@ double contrast(const Image& image, double x0, double y0, double x1, double y1);
 // Levenshtein distance between two strings of code points.
 std::size_t edit_distance(std::u32string_view a, std::u32string_view b);
 
-// Loads Tesseract and its data once in this process (pith batch calls it before starting its
-// workers so that they inherit it). Returns "" when ready, else why not.
-std::string preload();
+// Loads Tesseract and its data for `languages` once in this process (pith batch calls it for
+// kLatin before starting its workers so that they inherit it). Returns "" when ready, else why
+// not, naming the script and the Debian package of the data that is missing.
+std::string preload(const std::string& languages = kLatin);
 
 }  // namespace pith::pixels

@@ -458,7 +458,8 @@ TitleCheck check_title(pdf::File& file, const std::string& plain, const std::str
         out.words = pixels::title_words(*block.reading.page, *t.span, t.formula_words);
         if (f.failure.empty())
             out.pixels = std::make_unique<pixels::Reader>(file.bytes(), block.index, options.password,
-                                                          pixels::region_for(*block.reading.page, out.words.all()));
+                                                          pixels::region_for(*block.reading.page, out.words.all()),
+                                                          pixels::languages_for(out.words.read));
     }
     return out;
 }

@@ -204,7 +204,87 @@ def build_image_title_below(b):
            ["py", "region_dark_in", ["pixels-image-title-below.pdf", [40, 690, 400, 735]]]])
 
 
+# A Chinese title and another of as many characters (issue 29: titles in other scripts), each
+# character drawn once, so that a ToUnicode map can spell one where the glyphs draw the other.
+TITLE_HAN = "深度学习图像识别方法"       # deep-learning methods of image recognition
+FORGED_HAN = "量子计算纠错编码方案"      # a scheme of error-correcting codes for quantum computing
+assert len(TITLE_HAN) == len(FORGED_HAN) == len(set(FORGED_HAN))
+
+
+def han_title(drawn, spelled=None):
+    """A title in Adobe's STSong-Light with UCS-2 codes (UniGB-UCS2-H), not embedded: poppler draws it
+    with the system's Han font (fonts-wqy-microhei), MuPDF with its own. The codes draw `drawn`; a
+    ToUnicode map spelling `spelled` character for character, when given. Returns (title_ops, hook)."""
+    def hook(d):
+        desc = d.add("<< /Type /FontDescriptor /FontName /STSong-Light /Flags 4 /FontBBox [ 0 -200 1000 900 ] "
+                     "/ItalicAngle 0 /Ascent 880 /Descent -120 /CapHeight 880 /StemV 80 >>")
+        cid = d.add("<< /Type /Font /Subtype /CIDFontType0 /BaseFont /STSong-Light /CIDSystemInfo << /Registry (Adobe) "
+                    "/Ordering (GB1) /Supplement 2 >> /FontDescriptor %d 0 R /DW 1000 >>" % desc)
+        to_unicode = ""
+        if spelled is not None:
+            pairs = "".join("<%04X> <%04X>\n" % (ord(c), ord(s)) for c, s in zip(drawn, spelled))
+            to_unicode = " /ToUnicode %d 0 R" % d.add(stream("", "/CIDInit /ProcSet findresource begin 12 dict begin begincmap "
+                                                             "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def "
+                                                             "/CMapName /Adobe-Identity-UCS def /CMapType 2 def\n1 begincodespacerange "
+                                                             "<0000> <FFFF> endcodespacerange\n%d beginbfchar\n%sendbfchar\nendcmap "
+                                                             "CMapName currentdict /CMap defineresource pop end end\n"
+                                                             % (len(drawn), pairs)))
+        font = d.add("<< /Type /Font /Subtype /Type0 /BaseFont /STSong-Light-UniGB-UCS2-H /Encoding /UniGB-UCS2-H "
+                     "/DescendantFonts [ %d 0 R ]%s >>" % (cid, to_unicode))
+        return {"res": {"Font": "/HT %d 0 R" % font}}
+    return "BT /HT 20 Tf 72 700 Td <%s> Tj ET\n" % "".join("%04X" % ord(c) for c in drawn), hook
+
+
+def ocr_reads(p, name, language, want, lacks):
+    """pdftoppm and mutool draw render the title's strip of page 1 (150 dpi), Tesseract (`language`)
+    reads it: it shows `want`'s characters in order and not `lacks`' (spaces ignored)."""
+    import subprocess
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run(["pdftoppm", "-q", "-r", "150", "-f", "1", "-l", "1", "-x", "0", "-y", "110", "-W", "1275", "-H", "120",
+                        "-png", "-singlefile", p.path(name), tmp + "/p"], check=True)
+        subprocess.run(["mutool", "draw", "-q", "-r", "150", "-o", tmp + "/m.png", p.path(name), "1"], check=True)
+        readings = {}
+        for tool, image in (("poppler", tmp + "/p.png"), ("mupdf", tmp + "/m.png")):
+            r = subprocess.run(["tesseract", image, "-", "-l", language, "--psm", "11"], capture_output=True, timeout=120)
+            text = "".join(r.stdout.decode("utf-8", "replace").split())
+            readings[tool] = text
+            if want not in text or lacks in text:
+                return "%s + tesseract -l %s read %r" % (tool, language, text[:80])
+    p.note.append("tesseract reads %r from both renders" % readings["poppler"][:40])
+    return None
+
+
+def build_han(b):
+    """A Chinese title: honest (a control), and drawn as another while its ToUnicode spells the record's."""
+    b.numbers["H"] = b.record("H", TITLE_HAN)
+    ops, hook = han_title(TITLE_HAN)
+    data = b.stamp(ba.paper(title_ops=ops, hook=hook), "H", "control-han-title.pdf")
+    b.stamp_checks_title("control-han-title.pdf", "H", refused=False)
+    b.add("control-han-title.pdf", data, "control", "paper A's page with a Chinese title (STSong-Light, UniGB-UCS2-H, not "
+          "embedded), stamped with the record of that title", None,
+          "pdftotext and mutool extract the Chinese title; Tesseract (chi_sim) reads it from both renders",
+          [["text_has", TITLE_HAN, "both"], ["mod", "round2_pixels", "ocr_reads", "chi_sim", TITLE_HAN, FORGED_HAN]],
+          control=True)
+    ops, hook = han_title(FORGED_HAN, FORGED_HAN)
+    b.stamp(ba.paper(title_ops=ops, hook=hook), "H", "work/ref-han-forged.pdf")
+    ops, hook = han_title(FORGED_HAN, TITLE_HAN)
+    data = b.stamp(ba.paper(title_ops=ops, hook=hook), "H", "pixels-tounicode-han.pdf")
+    b.stamp_checks_title("pixels-tounicode-han.pdf", "H", refused=True)
+    b.add("pixels-tounicode-han.pdf", data, "pixels-tounicode",
+          "paper A's page with a Chinese title whose glyphs draw %s while its ToUnicode map spells the record's title %s; "
+          "stamped with that record" % (FORGED_HAN, TITLE_HAN), ("invalid", "pith.title.pixels.differs"),
+          "pdftotext and mutool extract the record's title; both renderers draw exactly the pixels of the page whose text "
+          "layer says %s, which Tesseract (chi_sim) reads" % FORGED_HAN,
+          [["text_has", TITLE_HAN, "both"], ["same_render", "work/ref-han-forged.pdf"],
+           ["mod", "round2_pixels", "ocr_reads", "chi_sim", FORGED_HAN, TITLE_HAN]])
+
+
+CHECKS = {"ocr_reads": ocr_reads}
+
+
 def build(b, a):
+    build_han(b)
     build_lying_fonts(b)
     build_faint(b)
     build_inkless(b)

@@ -267,16 +267,13 @@ NO_VISIBLE_TITLE = {
     "valid/AutoCad_Diagram.pdf": ("invalid", "pith.title.not_title",
                                   "a drawing: its first line, \"27 mm\", is a dimension label in smaller type than the page's text"),
 }
-# Corpus files whose title the pixels cannot read (OCR reads Latin script: doc/known-limits.md).
+# Corpus files whose title the pixels cannot read (logos and symbols: doc/known-limits.md).
 # pith stamp refuses them (stamp.title_unchecked: verify would not say trusted) unless told
 # --no-title-check; verify then says unverified (pith.title.pixels.unverified), or keeps its own
 # failure where NO_VISIBLE_TITLE names one. The "bc" logo's glyphs exist but draw nothing: the
 # glance sees them as boxes, the pixels find nothing to read.
 PIXELS_UNREADABLE = {
     "encrypted/adobe-supplement_iso32000-rc4-owner-protected.pdf": "the \"bc\" logo: no letters to read",
-    "valid/habibi.pdf": "an Arabic title",
-    "valid/issue-914-xmp-data.pdf": "a Chinese title",
-    "valid/podofo-TextExtractionPredefinedCmap-tcpdf.pdf": "a Chinese title",
     "valid/podofo-TestXRefCheckboxUnicode.pdf": "a title that is one check mark",
 }
 

@@ -4,6 +4,12 @@
 // last cases render real one-page PDFs and read them with Tesseract, end to end.
 #include <catch2/catch.hpp>
 
+#include <stdlib.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
 #include "pdf_support.hpp"
 #include "verify/pixels.hpp"
 #include "verify/visible.hpp"
@@ -221,9 +227,11 @@ TEST_CASE("pixels: faint titles, titles outranked, pixels that cannot be read", 
     const auto unread = pith::pixels::judge(kTitle, none);
     CHECK(unread.verdict == Verdict::Unverified);
     CHECK(unread.explanation.find("no OCR here") != std::string::npos);
-    // A script without OCR data; a title that is all formula.
-    const std::vector<Word> greek = line_of({"\xCE\x95\xCE\xBB\xCE\xBB\xCE\xB7\xCE\xBD\xCE\xB9\xCE\xBA\xCE\xAC", "Models"});
-    CHECK(pith::pixels::judge(greek, reading_of(greek, {})).explanation.find("Greek") != std::string::npos);
+    // A script pith knows no OCR language for; a title that is all formula.
+    const std::vector<Word> ethiopic = line_of({"\xE1\x88\xB0\xE1\x88\x8B\xE1\x88\x9D", "Models"});  // ሰላም
+    const auto geez = pith::pixels::judge(ethiopic, reading_of(ethiopic, {}));
+    CHECK(geez.verdict == Verdict::Unverified);
+    CHECK(geez.explanation.find("written in Ethiopic, for which pith knows no OCR language") != std::string::npos);
     const std::vector<Word> formula = line_of({"\xE2\x88\x82", "x", "=", "\xCE\xB1"});
     CHECK(pith::pixels::judge(formula, reading_of(formula, {})).verdict == Verdict::Unverified);
 }
@@ -307,7 +315,7 @@ pith::pixels::Judgement read_title(const std::string& pdf) {
     for (const Word& w : page->words)
         if (w.size > 15 && w.size < 30) title.push_back(w);
     REQUIRE(!title.empty());
-    pith::pixels::Reader reader(pdf, 0, "", pith::pixels::region_for(*page, title));
+    pith::pixels::Reader reader(pdf, 0, "", pith::pixels::region_for(*page, title), pith::pixels::languages_for(title));
     return pith::pixels::judge(title, reader.collect());
 }
 
@@ -330,4 +338,223 @@ TEST_CASE("pixels: real renders read by Tesseract", "[pixels]") {
                                             "BT /F1 40 Tf 72 730 Td (Quantum Annealing) Tj ET\n"));
     INFO(above.explanation);
     CHECK(above.verdict == Verdict::Outranked);
+}
+
+// ---------------------------------------------------------------- titles in other scripts
+
+TEST_CASE("pixels: the OCR languages follow the title's scripts", "[pixels]") {
+    auto languages = [](const std::vector<std::string>& words) { return pith::pixels::languages_for(line_of(words)).tesseract; };
+    CHECK(languages({"Sparse", "Attention", "Kernels"}) == "eng");
+    CHECK(languages({"The", "\xCE\xB1-Stable", "Laws"}) == "eng");  // a lone Greek letter is a formula's
+    CHECK(languages({"\xE2\x88\x82", "x"}) == "eng");                  // no letters: Latin's, and then "mostly formula"
+    CHECK(languages({"商品编码"}) == "chi_sim chi_tra");  // two engines: the models together mix their forms
+    CHECK(languages({"深層学習による画像認識"}) == "jpn");  // kana: Japanese, whose model reads the kanji too
+    CHECK(languages({"基于", "GPU", "的并行排序算法"}) == "chi_sim+eng chi_tra+eng");
+    CHECK(languages({"한국어", "자연어", "처리"}) == "kor");
+    CHECK(languages({"Теория", "графов"}) == "rus");
+    CHECK(languages({"Метод", "Monte", "Carlo"}) == "rus+eng");
+    CHECK(languages({"Θεωρία", "αριθμών"}) == "ell");
+    CHECK(languages({"التعلم", "العميق"}) == "ara");
+    CHECK(languages({"למידה", "עמוקה"}) == "heb");
+    CHECK(languages({"गणित", "शिक्षा"}) == "hin");
+    CHECK(languages({"ภาษาไทย"}) == "tha");
+    const auto ethiopic = pith::pixels::languages_for(line_of({"ሰላም", "ዓለም"}));
+    CHECK(ethiopic.tesseract.empty());
+    CHECK(ethiopic.why.find("Ethiopic") != std::string::npos);
+}
+
+namespace {
+
+// One OCR word per text, each in the box of `at` (as Tesseract splits or joins a line).
+std::vector<OcrWord> read_in(const Word& at, const std::vector<std::string>& texts) {
+    std::vector<OcrWord> out;
+    for (const auto& t : texts) out.push_back(ocr(t, at));
+    return out;
+}
+
+Verdict judged(const std::vector<Word>& title, const std::vector<OcrWord>& words) {
+    const auto j = pith::pixels::judge(title, reading_of(title, words));
+    INFO(j.explanation);
+    return j.verdict;
+}
+
+// `s` with its code points in reverse order (a right-to-left word stored in visual order).
+std::string reversed(const std::string& s) {
+    std::vector<std::string> chars;
+    for (std::size_t i = 0; i < s.size();) {
+        std::size_t n = 1;
+        while (i + n < s.size() && (static_cast<unsigned char>(s[i + n]) & 0xC0) == 0x80) ++n;
+        chars.push_back(s.substr(i, n));
+        i += n;
+    }
+    std::string out;
+    for (auto it = chars.rbegin(); it != chars.rend(); ++it) out += *it;
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("pixels: titles written without spaces compare character by character", "[pixels]") {
+    const std::vector<Word> title = line_of({"深度学习在图像识别中的应用研究"});  // 15 characters
+    CHECK(judged(title, read_in(title[0], {"深度学习在图像识别中的应用研究"})) == Verdict::Agrees);
+    // Tesseract's spacing (the script models put spaces between words), punctuation it adds.
+    CHECK(judged(title, read_in(title[0], {"深度", "学习", "在", "图像", "识别", "中", "的", "应用", "研究。"})) == Verdict::Agrees);
+    // OCR's character errors: a character misread, dropped or added, one in five at most, never two side by side.
+    CHECK(judged(title, read_in(title[0], {"深度学刁在图像识别中的应用研究"})) == Verdict::Agrees);
+    CHECK(judged(title, read_in(title[0], {"深度学习在图像识别中应用研究"})) == Verdict::Agrees);
+    CHECK(judged(title, read_in(title[0], {"深度学刁在图象识别中的应用研究究"})) == Verdict::Agrees);
+    CHECK(judged(title, read_in(title[0], {"深皮学刁在图象识别中酌应用研究"})) != Verdict::Agrees);
+    // Two characters side by side are a word the title does not have: 图像 (image) read as 语音 (speech).
+    CHECK(judged(title, read_in(title[0], {"深度学习在语音识别中的应用研究"})) == Verdict::Differs);
+    // A run of characters the title does not have, or a part of it the pixels do not show.
+    CHECK(judged(title, read_in(title[0], {"深度学习并非在图像识别中的应用研究"})) == Verdict::Differs);
+    CHECK(judged(title, read_in(title[0], {"深度学习在图像识别中"})) == Verdict::Differs);
+    CHECK(judged(title, read_in(title[0], {"量子计算纠错编码方案"})) == Verdict::Differs);
+    // Read apart by chi_sim (passes 0-1) and chi_tra (2-3): the best reading stands, and one
+    // engine's traditional forms (計算 for 计算) are other characters.
+    const std::vector<Word> computing = line_of({"量子计算纠错编码方案"});
+    std::vector<OcrWord> two = read_in(computing[0], {"量子計算糾錯編碼方案"});
+    CHECK(judged(computing, two) == Verdict::Differs);
+    two.push_back(ocr("量子计算纠错编码方案", computing[0]));
+    two.back().pass = 3;
+    CHECK(judged(computing, two) == Verdict::Agrees);
+    // A short title: 商品编码 (product code) is not 商品名称 (product name); one misread character in four passes.
+    const std::vector<Word> code = line_of({"商品编码"});
+    CHECK(judged(code, read_in(code[0], {"商品名称"})) == Verdict::Differs);
+    CHECK(judged(code, read_in(code[0], {"商品编玛"})) == Verdict::Agrees);
+    // Japanese (kana and kanji), and Korean, which is written with spaces: word by word as Latin.
+    const std::vector<Word> japanese = line_of({"深層学習による画像認識"});
+    CHECK(judged(japanese, read_in(japanese[0], {"深層学習", "による", "画像認識"})) == Verdict::Agrees);
+    CHECK(judged(japanese, read_in(japanese[0], {"深層学習", "による", "音声認識"})) == Verdict::Differs);
+    const std::vector<Word> korean = line_of({"한국어", "자연어", "처리"});
+    CHECK(judged(korean, {ocr("한국어", korean[0]), ocr("자연어", korean[1]), ocr("처리", korean[2])}) == Verdict::Agrees);
+    CHECK(judged(korean, {ocr("영어", korean[0]), ocr("음성", korean[1]), ocr("처리", korean[2])}) == Verdict::Differs);
+}
+
+TEST_CASE("pixels: right-to-left titles in either order of the text layer", "[pixels]") {
+    // التعلم العميق (deep learning): the first word stands on the right. Tesseract gives each
+    // word's letters in logical order; pith takes OCR's words from the left.
+    const std::string first = "التعلم", second = "العميق";
+    std::vector<Word> logical = line_of({second, first});
+    std::reverse(logical.begin(), logical.end());  // the text layer in logical order: the right-hand word first
+    const std::vector<OcrWord> read = {ocr(second, logical[1]), ocr(first, logical[0])};
+    CHECK(judged(logical, read) == Verdict::Agrees);
+    // The text layer in visual order (each word's letters from the left, as some producers store them).
+    const std::vector<Word> visual = line_of({reversed(second), reversed(first)});
+    CHECK(judged(visual, {ocr(second, visual[0]), ocr(first, visual[1])}) == Verdict::Agrees);
+    // Other words: الشبكات العصبية (neural networks).
+    CHECK(judged(logical, {ocr("العصبية", logical[1]), ocr("الشبكات", logical[0])}) == Verdict::Differs);
+    CHECK(judged(visual, {ocr("العصبية", visual[0]), ocr("الشبكات", visual[1])}) == Verdict::Differs);
+    // Hebrew, with a Latin word: למידה עמוקה for GPU.
+    std::vector<Word> hebrew = line_of({"GPU", "עמוקה", "למידה"});
+    CHECK(judged(hebrew, {ocr("GPU", hebrew[0]), ocr("עמוקה", hebrew[1]), ocr("למידה", hebrew[2])}) == Verdict::Agrees);
+    CHECK(judged(hebrew, {ocr("GPU", hebrew[0]), ocr("רשתות", hebrew[1]), ocr("עצביות", hebrew[2])}) == Verdict::Differs);
+}
+
+TEST_CASE("pixels: Cyrillic and Greek titles, letters of one shape", "[pixels]") {
+    const std::vector<Word> russian = line_of({"Метод", "Монте-Карло", "для", "задач", "переноса"});
+    std::vector<OcrWord> same;
+    for (const Word& w : russian) same.push_back(ocr(w.text, w));
+    CHECK(judged(russian, same) == Verdict::Agrees);
+    // Read with eng+rus, Cyrillic о, е, р, с as the Latin letters of their shape.
+    same[1].text = "Mонтe-Kapлo";
+    CHECK(judged(russian, same) == Verdict::Agrees);
+    std::vector<OcrWord> other = same;
+    other[3].text = "систем";
+    other[4].text = "уравнений";
+    CHECK(judged(russian, other) == Verdict::Differs);
+    const std::vector<Word> greek = line_of({"Θεωρία", "αριθμών"});
+    CHECK(judged(greek, {ocr("ΘΕΩΡΙΑ", greek[0]), ocr("ΑΡΙΘΜΩΝ", greek[1])}) == Verdict::Agrees);  // all caps, accents dropped
+    CHECK(judged(greek, {ocr("Θεωρία", greek[0]), ocr("γραφημάτων", greek[1])}) != Verdict::Agrees);
+}
+
+TEST_CASE("pixels: a script whose OCR data is not installed", "[pixels]") {
+    if (const std::string why = pith::pixels::preload(); !why.empty()) {
+        WARN("skipped: " << why);
+        return;
+    }
+    // Tesseract's data directory made empty for this one start (heb+hin: no other case starts them).
+    std::string empty = (std::filesystem::temp_directory_path() / "pith-pixels-no-data-XXXXXX").string();
+    REQUIRE(::mkdtemp(empty.data()));
+    const char* before = std::getenv("TESSDATA_PREFIX");
+    const std::string saved = before ? before : "";
+    ::setenv("TESSDATA_PREFIX", empty.c_str(), 1);
+    const std::string why = pith::pixels::preload("heb+hin");
+    before ? ::setenv("TESSDATA_PREFIX", saved.c_str(), 1) : ::unsetenv("TESSDATA_PREFIX");
+    CHECK(why == "Tesseract has no data for Hebrew (heb), Devanagari (hin): install the Debian packages tesseract-ocr-heb tesseract-ocr-hin");
+    Reading none;
+    none.why = why;
+    const std::vector<Word> hebrew = line_of({"למידה", "עמוקה"});
+    const auto j = pith::pixels::judge(hebrew, none);
+    CHECK(j.verdict == Verdict::Unverified);
+    CHECK(j.explanation.find("install the Debian packages tesseract-ocr-heb") != std::string::npos);
+    std::filesystem::remove(empty);
+}
+
+namespace {
+
+// A one-page PDF whose 20 pt title is set in Adobe's STSong-Light, not embedded (poppler draws
+// it with the system's Han font, fonts-wqy-microhei), its codes UCS-2 (UniGB-UCS2-H): the glyphs
+// draw `drawn`; a ToUnicode map makes the text layer spell `spelled`, character for character.
+std::string han_pdf(const std::u16string& drawn, const std::u16string& spelled) {
+    auto stream = [](const std::string& data) {
+        return "<< /Length " + std::to_string(data.size()) + " >>\nstream\n" + data + "\nendstream";
+    };
+    auto hex = [](char16_t c) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "%04X", static_cast<unsigned>(c));
+        return std::string(buf);
+    };
+    std::string codes, pairs;
+    for (std::size_t i = 0; i < drawn.size(); ++i) {
+        codes += hex(drawn[i]);
+        pairs += "<" + hex(drawn[i]) + "> <" + hex(spelled[i]) + ">\n";
+    }
+    pdftest::Objects o;
+    o[1] = "<< /Type /Catalog /Pages 2 0 R >>";
+    o[2] = "<< /Type /Pages /Kids [3 0 R] /Count 1 >>";
+    o[3] = "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R /F2 5 0 R >> >>"
+           " /Contents 6 0 R >>";
+    o[4] = "<< /Type /Font /Subtype /Type0 /BaseFont /STSong-Light-UniGB-UCS2-H /Encoding /UniGB-UCS2-H"
+           " /DescendantFonts [7 0 R] /ToUnicode 9 0 R >>";
+    o[5] = "<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman /Encoding /WinAnsiEncoding >>";
+    o[6] = stream("BT /F1 20 Tf 72 690 Td <" + codes + "> Tj ET\nBT /F2 10 Tf 72 650 Td "
+                  "(We describe a method and measure it on several benchmarks.) Tj ET");
+    o[7] = "<< /Type /Font /Subtype /CIDFontType0 /BaseFont /STSong-Light /CIDSystemInfo << /Registry (Adobe) /Ordering (GB1)"
+           " /Supplement 2 >> /FontDescriptor 8 0 R /DW 1000 >>";
+    o[8] = "<< /Type /FontDescriptor /FontName /STSong-Light /Flags 4 /FontBBox [0 -200 1000 900] /ItalicAngle 0 /Ascent 880"
+           " /Descent -120 /CapHeight 880 /StemV 80 >>";
+    o[9] = stream("/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CIDSystemInfo << /Registry (Adobe) /Ordering (UCS)"
+                  " /Supplement 0 >> def /CMapName /Adobe-Identity-UCS def /CMapType 2 def\n1 begincodespacerange <0000> <FFFF>"
+                  " endcodespacerange\n" + std::to_string(drawn.size()) + " beginbfchar\n" + pairs +
+                  "endbfchar\nendcmap CMapName currentdict /CMap defineresource pop end end");
+    return pdftest::classic(o);
+}
+
+}  // namespace
+
+TEST_CASE("pixels: a Chinese title rendered and read by Tesseract", "[pixels]") {
+    if (const std::string why = pith::pixels::preload("chi_sim") + pith::pixels::preload("chi_tra"); !why.empty()) {
+        WARN("skipped: " << why);
+        return;
+    }
+    const std::u16string title = u"深度学习图像识别方法", forged = u"量子计算纠错编码方案";
+    const auto honest = read_title(han_pdf(title, title));
+    INFO(honest.explanation);
+    CHECK(honest.verdict == Verdict::Agrees);
+    // The glyphs draw another title while the ToUnicode map spells the record's.
+    const auto lying = read_title(han_pdf(forged, title));
+    INFO(lying.explanation);
+    CHECK(lying.verdict == Verdict::Differs);
+    CHECK(lying.explanation.find("量子") != std::string::npos);
+}
+
+TEST_CASE("pixels: a lone Greek letter in a Latin title is a formula's, not a word", "[pixels]") {
+    // OCR (eng) reads α as "a" or drops it: the letter does not count, as before other scripts were read.
+    const std::vector<Word> title = line_of({"Robust", "\xCE\xB1-Divergence", "Estimation", "with", "\xCF\x83\xC2\xB2", "Noise"});
+    CHECK(pith::pixels::languages_for(title).tesseract == "eng");
+    CHECK(judged(title, {ocr("Robust", title[0]), ocr("a-Divergence", title[1]), ocr("Estimation", title[2]), ocr("with", title[3]),
+                         ocr("2", title[4]), ocr("Noise", title[5])}) == Verdict::Agrees);
+    CHECK(judged(title, {ocr("Robust", title[0]), ocr("-Divergence", title[1]), ocr("Estimation", title[2]), ocr("with", title[3]),
+                         ocr("Noise", title[5])}) == Verdict::Agrees);
 }

@@ -278,6 +278,15 @@ std::string utf8(const std::u32string& s) {
 // OCR's character errors tolerated: one in five characters (none in a word of 1-3).
 std::size_t allowed_errors(std::size_t length) { return (length + 1) / 5; }
 
+// Whether OCR's letters `o` can be a misreading of the title's `t`: at most `allowed` edits,
+// lengths within one of each other, and no letter added or dropped in front. A prefix makes
+// another word ("possible" drawn as "impossible", "typical" as "atypical"), a misreading rarely.
+bool misread(const std::u32string& t, const std::u32string& o, std::size_t allowed) {
+    if (edit_distance(t, o) > allowed) return false;
+    if (t.size() == o.size()) return true;
+    return std::max(t.size(), o.size()) - std::min(t.size(), o.size()) == 1 && !t.empty() && !o.empty() && t.front() == o.front();
+}
+
 // A word that counts: two characters or more (a lone letter or digit can be a speck or a
 // footnote mark, and changes no title into another), or a character of a script written
 // without spaces (one Han character can be a word).
@@ -344,7 +353,7 @@ std::vector<Step> best_steps(const std::vector<std::u32string>& t, const std::ve
                     // each misread must not pass as one).
                     const std::size_t allowed = a == 1 && b == 1 ? allowed_errors(std::max(tt.size(), oo.size()))
                                                                  : std::min<std::size_t>(1, allowed_errors(std::min(tt.size(), oo.size())));
-                    if (edit_distance(tt, oo) <= allowed) relax(i + a, j + b, 0, static_cast<int>(a), static_cast<int>(b));
+                    if (misread(tt, oo, allowed)) relax(i + a, j + b, 0, static_cast<int>(a), static_cast<int>(b));
                 }
             }
         }
@@ -789,11 +798,18 @@ std::string large_pair(const std::vector<const OcrWord*>& words, double height, 
     return "";
 }
 
-// Words the pixels show above the title's bottom (`bottom`), kOutrankRatio times the height of
-// the title's tallest word: "" when there are none.
-std::string outranking(const std::vector<const OcrWord*>& elsewhere, double tallest, double bottom) {
-    const std::string pair = large_pair(elsewhere, kOutrankRatio * tallest, bottom);
-    return pair.empty() ? "" : pair + " above it in larger type (more than " + one_decimal(kOutrankRatio) + " times as tall)";
+// Words the pixels show in larger type than the title's: above the title's bottom (`bottom`),
+// kOutrankRatio times the height of its tallest word; below it (the rest of the page),
+// kOutrankRatio times its type (font size, points), not its words' ink: a line with descenders
+// stands taller than a title in capitals of the same type. "" when there are none.
+std::string outranking(const std::vector<const OcrWord*>& elsewhere, double tallest, double bottom,
+                       const std::vector<const OcrWord*>& below, double type) {
+    const std::string ratio = one_decimal(kOutrankRatio);
+    if (const std::string pair = large_pair(elsewhere, kOutrankRatio * tallest, bottom); !pair.empty())
+        return pair + " above it in larger type (more than " + ratio + " times as tall)";
+    if (const std::string pair = large_pair(below, kOutrankRatio * type, 1e300); !pair.empty())
+        return pair + " below it in type more than " + ratio + " times the title's";
+    return "";
 }
 
 // The title's type: its largest word's font size, points (a mark or a subscript is smaller).
@@ -877,17 +893,9 @@ Judgement judge_pass(const std::vector<visible::Word>& title, const Reading& r, 
     const Alignment a = align_title(title, here, line);
     const std::string pixels = "the pixels (OCR) read \"" + read_text + "\" there";
     if (a.missing.empty() && a.extra.empty()) {
-        if (const std::string above = outranking(elsewhere, tallest, y1); !above.empty()) {
+        if (const std::string larger = outranking(elsewhere, tallest, y1, below, type_of(title)); !larger.empty()) {
             j.verdict = Verdict::Outranked;
-            j.explanation = layer + " and " + pixels + ", but the pixels also show " + above;
-            return j;
-        }
-        // Below, against the title's type, not its words' ink: a line of words with descenders
-        // stands taller than a title in capitals of the same type.
-        if (const std::string pair = large_pair(below, kOutrankRatio * type_of(title), 1e300); !pair.empty()) {
-            j.verdict = Verdict::Outranked;
-            j.explanation = layer + " and " + pixels + ", but the pixels also show " + pair + " below it in type more than " +
-                            one_decimal(kOutrankRatio) + " times the title's";
+            j.explanation = layer + " and " + pixels + ", but the pixels also show " + larger;
             return j;
         }
         j.verdict = Verdict::Agrees;

@@ -168,6 +168,19 @@ TEST_CASE("pixels: words the title does not have, or title words the pixels do n
     const auto one = pith::pixels::judge(kTitle, reading_of(kTitle, read_as({"Sparse", "Attention", "Kernels", "for", "Short", "Context", "Models"})));
     CHECK(one.verdict == Verdict::Unverified);
     CHECK(one.explanation.find("\"short\"") != std::string::npos);
+    // A letter misread or dropped inside a word is OCR's; a prefix makes another word, never
+    // confirmed ("possible" drawn as "impossible", "typical" as "atypical").
+    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, read_as({"Sparse", "Attentlon", "Kernel", "for", "Long", "Context", "Models"})))
+              .verdict == Verdict::Agrees);
+    const std::vector<Word> possible = line_of({"Sparse", "Attention", "is", "possible", "for", "Typical", "Models"});
+    const auto read_possible = [&](const std::vector<std::string>& texts) {
+        std::vector<OcrWord> out;
+        for (std::size_t i = 0; i < texts.size(); ++i) out.push_back(ocr(texts[i], possible[i]));
+        return pith::pixels::judge(possible, reading_of(possible, out)).verdict;
+    };
+    CHECK(read_possible({"Sparse", "Attention", "is", "possible", "for", "Typical", "Models"}) == Verdict::Agrees);
+    CHECK(read_possible({"Sparse", "Attention", "is", "impossible", "for", "Typical", "Models"}) != Verdict::Agrees);
+    CHECK(read_possible({"Sparse", "Attention", "is", "possible", "for", "Atypical", "Models"}) != Verdict::Agrees);
     // Nothing read where the title stands.
     CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, {})).verdict == Verdict::Unverified);
     // A speck read as a letter, or a word OCR is unsure of, is no extra word.

@@ -178,6 +178,15 @@ def group_errors(r):
         })
 
 
+    # issue 32: pith:BODY, the form badges and pith verify print, is a number
+    rc, log, pdf, wd = r.compile("ok-pith-body", doc("\\usepackage{pith}\n"
+                                                     "\\pithnumber{pith:%s}\n" % BODY))
+    checks = {"compiles": (pdf is not None and not pith_messages(log),
+                           "rc=%d %r" % (rc, pith_messages(log)))}
+    checks.update(xmp_number_checks(r, pdf) if pdf else {})
+    r.report("accepted pith:BODY", checks)
+
+
 def group_options(r):
     for placement in ["title", "footnote", "margin", "none"]:
         for style in ["text", "logo", "qr"]:

@@ -10,7 +10,7 @@ set(PITH_LATEX_TESTS ${CMAKE_CURRENT_SOURCE_DIR}/latex)
 set(PITH_LATEX_WORK ${CMAKE_BINARY_DIR}/latex-tests)
 
 set(_pith_latex_tools pdflatex xelatex lualatex latex dvips ps2pdf qpdf
-    exiftool pdftotext)
+    exiftool pdftotext l3build)
 set(_pith_latex_missing "")
 foreach(tool ${_pith_latex_tools})
   string(TOUPPER "PITH_TOOL_${tool}" _var)
@@ -91,3 +91,15 @@ add_test(NAME latex_manual
                  -DTEXINPUTS_DIR=${PITH_LATEX_DIR}
                  -P ${PITH_LATEX_DIR}/build_manual.cmake)
 set_tests_properties(latex_manual PROPERTIES LABELS latex TIMEOUT 300)
+
+# Issue 32, the LaTeX way: l3build's regression tests (latex/testfiles/*.lvt:
+# the log lines naming the XMP route, the badge placement and each adapter,
+# the author's mistakes and their messages, on pdfTeX, XeTeX and LuaTeX),
+# then the manual and the CTAN archive, whose file list is checked.  The
+# same command as the pith-ctan target.
+add_test(NAME latex_l3build
+         COMMAND ${CMAKE_COMMAND}
+                 -DSRC=${PITH_LATEX_DIR}
+                 -DOUT=${PITH_LATEX_WORK}/l3build
+                 -P ${PITH_LATEX_DIR}/ctan.cmake)
+set_tests_properties(latex_l3build PROPERTIES LABELS latex TIMEOUT 600)

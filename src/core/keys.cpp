@@ -204,6 +204,16 @@ const char* to_string(ReceiptStatus status) {
     return "?";
 }
 
+namespace {
+// What a reader does about an unknown key: obtain it and pin it by the fingerprint the registry
+// publishes (doc/registry.md, Keys). The receipt's own fingerprint is a hint to compare, not proof.
+std::string key_unknown_hint(const Receipt& r) {
+    return " (not in the keys you trust: get the registry's key and pin it with `pith keys add KEY-FILE-OR-URL --key-id " +
+           r.key_id + " --fingerprint FP`, FP as the registry publishes it" +
+           (r.fingerprint.empty() ? std::string() : "; this receipt names " + r.fingerprint) + ")";
+}
+}  // namespace
+
 ReceiptCheck check_receipt(const std::optional<Receipt>& receipt, const Sha256& canonical_hash, const Keyring& keyring,
                            const std::string& at) {
     if (!receipt) return {ReceiptStatus::Absent, "", "no receipt"};
@@ -242,7 +252,7 @@ ReceiptCheck check_receipt(const std::optional<Receipt>& receipt, const Sha256& 
                                                           key.fingerprint + ", from " + key.source + ")");
         if (had_candidate)
             return result(ReceiptStatus::Invalid, "signature does not verify under trusted key " + r.key_id);
-        return result(ReceiptStatus::KeyUnknown, "not checked: key unknown: " + r.key_id);
+        return result(ReceiptStatus::KeyUnknown, "not checked: key unknown: " + r.key_id + key_unknown_hint(r));
     }
     std::string who = "key " + signer->key_id + " (" + signer->fingerprint + ") from " + signer->source;
     if (!signer->revoked.empty())

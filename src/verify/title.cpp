@@ -420,7 +420,7 @@ Result compare(const std::string& title, const std::string& title_hash, const st
         plain.clear();
     }
     if (plain.empty() && hash.empty())
-        return {Outcome::NothingToCompare, note + "the record names no title", ""};
+        return {Outcome::NothingToCompare, note + "no title to compare: no record is embedded, or it names no title", ""};
 
     const std::string_view page = page1 ? utf8_prefix(*page1, kMaxTextBytes) : std::string_view{};
     const std::string page_norm = normalise(page);

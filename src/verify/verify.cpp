@@ -292,8 +292,11 @@ RecordData check_record_data(const xmp::Properties& p, const PithNumber& number,
             f.ok("pith.number.match", "Pith number " + shown + " derives from the embedded canonical hash");
         else
             f.fail("pith.number.mismatch", "embedded number " + shown + " does not derive from the embedded canonical hash");
-    } else {
-        f.info("pith.record.absent", "only the number is embedded: no canonical record to check it or the paper's title against");
+    } else {  // pith.sty's one-line \pithnumber: say what makes the PDF checkable
+        f.info("pith.record.number_only",
+               "only the number is embedded (a one-line \\pithnumber): no record to check it, a receipt or the title against; "
+               "run `pith tex --number " + shown + " > pith-number.tex`, put \\input{pith-number} in place of the \\pithnumber "
+               "line and compile again (or check the registry's record: pith verify --online)");
     }
     return r;
 }
@@ -511,7 +514,7 @@ std::vector<std::string> missing_evidence(const Findings& f, bool receipt_valid,
     auto has = [&](const char* code) { return listed(f.success, code); };
     std::vector<std::string> missing;
     if (!receipt_valid) missing.push_back("no valid receipt under a trusted key");
-    if (listed(f.informational, "pith.record.absent"))
+    if (listed(f.informational, "pith.record.absent") || listed(f.informational, "pith.record.number_only"))
         missing.push_back("no canonical record to recompute the hash from");
     if (!has("pith.title.match")) missing.push_back("the record's title was not found set as the title on page 1 (or after front matter)");
     else if (!has("pith.title.pixels.match")) missing.push_back("the pixels did not confirm the title the text layer shows");

@@ -137,6 +137,20 @@ ERRORS = [
      "not valid UTF-8"),
     ("year-mismatch", r"\pithnumber[year=2023]{pith:2024:YRUNQITD2RKQXO2YH7SDTYYAQ3}",
      "year 2023 does not match year 2024"),
+    # issue 32: what an author pastes by mistake is recognised and answered
+    # with the command that resolves it
+    ("arxiv-id", r"\pithnumber{2407.14645v1}",
+     "is an arXiv identifier, not a Pith number. A Pith number exists once "
+     "arXiv has the paper: run `pith tex --arxiv 2407.14645v1 > pith-number.tex'"),
+    ("arxiv-prefixed", r"\pithnumber{arXiv:2407.14645}",
+     "run `pith tex --arxiv 2407.14645 > pith-number.tex'"),
+    ("arxiv-old-style", r"\pithnumber{hep-th/9901001v2}",
+     "run `pith tex --arxiv hep-th/9901001v2 > pith-number.tex'"),
+    ("short-alias-command", r"\pithnumber{pith:yrunqitd}",
+     "Run `pith tex --number pith:YRUNQITD > pith-number.tex'"),
+    ("two-numbers", "\\pithnumber{pith:%s}\n\\pithnumber{%s}" % (BODY, "A" * 26),
+     "\\pithnumber{%s} differs from the \\pithnumber{pith:%s} given before: "
+     "a paper has one Pith number" % ("A" * 26, BODY)),
     ("signature-no-hash",
      r"\pithnumber[signature={iekUcAhqlsXYJHuZ6BWiwyRpvyVCpil5OwYWAyLLn45lV6ZMRfTctOgg26rwUKvFdQgC7ZLrlMMou5vrn6HLAA==}]{YRUNQITD2RKQXO2YH7SDTYYAQ3}",
      "signature= given without hash="),
@@ -152,12 +166,25 @@ def group_errors(r):
                       r" Type H <return>|\. l\.\d)", flat)
         msg = m.group(1) if m else ""
         form = "pith:YEAR:BODY" in msg or "Expected" in msg
+        # issue 32: the error is the only pith message (no "no \pithnumber"
+        # warnings follow it at \maketitle and \end{document})
+        msgs = pith_messages(log)
         r.report("error " + name, {
+            "one-message": (len(msgs) == 1, repr(msgs)),
             "stops": (rc != 0, "rc=%d" % rc),
             "pith-error": (bool(m), "no '! Package pith Error' in log"),
             "says-what": (phrase in msg, "%r not in %r" % (phrase, msg[:300])),
             "shows-form": (form, "no expected form in %r" % msg[:300]),
         })
+
+
+    # issue 32: pith:BODY, the form badges and pith verify print, is a number
+    rc, log, pdf, wd = r.compile("ok-pith-body", doc("\\usepackage{pith}\n"
+                                                     "\\pithnumber{pith:%s}\n" % BODY))
+    checks = {"compiles": (pdf is not None and not pith_messages(log),
+                           "rc=%d %r" % (rc, pith_messages(log)))}
+    checks.update(xmp_number_checks(r, pdf) if pdf else {})
+    r.report("accepted pith:BODY", checks)
 
 
 def group_options(r):
@@ -369,7 +396,7 @@ def flat_log(log):
 def pith_messages(log):
     """Text of every pith warning and error in a .log, one string each."""
     out = []
-    for m in re.finditer(r"(?:! Package pith Error|Package pith Warning): "
+    for m in re.finditer(r"(?:! Package pith Error|Package pith Warning):\s+"
                          r"(.*?)(?:\n\n|\nSee the pith|\nType  H|\nl\.\d)",
                          log, re.S):
         out.append(re.sub(r"\s*\n(?:\(pith\))?\s*", " ", m.group(1)))
@@ -576,8 +603,12 @@ def group_keepxmp(r):
 
 MESSAGES = [
     # (name, preamble, body, engine, the author's value the message shows)
-    ("bad-number", "\\usepackage{pith}\n\\pithnumber{YRUNQITD}\n", None,
-     "\\pithnumber{YRUNQITD} is not a Pith number"),
+    ("bad-number", "\\usepackage{pith}\n\\pithnumber{YRUNQITD2RKQ}\n", None,
+     "\\pithnumber{YRUNQITD2RKQ} is not a Pith number"),
+    ("short-alias", "\\usepackage{pith}\n\\pithnumber{YRUNQITD}\n", None,
+     "\\pithnumber{YRUNQITD} is only the 8-character short alias"),
+    ("arxiv-id", "\\usepackage{pith}\n\\pithnumber{arXiv:2407.14645v1}\n", None,
+     "\\pithnumber{arXiv:2407.14645v1} is an arXiv identifier"),
     ("bad-option", "\\usepackage{pith}\n\\pithnumber[hash=c468]{%s}\n" % BODY,
      None, "option `hash' is malformed: `c468' does not have the right form"),
     ("bad-option-keyid",
@@ -603,8 +634,20 @@ MESSAGES = [
      "No \\pithnumber was given before \\maketitle: no badge was printed"),
     ("no-number-pithbadge", "\\usepackage{pith}\n", "\\pithbadge\n",
      "No \\pithnumber was given before \\pithbadge"),
-    ("twice", PITH + "\\pithnumber{pith:2024:%s}\n" % BODY, None,
-     "given twice; the last one (pith:2024:%s) is used" % BODY),
+    ("two-numbers", PITH + "\\pithnumber{pith:2024:%s}\n" % ("A" * 26), None,
+     "\\pithnumber{pith:2024:%s} differs from the \\pithnumber{pith:%s} "
+     "given before" % ("A" * 26, BODY)),
+    ("title-mismatch", "\\usepackage{pith}\n\\pithnumber[title={%s}]{%s}\n"
+     % ("Performance Modelling and Workload Analysis".encode().hex(), BODY), None,
+     "The \\title `Performance Modeling and Workload Analysis' does not match "
+     "the title `Performance Modelling and Workload Analysis' of the record"),
+    ("adapter-missing", PITH + "\\makeatletter\\let\\@maketitle\\relax\\makeatother\n",
+     None, "adapter maketitle: \\@maketitle was not found in this version of "
+     "this class; the badge follows \\maketitle instead"),
+    ("no-xmp-adapter-off", "\\usepackage{hyperref,hyperxmp}\n"
+     "\\usepackage[adapter/hyperxmp=false]{pith}\n\\pithnumber{%s}\n" % BODY, None,
+     "adapter/hyperxmp=false and hyperxmp writes the XMP packet; the pith XMP "
+     "properties are not written"),
     ("late", "\\usepackage{pith}\n",
      "Text.\n\\clearpage\n\\pithnumber{%s}\nPage 2.\n" % BODY,
      "\\pithnumber{pith:%s} came after page 1 was shipped out" % BODY),

@@ -26,6 +26,11 @@ tests/latex/classes/<class>.tex, compiles it, and checks the PDF:
              in the XMP and verify says `trusted`. A record of another number
              is refused (exit 2) and writes nothing. (Issue 22.)
 
+Issue 32:
+  log-lines  the .log names the XMP route pith.sty chose (own with the
+             engine's driver, hyperxmp, pdfmanagement) and the badge
+             placement (for title: the class's adapter)
+
 Issue 16 (each against the same paper built without pith, same job name):
   xmp-kept   every XMP property the engine wrote (exiftool -a -G1 -XMP:all)
              is still there with its value (dates and document IDs aside)
@@ -834,6 +839,7 @@ class Matrix:
             res["compile"] = (compiled, "rc=%d %s" % (rc, errs[:2]))
             if compiled:
                 try:
+                    res.update(check_log_lines(texlog, engine, cls, variant, placement))
                     res.update(check_pdf(pdf, cls, full, self.fx, self.args.pith,
                                          self.sty_dir, exp, self.keyring, placement))
                     base = (self.baseline(engine, cls, variant, name)
@@ -855,6 +861,48 @@ class Matrix:
             print("      --- log tail ---\n" + tail)
         if not bad and not self.args.keep:
             shutil.rmtree(wd, ignore_errors=True)
+
+
+# Issue 32: the log names the XMP route and the badge placement pith.sty
+# chose ("Package pith Info: XMP route: ROUTE (...)", "badge placement:
+# title (adapter NAME: ...)"), one adapter per class.
+TITLE_ADAPTER = {
+    "article": "maketitle", "report": "maketitle", "amsart": "maketitle",
+    "llncs": "maketitle", "scrartcl": "maketitle", "mnras": "maketitle",
+    "revtex-aps": "revtex", "revtex-aip": "revtex", "revtex-bibnotes": "revtex",
+    "aastex-lineno": "revtex", "ieeetran-journal": "ieeetran",
+    "ieeetran-conference": "ieeetran", "acmart-sigconf": "acmart",
+    "acmart-acmsmall": "acmart", "acmart-manuscript": "acmart",
+    "elsarticle": "elsarticle", "elsarticle-highlights": "elsarticle",
+    "cas-dc": "cas", "achemso": "maketitle",
+}
+DRIVER = {"pdflatex": "pdftex", "xelatex": "dvipdfmx", "lualatex": "luatex",
+          "dvips": "dvips"}
+
+
+def expected_log_lines(engine, cls, variant, placement):
+    """The two pith log lines (flattened) this combination must show."""
+    if variant == "docmeta":
+        route = "XMP route: pdfmanagement (adapter pdfmanagement:"
+    elif variant == "hyperxmp" or cls.startswith("acmart"):  # acmart loads hyperxmp
+        route = "XMP route: hyperxmp (adapter hyperxmp:"
+    else:
+        route = ("XMP route: own (pith writes its own packet, driver %s)"
+                 % DRIVER[engine])
+    if placement == "title":
+        where = "badge placement: title (adapter %s:" % TITLE_ADAPTER[cls]
+    else:
+        where = "badge placement: %s (" % placement
+    return [route, where]
+
+
+def check_log_lines(texlog, engine, cls, variant, placement):
+    flat = re.sub(r"\s*\n\(pith\)\s*", " ", texlog)
+    got = re.findall(r"Package pith (?:Info|Warning): ((?:XMP route|badge "
+                     r"placement|adapter)[^\n]*)", flat)
+    want = expected_log_lines(engine, cls, variant, placement)
+    missing = [w for w in want if not any(g.startswith(w) for g in got)]
+    return {"log-lines": (not missing, "want %r, log has %r" % (missing, got))}
 
 
 def pairwise_sample():

@@ -87,6 +87,27 @@ def main():
     if both:
         errors.append("listed in NOT_FROM_TEX but emitted: %s" % both)
 
+    # The PDF/A extension schema pith.sty declares under \DocumentMetadata
+    # (issue 32): one \__pith_schema_prop:nnn {name} {valueType} {description}
+    # per emitted property, equal to the JSON's ("~" is a space in expl3).
+    declared = {}
+    for name, vtype, desc in re.findall(
+            r"\\__pith_schema_prop:nnn\s*\{\s*([A-Za-z0-9]+)\s*\}\s*"
+            r"\{\s*([A-Za-z]+)\s*\}\s*\{\s*((?:[^{}]|\{[^{}]*\})*?)\s*\}", code):
+        text = re.sub(r"\s+", "", desc).replace("~", " ")
+        text = text.replace("\\c_underscore_str", "_")
+        declared[name] = (vtype, text)
+    by_name = {p["name"]: p for p in schema["properties"]}
+    if sorted(declared) != sorted(emitted):
+        errors.append("extension schema declares %s, pith.sty emits %s"
+                      % (sorted(declared), sorted(emitted)))
+    for name, (vtype, text) in sorted(declared.items()):
+        want = by_name.get(name, {})
+        if (vtype, text) != (want.get("valueType"), want.get("description")):
+            errors.append("extension schema for %s: pith.sty %r, JSON %r"
+                          % (name, (vtype, text),
+                             (want.get("valueType"), want.get("description"))))
+
     m = re.search(r"\\ProvidesExplPackage\{pith\}\{[^}]*\}\{([^}]*)\}", code)
     version = const("c__pith_version_str")
     if not m or m.group(1) != version:

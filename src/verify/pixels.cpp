@@ -177,6 +177,11 @@ std::vector<std::u32string> tokens_of(const std::string& text) {
     auto flush = [&] {
         std::u32string token;
         for (char32_t c : word) {
+            if (c == U' ') {  // a dash
+                if (!token.empty()) out.push_back(token);
+                token.clear();
+                continue;
+            }
             if (lone_letter(word, c)) continue;
             if (spaceless(script_of(static_cast<UChar32>(c)))) {
                 if (!token.empty()) out.push_back(token);
@@ -192,7 +197,11 @@ std::vector<std::u32string> tokens_of(const std::string& text) {
         word.clear();
     };
     each_char(for_tokens(text), [&](UChar32 c) {
+        // A dash parts tokens as a space does ("α-Divergence": OCR reads the α as "a", which must
+        // not stand in front of "divergence" as a prefix would); a lone letter of another script
+        // is still judged in the whole word ("Mонтe-Kapлo").
         if (c == ' ') return flush();
+        if (u_hasBinaryProperty(c, UCHAR_DASH)) word += U' ';
         if (u_isalnum(c)) word += static_cast<char32_t>(c);  // punctuation, symbols: OCR reads them unreliably
     });
     flush();

@@ -37,16 +37,17 @@ def check(cond, msg):
         fail(msg)
 
 
-def tiny_pdf(title="Tiny"):
-    """A valid one-page PDF with a correct xref table."""
-    content = b"BT /F1 18 Tf 72 720 Td (" + title.encode() + b") Tj ET"
+def pdf_of(content, annots=b""):
+    """A valid one-page PDF showing `content` (Helvetica as /F1), with a correct xref table and,
+    optionally, an annotation dictionary."""
     objs = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >>"
+        + (b" /Annots [6 0 R]" if annots else b"") + b" >>",
         b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-    ]
+    ] + ([annots] if annots else [])
     out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
     offsets = []
     for i, body in enumerate(objs, 1):
@@ -58,6 +59,15 @@ def tiny_pdf(title="Tiny"):
         out += b"%010d 00000 n \n" % off
     out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
     return bytes(out)
+
+
+def title_line(title):
+    return b"BT /F1 18 Tf 72 720 Td (" + title.encode() + b") Tj ET"
+
+
+def tiny_pdf(title="Tiny"):
+    """A valid one-page PDF showing `title`."""
+    return pdf_of(title_line(title))
 
 
 def tiny_record(title, source_id):
@@ -442,33 +452,6 @@ def case_shard(d):
         check(p.returncode == 0, "merge-reports.sh failed: " + p.stderr)
         merged = [json.loads(l) for l in p.stdout.splitlines()]
         check(len(merged) == len(entries), "merged %d of %d" % (len(merged), len(entries)))
-
-
-def pdf_of(content, annots=b""):
-    """tiny_pdf's one page with other content and, optionally, annotation dictionaries."""
-    objs = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >>"
-        + (b" /Annots [6 0 R]" if annots else b"") + b" >>",
-        b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-    ] + ([annots] if annots else [])
-    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for i, body in enumerate(objs, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % i + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
-    for off in offsets:
-        out += b"%010d 00000 n \n" % off
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
-    return bytes(out)
-
-
-def title_line(title):
-    return b"BT /F1 18 Tf 72 720 Td (" + title.encode() + b") Tj ET"
 
 
 def verify_states(d, files):

@@ -863,6 +863,24 @@ Alignment align_title(const std::vector<visible::Word>& title, const std::vector
     return reversed.differences() < logical.differences() ? reversed : logical;
 }
 
+// OCR misses a word's first letter where it touches something (a box's edge, a picture): "ello"
+// for "Hello". Such a reading is put right when OCR's word starts where the title word's second
+// letter stands (a letter's width or more to the right of the word's start): the glyph is
+// there, OCR did not read it. A reading that starts where the word starts and lacks its first
+// letter is another word drawn ("synchronous" where the record says "asynchronous"), and stays.
+void restore_initials(const std::vector<visible::Word>& title, std::vector<Token>& here) {
+    for (Token& t : here) {
+        for (const visible::Word& w : title) {
+            const double cy = (t.ocr->y0 + t.ocr->y1) / 2;
+            if (cy < w.y0 || cy > w.y1 || t.ocr->x1 <= w.x0 || t.ocr->x0 >= w.x1) continue;
+            const std::vector<std::u32string> tokens = tokens_of(w.text);
+            if (tokens.empty() || tokens.front().size() < 3 || t.text != tokens.front().substr(1)) continue;
+            const double letter = (w.x1 - w.x0) / static_cast<double>(tokens.front().size());
+            if (t.ocr->x0 - w.x0 >= 0.6 * letter) t.text = tokens.front();
+        }
+    }
+}
+
 // The judgement on one OCR pass's words.
 Judgement judge_pass(const std::vector<visible::Word>& title, const Reading& r, const std::vector<OcrWord>& words,
                      const std::vector<const OcrWord*>& below) {
@@ -899,6 +917,7 @@ Judgement judge_pass(const std::vector<visible::Word>& title, const Reading& r, 
         tallest = std::max(tallest, w.y1 - w.y0);
         for (auto& token : tokens_of(w.text)) here.push_back({std::move(token), &w});
     }
+    restore_initials(title, here);
     const Alignment a = align_title(title, here, line);
     const std::string pixels = "the pixels (OCR) read \"" + read_text + "\" there";
     if (a.missing.empty() && a.extra.empty()) {

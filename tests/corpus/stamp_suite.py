@@ -273,8 +273,6 @@ NO_VISIBLE_TITLE = {
 # failure where NO_VISIBLE_TITLE names one. The "bc" logo's glyphs exist but draw nothing: the
 # glance sees them as boxes, the pixels find nothing to read.
 PIXELS_UNREADABLE = {
-    "valid/inline-image.pdf": "a one-word title, \"Test\", whose T touches a black picture: OCR reads \"est\", and a "
-                              "letter lost in front is never taken for a misreading (\"typical\" is not \"atypical\")",
     "encrypted/adobe-supplement_iso32000-rc4-owner-protected.pdf": "the \"bc\" logo: no letters to read",
     "valid/podofo-TestXRefCheckboxUnicode.pdf": "a title that is one check mark",
 }

@@ -181,6 +181,13 @@ TEST_CASE("pixels: words the title does not have, or title words the pixels do n
     CHECK(read_possible({"Sparse", "Attention", "is", "possible", "for", "Typical", "Models"}) == Verdict::Agrees);
     CHECK(read_possible({"Sparse", "Attention", "is", "impossible", "for", "Typical", "Models"}) != Verdict::Agrees);
     CHECK(read_possible({"Sparse", "Attention", "is", "possible", "for", "Atypical", "Models"}) != Verdict::Agrees);
+    // A first letter OCR did not read (it touches a box's edge): OCR's word starts a letter to the
+    // right, so the glyph is there. Starting where the word starts, the word drawn is another.
+    std::vector<OcrWord> initial = read_as({"parse", "Attention", "Kernels", "for", "Long", "Context", "Models"});
+    initial[0].x0 += 10;
+    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, initial)).verdict == Verdict::Agrees);
+    initial[0].x0 -= 10;
+    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, initial)).verdict != Verdict::Agrees);
     // Nothing read where the title stands.
     CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, {})).verdict == Verdict::Unverified);
     // A speck read as a letter, or a word OCR is unsure of, is no extra word.

@@ -1028,9 +1028,9 @@ void File::Impl::init(const OpenOptions& opt) {
             reconstruct(*this, "the trailer's /Root is not a dictionary");
             if (has_encrypt && !enc) setup_encryption(*this, opt);
         }
-        if (!catalog_ok(*this))  // damage that cannot be read around: named, with what it costs
-            fail((defects.empty() ? std::string() : "damaged PDF: " + defects.front() + "; ") +
-                 "document catalog (/Root) is missing or not a dictionary" + (reconstructed ? " in what remains" : ""));
+        if (!catalog_ok(*this))  // damage that cannot be read around: what it costs, then the damage itself
+            fail("document catalog (/Root) is missing or not a dictionary" + std::string(reconstructed ? " in what remains" : "") +
+                 (defects.empty() ? std::string() : " (" + defects.front() + ")"));
     }
 }
 

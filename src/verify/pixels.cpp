@@ -1037,7 +1037,16 @@ std::string not_front_matter(std::string_view pdf, int index, const std::string&
     // Read in the scripts of the record's title where the page shows it, else in Latin's.
     std::vector<visible::Word> title(title_words.size());
     for (std::size_t i = 0; i < title_words.size(); ++i) title[i].text = title_words[i];
-    return not_front_matter(Reader(pdf, index, password, whole_page(page), languages_for(title)).collect(), title_size, title_words);
+    Reading r = Reader(pdf, index, password, whole_page(page), languages_for(title)).collect();
+    // pith's own badge (a stamp may put it on this page) is no word of the paper's.
+    const auto on_badge = [&](const OcrWord& o) {
+        const double cx = (o.x0 + o.x1) / 2, cy = (o.y0 + o.y1) / 2;
+        return std::any_of(page.words.begin(), page.words.end(), [&](const visible::Word& w) {
+            return w.visible && w.text.rfind("pith:", 0) == 0 && cx >= w.x0 - 2 && cx <= w.x1 + 2 && cy >= w.y0 - 2 && cy <= w.y1 + 2;
+        });
+    };
+    r.words.erase(std::remove_if(r.words.begin(), r.words.end(), on_badge), r.words.end());
+    return not_front_matter(r, title_size, title_words);
 }
 
 }  // namespace pith::pixels

@@ -996,9 +996,9 @@ std::vector<OcrWord> confident_words(const Reading& r) {
     for (int pass = 0; pass < kPassBelow; ++pass) {
         std::vector<OcrWord> words;
         for (const OcrWord& w : r.words) {
+            if (w.pass != pass || w.confidence < kMinConfidence) continue;
             const auto tokens = tokens_of(w.text);
-            if (w.pass == pass && w.confidence >= kMinConfidence && std::any_of(tokens.begin(), tokens.end(), counts))
-                words.push_back(w);
+            if (std::any_of(tokens.begin(), tokens.end(), counts)) words.push_back(w);
         }
         if (words.size() > best.size()) best = std::move(words);
     }
@@ -1042,7 +1042,7 @@ std::string not_front_matter(std::string_view pdf, int index, const std::string&
     const auto on_badge = [&](const OcrWord& o) {
         const double cx = (o.x0 + o.x1) / 2, cy = (o.y0 + o.y1) / 2;
         return std::any_of(page.words.begin(), page.words.end(), [&](const visible::Word& w) {
-            return w.visible && w.text.rfind("pith:", 0) == 0 && cx >= w.x0 - 2 && cx <= w.x1 + 2 && cy >= w.y0 - 2 && cy <= w.y1 + 2;
+            return w.visible && title::badge_word(w) && cx >= w.x0 - 2 && cx <= w.x1 + 2 && cy >= w.y0 - 2 && cy <= w.y1 + 2;
         });
     };
     r.words.erase(std::remove_if(r.words.begin(), r.words.end(), on_badge), r.words.end());

@@ -745,8 +745,6 @@ bool set_as_title(const std::vector<const visible::Word*>& words, std::pair<std:
     return lines < 3 || count >= 2 * lines || smallest > 1.1 * median;
 }
 
-// pith's badge ("pith:XXXXXXXX") on the page is no text of the paper's.
-bool badge_word(const visible::Word& w) { return w.text.rfind("pith:", 0) == 0; }
 
 // The type a line is set in: its longest word's (a footnote mark or a section number does not count).
 double line_size(const std::vector<const visible::Word*>& words, std::size_t first, std::size_t last) {
@@ -881,6 +879,8 @@ OnPage judged(const std::vector<const visible::Word*>& words, const std::vector<
 }
 
 }  // namespace
+
+bool badge_word(const visible::Word& w) { return w.text.rfind("pith:", 0) == 0; }
 
 OnPage on_page(const std::string& plain_hint, const std::string& hash, const std::optional<visible::Page>& page) {
     // Only the signed hash binds: a plain title without it is nobody's word. A plain title that

@@ -91,6 +91,9 @@ struct OnPage {
     // NotAsTitle: where the record's title stands among page.words all the same (the first place).
     std::optional<std::pair<std::size_t, std::size_t>> elsewhere = std::nullopt;
 };
+// pith's badge ("pith:XXXXXXXX") on the page is no text of the paper's.
+bool badge_word(const visible::Word& w);
+
 // `plain` counts only when it hashes to `hash` (pith:title itself is not signed); with only the hash,
 // the page's lines that hash to it are the title as printed.
 OnPage on_page(const std::string& plain, const std::string& hash, const std::optional<visible::Page>& page);

@@ -179,6 +179,8 @@ def main():
     ap.add_argument("--source", required=True)
     ap.add_argument("--scratch", required=True)
     ap.add_argument("--readme", help="another README to check (the self-test's broken copies)")
+    ap.add_argument("--first-problem", action="store_true",
+                    help="stop at the first problem (the self-test: each copy is broken once)")
     args = ap.parse_args()
 
     readme = open(args.readme or os.path.join(args.source, "README.md"), encoding="utf-8").read()
@@ -197,6 +199,8 @@ def main():
     env = prepare_scratch(args.scratch, args.source, args.pith)
     ran = 0
     for c in commands:
+        if problems and args.first_problem:
+            break
         text = c.text
         if c in setup_commands:
             setup, text = split_setup(c, ci_steps)

@@ -31,9 +31,9 @@ CASES = [
 ]
 
 
-def run(args, readme_path, scratch):
+def run(args, readme_path, scratch, *extra):
     return subprocess.run([sys.executable, os.path.join(HERE, "readme_commands.py"), "--pith", args.pith,
-                           "--source", args.source, "--scratch", scratch, "--readme", readme_path],
+                           "--source", args.source, "--scratch", scratch, "--readme", readme_path, *extra],
                           capture_output=True, text=True, timeout=900)
 
 
@@ -61,7 +61,7 @@ def main():
         path = os.path.join(args.scratch, f"README-{name}.md")
         broken = readme.replace(old, new)
         open(path, "w", encoding="utf-8").write(broken)
-        p = run(args, path, os.path.join(args.scratch, "run"))
+        p = run(args, path, os.path.join(args.scratch, "run"), "--first-problem")
         found = says in p.stdout + p.stderr
         print(f"{name}: exit {p.returncode}, {'names' if found else 'does NOT name'} {says!r}")
         if p.returncode != 1 or not found:

@@ -25,6 +25,7 @@ Exit 0 when nothing was found, 1 otherwise (the input is saved in DIR), 77 where
 libFuzzer runtime is missing (Debian: clang-14, libclang-rt-14-dev).
 """
 import argparse
+import concurrent.futures
 import glob
 import hashlib
 import json
@@ -70,10 +71,13 @@ def sources_and_flags(src, target, build):
         if target == "stamp_verify":
             sources += lib("pdf") + lib("stamp") + lib("verify") + lib("sign")
             packages += ["libpodofo", "zlib", "libqrencode"]
-    found = subprocess.run(["pkg-config", "--cflags", "--libs", *packages], capture_output=True, text=True) if packages else None
-    if found and found.returncode != 0:
-        return "pkg-config: " + found.stderr.strip()
-    return sources, (found.stdout.split() if found else []) + ["-lpthread", "-ldl"]
+    flags = []
+    for kind in ("--cflags", "--libs"):
+        found = subprocess.run(["pkg-config", kind, *packages], capture_output=True, text=True) if packages else None
+        if found and found.returncode != 0:
+            return "pkg-config: " + found.stderr.strip()
+        flags.append(found.stdout.split() if found else [])
+    return sources, flags[0], flags[1] + ["-lpthread", "-ldl"]
 
 
 def libfuzzer_options(target):
@@ -97,23 +101,53 @@ def build(args, target, work):
     if isinstance(got, str):
         print("FAIL: " + got)
         sys.exit(1)
-    sources, flags = got
+    sources, cflags, libs = got
     binary = os.path.join(work, target + "_fuzz")
     headers = glob.glob(os.path.join(args.source, "src", "*", "*.hpp")) + glob.glob(os.path.join(args.source, "tests", "unit", "*.hpp"))
     if os.path.exists(binary) and os.path.getmtime(binary) > newest_mtime(sources + headers):
         return binary  # up to date (a campaign and a replay share nothing else)
-    cmd = [clang, "-std=c++17", "-O1", "-g", "-fsanitize=fuzzer,address,undefined", "-fno-sanitize-recover=undefined",
-           "-I" + os.path.join(args.source, "src"), '-DPITH_VERSION="fuzz"', '-DPITH_TEXT_MODULE_FROM_BINDIR="pith-text.so"', '-DPITH_SOURCE_DIR="%s"' % args.source,
-           *sources, *flags, "-o", binary + ".tmp"]
-    made = subprocess.run(["nice", "-n", "10", *cmd], capture_output=True, text=True)
+    objects = compile_all(clang, args, sources, cflags, newest_mtime(headers))
+    if isinstance(objects, str):
+        print("FAIL: building the fuzz target:\n" + objects)
+        sys.exit(1)
+    made = subprocess.run([clang, "-fsanitize=fuzzer,address,undefined", *objects, *libs, "-o", binary + ".tmp"],
+                          capture_output=True, text=True)
     if made.returncode != 0:
         if "clang_rt.fuzzer" in made.stderr or "cannot find -l" in made.stderr and "fuzzer" in made.stderr:
             print("SKIP: clang has no libFuzzer runtime (Debian: libclang-rt-14-dev)\n" + made.stderr[-1000:])
             sys.exit(77)
-        print("FAIL: building the fuzz target:\n" + made.stderr[-3000:])
+        print("FAIL: linking the fuzz target:\n" + made.stderr[-3000:])
         sys.exit(1)
     os.replace(binary + ".tmp", binary)
     return binary
+
+
+def compile_all(clang, args, sources, cflags, headers_mtime):
+    """Object files of `sources`, compiled on every CPU into one folder that all targets share (the
+    PDF layer and src/core are in most of them): each source is compiled once per change, not once
+    per target. A string with the compiler's message when one fails."""
+    folder = os.path.join(args.build or args.work, "fuzz-objects")
+    os.makedirs(folder, exist_ok=True)
+    cmd = [clang, "-std=c++17", "-O1", "-g", "-fsanitize=fuzzer-no-link,address,undefined", "-fno-sanitize-recover=undefined",
+           "-I" + os.path.join(args.source, "src"), '-DPITH_VERSION="fuzz"', '-DPITH_TEXT_MODULE_FROM_BINDIR="pith-text.so"',
+           '-DPITH_SOURCE_DIR="%s"' % args.source, *cflags]
+
+    def one(source):
+        key = hashlib.sha256("\0".join(cmd + [source]).encode()).hexdigest()[:16]
+        obj = os.path.join(folder, "%s-%s.o" % (os.path.basename(source), key))
+        if os.path.exists(obj) and os.path.getmtime(obj) > max(os.path.getmtime(source), headers_mtime):
+            return obj, None
+        tmp = "%s.%d.tmp" % (obj, os.getpid())  # two targets may compile it at once: the last rename wins
+        made = subprocess.run(["nice", "-n", "10", *cmd, "-c", source, "-o", tmp], capture_output=True, text=True)
+        if made.returncode != 0:
+            return obj, made.stderr[-3000:]
+        os.replace(tmp, obj)
+        return obj, None
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        done = list(pool.map(one, sources))
+    failed = [why for _, why in done if why]
+    return failed[0] if failed else [obj for obj, _ in done]
 
 
 def fill(corpus, args, target, with_regression=True):

@@ -175,9 +175,15 @@ def show(v, depth=0):
     if isinstance(v, pikepdf.Array): return [show(x, depth + 1) for x in v] if depth < 8 else "deep"
     if isinstance(v, pikepdf.Dictionary): return {k: show(v[k], depth + 1) for k in v.keys()} if depth < 8 else "deep"
     return repr(v)
-with pikepdf.open(sys.argv[1], password=sys.argv[2]) as pdf:
-    info = pdf.trailer.get("/Info")
-    print(json.dumps({k: show(info[k]) for k in info.keys()} if info is not None else {}))
+out = []
+for path, password in json.load(sys.stdin):
+    try:
+        with pikepdf.open(path, password=password) as pdf:
+            info = pdf.trailer.get("/Info")
+            out.append({k: show(info[k]) for k in info.keys()} if info is not None else {})
+    except Exception:
+        out.append(None)
+print(json.dumps(out))
 """
 
 
@@ -189,10 +195,12 @@ def pikepdf_python():
     return None
 
 
-def pikepdf_info(python, path, password=""):
-    """The Info as pikepdf reads it, strings as their bytes (qpdf's JSON gives some only as text)."""
-    r = subprocess.run([python, "-c", PIKEPDF_DUMP, path, password], capture_output=True, text=True, timeout=120)
-    return json.loads(r.stdout) if r.returncode == 0 else None
+def pikepdf_infos(python, files):
+    """The Info of each (path, password) as pikepdf reads it, None where it cannot open one. One
+    process reads them all: a process per file spent most of this test importing pikepdf."""
+    r = subprocess.run([python, "-c", PIKEPDF_DUMP], input=json.dumps(files), capture_output=True, text=True,
+                       timeout=1200)
+    return json.loads(r.stdout) if r.returncode == 0 else [None] * len(files)
 
 
 def same_string(got, meant):
@@ -271,6 +279,8 @@ def generated(args, work):
     if not python:
         print("note: no pikepdf: Info compared by qpdf's JSON only")
     failures = entries = 0
+    problems = {}  # src -> what differs
+    pairs = []  # (src, out) of each stamped file, for pikepdf
     for i in range(args.count):
         data, meant = make_pdf(rng)
         src = os.path.join(work, "gen-%d.pdf" % i)
@@ -278,23 +288,27 @@ def generated(args, work):
         with open(src, "wb") as f:
             f.write(data)
         before = qpdf_info(src)
-        problems = []
+        found = problems.setdefault(src, [])
         for key, value in meant.items():
             got = before.get("/" + key)
             got = got["value"] if isinstance(got, dict) else got
             entries += 1
             if value is not None and not same_string(got, value):
-                problems.append("generator: qpdf reads /%s as %r, meant %r" % (key, got, value))
+                found.append("generator: qpdf reads /%s as %r, meant %r" % (key, got, value))
         rc, err = stamp(args.pith, args.record, src, out)
         if rc != 0:
-            problems.append("stamp failed (%d): %s" % (rc, err))
+            found.append("stamp failed (%d): %s" % (rc, err))
         else:
-            problems += compare(before, qpdf_info(out))
-            if python:
-                problems += ["pikepdf: " + p for p in compare(pikepdf_info(python, src), pikepdf_info(python, out))]
-        if problems:
+            found += compare(before, qpdf_info(out))
+            pairs.append((src, out))
+    if python:
+        infos = pikepdf_infos(python, [(f, "") for pair in pairs for f in pair])
+        for n, (src, _) in enumerate(pairs):
+            problems[src] += ["pikepdf: " + p for p in compare(infos[2 * n], infos[2 * n + 1])]
+    for src, found in problems.items():
+        if found:
             failures += 1
-            print("FAIL %s:\n  %s" % (src, "\n  ".join(problems[:6])))
+            print("FAIL %s:\n  %s" % (src, "\n  ".join(found[:6])))
     print("%d generated files (seed %d), %d Info entries: %d with a difference" % (args.count, args.seed, entries, failures))
     return 1 if failures else 0
 
@@ -309,6 +323,7 @@ def corpus(args, work):
     known = passwords(args.corpus)
     python = pikepdf_python()
     stamped = refused = unreadable = failures = 0
+    compared = []  # (src, out, password, what qpdf finds different)
     for i, src in enumerate(files):
         out = os.path.join(work, "corpus-%d.pdf" % i)
         password = known.get(os.path.relpath(src, args.corpus), "")
@@ -326,10 +341,12 @@ def corpus(args, work):
             print("qpdf cannot read %s" % os.path.relpath(src, args.corpus))
             continue
         stamped += 1
-        problems = compare(before, qpdf_info(out, password) or {})
-        pike_before = pikepdf_info(python, src, password) if python else None
+        compared.append((src, out, password, compare(before, qpdf_info(out, password) or {})))
+    infos = pikepdf_infos(python, [(f, pw) for src, out, pw, _ in compared for f in (src, out)]) if python else []
+    for n, (src, out, _, problems) in enumerate(compared):
+        pike_before = infos[2 * n] if infos else None
         if pike_before is not None:  # pikepdf opens fewer damaged files than qpdf (page-tree loops)
-            problems += ["pikepdf: " + p for p in compare(pike_before, pikepdf_info(python, out, password))]
+            problems += ["pikepdf: " + p for p in compare(pike_before, infos[2 * n + 1])]
         if problems:
             failures += 1
             print("FAIL %s:\n  %s" % (os.path.relpath(src, args.corpus), "\n  ".join(problems[:6])))

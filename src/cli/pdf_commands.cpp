@@ -9,7 +9,9 @@
 #include "sign/signer.hpp"
 #include "pdf/budget.hpp"
 #include "stamp/stamp.hpp"
+#include "verify/pixels.hpp"
 #include "verify/verify.hpp"
+#include "verify/visible.hpp"
 
 #include <unistd.h>
 
@@ -182,6 +184,13 @@ int run_verify(const VerifyCommand& c) {
     bool colour = use_colour(stdout);
     int worst = kExitOk;
     Json all = Json::array();
+    if (c.files.size() > 1) {  // poppler and Tesseract loaded once, for every file's reading children (as pith batch does)
+        try {
+            visible::preload();
+        } catch (const Error&) {  // each file then says why its page was not read
+        }
+        (void)pixels::preload();
+    }
     for (const auto& file : c.files) {
         int code;
         Json result;

@@ -535,7 +535,7 @@ void check_title_pixels(pdf::File& file, const visible::Page& page, int index, c
     if (!t.span) return;
     const pixels::TitleWords words = pixels::title_words(page, *t.span, t.formula_words);
     const pixels::Judgement j = pixels::judge(
-        words, pixels::Reader(file.bytes(), index, password, pixels::region_for(page, words.all()), pixels::languages_for(words.read))
+        words, pixels::Reader(file.bytes(), index, password, pixels::region_for(page, words.all()), pixels::languages_for(words.read), words)
                    .collect());
     if (j.verdict == pixels::Verdict::Agrees) return;
     if (j.verdict == pixels::Verdict::Unverified)  // what stamp accepts, verify calls trusted

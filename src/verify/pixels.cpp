@@ -619,7 +619,8 @@ void read_rest(std::string_view pdf, int index, const std::string& password, con
 
 }  // namespace
 
-Reading read(std::string_view pdf, int index, const std::string& password, const Region& region, const Languages& languages) {
+Reading read(std::string_view pdf, int index, const std::string& password, const Region& region, const Languages& languages,
+             const TitleWords* title) {
     static const auto render = reinterpret_cast<PithPageRegionFn>(poppler_module::symbol(PITH_PAGE_REGION_SYMBOL));
     Reading r;
     if (languages.tesseract.empty()) {
@@ -641,15 +642,19 @@ Reading read(std::string_view pdf, int index, const std::string& password, const
             return r;
         }
     static const auto ocr = reinterpret_cast<PithOcrFn>(poppler_module::symbol(PITH_OCR_SYMBOL, "pith-ocr.so"));
-    r.read = true;
-    for (std::size_t k = 0; k < engines.size(); ++k)
-        for (int layout : {PITH_OCR_SPARSE, PITH_OCR_AUTO}) {
-            OcrContext c{&r.image, &r.words, static_cast<int>(2 * k) + layout};
-            r.read = r.read && ocr(engines[k].c_str(), r.image.rgb.data(), r.image.columns, r.image.rows,
-                                   static_cast<int>(std::lround(r.image.dpi)), layout, &on_word, &c) == 1;
-        }
-    if (!r.read) r.why = "Tesseract could not read the title block";
-    else if (region.rest_dpi > 0 && region.page_height > region.rest_y0) read_rest(pdf, index, password, region, engines[0], r);
+    const auto pass = [&](std::size_t k, int layout) {
+        OcrContext c{&r.image, &r.words, static_cast<int>(2 * k) + layout};
+        r.read = ocr(engines[k].c_str(), r.image.rgb.data(), r.image.columns, r.image.rows,
+                     static_cast<int>(std::lround(r.image.dpi)), layout, &on_word, &c) == 1;
+        if (!r.read) r.why = "Tesseract could not read the title block";
+        return r.read;
+    };
+    if (!pass(0, PITH_OCR_SPARSE)) return r;
+    if (region.rest_dpi > 0 && region.page_height > region.rest_y0) read_rest(pdf, index, password, region, engines[0], r);
+    if (!r.read || (title && judge(*title, r).verdict == Verdict::Agrees)) return r;
+    if (!pass(0, PITH_OCR_AUTO)) return r;
+    for (std::size_t k = 1; k < engines.size(); ++k)
+        if (!pass(k, PITH_OCR_SPARSE) || !pass(k, PITH_OCR_AUTO)) return r;
     return r;
 }
 
@@ -704,8 +709,9 @@ std::optional<Reading> decode(std::string_view bytes) {
     return r;
 }
 
-Reader::Reader(std::string_view pdf, int index, const std::string& password, const Region& region, const Languages& languages)
-    : pdf_(pdf), index_(index), password_(password), region_(region), languages_(languages) {
+Reader::Reader(std::string_view pdf, int index, const std::string& password, const Region& region, const Languages& languages,
+               std::optional<TitleWords> title)
+    : pdf_(pdf), index_(index), password_(password), region_(region), languages_(languages), title_(std::move(title)) {
     int fds[2];
     if (::pipe(fds) != 0) return;
     std::fflush(nullptr);
@@ -721,7 +727,7 @@ Reader::Reader(std::string_view pdf, int index, const std::string& password, con
         visible::limit_reading_child(kChildCpuSeconds);
         std::string message;
         try {
-            message = "R" + encode(read(pdf_, index_, password_, region_, languages_));
+            message = "R" + encode(read(pdf_, index_, password_, region_, languages_, title_ ? &*title_ : nullptr));
         } catch (const Error& e) {
             message = std::string("E") + e.what();
         }
@@ -743,7 +749,7 @@ Reader::~Reader() {
 Reading Reader::collect() {
     if (child_ < 0) {  // no child: in this process then
         try {
-            return read(pdf_, index_, password_, region_, languages_);
+            return read(pdf_, index_, password_, region_, languages_, title_ ? &*title_ : nullptr);
         } catch (const Error& e) {
             return {false, e.what(), {}, {}};
         }

@@ -102,16 +102,29 @@ struct Reading {
     std::vector<OcrWord> words;  // of every pass, each in Tesseract's order
 };
 
+// The title's words split into those the pixels are asked to read and those they are not: words
+// that spell part of the record's formulas or logos (title::OnPage::formula_words), which OCR
+// does not read (α as "a", the LaTeX logo as "ETRX").
+struct TitleWords {
+    std::vector<visible::Word> read, unread;
+    std::vector<visible::Word> all() const;  // for region_for()
+};
+TitleWords title_words(const visible::Page& page, std::pair<std::size_t, std::size_t> span, const std::vector<std::size_t>& unread);
+
 // The region rendered and read in this process with Tesseract's `languages` (languages_for()).
 // Throws pith::Error when pith-text.so cannot be loaded; a missing pith-ocr.so or OCR data is a
-// Reading with `why`.
-Reading read(std::string_view pdf, int index, const std::string& password, const Region& region, const Languages& languages);
+// Reading with `why`. Given the `title` the reading will be judged against, it stops once the
+// first pass (and the page below) agree with it: judge() keeps the best pass's judgement, which
+// no later pass can change then.
+Reading read(std::string_view pdf, int index, const std::string& password, const Region& region, const Languages& languages,
+             const TitleWords* title = nullptr);
 
 // The same in a child process with a reading's limits (visible::ChildReader): it starts in the
 // constructor and works while the caller goes on; collect() waits for it.
 class Reader {
 public:
-    Reader(std::string_view pdf, int index, const std::string& password, const Region& region, const Languages& languages);
+    Reader(std::string_view pdf, int index, const std::string& password, const Region& region, const Languages& languages,
+           std::optional<TitleWords> title = std::nullopt);
     Reader(const Reader&) = delete;
     Reader& operator=(const Reader&) = delete;
     ~Reader();
@@ -123,6 +136,7 @@ private:
     std::string password_;
     Region region_;
     Languages languages_;
+    std::optional<TitleWords> title_;
     int child_ = -1;
     int pipe_ = -1;
 };
@@ -148,14 +162,6 @@ struct Judgement {
 // reads: one on a mostly empty strip, the other where a line touches the next).
 Judgement judge(const std::vector<visible::Word>& title, const Reading& r);
 
-// The title's words split into those the pixels are asked to read and those they are not: words
-// that spell part of the record's formulas or logos (title::OnPage::formula_words), which OCR
-// does not read (α as "a", the LaTeX logo as "ETRX").
-struct TitleWords {
-    std::vector<visible::Word> read, unread;
-    std::vector<visible::Word> all() const;  // for region_for()
-};
-TitleWords title_words(const visible::Page& page, std::pair<std::size_t, std::size_t> span, const std::vector<std::size_t>& unread);
 // judge() on the words to read; what OCR reads where an unread word stands is left out.
 Judgement judge(const TitleWords& title, Reading r);
 

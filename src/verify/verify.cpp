@@ -462,7 +462,7 @@ TitleCheck check_title(pdf::File& file, const std::string& plain, const std::str
         if (f.failure.empty())
             out.pixels = std::make_unique<pixels::Reader>(file.bytes(), block.index, options.password,
                                                           pixels::region_for(*block.reading.page, out.words.all()),
-                                                          pixels::languages_for(out.words.read));
+                                                          pixels::languages_for(out.words.read), out.words);
     }
     return out;
 }

@@ -9,6 +9,7 @@
 #include "xmp/xmp.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -86,5 +87,9 @@ Embedded extract(pdf::File& file);
 // "" if the link names none.
 std::string body_of_link(const std::string& uri);
 Report verify(const std::string& path, const Keyring& keyring, const Options& options);
+// The same; `then` runs with the file still open once the report is made (pith verify
+// --picture draws it then, of the same report).
+Report verify(const std::string& path, const Keyring& keyring, const Options& options,
+              const std::function<void(pdf::File&, Report&)>& then);
 
 }  // namespace pith::verify

@@ -73,7 +73,7 @@ endforeach()
 # `pith verify --picture` (issue 34): the PNG and the HTML (in headless Chromium) outline every
 # region of --json where its coordinates say, for a trusted paper, an attack and a qpdf rewrite;
 # bad --picture paths are refused before any work, leaving no file.
-foreach(case png html_chromium errors)
+foreach(case png html_chromium gallery_chromium errors)
   add_test(NAME verify_picture_${case}
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/verify/picture_test.py
             --pith $<TARGET_FILE:pith> --source ${CMAKE_SOURCE_DIR} --work ${PITH_VERIFY_WORK} ${case})

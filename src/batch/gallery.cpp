@@ -82,7 +82,7 @@ constexpr const char* kStyle =
     "body{font:14px/1.4 system-ui,sans-serif;color:#24292f;margin:16px}\n"
     "#cards{list-style:none;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(220px,1fr));gap:12px}\n"
     ".card{border:1px solid #8c959f;padding:8px;background:#fff}.card img{display:block;max-width:100%;border:1px solid #d0d7de}\n"
-    ".card p{margin:6px 0}.card ul{margin:0;padding-left:18px;font-size:12px}.file{word-break:break-all}\n"
+    ".card p{margin:6px 0;overflow-wrap:anywhere}.card ul{margin:0;padding-left:18px;font-size:12px}.file{overflow-wrap:anywhere}\n"
     ".state{text-transform:uppercase;padding:0 4px;color:#fff;background:#0969da}\n"
     ".trusted .state,.stamped .state,.skipped .state{background:#1a7f37}.invalid .state,.failed .state,.unreadable .state{background:#cf222e}\n"
     ".trusted,.stamped,.skipped{border-left:6px solid #1a7f37}.invalid,.failed,.unreadable{border-left:6px double #cf222e}\n"

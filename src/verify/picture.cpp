@@ -339,7 +339,8 @@ std::string html_page(const Shot& s, const verify::Report& report) {
         const Region& r = *p.region;
         const Box& b = p.box;
         stacked = p.offset ? stacked + 1 : 0;
-        out += "<div class=\"region " + r.outcome + " " + escaped(r.kind) + "\" style=\"left:" + std::to_string(b.x0) + "px;top:" +
+        const char* side = b.x0 > s.columns() / 2 ? " east" : "";  // its label then ends at the box's right edge, on the page
+        out += "<div class=\"region " + r.outcome + " " + escaped(r.kind) + side + "\" style=\"left:" + std::to_string(b.x0) + "px;top:" +
                std::to_string(b.y0) + "px;width:" + std::to_string(b.x1 - b.x0) + "px;height:" + std::to_string(b.y1 - b.y0) +
                "px;outline-offset:" + std::to_string(p.offset) + "px\" role=\"note\"><span style=\"margin:" +
                std::to_string(p.offset + 4 + 18 * stacked) + "px 0\">" + word_of(r.outcome) + " " +
@@ -350,12 +351,13 @@ std::string html_page(const Shot& s, const verify::Report& report) {
 
 constexpr const char* kStyle =
     "body{font:14px/1.4 system-ui,sans-serif;color:#24292f;background:#eaeef2;margin:0;padding:16px;display:flex;gap:16px;"
-    "align-items:flex-start}\n.page{margin:0}.sheet{position:relative;background:#fff;box-shadow:0 0 0 1px #8c959f}\n"
+    "align-items:flex-start}\n.page{margin:0;padding:0 24px 24px 0}figcaption{height:64px}.sheet{position:relative;background:#fff;box-shadow:0 0 0 1px #8c959f}\n"
     ".sheet img{position:absolute;left:0;top:0}\n.region{position:absolute;box-sizing:border-box}\n"
     ".region span{position:absolute;left:-4px;bottom:100%;white-space:nowrap;color:#fff;font:12px/16px monospace;"
-    "padding:0 3px}\n.region.link span{top:100%;bottom:auto}\n"
-    ".ok{outline:2px solid #1a7f37}.ok span,.ok b{background:#1a7f37}\n.info{outline:2px dashed #0969da}.info span,.info b{background:#0969da}\n"
-    ".fail{outline:4px solid #cf222e}.fail span,.fail b{background:#cf222e}\n"
+    "padding:0 3px}\n.region.link span{top:100%;bottom:auto}.region.east span{left:auto;right:-4px}\n"
+    "b.ok,b.info,b.fail{color:#fff;padding:0 4px}\n"
+    ".region.ok{outline:2px solid #1a7f37}.region.info{outline:2px dashed #0969da}.region.fail{outline:4px solid #cf222e}\n"
+    ".ok span,b.ok{background:#1a7f37}.info span,b.info{background:#0969da}.fail span,b.fail{background:#cf222e}\n"
     "section{background:#fff;padding:8px 16px;max-width:40em}li b{color:#fff;padding:0 4px;font-weight:600}\n";
 
 std::string html_of(const std::vector<Shot>& shots, const verify::Report& report) {

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """`pith verify --picture` (issue 34): the picture shows the regions `--json` lists, where it lists them.
 
-usage: picture_test.py --pith PITH --source SRC --work DIR CASE   (CASE: png, html_chromium, errors)
+usage: picture_test.py --pith PITH --source SRC --work DIR CASE   (png, html_chromium, gallery_chromium, errors)
 
 Uses the verify suite's fixture (verify_setup: DIR/trusted.pdf, DIR/ring.json). For a trusted
 paper, an attack that is invalid (a comment laid over the badge after stamping) and a file
@@ -137,7 +137,7 @@ def edge_share(rows, box, colour, tolerance):
             share([(x0, y) for y in range(y0, y1)], -1, 0), share([(x1 - 1, y) for y in range(y0, y1)], 1, 0))
 
 
-def check_regions(name, rows, report, origins, height_pt, tolerance=0):
+def check_regions(name, rows, report, origins, height_pt, tolerance=0, scale=SCALE):
     """Every region of the report outlined in its colour where its coordinates say; `origins`:
     the top-left pixel of each page shown, by page number."""
     check(report["regions"], "%s: no regions in --json" % name)
@@ -145,8 +145,8 @@ def check_regions(name, rows, report, origins, height_pt, tolerance=0):
         check(set(r) >= {"page", "x0", "y0", "x1", "y1", "kind", "outcome", "label"}, "%s: region %r" % (name, r))
         check(r["page"] in origins, "%s: region on page %d, not shown" % (name, r["page"]))
         left, top = origins[r["page"]]
-        box = (left + int(r["x0"] * SCALE), top + int((height_pt - r["y1"]) * SCALE),
-               left + int(-(-r["x1"] * SCALE // 1)), top + int(-(-(height_pt - r["y0"]) * SCALE // 1)))
+        box = (left + int(r["x0"] * scale), top + int((height_pt - r["y1"]) * scale),
+               left + int(-(-r["x1"] * scale // 1)), top + int(-(-(height_pt - r["y0"]) * scale // 1)))
         shares = edge_share(rows, box, COLOURS[r["outcome"]], tolerance)
         want = 0.4 if r["outcome"] == "info" else 0.6  # dashed: 8 on, 5 off; labels may hide part of an edge
         check(sum(shares) / 4 >= want and min(shares) > 0.2,
@@ -235,9 +235,23 @@ def chromium():
     return next((shutil.which(n) for n in ("chromium", "chromium-browser") if shutil.which(n)), None)
 
 
-def case_html_chromium(ctx):
+def chromium_run(ctx, args):
     browser = chromium()
     if not browser:
+        print("SKIP: chromium not installed")
+        sys.exit(77)
+    # Nothing may leave the machine: every host name resolves to nothing, any request goes to a dead proxy.
+    p = subprocess.run([browser, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
+                        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                        "--proxy-server=http://127.0.0.1:9", "--host-resolver-rules=MAP * ~NOTFOUND",
+                        "--user-data-dir=" + ctx.path("chrome-profile"), "--hide-scrollbars", "--force-device-scale-factor=1",
+                        "--window-size=1600,1200"] + args, capture_output=True, timeout=120)
+    check(p.returncode == 0, "chromium %s: exit %d %s" % (args[0], p.returncode, p.stderr[-500:]))
+    return p.stdout.decode("utf-8", "replace")
+
+
+def case_html_chromium(ctx):
+    if not chromium():
         print("SKIP: chromium not installed")
         sys.exit(77)
     trusted = os.path.join(ctx.work, "trusted.pdf")
@@ -249,16 +263,54 @@ def case_html_chromium(ctx):
         check(text.count('class="region ') == len(report["regions"]), "%s: HTML regions differ from --json" % name)
         check(re.search(r'<img [^>]*alt="page 1 of [^"]+"', text), "%s: the page image has no alt text" % name)
         shot = ctx.path(name + "-shot.png")
-        profile = ctx.path("chrome-profile")
-        p = subprocess.run([browser, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
-                            "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                            "--proxy-server=http://127.0.0.1:9", "--host-resolver-rules=MAP * ~NOTFOUND", "--user-data-dir=" + profile,
-                            "--hide-scrollbars", "--force-device-scale-factor=1", "--window-size=1600,1200",
-                            "--screenshot=" + shot, "file://" + os.path.abspath(html)], capture_output=True, timeout=120)
-        check(p.returncode == 0 and os.path.exists(shot), "chromium --screenshot: exit %d %s" % (p.returncode, p.stderr[-500:]))
+        chromium_run(ctx, ["--screenshot=" + shot, "file://" + os.path.abspath(html)])
         w, h, rows, _ = read_png(open(shot, "rb").read())
         left, top = find_page(rows)
         check_regions(name + " (chromium)", rows, report, {1: (left, top)}, height_pt, tolerance=12)
+
+
+def case_gallery_chromium(ctx):
+    """pith batch --verify --gallery: every report line is a card, with its state in words, a
+    thumbnail drawn by the workers (regions where --json puts them), and filters that work."""
+    if not chromium():
+        print("SKIP: chromium not installed")
+        sys.exit(77)
+    trusted = os.path.join(ctx.work, "trusted.pdf")
+    files = [trusted, attack(ctx), rewritten(ctx), os.path.join(ctx.src, "examples", "article.pdf"), ctx.path("no-such.pdf")]
+    manifest, report, gallery = ctx.path("gallery.jsonl"), ctx.path("gallery-report.jsonl"), ctx.path("gallery")
+    open(manifest, "w").write("".join(f + "\n" for f in files))
+    shutil.rmtree(gallery, ignore_errors=True)
+    rc, out, err = ctx.run(["batch", "--verify", manifest, "--keyring", os.path.join(ctx.work, "ring.json"), "--report", report,
+                            "--gallery", gallery, "-q"])
+    check(rc == 1, "batch --gallery: exit %d: %s" % (rc, err))
+    lines = [json.loads(l) for l in open(report) if '"event":"file"' in l]
+    check(len(lines) == len(files), "report has %d file lines" % len(lines))
+    text = open(os.path.join(gallery, "index.html"), encoding="utf-8").read()
+    check(text.count('<li class="card ') == len(lines), "index.html has %d cards for %d lines" % (text.count('<li class="card '), len(lines)))
+    check("http://" not in text and "https://" not in text.replace("https://pith.science", ""), "the gallery names a network address")
+    for line in lines:
+        check(line["file"] in text and 'data-state="%s"' % line["status"] in text, "no card for %s (%s)" % (line["file"], line["status"]))
+        if line["status"] != "unreadable":
+            check(line.get("thumbnail"), "%s: no thumbnail in the report line" % line["file"])
+            read_png(open(os.path.join(gallery, line["thumbnail"]), "rb").read())
+            check('loading="lazy" src="%s" alt="page 1 of ' % line["thumbnail"] in text, "%s: img not lazy or without alt" % line["file"])
+    # The workers' thumbnail of the trusted paper outlines the regions --json gives, at 24 dpi.
+    rc, report_json = ctx.verify(trusted, ctx.path("unused.png"))
+    thumb = next(l["thumbnail"] for l in lines if l["file"] == trusted)
+    _, _, rows, _ = read_png(open(os.path.join(gallery, thumb), "rb").read())
+    check_regions("thumbnail", rows, report_json, {1: (0, 0)}, page_size(trusted)[1], scale=24 / 72)
+    # Filters, from the address: only the invalid card shows.
+    dom = chromium_run(ctx, ["--dump-dom", "file://" + os.path.abspath(os.path.join(gallery, "index.html")) + "#state=invalid&code="])
+    cards = re.findall(r'<li class="card [^"]*" data-state="([^"]*)"[^>]*?( hidden="")?>', dom)
+    check(len(cards) == len(lines), "chromium shows %d cards" % len(cards))
+    check(all((state == "invalid") == (hidden == "") for state, hidden in cards), "filter state=invalid: %s" % cards)
+    check(re.search(r'<output id="shown"[^>]*>1 of 5 shown</output>', dom), "the count does not say 1 of 5")
+    shot = ctx.path("gallery-shot.png")
+    chromium_run(ctx, ["--screenshot=" + shot, "file://" + os.path.abspath(os.path.join(gallery, "index.html"))])
+    _, _, rows, _ = read_png(open(shot, "rb").read())
+    for outcome in ("ok", "fail"):  # the thumbnails were loaded and drawn: their outlines are on the screen
+        check(any(bytes(COLOURS[outcome]) in row for row in rows), "no %s outline in the gallery's screenshot" % outcome)
+    print("gallery: %d cards, filters and thumbnails checked in chromium" % len(cards))
 
 
 def case_errors(ctx):

@@ -60,10 +60,13 @@ struct Check {
 std::function<void(pdf::File&, verify::Report&)> thumbnail_to(const Options& opt, const Entry& e, std::string& name) {
     if (opt.gallery.empty()) return nullptr;
     return [&opt, &e, &name](pdf::File& file, verify::Report& report) {
-        const std::string png = picture::thumbnail(file, e.options.password, report);
-        if (png.empty()) return;
-        name = "thumbs/" + std::to_string(e.line) + ".png";
-        write_file_atomically(opt.gallery + "/" + name, {png});
+        try {  // a picture never changes a line's verdict: without it, the card says there is none
+            const std::string png = picture::thumbnail(file, e.options.password, report);
+            if (png.empty()) return;
+            write_file_atomically(opt.gallery + "/thumbs/" + std::to_string(e.line) + ".png", {png});
+            name = "thumbs/" + std::to_string(e.line) + ".png";
+        } catch (const Error&) {
+        }
     };
 }
 

@@ -24,7 +24,8 @@
 namespace pith::picture {
 
 Format format_of(const std::string& path) {
-    std::string ext = path.substr(std::min(path.size(), path.rfind('.') == std::string::npos ? path.size() : path.rfind('.')));
+    const std::size_t dot = path.rfind('.'), slash = path.rfind('/');
+    std::string ext = dot == std::string::npos || (slash != std::string::npos && dot < slash) ? "" : path.substr(dot);
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
     if (ext == ".png") return Format::Png;
     if (ext == ".html" || ext == ".htm") return Format::Html;

@@ -453,12 +453,10 @@ constexpr std::size_t kMaxHiddenRegions = 100;
 // the same reason, is one region.
 void mark_hidden(const visible::Page& page, const pdf::Page& geometry, int page_number, Findings& f) {
     std::size_t marked = 0;
-    for (std::size_t i = 0; i < page.words.size() && marked < kMaxHiddenRegions; ++i, ++marked) {
+    for (std::size_t i = 0; i < page.words.size() && marked < kMaxHiddenRegions; ++i) {
         const visible::Word& w = page.words[i];
-        if (w.visible) {
-            --marked;
-            continue;
-        }
+        if (w.visible) continue;
+        ++marked;
         std::size_t last = i;
         while (!page.words[last].line_end && last + 1 < page.words.size() && !page.words[last + 1].visible &&
                page.words[last + 1].hidden_why == w.hidden_why)

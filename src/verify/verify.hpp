@@ -75,7 +75,7 @@ struct Report {
     State state = State::Absent;
     std::string number;
     Findings findings;
-    Json to_json() const;  // {file, state, number, success[], informational[], failure[]}
+    Json to_json() const;  // {file, state, number, success[], informational[], failure[], regions[]}
 };
 
 // Both throw pith::Error when the file cannot be read as a PDF at all, or is damaged

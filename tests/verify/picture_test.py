@@ -323,6 +323,14 @@ def case_errors(ctx):
         rc, out, err = ctx.run(["verify"] + args)
         check(rc == 2 and re.search(pattern, err), "verify %s: exit %d, %r" % (" ".join(args), rc, err))
         print("refused: %s" % err.strip().splitlines()[-1])
+    manifest = ctx.path("errors.jsonl")
+    open(manifest, "w").write(trusted + "\n")
+    before = set(os.listdir(ctx.out))
+    for args, pattern in ((["--gallery", ctx.path("g")], r"--gallery needs --report FILE"),
+                          (["--gallery", "/proc/pith-gallery", "--report", ctx.path("r.jsonl")], r"cannot create /proc/pith-gallery/thumbs")):
+        rc, out, err = ctx.run(["batch", "--verify", manifest, "-q"] + args)
+        check(rc == 2 and re.search(pattern, err), "batch %s: exit %d, %r" % (" ".join(args), rc, err))
+        print("refused: %s" % err.strip().splitlines()[-1])
     check(set(os.listdir(ctx.out)) == before, "files left behind: %s" % (set(os.listdir(ctx.out)) - before))
 
 

@@ -726,6 +726,25 @@ int page_index(pdf::File& doc, const PdfReference& ref, const std::vector<Area>&
     return -1;  // no area to keep clear there: annotations may go anywhere
 }
 
+// Where a change to a page or its content shows (for --picture): the whole of each page that is
+// object `num` or draws it as /Contents. Drawing aid only: a page it cannot find is not marked.
+void mark_pages_of(pdf::File& doc, std::uint32_t num, Problems& p) {
+    try {
+        for (int i = 0; i < doc.page_count(); ++i) {
+            const pdf::Page page = doc.page(i);
+            const PdfObject& o = doc.get(page.ref);
+            const PdfObject* contents = o.IsDictionary() ? o.GetDictionary().GetKey("Contents") : nullptr;
+            bool hit = page.ref.ObjectNumber() == num || (contents && contents->IsReference() && contents->GetReference().ObjectNumber() == num);
+            if (contents && contents->IsArray())
+                for (const auto& item : contents->GetArray()) hit = hit || (item.IsReference() && item.GetReference().ObjectNumber() == num);
+            const pdf::Rect& c = page.crop_box;
+            if (hit) p.regions.push_back({i + 1, c.llx, c.lly, c.urx, c.ury, "content", "fail", "page changed after the stamp"});
+        }
+    } catch (const Error&) {
+    } catch (const PoDoFo::PdfError&) {
+    }
+}
+
 void judge_changed(pdf::File& before, pdf::File& now, std::uint32_t num, unsigned role, Problems& p) {
     const PdfReference ref = before.reference(num);
     const PdfObject& old = before.get(ref);
@@ -734,12 +753,16 @@ void judge_changed(pdf::File& before, pdf::File& now, std::uint32_t num, unsigne
     if (role & kPageTree) return p.add("pith.changed.page_tree", "the page tree node " + what);
     if (role & kPage) {  // a page is judged by the page rules, whatever else names it (an /OpenAction, a destination)
         auto keys = without(changed_keys(old, cur), {"Annots"});
+        if (!keys.empty()) mark_pages_of(before, num, p);
         if (keys.count("Contents")) p.add("pith.changed.content", "the /Contents of page " + what);
         keys.erase("Contents");
         if (!keys.empty()) p.add("pith.changed.page", "the " + keys_text(keys) + " of page " + what);
         return;
     }
-    if (role & kContent) return p.add("pith.changed.content", "page content stream " + what);
+    if (role & kContent) {
+        mark_pages_of(before, num, p);
+        return p.add("pith.changed.content", "page content stream " + what);
+    }
     if (role & kResource) return p.add("pith.changed.resource", "a resource pages draw with, " + what);
     if (role & kBadgeLink) return p.add("pith.changed.annotation", "the badge's link annotation " + what);
     if (role & kDocument) return p.add("pith.changed.catalog", "a document-level " + what);

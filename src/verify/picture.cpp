@@ -289,7 +289,7 @@ std::string png_of(const std::vector<Shot>& shots, const verify::Report& report)
     int pages_width = kMargin, pages_height = 0;
     for (const Shot& s : shots) {
         pages_width += s.columns() + kMargin;
-        pages_height = std::max(pages_height, kCaption + s.rows() + 2 * kMargin);
+        pages_height = std::max(pages_height, kCaption + s.rows() + 2 * kMargin + kGlyphHeight + 2);  // room for a label below a page marked whole
     }
     const int panel_height = 2 * kMargin + kLine + 3 * kGlyphHeight + 12 + 3 * (kLine + 4) + kLine / 2 + static_cast<int>(lines.size()) * kLine;
     Canvas canvas(pages_width + kPanelWidth, std::max(pages_height, panel_height), kBackground);
@@ -301,6 +301,7 @@ std::string png_of(const std::vector<Shot>& shots, const verify::Report& report)
         canvas.fill(left, top, left + s.columns(), top + s.rows(), kWhite);
         if (s.image.columns > 0) canvas.paste(s.image.rgb, s.image.columns, s.image.rows, left, top);
         outline_regions(canvas, report, s, left, top, true);
+        canvas.frame(left, top, left + s.columns(), top + s.rows(), 1, Line::Solid, kPageEdge);  // over a whole page's frame: the page's edge stays
         left += s.columns() + kMargin;
     }
     draw_panel(canvas, report, lines, pages_width);

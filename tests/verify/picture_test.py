@@ -193,6 +193,15 @@ def attack(ctx):
     return path
 
 
+def content_replaced(ctx):
+    """The trusted paper with its page's content stream replaced by an update: invalid, the page marked whole."""
+    src = os.path.join(ctx.work, "trusted.pdf")
+    objects = {3: pdfedit.stream_object("", b"BT /F36 24 Tf 72 700 Td (Another text) Tj ET\n")}
+    path = ctx.path("content-replaced.pdf")
+    open(path, "wb").write(pdfedit.append_update(open(src, "rb").read(), objects))
+    return path
+
+
 def rewritten(ctx):
     path = ctx.path("rewritten-qpdf.pdf")
     subprocess.run(["qpdf", os.path.join(ctx.work, "trusted.pdf"), path], check=True)
@@ -202,7 +211,8 @@ def rewritten(ctx):
 def case_png(ctx):
     trusted = os.path.join(ctx.work, "trusted.pdf")
     width_pt, height_pt = page_size(trusted)
-    cases = [("trusted", trusted, "trusted"), ("attack", attack(ctx), "invalid"), ("rewritten", rewritten(ctx), "unverified")]
+    cases = [("trusted", trusted, "trusted"), ("attack", attack(ctx), "invalid"), ("rewritten", rewritten(ctx), "unverified"),
+             ("content", content_replaced(ctx), "invalid")]
     for name, pdf, state in cases:
         png = ctx.path(name + ".png")
         rc, report = ctx.verify(pdf, png)
@@ -225,6 +235,8 @@ def case_png(ctx):
             check({("title", "ok"), ("badge", "ok"), ("link", "ok")} <= kinds, "trusted: regions %s" % kinds)
             page = [rows[y][3 * left:3 * right] for y in range(top, h) if y < len(rows)]
             check(not any(bytes(COLOURS["fail"]) in row for row in page), "trusted: the fail colour on the page")
+        if name == "content":
+            check(("content", "fail") in kinds, "content: the replaced page is not marked: %s" % kinds)
         if name == "attack":
             check(("annotation", "fail") in kinds, "attack: no failed annotation region: %s" % kinds)
             check("FAIL" in description, "attack: the description names no failure")

@@ -323,6 +323,17 @@ def case_gallery_chromium(ctx):
     for outcome in ("ok", "fail"):  # the thumbnails were loaded and drawn: their outlines are on the screen
         check(any(bytes(COLOURS[outcome]) in row for row in rows), "no %s outline in the gallery's screenshot" % outcome)
     print("gallery: %d cards, filters and thumbnails checked in chromium" % len(cards))
+    # Stamping: the batch's check of each output draws its thumbnail too.
+    stamp_manifest, stamp_gallery = ctx.path("stamp.jsonl"), ctx.path("stamp-gallery")
+    shutil.rmtree(stamp_gallery, ignore_errors=True)
+    open(stamp_manifest, "w").write(json.dumps({"input": os.path.join(ctx.src, "examples", "article.pdf"), "output": ctx.path("stamped.pdf"),
+                                                "record": os.path.join(ctx.work, "signed.json")}) + "\n")
+    rc, out, err = ctx.run(["batch", stamp_manifest, "--report", ctx.path("stamp-report.jsonl"), "--gallery", stamp_gallery, "--redo", "-q"])
+    check(rc == 0, "batch (stamp) --gallery: exit %d: %s" % (rc, err))
+    line = next(json.loads(l) for l in open(ctx.path("stamp-report.jsonl")) if '"event":"file"' in l)
+    check(line["status"] == "stamped" and line.get("thumbnail") == "thumbs/1.png", "stamp line: %s" % line)
+    read_png(open(os.path.join(stamp_gallery, "thumbs", "1.png"), "rb").read())
+    check(open(os.path.join(stamp_gallery, "index.html")).read().count('<li class="card ') == 1, "stamp gallery: not one card")
 
 
 def case_errors(ctx):

@@ -367,7 +367,7 @@ void register_pdf_commands(CLI::App& app, int& status) {
     verify->add_flag("--json", v->json, "Print one line of JSON per file (JSON Lines): {file, state, number, success[], informational[], "
                                         "failure[], regions[]}");
     verify->add_option("--picture", v->picture, "Also draw what was checked (the title, the badge, links, later changes, unseen text, "
-                       "each outlined by outcome) over the page(s), with the verdict: FILE.png or FILE.html (one PDF only)");
+                       "each outlined by outcome) over the page(s), with the verdict: FILE.png or FILE.html (one PDF only)")->type_name("FILE");
     verify->callback([v, &status] { status = run_verify(*v); });
 
     auto x = std::make_shared<ExtractCommand>();

@@ -70,3 +70,13 @@ foreach(case countersign_pdfsig annotate_mutool xmp_exiftool rewrite_qpdf linear
             --pith $<TARGET_FILE:pith> --source ${CMAKE_SOURCE_DIR} ${case})
   set_tests_properties(resave_${case} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS "verify")
 endforeach()
+# `pith verify --picture` (issue 34): the PNG and the HTML (in headless Chromium) outline every
+# region of --json where its coordinates say, for a trusted paper, an attack and a qpdf rewrite;
+# bad --picture paths are refused before any work, leaving no file.
+foreach(case png html_chromium gallery_chromium errors)
+  add_test(NAME verify_picture_${case}
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/verify/picture_test.py
+            --pith $<TARGET_FILE:pith> --source ${CMAKE_SOURCE_DIR} --work ${PITH_VERIFY_WORK} ${case})
+  set_tests_properties(verify_picture_${case} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS "verify"
+    FIXTURES_REQUIRED pith_verify_trusted)
+endforeach()

@@ -90,6 +90,7 @@ struct Options {
     bool certify = false;
     sign::Anchors anchors;              // --trust
     bool require_signed_stamp = false;  // verify mode
+    std::string gallery;                // --gallery DIR: workers draw DIR/thumbs/LINE.png of each checked file
 };
 
 struct Summary {
@@ -112,6 +113,12 @@ Summary run(const Manifest& manifest, const Options& options);
 // The registry queries ("number", "arxiv") of the manifest's jobs, for registry::prefetch before
 // the workers start: each distinct record is then fetched once, however many lines name it.
 std::vector<registry::Query> registry_queries(const Manifest& manifest, Mode mode, const std::string& default_record = "");
+
+// --gallery DIR (gallery.cpp): makes DIR/thumbs before any work (throws pith::Error,
+// output.unwritable, when it cannot be written); after the run, writes DIR/index.html from every
+// file line of `report` (the last line of each manifest line) and returns how many it shows.
+void prepare_gallery(const std::string& dir);
+std::size_t write_gallery(const std::string& dir, const std::string& report);
 
 // Removes temporary files the atomic writers leave when a worker is killed mid-write:
 // `.NAME.pith-XXXXXX` and `NAME.pith-tmp-XXXXXX` next to `output`. Returns how many.

@@ -7,6 +7,7 @@
 #include "core/files.hpp"
 #include "core/record.hpp"
 #include "pdf/budget.hpp"
+#include "verify/picture.hpp"
 #include "verify/verify.hpp"
 
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <memory>
 
 namespace pith::batch {
@@ -50,14 +52,32 @@ std::optional<Record> record_of(const Entry& e, const Options& opt) {
 // check reads the file only (render off: at most `unverified`).
 struct Check {
     verify::Report rep;
+    std::string thumbnail;  // --gallery: DIR/thumbs/LINE.png, relative to DIR ("" when none was drawn)
 };
 
-Check check_output(const Entry& e, const Keyring& keyring) {
+// --gallery: the thumbnail of page 1 with the report's regions, drawn here in the worker while the
+// file is open; `name` gets its path relative to the gallery. A page poppler cannot draw has none.
+std::function<void(pdf::File&, verify::Report&)> thumbnail_to(const Options& opt, const Entry& e, std::string& name) {
+    if (opt.gallery.empty()) return nullptr;
+    return [&opt, &e, &name](pdf::File& file, verify::Report& report) {
+        try {  // a picture never changes a line's verdict: without it, the card says there is none
+            const std::string png = picture::thumbnail(file, e.options.password, report);
+            if (png.empty()) return;
+            write_file_atomically(opt.gallery + "/thumbs/" + std::to_string(e.line) + ".png", {png});
+            name = "thumbs/" + std::to_string(e.line) + ".png";
+        } catch (const Error&) {
+        }
+    };
+}
+
+Check check_output(const Entry& e, const Keyring& keyring, const Options& opt) {
     verify::Options vo;
     vo.password = e.options.password;
     vo.allow_damaged = e.options.allow_damaged;
     vo.render = !e.options.check_title;
-    return {pdf::within_budget(e.output, [&] { return verify::verify(e.output, keyring, vo); })};
+    Check c;
+    c.rep = pdf::within_budget(e.output, [&] { return verify::verify(e.output, keyring, vo, thumbnail_to(opt, e, c.thumbnail)); });
+    return c;
 }
 
 bool title_failure(const Finding& f) { return f.code.rfind("pith.title.", 0) == 0; }
@@ -78,6 +98,7 @@ std::string check_problem(const Entry& e, const Check& c, const std::string& num
 // stamp whose title the stamp did not check, a warning saying what pith verify makes of it.
 void add_verdict(Json& r, const Entry& e, const Check& c) {
     r["state"] = verify::to_string(c.rep.state);
+    if (!c.thumbnail.empty()) r["thumbnail"] = c.thumbnail;
     std::vector<std::string> failures;
     for (const auto& f : c.rep.findings.failure) failures.push_back(f.code);
     r["failures"] = failures;
@@ -102,7 +123,7 @@ void unchecked_verdict(Json& r, const Entry& e) {
 std::optional<Json> already_done(const Entry& e, const Keyring& keyring, const Options& opt, const std::string& number, std::string& note) {
     if (opt.redo || !file_exists(e.output)) return std::nullopt;
     try {
-        const Check c = check_output(e, keyring);
+        const Check c = check_output(e, keyring, opt);
         auto listed = [&](const std::vector<Finding>& section, const char* code) {
             return std::any_of(section.begin(), section.end(), [&](const Finding& x) { return x.code == code; });
         };
@@ -154,7 +175,7 @@ Json checked_result(const Entry& e, const Keyring& keyring, const Options& opt, 
                     const std::string& note) {
     std::optional<Check> checked;
     try {
-        if (opt.check_outputs) checked = check_output(e, keyring);
+        if (opt.check_outputs) checked = check_output(e, keyring, opt);
     } catch (const Error& x) {
         return unverifiable(e, x.what());
     }
@@ -232,9 +253,11 @@ Json verify_one(const Entry& e, const Keyring& keyring, const Options& opt) {
         return r;
     }
     Json r;
+    std::string thumbnail;
     try {
-        verify::Report rep = pdf::within_budget(file, [&] { return verify::verify(file, keyring, vo); });
+        verify::Report rep = pdf::within_budget(file, [&] { return verify::verify(file, keyring, vo, thumbnail_to(opt, e, thumbnail)); });
         r = {{"status", verify::to_string(rep.state)}, {"number", rep.number.empty() ? Json(nullptr) : Json(rep.number)}};
+        if (!thumbnail.empty()) r["thumbnail"] = thumbnail;
         std::vector<std::string> failures;
         for (const auto& f : rep.findings.failure) failures.push_back(f.code);
         r["failures"] = failures;

@@ -73,8 +73,13 @@ int run_batch(BatchCommand& c) {
     batch::Manifest m = batch::load_manifest(c.manifest, o.mode, shard, o.default_record);
     if (c.dry_run) return print_dry_run(m, o, c.json);
 
+    if (!o.gallery.empty()) {
+        if (o.report.empty() || o.report == "-") throw Error("--gallery needs --report FILE: the gallery shows the report's lines", err::options_invalid);
+        batch::prepare_gallery(o.gallery);
+    }
     prefetch_records(m, c);
     batch::Summary s = batch::run(m, o);
+    if (!o.gallery.empty()) batch::write_gallery(o.gallery, o.report);
     std::FILE* out = o.report == "-" ? stderr : stdout;
     if (c.json) {
         batch::Summary copy = s;
@@ -148,6 +153,7 @@ void register_batch_commands(CLI::App& app, int& status) {
     cmd->add_option("--retries", c->options.retries, "Extra attempts for a file whose worker was killed by a signal")->capture_default_str();
     cmd->add_flag("--no-check", c->no_check, "Do not verify each stamped output (faster; a rerun then skips only outputs that verify)");
     cmd->add_flag("--redo", c->options.redo, "Stamp again even when the output exists and verifies");
+    cmd->add_option("--gallery", c->options.gallery, "Also write DIR/index.html, a contact sheet of the report (doc/batch.md)")->type_name("DIR");
     cmd->add_flag("--accept-unverified", c->options.accept_unverified, "With --verify, count unverified files as ok");
     cmd->add_option("--worker-log", c->options.worker_log, "Append worker starts/ends (with PIDs) and workers' standard error to FILE");
     cmd->add_option("--progress", c->progress, "auto (a bar on a terminal, else plain lines), bar, lines or none")->capture_default_str();

@@ -9,11 +9,14 @@
 #include "sign/signer.hpp"
 #include "pdf/budget.hpp"
 #include "stamp/stamp.hpp"
+#include "verify/picture.hpp"
 #include "verify/pixels.hpp"
 #include "verify/verify.hpp"
 #include "verify/visible.hpp"
 
 #include <unistd.h>
+
+#include <memory>
 
 namespace pith::cli {
 namespace {
@@ -102,6 +105,7 @@ struct VerifyCommand {
     bool require_signed_stamp = false;
     bool online = false;
     RegistryFlags registry;
+    std::string picture;  // --picture FILE.png|.html
 };
 
 // --online: the registry's record for the number a PDF carries becomes the record the embedded one
@@ -171,8 +175,19 @@ int exit_code_of(verify::State state) {
     return kExitInvalid;
 }
 
+// --picture: its format and its file, checked before any work (a place that cannot be written
+// is a usage error then, and a picture appears whole or not at all).
+std::unique_ptr<AtomicFile> picture_file(const VerifyCommand& c, picture::Format& format) {
+    if (c.picture.empty()) return nullptr;
+    if (c.files.size() != 1) throw Error("--picture draws one file: give one PDF", err::options_invalid);
+    format = picture::format_of(c.picture);
+    return std::make_unique<AtomicFile>(c.picture);
+}
+
 int run_verify(const VerifyCommand& c) {
     if (c.online && !c.record.empty()) throw Error("give --record or --online, not both", err::options_invalid);
+    picture::Format format = picture::Format::Png;
+    const std::unique_ptr<AtomicFile> picture_out = picture_file(c, format);
     Keyring keyring = Keyring::load(c.keyrings);
     verify::Options options;
     options.password = c.password;
@@ -200,8 +215,13 @@ int run_verify(const VerifyCommand& c) {
                 online = ask_registry(file, c);
                 options.expected = online.record;
             }
-            verify::Report report = pdf::within_budget(file, [&] { return verify::verify(file, keyring, options); });
-            add_online_finding(report, online);
+            // The picture is drawn while the file is open, of the report as printed.
+            const auto draw = [&](pdf::File& pdf, verify::Report& report) {
+                add_online_finding(report, online);
+                if (picture_out) picture_out->write(picture::draw(pdf, options.password, report, format));
+            };
+            verify::Report report = pdf::within_budget(file, [&] { return verify::verify(file, keyring, options, draw); });
+            if (picture_out) picture_out->commit();
             code = exit_code_of(report.state);
             result = report.to_json();
             if (!c.json) {
@@ -338,7 +358,8 @@ void register_pdf_commands(CLI::App& app, int& status) {
         "~/.config/pith/keyring.json and /etc/pith/keyring.json.\n\n"
         "Examples:\n"
         "  pith verify paper.pdf\n"
-        "  pith verify paper.pdf --keyring registry-keys.json --record fetched.json --json");
+        "  pith verify paper.pdf --keyring registry-keys.json --record fetched.json --json\n"
+        "  pith verify paper.pdf --picture checked.png    # what was checked, drawn over the page");
     verify->add_option("files", v->files, "PDF files; - reads one from standard input")->required();
     verify->add_option("--keyring", v->keyrings, "Keyring file with trusted registry keys (repeatable)")->allow_extra_args(false);
     verify->add_option("--record", v->record, "A record fetched from the registry: the embedded one must equal it");
@@ -352,7 +373,10 @@ void register_pdf_commands(CLI::App& app, int& status) {
                      "Trust a stamp only when a publisher trusted here signed it (pith stamp --sign-cert)");
     verify->add_flag("--online", v->online, "Also fetch the registry's record for the embedded number: it must know it and agree");
     add_registry_flags(verify, v->registry);
-    verify->add_flag("--json", v->json, "Print one line of JSON per file (JSON Lines): {file, state, number, success[], informational[], failure[]}");
+    verify->add_flag("--json", v->json, "Print one line of JSON per file (JSON Lines): {file, state, number, success[], informational[], "
+                                        "failure[], regions[]}");
+    verify->add_option("--picture", v->picture, "Also draw what was checked (the title, the badge, links, later changes, unseen text, "
+                       "each outlined by outcome) over the page(s), with the verdict: FILE.png or FILE.html (one PDF only)")->type_name("FILE");
     verify->callback([v, &status] { status = run_verify(*v); });
 
     auto x = std::make_shared<ExtractCommand>();

@@ -16,8 +16,19 @@ struct Finding {
     std::string explanation;  // one plain sentence
 };
 
+// Where on a page a check looked, and what it made of it (`pith verify --picture` draws these,
+// `--json` lists them): the same data the verdict was made from.
+struct Region {
+    int page = 0;                           // 1-based
+    double x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // PDF points, the page's default user space (as a link's /Rect)
+    std::string kind;                       // title, badge, link, annotation, hidden
+    std::string outcome;                    // ok, info, fail: as the findings it stands for
+    std::string label;                      // a few words for the picture
+};
+
 struct Findings {
     std::vector<Finding> success, informational, failure;
+    std::vector<Region> regions;  // not in to_json(): a verify report lists them
     void ok(std::string code, std::string why) { success.push_back({std::move(code), std::move(why)}); }
     void info(std::string code, std::string why) { informational.push_back({std::move(code), std::move(why)}); }
     void fail(std::string code, std::string why) { failure.push_back({std::move(code), std::move(why)}); }

@@ -480,7 +480,27 @@ struct Problems {
     std::map<std::string, std::vector<std::string>> by_code;  // code -> what
     std::vector<std::string> added;                           // allowed: comments, form values, signatures
     int markup = 0;                                           // how many of `added` are comments (DocMDP P=2)
-    void add(const std::string& code, const std::string& what) { by_code[code].push_back(what); }
+    std::size_t count = 0;                                    // entries of by_code
+    std::vector<Region> regions;                              // the annotations judged, where they are
+    void add(const std::string& code, const std::string& what) {
+        by_code[code].push_back(what);
+        ++count;
+    }
+};
+
+// Records an annotation's region once it is judged: a failure when judging it added a problem.
+struct MarkJudged {
+    Problems& p;
+    int page;  // 0-based; -1: on no page (not marked)
+    pdf::Rect rect;
+    std::string label;
+    std::size_t before = p.count;
+    bool shown = true;  // false: hidden by its flags, nothing to draw
+    ~MarkJudged() {
+        if (page >= 0 && shown)
+            p.regions.push_back({page + 1, std::min(rect.llx, rect.urx), std::min(rect.lly, rect.ury), std::max(rect.llx, rect.urx),
+                                 std::max(rect.lly, rect.ury), "annotation", p.count > before ? "fail" : "info", label});
+    }
 };
 
 // The baseline and the file now, compared object by object.
@@ -650,13 +670,14 @@ void judge_annotation(pdf::File& now, const PdfObject& annot, const PdfObject* o
     const long long flags = f ? f->GetNumber() : 0;
     pdf::Rect rect;
     if (!pdf::read_rect(now, d.GetKey("Rect"), rect)) return p.add("pith.changed.annotation", where + " whose /Rect cannot be read");
+    MarkJudged marked{p, page, rect, "/" + subtype + (old ? " changed" : " added") + " after the stamp"};
     if (old && old->IsDictionary()) {
         const PdfObject* of = now.get_key(old->GetDictionary(), "F");
         if (name_of(now.get_key(old->GetDictionary(), "Subtype")) != subtype) return p.add("pith.changed.annotation", where + " that was another kind before");
         if (of && of->IsNumber() && hidden(of->GetNumber()) && !hidden(flags))
             return p.add("pith.changed.annotation", where + " hidden before the stamp and shown after it");
     }
-    if (hidden(flags)) return;
+    if (hidden(flags)) return void(marked.shown = false);
     for (const auto& area : keep_clear)
         if (area.page == page && pdf::overlaps(rect, area.rect)) p.add("pith.changed.annotation", where + " over " + area.what);
     static const std::set<std::string> comments = {"Highlight", "Underline", "StrikeOut", "Squiggly", "Text", "Ink", "Popup"};
@@ -705,6 +726,25 @@ int page_index(pdf::File& doc, const PdfReference& ref, const std::vector<Area>&
     return -1;  // no area to keep clear there: annotations may go anywhere
 }
 
+// Where a change to a page or its content shows (for --picture): the whole of each page that is
+// object `num` or draws it as /Contents. Drawing aid only: a page it cannot find is not marked.
+void mark_pages_of(pdf::File& doc, std::uint32_t num, Problems& p) {
+    try {
+        for (int i = 0; i < doc.page_count(); ++i) {
+            const pdf::Page page = doc.page(i);
+            const PdfObject& o = doc.get(page.ref);
+            const PdfObject* contents = o.IsDictionary() ? o.GetDictionary().GetKey("Contents") : nullptr;
+            bool hit = page.ref.ObjectNumber() == num || (contents && contents->IsReference() && contents->GetReference().ObjectNumber() == num);
+            if (contents && contents->IsArray())
+                for (const auto& item : contents->GetArray()) hit = hit || (item.IsReference() && item.GetReference().ObjectNumber() == num);
+            const pdf::Rect& c = page.crop_box;
+            if (hit) p.regions.push_back({i + 1, c.llx, c.lly, c.urx, c.ury, "content", "fail", "page changed after the stamp"});
+        }
+    } catch (const Error&) {
+    } catch (const PoDoFo::PdfError&) {
+    }
+}
+
 void judge_changed(pdf::File& before, pdf::File& now, std::uint32_t num, unsigned role, Problems& p) {
     const PdfReference ref = before.reference(num);
     const PdfObject& old = before.get(ref);
@@ -713,12 +753,16 @@ void judge_changed(pdf::File& before, pdf::File& now, std::uint32_t num, unsigne
     if (role & kPageTree) return p.add("pith.changed.page_tree", "the page tree node " + what);
     if (role & kPage) {  // a page is judged by the page rules, whatever else names it (an /OpenAction, a destination)
         auto keys = without(changed_keys(old, cur), {"Annots"});
+        if (!keys.empty()) mark_pages_of(before, num, p);
         if (keys.count("Contents")) p.add("pith.changed.content", "the /Contents of page " + what);
         keys.erase("Contents");
         if (!keys.empty()) p.add("pith.changed.page", "the " + keys_text(keys) + " of page " + what);
         return;
     }
-    if (role & kContent) return p.add("pith.changed.content", "page content stream " + what);
+    if (role & kContent) {
+        mark_pages_of(before, num, p);
+        return p.add("pith.changed.content", "page content stream " + what);
+    }
     if (role & kResource) return p.add("pith.changed.resource", "a resource pages draw with, " + what);
     if (role & kBadgeLink) return p.add("pith.changed.annotation", "the badge's link annotation " + what);
     if (role & kDocument) return p.add("pith.changed.catalog", "a document-level " + what);
@@ -1078,6 +1122,7 @@ int judge_docmdp(pdf::File& baseline, bool other_changes, Problems& p) {
 }
 
 void report_changes(const Problems& p, std::size_t count, int docmdp, Findings& f) {
+    f.regions.insert(f.regions.end(), p.regions.begin(), p.regions.end());
     const std::string what = std::to_string(count) + " revision" + (count == 1 ? "" : "s") + " appended after the pith data";
     if (p.by_code.empty()) {
         std::string list = p.added.empty() ? "document information only (dates and XMP properties, not the title, author or subject)"

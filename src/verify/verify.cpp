@@ -200,6 +200,11 @@ Json Embedded::to_json() const {
 Json Report::to_json() const {
     Json j = {{"file", file}, {"state", to_string(state)}, {"number", number.empty() ? Json(nullptr) : Json(number)}};
     j.update(findings.to_json());
+    Json regions = Json::array();
+    for (const Region& r : findings.regions)
+        regions.push_back({{"page", r.page}, {"x0", r.x0}, {"y0", r.y0}, {"x1", r.x1}, {"y1", r.y1}, {"kind", r.kind},
+                           {"outcome", r.outcome}, {"label", r.label}});
+    j["regions"] = std::move(regions);
     return j;
 }
 
@@ -230,6 +235,22 @@ std::string property(const xmp::Properties& p, const char* name) {
     auto it = p.find(name);
     return it == p.end() ? std::string() : it->second;
 }
+
+// The host a link goes to, for a picture's label: "example.org", "(no address)".
+std::string host_of(const std::string& uri) {
+    const std::size_t scheme = uri.find("://");
+    const std::size_t start = scheme == std::string::npos ? 0 : scheme + 3;
+    const std::string host = uri.substr(start, uri.find_first_of("/?#", start) - start);
+    return host.empty() ? "(no address)" : host;
+}
+
+// Records where a check looked (page 1-based; `r` in default user space, either corner order).
+void mark(Findings& f, int page, const pdf::Rect& r, std::string kind, std::string outcome, std::string label) {
+    f.regions.push_back({page, std::min(r.llx, r.urx), std::min(r.lly, r.ury), std::max(r.llx, r.urx), std::max(r.lly, r.ury),
+                         std::move(kind), std::move(outcome), std::move(label)});
+}
+
+void check_link_overlap(pdf::File& file, const Baseline& baseline, Findings& f);
 
 // 1. The number as embedded, and whether the metadata reads one way only.
 std::optional<PithNumber> check_number(const Embedded& e, Report& report) {
@@ -337,12 +358,16 @@ void check_links(pdf::File& file, const Embedded& e, const PithNumber& number, c
         disagreements.push_back("Info /PithNumber is " + e.info.at("PithNumber"));
     for (const auto& link : e.links) {
         const std::string body = body_of_link(link.uri), where = "the link on page " + std::to_string(link.page);
+        const std::size_t problems = disagreements.size() + unsafe.size() + elsewhere.size();
         if (body.empty() || number.body.compare(0, body.size(), body) != 0 || body.size() > number.body.size())
             disagreements.push_back(where + " points to " + (link.uri.empty() ? "nothing" : link.uri));
         if (link.action != "URI" || link.chained)
             unsafe.push_back(where + " runs a /" + (link.action.empty() ? "?" : link.action) + " action" + (link.chained ? " with more chained after it (/Next)" : ""));
         else if (!body.empty() && link.uri.rfind(resolver, 0) != 0)
             elsewhere.push_back(where + " goes to " + link.uri);
+        const bool bad = disagreements.size() + unsafe.size() + elsewhere.size() > problems;
+        mark(f, link.page, {link.rect[0], link.rect[1], link.rect[2], link.rect[3]}, "link", bad ? "fail" : "ok",
+             (link.pith_badge ? "badge link to " : "link to ") + host_of(link.uri));
     }
     if (!disagreements.empty()) f.fail("pith.links.mismatch", "not everything names " + shown + ": " + joined(disagreements));
     if (!unsafe.empty()) f.fail("pith.link.action", "a pith link must only open the resolver: " + joined(unsafe));
@@ -354,9 +379,13 @@ void check_links(pdf::File& file, const Embedded& e, const PithNumber& number, c
         else
             f.info("pith.links.absent", "no link to the Pith resolver found on page 1 or the badge's page");
     }
-    // Another link over the badge takes the reader elsewhere when they click it. A link the
-    // paper had before the stamp lies under it (pith's link comes after it in /Annots, and
-    // viewers give the click to the last): the publisher stamped there, nobody added it.
+    check_link_overlap(file, baseline, f);
+}
+
+// Another link over the badge takes the reader elsewhere when they click it. A link the
+// paper had before the stamp lies under it (pith's link comes after it in /Annots, and
+// viewers give the click to the last): the publisher stamped there, nobody added it.
+void check_link_overlap(pdf::File& file, const Baseline& baseline, Findings& f) {
     if (!baseline.badge_drawn || baseline.badge_page >= file.page_count()) return;
     const PdfObject& page = file.get(file.page(baseline.badge_page).ref);
     const PdfObject* annots = page.IsDictionary() ? file.get_key(page.GetDictionary(), "Annots") : nullptr;
@@ -374,10 +403,14 @@ void check_links(pdf::File& file, const Embedded& e, const PithNumber& number, c
         pdf::Rect r;
         if (!pdf::read_rect(file, file.get_key(a.GetDictionary(), "Rect"), r) || !pdf::overlaps(r, baseline.badge_rect)) continue;
         const auto& before = baseline.annots_before;
+        const PdfObject* action = file.get_key(a.GetDictionary(), "A");
+        const std::string host = host_of(action && action->IsDictionary() ? text_of(file.get_key(action->GetDictionary(), "URI")) : "");
         if (under_badge && item.IsReference() && std::find(before.begin(), before.end(), item.GetReference()) != before.end()) {
             ++older;
+            mark(f, baseline.badge_page + 1, r, "link", "info", "older link under the badge to " + host);
             continue;
         }
+        mark(f, baseline.badge_page + 1, r, "link", "fail", "link over the badge to " + host);
         f.fail("pith.link.overlap", "another link lies over the badge on page " + std::to_string(baseline.badge_page + 1));
         return;
     }
@@ -403,6 +436,47 @@ pdf::Rect user_rect(const visible::Word& w, const pdf::Page& page) {
     return {std::min(ax, bx), std::min(ay, by), std::max(ax, bx), std::max(ay, by)};
 }
 
+// The box around words first..last of a page pith read, in default user space.
+pdf::Rect span_area(const std::vector<visible::Word>& words, std::pair<std::size_t, std::size_t> span, const pdf::Page& geometry) {
+    pdf::Rect area = user_rect(words[span.first], geometry);
+    for (std::size_t i = span.first + 1; i <= span.second && i < words.size(); ++i) {
+        const pdf::Rect r = user_rect(words[i], geometry);
+        area = {std::min(area.llx, r.llx), std::min(area.lly, r.lly), std::max(area.urx, r.urx), std::max(area.ury, r.ury)};
+    }
+    return area;
+}
+
+// A page with text a reader cannot see (a scan's text layer) would fill a picture: the first ones.
+constexpr std::size_t kMaxHiddenRegions = 100;
+
+// The words of a page pith read that a reader cannot see; a run of them on a line, hidden for
+// the same reason, is one region.
+void mark_hidden(const visible::Page& page, const pdf::Page& geometry, int page_number, Findings& f) {
+    std::size_t marked = 0;
+    for (std::size_t i = 0; i < page.words.size() && marked < kMaxHiddenRegions; ++i) {
+        const visible::Word& w = page.words[i];
+        if (w.visible) continue;
+        ++marked;
+        std::size_t last = i;
+        while (!page.words[last].line_end && last + 1 < page.words.size() && !page.words[last + 1].visible &&
+               page.words[last + 1].hidden_why == w.hidden_why)
+            ++last;
+        mark(f, page_number, span_area(page.words, {i, last}, geometry), "hidden", "info", "unseen: " + w.hidden_why);
+        i = last;
+    }
+}
+
+// pith stamp's badge, judged by every check of it: drawn as pith draws it, its text visible,
+// no link over it.
+void mark_badge(const Baseline& b, Findings& f) {
+    if (!b.badge_drawn) return;
+    const bool failed = std::any_of(f.failure.begin(), f.failure.end(), [](const Finding& x) {
+        return x.code.rfind("pith.badge.", 0) == 0 || x.code == "pith.link.overlap";
+    });
+    const bool shown = std::any_of(f.success.begin(), f.success.end(), [](const Finding& x) { return x.code == "pith.badge.text.match"; });
+    mark(f, b.badge_page + 1, b.badge_rect, "badge", failed ? "fail" : shown ? "ok" : "info", "badge");
+}
+
 struct TitleCheck {
     int page = 0;                   // 0-based: the title block's page
     std::optional<pdf::Rect> area;  // where that page shows it, when the record gives the plain title
@@ -416,6 +490,8 @@ void check_title_pixels(TitleCheck& title, Findings& f) {
     if (!title.pixels) return;
     if (!f.failure.empty()) return title.pixels.reset();  // invalid already: not worth its cost
     const pixels::Judgement j = pixels::judge(title.words, title.pixels->collect());
+    for (Region& r : f.regions)  // the title's region says what the pixels made of it
+        if (r.kind == "title") r.outcome = j.verdict == pixels::Verdict::Agrees ? "ok" : j.verdict == pixels::Verdict::Unverified ? "info" : "fail";
     switch (j.verdict) {
         case pixels::Verdict::Agrees: f.ok("pith.title.pixels.match", j.explanation); break;
         case pixels::Verdict::Unverified: f.info("pith.title.pixels.unverified", j.explanation); break;
@@ -449,15 +525,14 @@ TitleCheck check_title(pdf::File& file, const std::string& plain, const std::str
         case title::Shown::Unknown: f.info("pith.title.none", t.explanation); break;
     }
     TitleCheck out{block.index, std::nullopt, {}, nullptr};
+    if (!block.reading.page) return out;
+    const pdf::Page geometry = file.page(block.index);
+    const auto& words = block.reading.page->words;
+    mark_hidden(*block.reading.page, geometry, block.index + 1, f);
+    if (t.elsewhere) mark(f, block.index + 1, span_area(words, *t.elsewhere, geometry), "title", "fail", "the record's title, not set as one");
     if (t.span) {
-        const pdf::Page geometry = file.page(block.index);
-        const auto& words = block.reading.page->words;
-        pdf::Rect area = user_rect(words[t.span->first], geometry);
-        for (std::size_t i = t.span->first + 1; i <= t.span->second; ++i) {
-            const pdf::Rect r = user_rect(words[i], geometry);
-            area = {std::min(area.llx, r.llx), std::min(area.lly, r.lly), std::max(area.urx, r.urx), std::max(area.ury, r.ury)};
-        }
-        out.area = area;
+        out.area = span_area(words, *t.span, geometry);
+        mark(f, block.index + 1, *out.area, "title", "ok", "title");
         out.words = pixels::title_words(*block.reading.page, *t.span, t.formula_words);
         if (f.failure.empty())
             out.pixels = std::make_unique<pixels::Reader>(file.bytes(), block.index, options.password,
@@ -726,6 +801,7 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     // itself is not signed.
     auto [page1, badge_page] = collect_readers(readers, f);
     if (options.render) check_badge_text(e, *number, baseline, readers.badge_page ? badge_page.page : page1.page, f);
+    if (badge_page.page) mark_hidden(*badge_page.page, file.page(e.badge_page - 1), e.badge_page, f);
     const std::string title_hash = data.record && data.record->title_hash ? *data.record->title_hash : "";
     const std::string signed_title = data.record ? prop("title") : "";
     TitleCheck title = options.render ? check_title(file, signed_title, title_hash, std::move(page1), options, f) : TitleCheck{};
@@ -736,6 +812,7 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     const bool publisher_signed = check_signatures(file, baseline, options.anchors, f);
     check_expected(options, data, *number, f);
     check_title_pixels(title, f);
+    mark_badge(baseline, f);
     conclude(file, e, baseline, title.page, receipt_valid, publisher_signed, options, report);
     return report;
 }
@@ -758,7 +835,10 @@ Embedded extract(const std::string& path, const std::string& password, bool allo
     return e;
 }
 
-Report verify(const std::string& path, const Keyring& keyring, const Options& options) {
+Report verify(const std::string& path, const Keyring& keyring, const Options& options) { return verify(path, keyring, options, nullptr); }
+
+Report verify(const std::string& path, const Keyring& keyring, const Options& options,
+              const std::function<void(pdf::File&, Report&)>& then) {
     const InputFile in(path);
     PrefixSha256 prefix_hash(in.fd());  // on another core, while the file is parsed
     pdf::File file = pdf::File::open(in.fd(), path, open_options(options.password));
@@ -767,6 +847,7 @@ Report verify(const std::string& path, const Keyring& keyring, const Options& op
     check_damage(file, options.allow_damaged);  // the rest while reading the pages
     for (const std::string& defect : file.defects())
         report.findings.info("pdf.damaged", "the PDF is damaged (" + defect + "); read with --allow-damaged");
+    if (then) then(file, report);
     return report;
 }
 

@@ -9,6 +9,7 @@
 #include "xmp/xmp.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -74,7 +75,7 @@ struct Report {
     State state = State::Absent;
     std::string number;
     Findings findings;
-    Json to_json() const;  // {file, state, number, success[], informational[], failure[]}
+    Json to_json() const;  // {file, state, number, success[], informational[], failure[], regions[]}
 };
 
 // Both throw pith::Error when the file cannot be read as a PDF at all, or is damaged
@@ -86,5 +87,9 @@ Embedded extract(pdf::File& file);
 // "" if the link names none.
 std::string body_of_link(const std::string& uri);
 Report verify(const std::string& path, const Keyring& keyring, const Options& options);
+// The same; `then` runs with the file still open once the report is made (pith verify
+// --picture draws it then, of the same report).
+Report verify(const std::string& path, const Keyring& keyring, const Options& options,
+              const std::function<void(pdf::File&, Report&)>& then);
 
 }  // namespace pith::verify

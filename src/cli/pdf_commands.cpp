@@ -184,11 +184,7 @@ std::unique_ptr<AtomicFile> picture_file(const VerifyCommand& c, picture::Format
     return std::make_unique<AtomicFile>(c.picture);
 }
 
-int run_verify(const VerifyCommand& c) {
-    if (c.online && !c.record.empty()) throw Error("give --record or --online, not both", err::options_invalid);
-    picture::Format format = picture::Format::Png;
-    const std::unique_ptr<AtomicFile> picture_out = picture_file(c, format);
-    Keyring keyring = Keyring::load(c.keyrings);
+verify::Options verify_options(const VerifyCommand& c) {
     verify::Options options;
     options.password = c.password;
     options.allow_damaged = c.allow_damaged;
@@ -196,16 +192,30 @@ int run_verify(const VerifyCommand& c) {
     options.anchors = sign::Anchors::load(c.trust);
     options.require_signed_stamp = c.require_signed_stamp;
     if (!c.record.empty()) options.expected = load_record(c.record);
+    return options;
+}
+
+// Several files: poppler and Tesseract loaded once here, for every file's reading children to
+// inherit (as pith batch does), instead of once per file.
+void preload_readers(std::size_t files) {
+    if (files < 2) return;
+    try {
+        visible::preload();
+    } catch (const Error&) {  // each file then says why its page was not read
+    }
+    (void)pixels::preload();
+}
+
+int run_verify(const VerifyCommand& c) {
+    if (c.online && !c.record.empty()) throw Error("give --record or --online, not both", err::options_invalid);
+    picture::Format format = picture::Format::Png;
+    const std::unique_ptr<AtomicFile> picture_out = picture_file(c, format);
+    Keyring keyring = Keyring::load(c.keyrings);
+    verify::Options options = verify_options(c);
     bool colour = use_colour(stdout);
     int worst = kExitOk;
     Json all = Json::array();
-    if (c.files.size() > 1) {  // poppler and Tesseract loaded once, for every file's reading children (as pith batch does)
-        try {
-            visible::preload();
-        } catch (const Error&) {  // each file then says why its page was not read
-        }
-        (void)pixels::preload();
-    }
+    preload_readers(c.files.size());
     for (const auto& file : c.files) {
         int code;
         Json result;

@@ -538,6 +538,10 @@ std::vector<std::string> engines_of(const std::string& tesseract) {
 }
 
 Languages languages_for(const std::vector<visible::Word>& title) {
+    // Tesseract reads lines across the image; a page turned after the title was set (qpdf
+    // --rotate, a viewer's "rotate and save") shows it down the page, which it reads as junk.
+    if (std::any_of(title.begin(), title.end(), [](const visible::Word& w) { return w.rotation != 0; }))
+        return {"", "the title runs sideways on the page as it is shown (turned after it was set), which pith's OCR does not read"};
     std::vector<UScriptCode> scripts;
     for (const auto& w : title)
         for (UScriptCode s : scripts_of(w.text))
@@ -636,11 +640,14 @@ Reading read(std::string_view pdf, int index, const std::string& password, const
         return r;
     }
     const std::vector<std::string> engines = engines_of(languages.tesseract);
-    for (const std::string& e : engines)
-        if (const std::string why = preload(e); !why.empty()) {
-            r.why = why;
-            return r;
-        }
+    // A later engine (Han's traditional model after the simplified one) starts only when the
+    // passes before it have not agreed: it costs seconds.
+    const auto ready = [&](std::size_t k) {
+        r.why = preload(engines[k]);
+        r.read = r.why.empty();
+        return r.read;
+    };
+    if (!ready(0)) return r;
     static const auto ocr = reinterpret_cast<PithOcrFn>(poppler_module::symbol(PITH_OCR_SYMBOL, "pith-ocr.so"));
     const auto pass = [&](std::size_t k, int layout) {
         OcrContext c{&r.image, &r.words, static_cast<int>(2 * k) + layout};
@@ -654,7 +661,7 @@ Reading read(std::string_view pdf, int index, const std::string& password, const
     if (!r.read || (title && judge(*title, r).verdict == Verdict::Agrees)) return r;
     if (!pass(0, PITH_OCR_AUTO)) return r;
     for (std::size_t k = 1; k < engines.size(); ++k)
-        if (!pass(k, PITH_OCR_SPARSE) || !pass(k, PITH_OCR_AUTO)) return r;
+        if (!ready(k) || !pass(k, PITH_OCR_SPARSE) || !pass(k, PITH_OCR_AUTO)) return r;
     return r;
 }
 
@@ -723,7 +730,8 @@ Reader::Reader(std::string_view pdf, int index, const std::string& password, con
     }
     if (child_ == 0) {
         ::close(fds[0]);
-        for (const std::string& e : engines_of(languages_.tesseract)) (void)preload(e);  // Tesseract's data loaded before the limits, as poppler is
+        if (const auto engines = engines_of(languages_.tesseract); !engines.empty())
+            (void)preload(engines[0]);  // Tesseract's data loaded before the limits, as poppler is
         visible::limit_reading_child(kChildCpuSeconds);
         std::string message;
         try {

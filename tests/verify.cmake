@@ -62,7 +62,7 @@ pith_verify_test(text_extraction_crash 120)    # poppler crash in its child -> p
 pith_verify_test(badge_swallowed 120)          # content leaves an array open before the badge: not visible, unverified
 # A stamped paper saved again by honest tools (issue 30): incremental edits stay trusted,
 # rewrites are unverified (pith.rewritten), converters that drop the XMP unverified (pith.badge.only).
-foreach(case countersign_pdfsig annotate_mutool xmp_exiftool rewrite_qpdf linearize_qpdf object_streams_qpdf clean_mutool
+foreach(case countersign_pdfsig annotate_mutool xmp_exiftool rewrite_qpdf linearize_qpdf object_streams_qpdf rotate_qpdf clean_mutool
              clean_linearize_mutool rewrite_then_annotate ghostscript pdftocairo badge_only_title_differs
              badge_only_unknown writers writer_chromium)
   add_test(NAME resave_${case}

@@ -23,6 +23,7 @@ Exit 0 pass, 1 fail, 77 skip (a tool missing).
 import http.server
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -187,6 +188,16 @@ def case_linearize_qpdf(ctx):
 def case_object_streams_qpdf(ctx):
     out = rewritten(ctx, "objstm", "qpdf", "--object-streams=generate", "IN", "OUT")
     check(b"/ObjStm" in open(out, "rb").read(), "qpdf wrote no object stream")
+
+
+def case_rotate_qpdf(ctx):
+    """Page 1 turned a quarter and saved (qpdf --rotate): the title runs down the page as shown,
+    which OCR cannot read. Unverified (the pixels cannot confirm the title), never invalid."""
+    out = ctx.path("rotated.pdf")
+    tool("qpdf", "--rotate=+90:1", ctx.stamped, out)
+    check(re.search(r"Page rot:\s+90", tool("pdfinfo", out)), "qpdf did not turn page 1")
+    ctx.expect("rotated", out, "unverified", success=REWRITE_CODES, info=["pith.rewritten", "pith.title.pixels.unverified"],
+               failures=[])
 
 
 def case_clean_mutool(ctx):

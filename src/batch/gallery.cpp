@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "verify/picture.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -18,20 +19,6 @@
 namespace pith::batch {
 
 namespace {
-
-std::string escaped(const std::string& s) {
-    std::string out;
-    for (char c : s) {
-        switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            default: out += c;
-        }
-    }
-    return out;
-}
 
 std::string text_of(const Json& j, const char* key) {
     return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
@@ -63,18 +50,18 @@ std::string card(const Json& line, const std::string& dir) {
     if (!text_of(line, "error_code").empty()) codes += text_of(line, "error_code") + " ";
     const std::string thumb = text_of(line, "thumbnail");
     const bool shown = !thumb.empty() && file_exists(dir + "/" + thumb);
-    std::string out = "<li class=\"card " + escaped(state) + "\" data-state=\"" + escaped(state) + "\" data-codes=\"" + escaped(codes) + "\">";
+    std::string out = "<li class=\"card " + picture::html_escaped(state) + "\" data-state=\"" + picture::html_escaped(state) + "\" data-codes=\"" + picture::html_escaped(codes) + "\">";
     if (shown)
-        out += "<img loading=\"lazy\" src=\"" + escaped(thumb) + "\" alt=\"page 1 of " + escaped(file) + ", " + escaped(state) +
+        out += "<img loading=\"lazy\" src=\"" + picture::html_escaped(thumb) + "\" alt=\"page 1 of " + picture::html_escaped(file) + ", " + picture::html_escaped(state) +
                ": the badge and links outlined as pith checked them\">";
     else
-        out += "<div class=\"none\">no picture (" + escaped(text_of(line, "error").empty() ? "not checked" : "not readable") + ")</div>";
-    out += "<p><b class=\"state\">" + escaped(state) + "</b> line " + std::to_string(line.value("line", 0)) + "<br><span class=\"file\">" +
-           escaped(file) + "</span><br>" + (number.empty() ? std::string("no number") : escaped(number)) + "</p>";
+        out += "<div class=\"none\">no picture (" + picture::html_escaped(text_of(line, "error").empty() ? "not checked" : "not readable") + ")</div>";
+    out += "<p><b class=\"state\">" + picture::html_escaped(state) + "</b> line " + std::to_string(line.value("line", 0)) + "<br><span class=\"file\">" +
+           picture::html_escaped(file) + "</span><br>" + (number.empty() ? std::string("no number") : picture::html_escaped(number)) + "</p>";
     std::string notes;
-    for (const std::string& f : failures) notes += "<li>failure: <code>" + escaped(f) + "</code></li>";
-    for (const std::string& w : warnings) notes += "<li>warning: " + escaped(w) + "</li>";
-    if (!text_of(line, "error").empty()) notes += "<li>error: " + escaped(text_of(line, "error")) + "</li>";
+    for (const std::string& f : failures) notes += "<li>failure: <code>" + picture::html_escaped(f) + "</code></li>";
+    for (const std::string& w : warnings) notes += "<li>warning: " + picture::html_escaped(w) + "</li>";
+    if (!text_of(line, "error").empty()) notes += "<li>error: " + picture::html_escaped(text_of(line, "error")) + "</li>";
     return out + (notes.empty() ? "" : "<ul>" + notes + "</ul>") + "</li>\n";
 }
 
@@ -103,7 +90,7 @@ constexpr const char* kScript =
 
 std::string options_html(const std::set<std::string>& values, const char* all) {
     std::string out = std::string("<option value=\"\">") + all + "</option>";
-    for (const std::string& v : values) out += "<option value=\"" + escaped(v) + "\">" + escaped(v) + "</option>";
+    for (const std::string& v : values) out += "<option value=\"" + picture::html_escaped(v) + "\">" + picture::html_escaped(v) + "</option>";
     return out;
 }
 
@@ -142,7 +129,7 @@ std::size_t write_gallery(const std::string& dir, const std::string& report) {
     }
     const std::string page = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>pith batch: " +
                              std::to_string(lines.size()) + " files</title><style>" + kStyle + "</style></head><body>\n<h1>pith batch: " +
-                             std::to_string(lines.size()) + " files (" + escaped(report) + ")</h1>\n<form><label>State <select id=\"state\">" +
+                             std::to_string(lines.size()) + " files (" + picture::html_escaped(report) + ")</h1>\n<form><label>State <select id=\"state\">" +
                              options_html(states, "all") + "</select></label> <label>Failure or warning <select id=\"code\">" +
                              options_html(codes, "any") + "</select></label> <output id=\"shown\" aria-live=\"polite\"></output></form>\n" +
                              "<ul id=\"cards\">\n" + cards + "</ul>\n<script>\n" + kScript + "</script>\n</body></html>\n";

@@ -308,20 +308,6 @@ std::string png_of(const std::vector<Shot>& shots, const verify::Report& report)
     return canvas.png(describe(report));
 }
 
-std::string escaped(const std::string& s) {
-    std::string out;
-    for (char c : s) {
-        switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            default: out += c;
-        }
-    }
-    return out;
-}
-
 std::string base64_of(const std::string& bytes) {
     return base64(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
 }
@@ -333,7 +319,7 @@ std::string html_page(const Shot& s, const verify::Report& report) {
     std::string out = "<figure class=\"page\"><figcaption>page " + std::to_string(s.page) + "</figcaption><div class=\"sheet\" style=\"width:" +
                       std::to_string(s.columns()) + "px;height:" + std::to_string(s.rows()) + "px\"><img src=\"data:image/png;base64," +
                       base64_of(page.png("page " + std::to_string(s.page))) + "\" width=\"" + std::to_string(s.columns()) + "\" height=\"" +
-                      std::to_string(s.rows()) + "\" alt=\"page " + std::to_string(s.page) + " of " + escaped(report.file) +
+                      std::to_string(s.rows()) + "\" alt=\"page " + std::to_string(s.page) + " of " + html_escaped(report.file) +
                       " as a viewer shows it; the regions pith checked are listed over it\">\n";
     int stacked = 0;  // labels of regions on the same box, each one line further out
     const std::vector<Placed> regions = placed(report, s);
@@ -342,11 +328,11 @@ std::string html_page(const Shot& s, const verify::Report& report) {
         const Box& b = p.box;
         stacked = p.offset ? stacked + 1 : 0;
         const char* side = b.x0 > s.columns() / 2 ? " east" : "";  // its label then ends at the box's right edge, on the page
-        out += "<div class=\"region " + r.outcome + " " + escaped(r.kind) + side + "\" style=\"left:" + std::to_string(b.x0) + "px;top:" +
+        out += "<div class=\"region " + r.outcome + " " + html_escaped(r.kind) + side + "\" style=\"left:" + std::to_string(b.x0) + "px;top:" +
                std::to_string(b.y0) + "px;width:" + std::to_string(b.x1 - b.x0) + "px;height:" + std::to_string(b.y1 - b.y0) +
                "px;outline-offset:" + std::to_string(p.offset) + "px\" role=\"note\"><span style=\"margin:" +
                std::to_string(p.offset + 4 + 18 * stacked) + "px 0\">" + word_of(r.outcome) + " " +
-               escaped(r.label) + "</span></div>\n";
+               html_escaped(r.label) + "</span></div>\n";
     }
     return out + "</div></figure>\n";
 }
@@ -365,22 +351,37 @@ constexpr const char* kStyle =
 std::string html_of(const std::vector<Shot>& shots, const verify::Report& report) {
     std::string state = verify::to_string(report.state);
     std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>pith verify: " + state + " - " +
-                      escaped(report.file) + "</title><style>" + kStyle + "</style></head><body>\n<main>";
+                      html_escaped(report.file) + "</title><style>" + kStyle + "</style></head><body>\n<main>";
     for (const Shot& s : shots) out += html_page(s, report);
-    out += "</main>\n<section><h1>pith verify: " + state + "</h1><p>file: " + escaped(report.file) + "<br>number: " +
-           escaped(report.number.empty() ? "(none)" : report.number) +
+    out += "</main>\n<section><h1>pith verify: " + state + "</h1><p>file: " + html_escaped(report.file) + "<br>number: " +
+           html_escaped(report.number.empty() ? "(none)" : report.number) +
            "</p><p>Outlines: <b class=\"ok\">OK</b> solid, the check holds; <b class=\"info\">NOTE</b> dashed, noted; "
            "<b class=\"fail\">FAIL</b> thick, the check fails.</p><ul>\n";
     const std::pair<const std::vector<Finding>*, std::string> sections[] = {
         {&report.findings.failure, "fail"}, {&report.findings.informational, "info"}, {&report.findings.success, "ok"}};
     for (const auto& [list, outcome] : sections)
         for (const Finding& f : *list)
-            out += "<li class=\"finding\"><b class=\"" + outcome + "\">" + word_of(outcome) + "</b> <code>" + escaped(f.code) + "</code> " +
-                   escaped(f.explanation) + "</li>\n";
+            out += "<li class=\"finding\"><b class=\"" + outcome + "\">" + word_of(outcome) + "</b> <code>" + html_escaped(f.code) + "</code> " +
+                   html_escaped(f.explanation) + "</li>\n";
     return out + "</ul></section>\n</body></html>\n";
 }
 
 }  // namespace
+
+std::string html_escaped(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+        switch (c) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            default: out += c;
+        }
+    }
+    return out;
+}
+
 
 std::string describe(const verify::Report& report) {
     std::string out = "pith verify: " + std::string(verify::to_string(report.state)) + " (" + report.file + ")";

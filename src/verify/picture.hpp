@@ -44,4 +44,7 @@ std::string thumbnail(pdf::File& file, const std::string& password, const verify
 // What the picture shows, in words: its alternative text (HTML alt, the PNG's iTXt Description).
 std::string describe(const verify::Report& report);
 
+// `s` as HTML text or an attribute value: & < > " escaped.
+std::string html_escaped(const std::string& s);
+
 }  // namespace pith::picture

@@ -480,11 +480,12 @@ struct Problems {
     std::map<std::string, std::vector<std::string>> by_code;  // code -> what
     std::vector<std::string> added;                           // allowed: comments, form values, signatures
     int markup = 0;                                           // how many of `added` are comments (DocMDP P=2)
-    std::size_t count = 0;                                    // entries of by_code
-    std::vector<Region> regions;                              // the annotations judged, where they are
-    void add(const std::string& code, const std::string& what) {
-        by_code[code].push_back(what);
-        ++count;
+    std::vector<Region> regions;                              // where what was judged stands: annotations, changed pages
+    void add(const std::string& code, const std::string& what) { by_code[code].push_back(what); }
+    std::size_t count() const {
+        std::size_t n = 0;
+        for (const auto& [code, what] : by_code) n += what.size();
+        return n;
     }
 };
 
@@ -492,14 +493,13 @@ struct Problems {
 struct MarkJudged {
     Problems& p;
     int page;  // 0-based; -1: on no page (not marked)
-    pdf::Rect rect;
+    pdf::Rect rect;  // as pdf::read_rect gives it: lower left, upper right
     std::string label;
-    std::size_t before = p.count;
+    std::size_t before = p.count();
     bool shown = true;  // false: hidden by its flags, nothing to draw
     ~MarkJudged() {
         if (page >= 0 && shown)
-            p.regions.push_back({page + 1, std::min(rect.llx, rect.urx), std::min(rect.lly, rect.ury), std::max(rect.llx, rect.urx),
-                                 std::max(rect.lly, rect.ury), "annotation", p.count > before ? "fail" : "info", label});
+            p.regions.push_back({page + 1, rect.llx, rect.lly, rect.urx, rect.ury, "annotation", p.count() > before ? "fail" : "info", label});
     }
 };
 
@@ -726,26 +726,46 @@ int page_index(pdf::File& doc, const PdfReference& ref, const std::vector<Area>&
     return -1;  // no area to keep clear there: annotations may go anywhere
 }
 
-// Where a change to a page or its content shows (for --picture): the whole of each page that is
-// object `num` or draws it as /Contents. Drawing aid only: a page it cannot find is not marked.
-void mark_pages_of(pdf::File& doc, std::uint32_t num, Problems& p) {
-    try {
-        for (int i = 0; i < doc.page_count(); ++i) {
-            const pdf::Page page = doc.page(i);
-            const PdfObject& o = doc.get(page.ref);
-            const PdfObject* contents = o.IsDictionary() ? o.GetDictionary().GetKey("Contents") : nullptr;
-            bool hit = page.ref.ObjectNumber() == num || (contents && contents->IsReference() && contents->GetReference().ObjectNumber() == num);
-            if (contents && contents->IsArray())
-                for (const auto& item : contents->GetArray()) hit = hit || (item.IsReference() && item.GetReference().ObjectNumber() == num);
-            const pdf::Rect& c = page.crop_box;
-            if (hit) p.regions.push_back({i + 1, c.llx, c.lly, c.urx, c.ury, "content", "fail", "page changed after the stamp"});
+// Where a change to a page or its content shows (for --picture): the whole of each page of the
+// baseline that is the object, or draws it as /Contents. The pages are read once, at the first
+// change that asks; a page that cannot be read is not marked (a drawing aid only).
+class PagesDrawing {
+public:
+    explicit PagesDrawing(pdf::File& doc) : doc_(doc) {}
+    void mark(std::uint32_t num, Problems& p) {
+        if (!read_) read();
+        for (auto [it, end] = pages_.equal_range(num); it != end; ++it) {
+            const auto& [index, c] = it->second;
+            p.regions.push_back({index + 1, c.llx, c.lly, c.urx, c.ury, "content", "fail", "page changed after the stamp"});
         }
-    } catch (const Error&) {
-    } catch (const PoDoFo::PdfError&) {
     }
-}
 
-void judge_changed(pdf::File& before, pdf::File& now, std::uint32_t num, unsigned role, Problems& p) {
+private:
+    void read() {
+        read_ = true;
+        try {
+            for (int i = 0; i < doc_.page_count(); ++i) {
+                const pdf::Page page = doc_.page(i);
+                const auto on_page = [&](std::uint32_t num) { pages_.emplace(num, std::make_pair(i, page.crop_box)); };
+                on_page(page.ref.ObjectNumber());
+                const PdfObject& o = doc_.get(page.ref);
+                const PdfObject* contents = o.IsDictionary() ? o.GetDictionary().GetKey("Contents") : nullptr;
+                if (contents && contents->IsReference()) on_page(contents->GetReference().ObjectNumber());
+                if (contents && contents->IsArray())
+                    for (const auto& item : contents->GetArray())
+                        if (item.IsReference()) on_page(item.GetReference().ObjectNumber());
+            }
+        } catch (const Error&) {
+        } catch (const PoDoFo::PdfError&) {
+        }
+    }
+
+    pdf::File& doc_;
+    bool read_ = false;
+    std::multimap<std::uint32_t, std::pair<int, pdf::Rect>> pages_;  // object -> (page index, its crop box)
+};
+
+void judge_changed(pdf::File& before, pdf::File& now, std::uint32_t num, unsigned role, PagesDrawing& drawing, Problems& p) {
     const PdfReference ref = before.reference(num);
     const PdfObject& old = before.get(ref);
     const PdfObject& cur = now.get(now.reference(num));
@@ -753,14 +773,14 @@ void judge_changed(pdf::File& before, pdf::File& now, std::uint32_t num, unsigne
     if (role & kPageTree) return p.add("pith.changed.page_tree", "the page tree node " + what);
     if (role & kPage) {  // a page is judged by the page rules, whatever else names it (an /OpenAction, a destination)
         auto keys = without(changed_keys(old, cur), {"Annots"});
-        if (!keys.empty()) mark_pages_of(before, num, p);
+        if (!keys.empty()) drawing.mark(num, p);
         if (keys.count("Contents")) p.add("pith.changed.content", "the /Contents of page " + what);
         keys.erase("Contents");
         if (!keys.empty()) p.add("pith.changed.page", "the " + keys_text(keys) + " of page " + what);
         return;
     }
     if (role & kContent) {
-        mark_pages_of(before, num, p);
+        drawing.mark(num, p);
         return p.add("pith.changed.content", "page content stream " + what);
     }
     if (role & kResource) return p.add("pith.changed.resource", "a resource pages draw with, " + what);
@@ -1077,6 +1097,7 @@ void judge_trailer(pdf::File& baseline, pdf::File& file, Problems& p) {
 bool judge_objects(pdf::File& baseline, pdf::File& file, const Comparison& c, Problems& p) {
     Roles roles(baseline);
     roles.walk();
+    PagesDrawing drawing(baseline);
     bool other_changes = false;
     for (std::uint32_t num : c.changed) {
         const unsigned role = roles.of(num);
@@ -1086,7 +1107,7 @@ bool judge_objects(pdf::File& baseline, pdf::File& file, const Comparison& c, Pr
         }
         if (role != 0 && !(role == kCatalog && without(changed_keys(baseline.get(baseline.reference(num)), file.get(file.reference(num))), {"DSS"}).empty()))
             other_changes = true;
-        judge_changed(baseline, file, num, role, p);
+        judge_changed(baseline, file, num, role, drawing, p);
     }
     for (std::uint32_t num : c.unreadable)
         if (!c.changed.count(num) && roles.of(num) == 0) p.add("pith.changed.unreadable", "object " + std::to_string(num) + ", added after the stamp, cannot be read");

@@ -835,8 +835,6 @@ Embedded extract(const std::string& path, const std::string& password, bool allo
     return e;
 }
 
-Report verify(const std::string& path, const Keyring& keyring, const Options& options) { return verify(path, keyring, options, nullptr); }
-
 Report verify(const std::string& path, const Keyring& keyring, const Options& options,
               const std::function<void(pdf::File&, Report&)>& then) {
     const InputFile in(path);

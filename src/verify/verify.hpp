@@ -86,10 +86,9 @@ Embedded extract(pdf::File& file);
 // The number's body a resolver link names: https://host/pith/BODY[.json|/...], upper-cased;
 // "" if the link names none.
 std::string body_of_link(const std::string& uri);
-Report verify(const std::string& path, const Keyring& keyring, const Options& options);
-// The same; `then` runs with the file still open once the report is made (pith verify
+// `then`, when given, runs with the file still open once the report is made (pith verify
 // --picture draws it then, of the same report).
 Report verify(const std::string& path, const Keyring& keyring, const Options& options,
-              const std::function<void(pdf::File&, Report&)>& then);
+              const std::function<void(pdf::File&, Report&)>& then = nullptr);
 
 }  // namespace pith::verify

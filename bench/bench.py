@@ -45,7 +45,8 @@ with pikepdf.open(src) as pdf, pikepdf.open(stamp) as badge:
 
 
 def run(cmd, runs, ok_codes=(0,), fresh=None):
-    """Best wall time (s) and the peak RSS (MB) of that run; None if the command failed.
+    """Best wall time (s), the peak RSS (MB) and the CPU time (s, user + system, children included)
+    of that run; None if the command failed.
     `fresh`: a path removed before each run, so every tool writes a new file (replacing an
     existing one costs more on ext4, which flushes a file renamed over another)."""
     best = None
@@ -59,7 +60,7 @@ def run(cmd, runs, ok_codes=(0,), fresh=None):
         if os.waitstatus_to_exitcode(status) not in ok_codes:
             return None
         if best is None or elapsed < best[0]:
-            best = (elapsed, usage.ru_maxrss / 1024)
+            best = (elapsed, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime)
     return best
 
 
@@ -80,7 +81,7 @@ def run_rounds(commands, runs):
 def cell(result, ref):
     if result is None:
         return f"{'failed':>20}"
-    t, mb = result
+    t, mb = result[:2]
     ratio = f"{t / ref[0]:5.1f}x" if ref and ref[0] > 0 else "     "
     return f"{t:7.3f}s {mb:6.0f}MB {ratio}"
 

@@ -28,12 +28,11 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from bench import CORPUS, corpus_passwords, default_files, own_record  # noqa: E402
+from bench import CORPUS, corpus_passwords, default_files, own_record, run, run_rounds  # noqa: E402
 
 # The title read from pixels: the top 40% of page 1 at 150 dpi through tesseract. Since issue 29
 # stamp reads it too (what stamp accepts, verify must call trusted), so both floors include it.
@@ -47,37 +46,12 @@ STAMP_FLOOR = 'cp "$1" "$2/floor.pdf" && pdftotext -f 1 -l 1 -bbox "$1" /dev/nul
 VERIFY_FLOOR = 'pdfinfo -meta "$1" > /dev/null && pdftoppm -f 1 -l 1 -r 72 "$1" > /dev/null && ' + TITLE_OCR
 
 
-def timed(cmd, ok=(0,)):
-    """(wall s, CPU s, peak RSS MB) of one run, None if it failed."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            env=dict(os.environ, OMP_THREAD_LIMIT="1"))
-    _, status, use = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) not in ok:
-        return None
-    return wall, use.ru_utime + use.ru_stime, use.ru_maxrss / 1024
-
-
-def best_of(commands, runs):
-    """{name: best (wall, cpu, MB)} over `runs` rounds of every command once (a slow spell on a
-    shared machine falls on all of them alike)."""
-    best = {}
-    for _ in range(runs):
-        for name, (cmd, ok) in commands.items():
-            r = timed(cmd, ok)
-            if r is None:
-                best[name] = None
-            elif best.get(name, r) is not None and (name not in best or r[0] < best[name][0]):
-                best[name] = r
-    return best
-
-
 def cell(r, floor=None):
+    """bench.run's (wall, MB, CPU) as wall and CPU, with the ratio of the walls to `floor`'s."""
     if r is None:
         return f"{'failed':>24}"
     ratio = f" {r[0] / floor[0]:4.1f}x" if floor else "      "
-    return f"{r[0]:6.3f}s {r[1]:6.3f}cpu{ratio}"
+    return f"{r[0]:6.3f}s {r[2]:6.3f}cpu{ratio}"
 
 
 def main():
@@ -87,6 +61,7 @@ def main():
     ap.add_argument("--no-batch", action="store_true", help="leave out the pith batch row")
     ap.add_argument("pdfs", nargs="*")
     a = ap.parse_args()
+    os.environ["OMP_THREAD_LIMIT"] = "1"  # tesseract on one core, as pith runs it
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         passwords = corpus_passwords()
@@ -103,21 +78,21 @@ def main():
             record = own_record(a.pith, f, work)
             out = work / "stamped.pdf"
             stamp = [a.pith, "stamp", str(f), "--record", str(record), "-o", str(out), "--allow-damaged"]
-            best = best_of({"stamp floor": (["sh", "-c", STAMP_FLOOR, "sh", str(f), str(work)], (0,)),
-                            "pith stamp": (stamp, (0, 2))}, a.runs)
+            best = run_rounds({"stamp floor": (["sh", "-c", STAMP_FLOOR, "sh", str(f), str(work)], (0,), None),
+                               "pith stamp": (stamp, (0, 2), None)}, a.runs)
             if not out.exists():  # refused by its title check: verify judges the file stamped without it
                 subprocess.run(stamp + ["--no-title-check"], capture_output=True)
             verify = [a.pith, "verify", str(out if out.exists() else f), "--allow-damaged", "--keyring", str(keyring)]
             state = subprocess.run(verify + ["--json"], capture_output=True, text=True).stdout
             state = json.loads(state)["state"] if state.startswith("{") else "unreadable"
-            best.update(best_of({"verify floor": (["sh", "-c", VERIFY_FLOOR, "sh", str(f), str(work)], (0,)),
-                                 "pith verify": (verify, (0, 1, 2, 3, 4))}, a.runs))
+            best.update(run_rounds({"verify floor": (["sh", "-c", VERIFY_FLOOR, "sh", str(f), str(work)], (0,), None),
+                                    "pith verify": (verify, (0, 1, 2, 3, 4), None)}, a.runs))
             pages = subprocess.run(["pdfinfo", str(f)], capture_output=True, text=True).stdout
             pages = next((l.split()[-1] for l in pages.splitlines() if l.startswith("Pages:")), "?")
             for op in ("stamp", "verify"):
                 if best[f"pith {op}"] and best[f"{op} floor"]:
                     ratios[op].append((best[f"pith {op}"][0] / best[f"{op} floor"][0], f.name,
-                                       best[f"pith {op}"][1] / max(best[f"{op} floor"][1], 1e-3)))
+                                       best[f"pith {op}"][2] / max(best[f"{op} floor"][2], 1e-3)))
             print(f"{f.name[:34]:34} {pages:>5} | {cell(best['stamp floor'])} | {cell(best['pith stamp'], best['stamp floor'])} | "
                   f"{cell(best['verify floor'])} | {cell(best['pith verify'], best['verify floor'])} | {state}")
             out.unlink(missing_ok=True)
@@ -141,11 +116,11 @@ def memory(pith, large, work, keyring):
     for f in (first, large):
         record = own_record(pith, f, work)
         out = work / "mem.pdf"
-        s = timed([pith, "stamp", str(f), "--record", str(record), "-o", str(out), "--allow-damaged"], (0, 2))
-        v = timed([pith, "verify", str(out), "--keyring", str(keyring)], (0, 1, 2, 3, 4)) if out.exists() else None
+        s = run([pith, "stamp", str(f), "--record", str(record), "-o", str(out), "--allow-damaged"], 1, (0, 2))
+        v = run([pith, "verify", str(out), "--keyring", str(keyring)], 1, (0, 1, 2, 3, 4)) if out.exists() else None
         pages = "1" if f == first else "all"
         print(f"peak memory, {pages:>3} pages of {large.name} ({f.stat().st_size / 1e6:.1f} MB): "
-              f"stamp {s[2] if s else float('nan'):.0f} MB, verify {v[2] if v else float('nan'):.0f} MB")
+              f"stamp {s[1] if s else float('nan'):.0f} MB, verify {v[1] if v else float('nan'):.0f} MB")
         out.unlink(missing_ok=True)
 
 

@@ -5,10 +5,8 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "pdf/file.hpp"
-#include "poppler/page_region_abi.h"
 #include "verify/canvas.hpp"
 #include "verify/pixels.hpp"
-#include "verify/poppler_module.hpp"
 #include "verify/visible.hpp"
 
 #include <signal.h>
@@ -45,19 +43,8 @@ struct Shot {
     int rows() const { return image.columns > 0 ? image.rows : static_cast<int>(std::lround(height * dpi / 72)); }
 };
 
-void on_pixels(void* context, const PithRegionPixels* p) {
-    auto* image = static_cast<pixels::Image*>(context);
-    if (!p->rendered) return;  // cut short: a blank says so honestly, a half page would not
-    image->columns = p->columns, image->rows = p->rows, image->dpi = p->dpi;
-    image->rgb.assign(p->rgb, p->rgb + static_cast<std::size_t>(p->columns) * p->rows * 3);
-}
-
 pixels::Image render_here(std::string_view pdf, int index, const std::string& password, double width, double height, double dpi) {
-    static const auto render = reinterpret_cast<PithPageRegionFn>(poppler_module::symbol(PITH_PAGE_REGION_SYMBOL));
-    pixels::Image image;
-    if (!render(pdf.data(), pdf.size(), index, password.c_str(), 0, 0, width, height, dpi, pixels::kRenderSeconds, &on_pixels, &image))
-        image.columns = 0;
-    return image;
+    return pixels::render_region(pdf, index, password, 0, 0, width, height, dpi);
 }
 
 // The render, in a child with the limits of every poppler reading (a PDF that crashes or hangs
@@ -76,9 +63,7 @@ pixels::Image render(std::string_view pdf, int index, const std::string& passwor
         std::string message;
         try {
             visible::limit_reading_child(pixels::kChildCpuSeconds);
-            const pixels::Image image = render_here(pdf, index, password, width, height, dpi);
-            message = std::to_string(image.columns) + " " + std::to_string(image.rows) + " " + std::to_string(image.dpi) + "\n";
-            message.append(image.rgb.begin(), image.rgb.end());
+            message = pixels::encode({true, "", render_here(pdf, index, password, width, height, dpi), {}});
         } catch (const Error&) {
         }
         ::_exit(write_all(fds[1], message) ? 0 : 1);
@@ -89,14 +74,8 @@ pixels::Image render(std::string_view pdf, int index, const std::string& passwor
     while (::waitpid(child, nullptr, 0) < 0 && errno == EINTR) {
     }
     ::close(fds[0]);
-    pixels::Image image;
-    int columns = 0, rows = 0, used = 0;
-    if (!got || std::sscanf(got->c_str(), "%d %d %lf\n%n", &columns, &rows, &image.dpi, &used) < 3 || columns <= 0 || rows <= 0 ||
-        got->size() != static_cast<std::size_t>(used) + static_cast<std::size_t>(columns) * rows * 3)
-        return {};
-    image.columns = columns, image.rows = rows;
-    image.rgb.assign(got->begin() + used, got->end());
-    return image;
+    std::optional<pixels::Reading> r = got ? pixels::decode(*got) : std::nullopt;
+    return r && r->image.columns > 0 ? std::move(r->image) : pixels::Image{};
 }
 
 Shot shoot(pdf::File& file, const std::string& password, int page, double dpi) {

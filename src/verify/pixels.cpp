@@ -600,18 +600,24 @@ std::string preload(const std::string& languages) {
     return why;
 }
 
+Image render_region(std::string_view pdf, int index, const std::string& password, double x0, double y0, double x1, double y1,
+                    double dpi) {
+    static const auto render = reinterpret_cast<PithPageRegionFn>(poppler_module::symbol(PITH_PAGE_REGION_SYMBOL));
+    Image image;
+    if (!render(pdf.data(), pdf.size(), index, password.c_str(), x0, y0, x1, y1, dpi, kRenderSeconds, &on_pixels, &image))
+        image.columns = 0;
+    return image;
+}
+
 namespace {
 
 // The lines of the page below the title in type larger than the title's (Region::rest_*), as
 // words of pass kPassBelow; a page that cannot be read there fails the reading.
 void read_rest(std::string_view pdf, int index, const std::string& password, const Region& region, const std::string& engine,
                Reading& r) {
-    static const auto render = reinterpret_cast<PithPageRegionFn>(poppler_module::symbol(PITH_PAGE_REGION_SYMBOL));
     static const auto large = reinterpret_cast<PithOcrLargeFn>(poppler_module::symbol(PITH_OCR_LARGE_SYMBOL, "pith-ocr.so"));
-    Image rest;
-    if (!render(pdf.data(), pdf.size(), index, password.c_str(), region.x0, region.rest_y0, region.x1, region.page_height,
-                region.rest_dpi, kRenderSeconds, &on_pixels, &rest) ||
-        rest.columns <= 0) {
+    const Image rest = render_region(pdf, index, password, region.x0, region.rest_y0, region.x1, region.page_height, region.rest_dpi);
+    if (rest.columns <= 0) {
         r.read = false, r.why = "the page below the title was not rendered";
         return;
     }
@@ -625,16 +631,14 @@ void read_rest(std::string_view pdf, int index, const std::string& password, con
 
 Reading read(std::string_view pdf, int index, const std::string& password, const Region& region, const Languages& languages,
              const TitleWords* title) {
-    static const auto render = reinterpret_cast<PithPageRegionFn>(poppler_module::symbol(PITH_PAGE_REGION_SYMBOL));
     Reading r;
     if (languages.tesseract.empty()) {
         r.why = languages.why;
         return r;
     }
-    const double dpi = std::max(kMinDpi, region.dpi * languages.dpi_scale);
-    if (!render(pdf.data(), pdf.size(), index, password.c_str(), region.x0, region.y0, region.x1, region.y1, dpi,
-                kRenderSeconds, &on_pixels, &r.image) ||
-        r.image.columns <= 0) {
+    r.image = render_region(pdf, index, password, region.x0, region.y0, region.x1, region.y1,
+                            std::max(kMinDpi, region.dpi * languages.dpi_scale));
+    if (r.image.columns <= 0) {
         r.why = "the title block was not rendered";
         r.image = Image{};
         return r;

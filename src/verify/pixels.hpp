@@ -111,6 +111,12 @@ struct TitleWords {
 };
 TitleWords title_words(const visible::Page& page, std::pair<std::size_t, std::size_t> span, const std::vector<std::size_t>& unread);
 
+// The region x0..x1, y0..y1 (points from the top left of page `index` as displayed) rendered in
+// this process at `dpi` as a viewer shows it; columns 0 when poppler did not render it whole
+// within kRenderSeconds. Throws pith::Error when pith-text.so cannot be loaded.
+Image render_region(std::string_view pdf, int index, const std::string& password, double x0, double y0, double x1, double y1,
+                    double dpi);
+
 // The region rendered and read in this process with Tesseract's `languages` (languages_for()).
 // Throws pith::Error when pith-text.so cannot be loaded; a missing pith-ocr.so or OCR data is a
 // Reading with `why`. Given the `title` the reading will be judged against, it stops once the

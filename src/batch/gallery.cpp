@@ -20,6 +20,8 @@ namespace pith::batch {
 
 namespace {
 
+using picture::html_escaped;
+
 std::string text_of(const Json& j, const char* key) {
     return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
 }
@@ -38,6 +40,14 @@ std::string state_of(const Json& line) {
     return state.empty() ? text_of(line, "status") : state;
 }
 
+// The codes a card is filtered by: its failures, "warning" when it has warnings, its error's code.
+std::vector<std::string> codes_of(const Json& line) {
+    std::vector<std::string> codes = list_of(line, "failures");
+    if (!list_of(line, "warnings").empty()) codes.push_back("warning");
+    if (!text_of(line, "error_code").empty()) codes.push_back(text_of(line, "error_code"));
+    return codes;
+}
+
 // One card: the thumbnail (or a note that there is none), then the words; the state is written
 // out, never shown by colour alone.
 std::string card(const Json& line, const std::string& dir) {
@@ -45,23 +55,21 @@ std::string card(const Json& line, const std::string& dir) {
     const std::string number = text_of(line, "number");
     const std::vector<std::string> warnings = list_of(line, "warnings"), failures = list_of(line, "failures");
     std::string codes;
-    for (const std::string& f : failures) codes += f + " ";
-    if (!warnings.empty()) codes += "warning ";
-    if (!text_of(line, "error_code").empty()) codes += text_of(line, "error_code") + " ";
+    for (const std::string& c : codes_of(line)) codes += c + " ";
     const std::string thumb = text_of(line, "thumbnail");
     const bool shown = !thumb.empty() && file_exists(dir + "/" + thumb);
-    std::string out = "<li class=\"card " + picture::html_escaped(state) + "\" data-state=\"" + picture::html_escaped(state) + "\" data-codes=\"" + picture::html_escaped(codes) + "\">";
+    std::string out = "<li class=\"card " + html_escaped(state) + "\" data-state=\"" + html_escaped(state) + "\" data-codes=\"" + html_escaped(codes) + "\">";
     if (shown)
-        out += "<img loading=\"lazy\" src=\"" + picture::html_escaped(thumb) + "\" alt=\"page 1 of " + picture::html_escaped(file) + ", " + picture::html_escaped(state) +
+        out += "<img loading=\"lazy\" src=\"" + html_escaped(thumb) + "\" alt=\"page 1 of " + html_escaped(file) + ", " + html_escaped(state) +
                ": the badge and links outlined as pith checked them\">";
     else
-        out += "<div class=\"none\">no picture (" + picture::html_escaped(text_of(line, "error").empty() ? "not checked" : "not readable") + ")</div>";
-    out += "<p><b class=\"state\">" + picture::html_escaped(state) + "</b> line " + std::to_string(line.value("line", 0)) + "<br><span class=\"file\">" +
-           picture::html_escaped(file) + "</span><br>" + (number.empty() ? std::string("no number") : picture::html_escaped(number)) + "</p>";
+        out += "<div class=\"none\">no picture (" + html_escaped(text_of(line, "error").empty() ? "not checked" : "not readable") + ")</div>";
+    out += "<p><b class=\"state\">" + html_escaped(state) + "</b> line " + std::to_string(line.value("line", 0)) + "<br><span class=\"file\">" +
+           html_escaped(file) + "</span><br>" + (number.empty() ? std::string("no number") : html_escaped(number)) + "</p>";
     std::string notes;
-    for (const std::string& f : failures) notes += "<li>failure: <code>" + picture::html_escaped(f) + "</code></li>";
-    for (const std::string& w : warnings) notes += "<li>warning: " + picture::html_escaped(w) + "</li>";
-    if (!text_of(line, "error").empty()) notes += "<li>error: " + picture::html_escaped(text_of(line, "error")) + "</li>";
+    for (const std::string& f : failures) notes += "<li>failure: <code>" + html_escaped(f) + "</code></li>";
+    for (const std::string& w : warnings) notes += "<li>warning: " + html_escaped(w) + "</li>";
+    if (!text_of(line, "error").empty()) notes += "<li>error: " + html_escaped(text_of(line, "error")) + "</li>";
     return out + (notes.empty() ? "" : "<ul>" + notes + "</ul>") + "</li>\n";
 }
 
@@ -90,7 +98,7 @@ constexpr const char* kScript =
 
 std::string options_html(const std::set<std::string>& values, const char* all) {
     std::string out = std::string("<option value=\"\">") + all + "</option>";
-    for (const std::string& v : values) out += "<option value=\"" + picture::html_escaped(v) + "\">" + picture::html_escaped(v) + "</option>";
+    for (const std::string& v : values) out += "<option value=\"" + html_escaped(v) + "\">" + html_escaped(v) + "</option>";
     return out;
 }
 
@@ -122,14 +130,12 @@ std::size_t write_gallery(const std::string& dir, const std::string& report) {
     std::string cards;
     for (const auto& [number, line] : lines) {
         states.insert(state_of(line));
-        for (const std::string& f : list_of(line, "failures")) codes.insert(f);
-        if (!list_of(line, "warnings").empty()) codes.insert("warning");
-        if (!text_of(line, "error_code").empty()) codes.insert(text_of(line, "error_code"));
+        for (const std::string& c : codes_of(line)) codes.insert(c);
         cards += card(line, dir);
     }
     const std::string page = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>pith batch: " +
                              std::to_string(lines.size()) + " files</title><style>" + kStyle + "</style></head><body>\n<h1>pith batch: " +
-                             std::to_string(lines.size()) + " files (" + picture::html_escaped(report) + ")</h1>\n<form><label>State <select id=\"state\">" +
+                             std::to_string(lines.size()) + " files (" + html_escaped(report) + ")</h1>\n<form><label>State <select id=\"state\">" +
                              options_html(states, "all") + "</select></label> <label>Failure or warning <select id=\"code\">" +
                              options_html(codes, "any") + "</select></label> <output id=\"shown\" aria-live=\"polite\"></output></form>\n" +
                              "<ul id=\"cards\">\n" + cards + "</ul>\n<script>\n" + kScript + "</script>\n</body></html>\n";

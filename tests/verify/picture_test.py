@@ -158,7 +158,8 @@ def check_regions(name, rows, report, origins, height_pt, tolerance=0, scale=SCA
 class Ctx:
     def __init__(self, args):
         self.pith, self.work, self.src = args.pith, args.work, args.source
-        self.out = os.path.join(self.work, "picture")
+        # A folder per case: ctest runs them side by side, and Chromium locks its profile.
+        self.out = os.path.join(self.work, "picture", args.case)
         os.makedirs(self.out, exist_ok=True)
         self.home = os.path.join(self.work, "home")
 

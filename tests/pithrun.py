@@ -94,6 +94,20 @@ def case_main(cases, make_ctx, prefix):
     return 0
 
 
+def chromium():
+    """Debian's Chromium (or another build of it on the PATH), None when there is none."""
+    return next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None)
+
+
+def offline_chromium(profile, headless="--headless=new"):
+    """The start of a headless Chromium command that reaches nothing beyond this machine: every
+    host name resolves to nothing, any request goes to a proxy on 127.0.0.1:9 where nobody
+    listens, nothing is fetched in the background; its profile in the folder `profile`."""
+    return [chromium(), headless, "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            "--proxy-server=http://127.0.0.1:9", "--host-resolver-rules=MAP * ~NOTFOUND", "--user-data-dir=" + profile]
+
+
 # Corpus files outside malformed/ that are damaged the way malformed/ files are (qpdf --check
 # warns about each too): pith refuses them like every malformed file and stamps or reads them
 # with --allow-damaged. doc/hostile-files.md, "Damaged PDFs".

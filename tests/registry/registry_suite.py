@@ -22,7 +22,7 @@ import xml.etree.ElementTree as ET
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
-from pithrun import Failure, case_main, check, isolated_env, minimal_pdf, run_pith  # noqa: E402
+from pithrun import Failure, case_main, check, chromium, isolated_env, minimal_pdf, offline_chromium, run_pith  # noqa: E402
 import registry_server  # noqa: E402
 
 SEED_000 = "pith:2025:23QNCODH577IUWDFZU4YX4M5NI"
@@ -459,21 +459,10 @@ def case_badge_svg(c):
         check(abs(pw - w) <= 1 and abs(ph - h) <= 1, "PNG %dx%d for an SVG of %gx%g" % (pw, ph, w, h))
 
 
-def chromium():
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        if shutil.which(name):
-            return shutil.which(name)
-    return None
-
-
 def chromium_run(c, args):
-    # Nothing may leave the loopback address: every host name resolves to nothing and any request
-    # would go to a proxy on port 9 of 127.0.0.1, where nobody listens.
-    base = [chromium(), "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-default-apps",
-            "--no-default-browser-check", "--metrics-recording-only", "--proxy-server=http://127.0.0.1:9",
-            "--host-resolver-rules=MAP * ~NOTFOUND", "--user-data-dir=" + c.mkdir("chrome-profile"),
-            "--hide-scrollbars", "--force-device-scale-factor=1", "--window-size=400,200"]
+    base = offline_chromium(c.mkdir("chrome-profile")) + [
+        "--disable-default-apps", "--no-default-browser-check", "--metrics-recording-only",
+        "--hide-scrollbars", "--force-device-scale-factor=1", "--window-size=400,200"]
     p = subprocess.run(base + args, capture_output=True, timeout=120, env=c.env())
     return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 

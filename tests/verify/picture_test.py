@@ -25,7 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pdfedit  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from pithrun import Failure, check, isolated_env, run_pith  # noqa: E402
+from pithrun import Failure, check, chromium, isolated_env, offline_chromium, run_pith  # noqa: E402
 
 COLOURS = {"ok": (26, 127, 55), "info": (9, 105, 218), "fail": (207, 34, 46)}  # src/verify/picture.hpp
 PAGE_EDGE = (140, 149, 159)  # the 1-px frame round each page (PNG) or sheet (HTML)
@@ -244,21 +244,13 @@ def case_png(ctx):
         print("%s: %s, %dx%d PNG, %d bytes" % (name, state, w, h, os.path.getsize(png)))
 
 
-def chromium():
-    return next((shutil.which(n) for n in ("chromium", "chromium-browser") if shutil.which(n)), None)
-
-
 def chromium_run(ctx, args):
-    browser = chromium()
-    if not browser:
+    if not chromium():
         print("SKIP: chromium not installed")
         sys.exit(77)
-    # Nothing may leave the machine: every host name resolves to nothing, any request goes to a dead proxy.
-    p = subprocess.run([browser, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
-                        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                        "--proxy-server=http://127.0.0.1:9", "--host-resolver-rules=MAP * ~NOTFOUND",
-                        "--user-data-dir=" + ctx.path("chrome-profile"), "--hide-scrollbars", "--force-device-scale-factor=1",
-                        "--window-size=1600,1200"] + args, capture_output=True, timeout=120)
+    p = subprocess.run(offline_chromium(ctx.path("chrome-profile")) + ["--hide-scrollbars", "--force-device-scale-factor=1",
+                                                                       "--window-size=1600,1200"] + args,
+                       capture_output=True, timeout=120)
     check(p.returncode == 0, "chromium %s: exit %d %s" % (args[0], p.returncode, p.stderr[-500:]))
     return p.stdout.decode("utf-8", "replace")
 

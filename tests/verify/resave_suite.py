@@ -30,7 +30,7 @@ import sys
 import threading
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from pithrun import Failure, Workdir, case_main, check, run_pith  # noqa: E402
+from pithrun import Failure, Workdir, case_main, check, chromium, offline_chromium, run_pith  # noqa: E402
 
 EXIT = {"trusted": 0, "invalid": 1, "unverified": 4, "absent": 3}
 ARTICLE_BODY = "YRUNQITD2RKQXO2YH7SDTYYAQ3"
@@ -327,8 +327,7 @@ def case_writers(ctx):
 
 def case_writer_chromium(ctx):
     """A paper printed to PDF by Chromium (Skia's writer): stamped without an override and trusted."""
-    browser = next((shutil.which(n) for n in ("chromium", "chromium-browser") if shutil.which(n)), None)
-    if not browser:
+    if not chromium():
         print("SKIP: chromium not installed")
         sys.exit(77)
     title = json.load(open(ctx.path("signed.json"), encoding="utf-8"))["paper"]["title"]
@@ -337,10 +336,8 @@ def case_writer_chromium(ctx):
                      "<p>Abstract. We model the performance of training and serving large models and check the model "
                      "against measurements.</p></body></html>" % title)
     src, out = ctx.path("w-chromium.pdf"), ctx.path("w-chromium-stamped.pdf")
-    # Nothing may leave the machine: every host resolves to nothing, any request goes to a closed port.
-    tool(browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--proxy-server=http://127.0.0.1:9", "--host-resolver-rules=MAP * ~NOTFOUND",
-         "--user-data-dir=" + ctx.path("chrome-profile"), "--no-pdf-header-footer", "--print-to-pdf=" + src, "file://" + page)
+    tool(*offline_chromium(ctx.path("chrome-profile"), headless="--headless"), "--no-pdf-header-footer", "--print-to-pdf=" + src,
+         "file://" + page)
     rc, _, err = ctx.run(["stamp", src, "--record", ctx.path("signed.json"), "-o", out])
     check(rc == 0, "chromium: pith stamp refused the output: %s" % err)
     tool("qpdf", "--check", out)

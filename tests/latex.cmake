@@ -41,22 +41,21 @@ set(_pith_latex_engines pdflatex xelatex lualatex dvips)
 set(_pith_latex_classes article report amsart revtex-aps revtex-aip
     ieeetran-journal ieeetran-conference acmart-sigconf acmart-acmsmall
     acmart-manuscript llncs elsarticle scrartcl)
-foreach(engine ${_pith_latex_engines})
-  if(NOT PITH_TESTS_FULL)
-    break()
-  endif()
-  foreach(cls ${_pith_latex_classes})
-    set(_name latex_matrix_${engine}_${cls})
-    add_test(NAME ${_name}
-             COMMAND ${Python3_EXECUTABLE} ${PITH_LATEX_TESTS}/run_matrix.py
-                     --engine ${engine} --class ${cls} --no-compare
-                     --pith ${_pith_bin}
-                     --sty-dir ${PITH_LATEX_DIR}
-                     --work ${PITH_LATEX_WORK}/matrix)
-    set_tests_properties(${_name} PROPERTIES LABELS "latex;latex_matrix;full"
-                         TIMEOUT 600)
+if(PITH_TESTS_FULL)
+  foreach(engine ${_pith_latex_engines})
+    foreach(cls ${_pith_latex_classes})
+      set(_name latex_matrix_${engine}_${cls})
+      add_test(NAME ${_name}
+               COMMAND ${Python3_EXECUTABLE} ${PITH_LATEX_TESTS}/run_matrix.py
+                       --engine ${engine} --class ${cls} --no-compare
+                       --pith ${_pith_bin}
+                       --sty-dir ${PITH_LATEX_DIR}
+                       --work ${PITH_LATEX_WORK}/matrix)
+      set_tests_properties(${_name} PROPERTIES LABELS "latex;latex_matrix;full"
+                           TIMEOUT 600)
+    endforeach()
   endforeach()
-endforeach()
+endif()
 
 # Issue 16: a pairwise covering sample of engine x class x variant x
 # placement (every class, engine, variant and placement, and every pair of

@@ -140,6 +140,8 @@ def compile_all(clang, args, sources, cflags, headers_mtime):
         tmp = "%s.%d.tmp" % (obj, os.getpid())  # two targets may compile it at once: the last rename wins
         made = subprocess.run(["nice", "-n", "10", *cmd, "-c", source, "-o", tmp], capture_output=True, text=True)
         if made.returncode != 0:
+            if os.path.exists(tmp):
+                os.remove(tmp)
             return obj, made.stderr[-3000:]
         os.replace(tmp, obj)
         return obj, None

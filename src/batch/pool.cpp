@@ -14,7 +14,6 @@
 #include "core/platform.hpp"
 #include "core/sanitizer.hpp"
 #include "verify/pixels.hpp"
-#include "verify/visible.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -69,13 +68,11 @@ public:
         if (o_.mode == Mode::Stamp) {
             std::size_t removed = remove_stale_temporaries(m_, o_.mode, o_.default_record);
             if (removed) progress_.message("removed " + std::to_string(removed) + " temporary file(s) left by an interrupted run");
-            // Poppler, which finds where each badge goes, is loaded once here, not by every worker.
-            try {
-                visible::preload();
-            } catch (const Error&) {  // each stamp then says why its page was not measured
-            }
         }
-        (void)pixels::preload();  // Tesseract's data too, the most of reading a title from pixels (each file says why not)
+        // Loaded once here, not by every worker: Tesseract's data, the most of reading a title from
+        // pixels, and for stamps poppler too, which finds where each badge goes.
+        if (o_.mode == Mode::Stamp) pixels::preload_readers();
+        else (void)pixels::preload();
         files_.report(start_line());
         {
             SignalCatcher signals;

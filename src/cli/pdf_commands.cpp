@@ -12,7 +12,6 @@
 #include "verify/picture.hpp"
 #include "verify/pixels.hpp"
 #include "verify/verify.hpp"
-#include "verify/visible.hpp"
 
 #include <unistd.h>
 
@@ -195,17 +194,6 @@ verify::Options verify_options(const VerifyCommand& c) {
     return options;
 }
 
-// Several files: poppler and Tesseract loaded once here, for every file's reading children to
-// inherit (as pith batch does), instead of once per file.
-void preload_readers(std::size_t files) {
-    if (files < 2) return;
-    try {
-        visible::preload();
-    } catch (const Error&) {  // each file then says why its page was not read
-    }
-    (void)pixels::preload();
-}
-
 int run_verify(const VerifyCommand& c) {
     if (c.online && !c.record.empty()) throw Error("give --record or --online, not both", err::options_invalid);
     picture::Format format = picture::Format::Png;
@@ -215,7 +203,7 @@ int run_verify(const VerifyCommand& c) {
     bool colour = use_colour(stdout);
     int worst = kExitOk;
     Json all = Json::array();
-    preload_readers(c.files.size());
+    if (c.files.size() > 1) pixels::preload_readers();
     for (const auto& file : c.files) {
         int code;
         Json result;

@@ -609,6 +609,14 @@ Image render_region(std::string_view pdf, int index, const std::string& password
     return image;
 }
 
+void preload_readers() {
+    try {
+        visible::preload();
+    } catch (const Error&) {  // each file then says why its page was not read
+    }
+    (void)preload();
+}
+
 namespace {
 
 // The lines of the page below the title in type larger than the title's (Region::rest_*), as

@@ -199,5 +199,10 @@ std::size_t edit_distance(std::u32string_view a, std::u32string_view b);
 // kLatin before starting its workers so that they inherit it). Returns "" when ready, else why
 // not, naming the script and the Debian package of the data that is missing.
 std::string preload(const std::string& languages = kLatin);
+// poppler's module (visible::preload) and Tesseract's Latin data loaded in this process, for the
+// reading children of every file it then stamps or verifies to inherit: a process that reads
+// many files (pith batch, pith verify A B C) loads them once. What does not load is left for each
+// file's reading to report.
+void preload_readers();
 
 }  // namespace pith::pixels

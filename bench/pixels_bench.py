@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Cost of reading the title from pixels (src/verify/pixels.hpp) beside poppler and Tesseract
+"""Cost of reading the title from pixels (src/page/pixels.hpp) beside poppler and Tesseract
 run alone on the same page (issue 29; figures in doc/dev/pixels.md).
 
 For each PDF: a record of its own title (bench.py's own_record), stamped; then, best of --runs:

@@ -37,3 +37,10 @@ set_tests_properties(code_test_hooks PROPERTIES TIMEOUT 60 LABELS "code")
 # Every source file names its licence (SPDX-License-Identifier; tests/code/spdx.py --fix adds it).
 add_test(NAME code_spdx COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/code/spdx.py ${CMAKE_SOURCE_DIR})
 set_tests_properties(code_spdx PROPERTIES TIMEOUT 60 LABELS "code")
+
+# The module graph (cmake/modules.cmake, doc/design.md "Modules"): every #include in src/ runs
+# one way, and the check is proved to catch a planted back-arrow and a stale design.md.
+add_test(NAME code_module_graph COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/code/module_graph.py ${CMAKE_SOURCE_DIR})
+add_test(NAME code_module_graph_planted
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/code/module_graph.py ${CMAKE_SOURCE_DIR} --planted)
+set_tests_properties(code_module_graph code_module_graph_planted PROPERTIES TIMEOUT 60 LABELS "code")

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""Generate src/stamp/badge_font_data.cpp: glyph outlines for the badge's Type 3 font.
+"""Generate src/badge/badge_font_data.cpp: glyph outlines for the badge's Type 3 font.
 
-Usage: tools/gen_badge_font.py [/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf] > src/stamp/badge_font_data.cpp
+Usage: tools/gen_badge_font.py [/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf] > src/badge/badge_font_data.cpp
 
 Requires python3-fonttools (Debian). The outlines come from DejaVu Sans
 (Bitstream Vera licence + DejaVu changes, public domain; redistributable,
@@ -142,7 +142,7 @@ def main():
     out.write("// \"Bitstream\" or \"Vera\" names. Licence of the source font:\n//\n")
     for line in LICENCE.strip("\n").split("\n"):
         out.write(("// " + line).rstrip() + "\n")
-    out.write('#include "stamp/badge_font.hpp"\n\n')
+    out.write('#include "badge/badge_font.hpp"\n\n')
     out.write("namespace pith::badge::font {\n\n")
     out.write("const Glyph kGlyphs[] = {\n")
     for code, gname, adv, bbox, ops in rows:

@@ -13,7 +13,7 @@
 #include "core/files.hpp"
 #include "core/platform.hpp"
 #include "core/sanitizer.hpp"
-#include "verify/pixels.hpp"
+#include "page/pixels.hpp"
 
 #include <fcntl.h>
 #include <poll.h>

@@ -5,12 +5,13 @@
 #include "cli/registry_flags.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "mark/mark.hpp"
+#include "page/pixels.hpp"
+#include "pdf/budget.hpp"
 #include "sign/inspect.hpp"
 #include "sign/signer.hpp"
-#include "pdf/budget.hpp"
 #include "stamp/stamp.hpp"
 #include "verify/picture.hpp"
-#include "verify/pixels.hpp"
 #include "verify/verify.hpp"
 
 #include <unistd.h>
@@ -115,12 +116,12 @@ struct OnlineAnswer {
 };
 
 OnlineAnswer ask_registry(const std::string& file, const VerifyCommand& c) {
-    const verify::Embedded e = verify::extract(file, c.password, c.allow_damaged);
+    const mark::Embedded e = mark::extract(file, c.password, c.allow_damaged);
     Json number = e.to_json()["number"];
     std::string n = number.is_string() ? number.get<std::string>() : "";
     // No metadata (a converter dropped it): the number the badge's link names, whole or its prefix.
     for (std::size_t i = 0; n.empty() && i < e.links.size(); ++i)
-        if (const std::string body = verify::body_of_link(e.links[i].uri); !body.empty()) n = body.size() == 26 ? body : "pith:" + body;
+        if (const std::string body = mark::body_of_link(e.links[i].uri); !body.empty()) n = body.size() == 26 ? body : "pith:" + body;
     if (n.empty()) return {};
     try {
         registry::Options o = registry_options(c.registry);
@@ -252,7 +253,7 @@ struct ExtractCommand {
 };
 
 int run_extract(const ExtractCommand& c) {
-    verify::Embedded e = pdf::within_budget(c.file, [&] { return verify::extract(c.file, c.password, c.allow_damaged); });
+    mark::Embedded e = pdf::within_budget(c.file, [&] { return mark::extract(c.file, c.password, c.allow_damaged); });
     Json j = e.to_json();
     if (c.json) {
         std::printf("%s\n", pretty_json(j).c_str());

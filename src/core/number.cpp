@@ -54,7 +54,7 @@ PithNumber parse_number(std::string_view input) {
     }
     for (std::size_t i = 0; i < text.size(); ++i) {
         char c = static_cast<char>(std::toupper(static_cast<unsigned char>(text[i])));
-        if (!((c >= 'A' && c <= 'Z') || (c >= '2' && c <= '7'))) {
+        if (!is_base32_letter(c)) {
             std::string shown = std::isprint(static_cast<unsigned char>(text[i])) ? std::string(1, text[i]) : "\\x" + to_hex(reinterpret_cast<const unsigned char*>(&text[i]), 1);
             return fail("character " + std::to_string(i + 1) + " of the body, '" + shown + "', is not base32" +
                         (c == '0' || c == '1' || c == '8' || c == '9' ? " (base32 has no 0, 1, 8 or 9)" : ""));

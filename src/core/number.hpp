@@ -22,6 +22,11 @@ struct PithNumber {
     bool operator==(const PithNumber& o) const { return year == o.year && body == o.body; }
 };
 
+// A letter of a number's body: A-Z and 2-7 (a-z too where case is ignored).
+inline bool is_base32_letter(char c, bool lower_too = false) {
+    return (c >= 'A' && c <= 'Z') || (c >= '2' && c <= '7') || (lower_too && c >= 'a' && c <= 'z');
+}
+
 PithNumber number_from_hash(const Sha256& canonical_hash, int year);
 
 // Accepts what people type: pith:2024:BODY, BODY (26 characters), pith:SHORT

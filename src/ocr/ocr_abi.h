@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The C interface between pith (src/verify/pixels.cpp) and the module pith-ocr.so
+// The C interface between pith (src/page/pixels.cpp) and the module pith-ocr.so
 // (src/ocr/ocr_module.cpp), which holds Tesseract. Loaded with dlopen() only by the child that
 // reads a title from pixels, so that no other run pays for Tesseract. Plain C types only.
 #include <cstddef>

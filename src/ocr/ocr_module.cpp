@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // pith-ocr.so: Tesseract, loaded with dlopen() only by the child process that reads the title
-// block from pixels (src/verify/pixels.hpp, doc/visible.md "The title from pixels").
+// block from pixels (src/page/pixels.hpp, doc/visible.md "The title from pixels").
 #include "ocr_abi.h"
 
 #include <leptonica/allheaders.h>

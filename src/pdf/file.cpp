@@ -73,6 +73,13 @@ std::string format_number(double v) {
     return s;
 }
 
+std::string text_of(const PdfObject* o) {
+    if (!o) return {};
+    if (o->IsString() || o->IsHexString()) return o->GetString().GetStringUtf8();
+    if (o->IsName()) return o->GetName().GetName();
+    return {};
+}
+
 std::string to_pdf_string(const PdfObject& obj) {
     PdfRefCountedBuffer buf;
     PdfOutputDevice dev(&buf);

@@ -174,6 +174,9 @@ bool read_rect(File& file, const PoDoFo::PdfObject* array, Rect& rect);
 // "damaged PDF: <first defect> (and N more)", or "" when defects() is empty.
 std::string damage_message(const File& file);
 
+// A string's text (UTF-8) or a name's; "" for anything else, and for null.
+std::string text_of(const PoDoFo::PdfObject* obj);
+
 // Number helpers that accept integers and reals (PDF allows either).
 double number_value(const PoDoFo::PdfObject& obj, double fallback = 0);
 

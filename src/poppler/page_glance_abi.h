@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The C interface between pith (src/verify/visible.cpp) and pith-text.so
+// The C interface between pith (src/page/visible.cpp) and pith-text.so
 // (src/poppler/page_text_module.cpp) for a quick look at a page: its words as laid out and what it
 // paints at low resolution, from one render that paints each glyph as its box and so loads no
 // font. pith stamp uses it for its title check and to place the badge where the page is free.

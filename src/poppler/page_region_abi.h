@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The C interface between pith (src/verify/pixels.cpp) and pith-text.so
+// The C interface between pith (src/page/pixels.cpp) and pith-text.so
 // (src/poppler/page_text_module.cpp) for the pixels of one region of a page, rendered as a viewer
 // shows it: plain Splash, annotations drawn by their flags, optional content in its default
 // state, transfer functions, soft masks and blend modes applied (doc/visible.md, "The title from

@@ -7,7 +7,7 @@
 //  - pith_page_glance_v2: the page's words and its ink from one render that paints glyphs as
 //    boxes (pith stamp's title check and placement; src/poppler/page_glance_abi.h);
 //  - pith_page_region_v1: the pixels of a region as a viewer shows it, for reading the title
-//    from pixels (src/verify/pixels.hpp; src/poppler/page_region_abi.h).
+//    from pixels (src/page/pixels.hpp; src/poppler/page_region_abi.h).
 #include "page_glance_abi.h"
 #include "page_region_abi.h"
 #include "page_words_abi.h"
@@ -672,7 +672,7 @@ extern "C" __attribute__((visibility("default"))) int pith_page_glance_v2(
 
 // ================================================================ pith_page_region_v1
 // (src/poppler/page_region_abi.h) A region of the page as a viewer shows it: the title block, for
-// the pixel reading of the title (src/verify/pixels.hpp).
+// the pixel reading of the title (src/page/pixels.hpp).
 
 namespace {
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The C interface between pith (src/verify/visible.cpp) and the module pith-text.so
+// The C interface between pith (src/page/visible.cpp) and the module pith-text.so
 // (src/poppler/page_text_module.cpp) for page_words(). Plain C types only: the module is
 // loaded with dlopen(), and its C++ runtime and poppler stay on its side.
 #include <cstddef>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "registry/web_badge.hpp"
 
+#include "badge/badge_font.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
-#include "stamp/badge_font.hpp"
 
 #include <qrencode.h>
 
@@ -20,7 +20,7 @@
 namespace pith::registry {
 namespace {
 
-// The layout constants of src/stamp/badge.cpp (font ascent/descent in 1000 units, paddings).
+// The layout constants of src/badge/badge.cpp (font ascent/descent in 1000 units, paddings).
 constexpr int kAscent = 760, kDescent = -208;
 
 std::string num(double v) {

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The Pith badge for web pages and READMEs: the same label, glyph outlines (DejaVu Sans, from
-// src/stamp/badge_font_data.cpp), colour, styles and optional QR code as the badge pith stamp
+// src/badge/badge_font_data.cpp), colour, styles and optional QR code as the badge pith stamp
 // draws in PDFs, as a self-contained SVG (paths only: no fonts, no scripts, no external
 // references), wrapped in a link to the registry's page for the number.
+#include "badge/badge.hpp"
 #include "core/number.hpp"
-#include "stamp/badge.hpp"
 
 #include <string>
 

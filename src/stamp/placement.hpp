@@ -4,8 +4,8 @@
 // the paper. The page is rendered at low resolution by poppler (visible::page_glance(), in a
 // child process); the candidates are the four corners at the configured margins, then positions
 // along the top and bottom margins (doc/placement.md).
+#include "page/visible.hpp"
 #include "stamp/stamp.hpp"
-#include "verify/visible.hpp"
 
 #include <optional>
 #include <string>

@@ -5,15 +5,15 @@
 #include "core/files.hpp"
 #include "core/keys.hpp"
 #include "core/unicode.hpp"
+#include "mark/mark.hpp"
+#include "page/pixels.hpp"
+#include "page/title.hpp"
+#include "page/visible.hpp"
 #include "pdf/budget.hpp"
 #include "pdf/crypt.hpp"
 #include "pdf/file.hpp"
 #include "pdf/update.hpp"
 #include "sign/pdf_signature.hpp"
-#include "verify/pixels.hpp"
-#include "verify/title.hpp"
-#include "verify/verify.hpp"
-#include "verify/visible.hpp"
 #include "stamp/placement.hpp"
 #include "xmp/xmp.hpp"
 
@@ -351,7 +351,7 @@ PdfArray contents_around(pdf::File& file, const PdfDictionary& page, PdfReferenc
         const PdfObject& resolved = file.resolve(*existing);
         if (resolved.IsArray()) {
             for (const auto& item : resolved.GetArray())
-                if (!is_badge_stream(file, item)) contents.push_back(item);
+                if (!mark::is_badge_stream(file, item)) contents.push_back(item);
         } else if (existing->IsReference()) {
             contents.push_back(*existing);
         }
@@ -366,7 +366,7 @@ PdfDictionary resources_with(pdf::File& file, const pdf::Page& page, const PdfRe
     if (page.resources.IsDictionary()) resources = page.resources.GetDictionary();
     PdfDictionary xobjects;
     if (const PdfObject* x = file.get_key(resources, "XObject"); x && x->IsDictionary()) xobjects = x->GetDictionary();
-    xobjects.AddKey(PdfName(kBadgeResourceName), xobject);
+    xobjects.AddKey(PdfName(mark::kBadgeResourceName), xobject);
     resources.AddKey("XObject", xobjects);
     return resources;
 }
@@ -396,7 +396,7 @@ PdfDictionary badge_link(const double rect[4], const PdfReference& page, const R
     for (int i = 0; i < 3; ++i) border.push_back(PdfObject(static_cast<PoDoFo::pdf_int64>(0)));
     link.AddKey("Border", border);
     link.AddKey("F", PdfObject(static_cast<PoDoFo::pdf_int64>(4)));  // Print
-    link.AddKey("NM", PdfString(kBadgeAnnotationName));
+    link.AddKey("NM", PdfString(mark::kBadgeAnnotationName));
     link.AddKey("P", page);
     link.AddKey("Contents", PdfString("Pith number " + record.number.full() + ": open its registry record"));
     PdfDictionary action;
@@ -448,9 +448,9 @@ void draw_badge(pdf::File& file, PageReadings& pages, pdf::Update& update, const
     Matrix m = placement_matrix(crop, page.rotate, fit.w, fit.h, place);
     m.a *= fit.scale, m.b *= fit.scale, m.c *= fit.scale, m.d *= fit.scale;
 
-    const PdfReference open_ref = update.add_stream(PdfDictionary(), kBadgeOpen);
-    const PdfReference close_ref = update.add_stream(PdfDictionary(), kBadgeCloseHead + fmt(m.a) + " " + fmt(m.b) + " " + fmt(m.c) + " " +
-                                                                           fmt(m.d) + " " + fmt(m.e) + " " + fmt(m.f) + kBadgeCloseTail);
+    const PdfReference open_ref = update.add_stream(PdfDictionary(), mark::kBadgeOpen);
+    const PdfReference close_ref = update.add_stream(PdfDictionary(), mark::kBadgeCloseHead + fmt(m.a) + " " + fmt(m.b) + " " + fmt(m.c) + " " +
+                                                                           fmt(m.d) + " " + fmt(m.e) + " " + fmt(m.f) + mark::kBadgeCloseTail);
     PdfObject page_object = file.get(page.ref);
     PdfDictionary& dict = page_object.GetDictionary();
     dict.AddKey("Contents", contents_around(file, dict, open_ref, close_ref));
@@ -459,7 +459,7 @@ void draw_badge(pdf::File& file, PageReadings& pages, pdf::Update& update, const
     PdfArray annots;
     if (const PdfObject* existing = file.get_key(dict, "Annots"); existing && existing->IsArray())
         for (const auto& item : existing->GetArray())
-            if (!is_badge_annotation(file, item)) annots.push_back(item);
+            if (!mark::is_badge_annotation(file, item)) annots.push_back(item);
     annots.push_back(update.add(PdfObject(badge_link(summary.rect, page.ref, record, url))));
     dict.AddKey("Annots", annots);
     update.replace(page.ref, page_object);
@@ -481,7 +481,7 @@ struct Carried {
 };
 
 Carried carried_numbers(pdf::File& file, const PithNumber& number) {
-    const verify::Embedded e = verify::extract(file);
+    const mark::Embedded e = mark::extract(file);
     Carried c;
     auto metadata = [&](const std::string& text) {
         std::string body = text;
@@ -498,7 +498,7 @@ Carried carried_numbers(pdf::File& file, const PithNumber& number) {
             c.stamp_badge_page = link.page;
             continue;
         }
-        const std::string body = verify::body_of_link(link.uri);
+        const std::string body = mark::body_of_link(link.uri);
         if (body.empty()) continue;
         if (names(body, number.body)) {
             c.latex_badge = true;
@@ -529,7 +529,7 @@ void refuse_other_number(const std::string& name, const Carried& c, const PithNu
 // glance decides when it finds the title set as the title on page 1; anything else is decided
 // by the renders verify makes, so that stamp never refuses a paper verify would accept.
 // The title read from pixels must agree with the text layer's, as pith verify requires
-// (src/verify/pixels.hpp): a record whose title only the text layer spells is refused.
+// (src/page/pixels.hpp): a record whose title only the text layer spells is refused.
 void check_title_pixels(pdf::File& file, const visible::Page& page, int index, const title::OnPage& t,
                         const std::string& password) {
     if (!t.span) return;
@@ -595,30 +595,6 @@ void check_title(PageReadings& pages, pdf::File& file, const Record& record, Sum
                 err::stamp_title_not_shown);
 }
 
-// Whether pith's marker, naming the bytes before it, stands at `at` (after end-of-line bytes).
-std::optional<std::uint64_t> marker_at(std::string_view bytes, std::size_t at) {
-    const std::string tag = kUpdateMarker + " prior=";
-    while (at < bytes.size() && (bytes[at] == '\r' || bytes[at] == '\n')) ++at;
-    if (bytes.substr(at, tag.size()) != tag) return std::nullopt;
-    const std::uint64_t prior = std::strtoull(std::string(bytes.substr(at + tag.size(), 20)).c_str(), nullptr, 10);
-    if (prior > at || bytes.substr(prior, at - prior).find_first_not_of("\r\n") != std::string_view::npos) return std::nullopt;
-    return prior;
-}
-
-// pith:priorLength as the document's XMP records it.
-std::optional<std::uint64_t> recorded_prior_length(pdf::File& file) {
-    try {
-        const PdfObject* md = file.catalog().GetDictionary().GetKey("Metadata");
-        if (!md || !md->IsReference() || !file.is_stream(md->GetReference())) return std::nullopt;
-        const xmp::Packet packet = xmp::read(file.stream_decoded(md->GetReference()));
-        auto it = packet.pith.find("priorLength");
-        if (it == packet.pith.end()) return std::nullopt;
-        return std::strtoull(it->second.c_str(), nullptr, 10);
-    } catch (const Error&) {
-        return std::nullopt;
-    }
-}
-
 // What stamp refuses before it reads the PDF: a record that does not recompute (unless
 // --allow-unverified) and option combinations that cannot be honoured.
 void check_request(const Record& record, const Options& options, Summary& summary) {
@@ -654,46 +630,6 @@ std::uint64_t write_result(const std::string& output, std::string_view prior, pd
 
 }  // namespace
 
-bool is_badge_stream(pdf::File& file, const PdfObject& item) {
-    if (!item.IsReference() || !file.is_stream(item.GetReference())) return false;
-    if (file.get(item.GetReference()).GetDictionary().HasKey("Filter")) return false;
-    try {
-        return file.stream_encoded(item.GetReference()).rfind(kBadgeStreamMarker, 0) == 0;
-    } catch (const Error&) {
-        return false;
-    }
-}
-
-bool is_badge_annotation(pdf::File& file, const PdfObject& item) {
-    const PdfObject& annot = file.resolve(item);
-    if (!annot.IsDictionary()) return false;
-    const PdfObject* name = file.get_key(annot.GetDictionary(), "NM");
-    return name && (name->IsString() || name->IsHexString()) && name->GetString().GetStringUtf8() == kBadgeAnnotationName;
-}
-
-std::optional<PithUpdate> find_pith_update(pdf::File& file) {
-    const std::string_view bytes = file.bytes();
-    const std::string tag = kUpdateMarker + " prior=";
-    const auto revisions = file.revisions();
-    // The marker opens a revision: it follows the end of the one before, after at most some
-    // bytes of trailing junk there (a window, so the cost does not grow with the file).
-    constexpr std::size_t kWindow = 64 * 1024;
-    for (std::size_t i = revisions.size(); i-- > 1;) {
-        const std::size_t from = revisions[i - 1].end;
-        const std::size_t to = std::min<std::size_t>({from + kWindow, revisions[i].end, bytes.size()});
-        const void* hit = from < to ? ::memmem(bytes.data() + from, to - from, tag.data(), tag.size()) : nullptr;
-        if (!hit) continue;
-        if (auto prior = marker_at(bytes, static_cast<const char*>(hit) - bytes.data()))
-            return PithUpdate{*prior, i, i + 1 == revisions.size()};
-    }
-    // A stamp with --allow-damaged that rebuilt the cross-reference table leaves a single
-    // revision: the XMP says where pith's update starts.
-    if (revisions.size() == 1)
-        if (auto recorded = recorded_prior_length(file); recorded && *recorded < bytes.size())
-            if (auto prior = marker_at(bytes, *recorded); prior && *prior == *recorded) return PithUpdate{*prior, 0, true};
-    return std::nullopt;
-}
-
 Corner parse_corner(const std::string& text) {
     if (text == "top-right" || text == "tr") return Corner::TopRight;
     if (text == "top-left" || text == "tl") return Corner::TopLeft;
@@ -706,7 +642,7 @@ namespace {
 
 // Whether to draw a badge: not over pith.sty's own for this number (unless --badge-always), and
 // only on the page of an earlier stamp's badge that later revisions keep.
-bool badge_wanted(pdf::File& file, const std::optional<PithUpdate>& previous, const Carried& carried, const Options& options,
+bool badge_wanted(pdf::File& file, const std::optional<mark::PithUpdate>& previous, const Carried& carried, const Options& options,
                   Summary& summary) {
     const bool badge = options.draw_badge && (!carried.latex_badge || options.badge_always);
     summary.latex_badge = carried.latex_badge && !badge;
@@ -787,7 +723,7 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
     if (input != "-" && output != "-" && !options.rewrite) in.emplace(input);
     pdf::File file = in ? pdf::File::open(in->fd(), input, open)
                         : pdf::File::from_bytes(read_file_or_stdin(input, std::size_t{4} << 30), input == "-" ? "standard input" : input, open);
-    const auto previous = find_pith_update(file);
+    const auto previous = mark::find_pith_update(file);
     const Carried carried = carried_numbers(file, record.number);
     refuse_other_number(file.name(), carried, record.number, previous.has_value(), options.replace);
     if (previous && previous->newest) {  // replace it rather than stack another
@@ -813,7 +749,7 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
         if (in && out->good()) copied.emplace(out->fd());
     }
     pdf::Update update(file);
-    if (!options.rewrite) update.set_comment(kUpdateMarker + " prior=" + std::to_string(prior.size()));
+    if (!options.rewrite) update.set_comment(mark::kUpdateMarker + " prior=" + std::to_string(prior.size()));
     // A cross-reference table pith had to rebuild is written out in full, so every reader
     // sees the objects pith saw instead of repairing the file its own way.
     update.set_repair(file.reconstructed());

@@ -2,10 +2,10 @@
 #pragma once
 // pith stamp: embed a record's number, hash and receipt in a PDF's XMP and Info,
 // and draw a linked badge, as one incremental update that keeps every input byte.
+#include "badge/badge.hpp"
 #include "core/record.hpp"
 #include "pdf/file.hpp"
 #include "sign/signer.hpp"
-#include "stamp/badge.hpp"
 
 #include <optional>
 #include <string>
@@ -70,34 +70,5 @@ struct Summary {
 // Stamps the PDF in `input` ("-" reads standard input) and writes the result to
 // `output` ("-" is standard output) atomically; `output` may equal `input`.
 Summary stamp_file(const std::string& input, const std::string& output, const Record& record, const Options& options);
-
-// The marker comment that opens pith's update: "%PithUpdate prior=N", N the input's length.
-inline const std::string kUpdateMarker = "%PithUpdate";
-// The name of the badge XObject in the page's resources.
-inline const std::string kBadgeResourceName = "PithBadge";
-// The badge's two content streams, written unfiltered first and last in the page's /Contents:
-// kBadgeOpen, and kBadgeCloseHead + "a b c d e f" (the placement matrix) + kBadgeCloseTail.
-inline const std::string kBadgeStreamMarker = "%PithBadge";
-inline const std::string kBadgeOpen = kBadgeStreamMarker + "\nq\n";
-// Marked as an artifact: in a tagged PDF (PDF/UA, PDF/A-2a) the badge is not part of the
-// document's logical content, and assistive technology reads the link's /Contents instead.
-inline const std::string kBadgeCloseHead = kBadgeStreamMarker + "\nQ\n/Artifact BMC\nq ";
-inline const std::string kBadgeCloseTail = " cm /" + kBadgeResourceName + " Do Q\nEMC\n";
-// The /NM of the badge's link annotation.
-inline const std::string kBadgeAnnotationName = "pith-badge";
-
-// `item` (a reference) is one of the badge's content streams.
-bool is_badge_stream(pdf::File& file, const PoDoFo::PdfObject& item);
-// `item` (an annotation or a reference to one) is the badge's link, by its /NM.
-bool is_badge_annotation(pdf::File& file, const PoDoFo::PdfObject& item);
-
-struct PithUpdate {
-    std::uint64_t prior_length;  // bytes before pith's update
-    std::size_t revision;        // index into File::revisions() of the revision holding it
-    bool newest;                 // nothing was appended after it
-};
-// Finds pith's own update: the newest revision that opens with a marker standing right after
-// the N bytes it names.
-std::optional<PithUpdate> find_pith_update(pdf::File& file);
 
 }  // namespace pith::stamp

@@ -2,9 +2,9 @@
 #include "verify/changes.hpp"
 
 #include "core/error.hpp"
+#include "mark/mark.hpp"
 #include "pdf/budget.hpp"
 #include "pdf/content.hpp"
-#include "stamp/stamp.hpp"
 #include "xmp/xmp.hpp"
 
 #include <algorithm>
@@ -130,8 +130,8 @@ bool chain_starts_with(pdf::File& file, pdf::File& head) {
 // one draw_badge can write, wherever it chose to put the badge: upright for the reader on a page
 // turned by a multiple of 90 degrees, scaled by at most 1 (shrunk only to fit a small page).
 bool is_close_stream(const std::string& s) {
-    const std::string& head = stamp::kBadgeCloseHead;
-    const std::string& tail = stamp::kBadgeCloseTail;
+    const std::string& head = mark::kBadgeCloseHead;
+    const std::string& tail = mark::kBadgeCloseTail;
     if (s.size() < head.size() + tail.size() || s.compare(0, head.size(), head) != 0 ||
         s.compare(s.size() - tail.size(), tail.size(), tail) != 0)
         return false;
@@ -178,7 +178,7 @@ bool is_badge_link(pdf::File& stamped, const PdfObject& link, const PdfReference
         name_of(action->GetDictionary().GetKey("S")) != "URI")
         return false;
     pdf::Rect rect;
-    return stamp::is_badge_annotation(stamped, link) && pdf::read_rect(stamped, d.GetKey("Rect"), rect);
+    return mark::is_badge_annotation(stamped, link) && pdf::read_rect(stamped, d.GetKey("Rect"), rect);
 }
 
 // ---------------------------------------------------------------- a publisher's signature in pith's update
@@ -252,13 +252,13 @@ void check_badge_page(pdf::File& before, pdf::File& stamped, const PdfReference&
     // /Contents: [open, the old streams (an earlier badge's left out, wherever it stood), close].
     auto old_items = refs_in(before, old_page.GetDictionary().GetKey("Contents"));
     old_items.erase(std::remove_if(old_items.begin(), old_items.end(),
-                                   [&](const PdfReference& r) { return stamp::is_badge_stream(before, PdfObject(r)); }),
+                                   [&](const PdfReference& r) { return mark::is_badge_stream(before, PdfObject(r)); }),
                     old_items.end());
     const PdfObject* contents = new_page.GetDictionary().GetKey("Contents");
     auto items = refs_in(stamped, contents);
     const bool contents_ok = contents && contents->IsArray() && items.size() == old_items.size() + 2 &&
                              std::equal(old_items.begin(), old_items.end(), items.begin() + 1) &&
-                             new_plain_stream(before, stamped, items.front(), [](const std::string& s) { return s == stamp::kBadgeOpen; }) &&
+                             new_plain_stream(before, stamped, items.front(), [](const std::string& s) { return s == mark::kBadgeOpen; }) &&
                              new_plain_stream(before, stamped, items.back(), is_close_stream);
     if (!contents_ok) problems.push_back("page " + std::to_string(index + 1) + "'s /Contents beyond the badge's two streams");
 
@@ -273,12 +273,12 @@ void check_badge_page(pdf::File& before, pdf::File& stamped, const PdfReference&
         if (const PdfObject* x = before.get_key(expected, "XObject"); x && x->IsDictionary()) xobjects = x->GetDictionary();
         const PdfObject* badge = nullptr;
         if (const PdfObject* x = resources->GetDictionary().GetKey("XObject"); x && x->IsDictionary())
-            badge = x->GetDictionary().GetKey(PoDoFo::PdfName(stamp::kBadgeResourceName));
+            badge = x->GetDictionary().GetKey(PoDoFo::PdfName(mark::kBadgeResourceName));
         resources_ok = badge && badge->IsReference() && !before.exists(badge->GetReference()) &&
                        type_of(stamped.get(badge->GetReference())) == "XObject";
         if (resources_ok) {
             badge_xobject = badge->GetReference();
-            xobjects.AddKey(PoDoFo::PdfName(stamp::kBadgeResourceName), *badge);
+            xobjects.AddKey(PoDoFo::PdfName(mark::kBadgeResourceName), *badge);
             expected.AddKey("XObject", xobjects);
             resources_ok = canon(PdfObject(expected)) == canon(*resources);
         }
@@ -289,7 +289,7 @@ void check_badge_page(pdf::File& before, pdf::File& stamped, const PdfReference&
     std::vector<std::string> expected_annots;
     if (const PdfObject* old = before.get_key(old_page.GetDictionary(), "Annots"); old && old->IsArray())
         for (const auto& item : old->GetArray()) {
-            if (!stamp::is_badge_annotation(before, item)) expected_annots.push_back(canon(item));
+            if (!mark::is_badge_annotation(before, item)) expected_annots.push_back(canon(item));
         }
     const PdfObject* annots = new_page.GetDictionary().GetKey("Annots");
     // A signing stamp adds its invisible signature widget after the link.
@@ -428,7 +428,7 @@ private:
     void annotations(const PdfObject& array) {
         if (!array.IsArray()) return;
         for (const auto& item : array.GetArray())
-            if (item.IsReference()) visit(item.GetReference(), stamp::is_badge_annotation(doc_, item) ? kBadgeLink : kAnnotation);
+            if (item.IsReference()) visit(item.GetReference(), mark::is_badge_annotation(doc_, item) ? kBadgeLink : kAnnotation);
     }
     void expand(const PdfReference& ref, unsigned role) {
         const PdfObject& o = doc_.get(ref);
@@ -830,7 +830,7 @@ void judge_page_annotations(pdf::File& before, pdf::File& now, const Comparison&
         for (const auto& item : old->GetArray()) kept.insert(canon(item));
     if (old)
         for (const auto& item : old->GetArray())
-            if (item.IsReference() && stamp::is_badge_annotation(before, item) && (!cur || !std::any_of(cur->GetArray().begin(), cur->GetArray().end(),
+            if (item.IsReference() && mark::is_badge_annotation(before, item) && (!cur || !std::any_of(cur->GetArray().begin(), cur->GetArray().end(),
                     [&](const PdfObject& x) { return x.IsReference() && x.GetReference() == item.GetReference(); })))
                 p.add("pith.changed.annotation", "the badge's link was removed from page " + std::to_string(i + 1));
     if (!cur) return;
@@ -843,7 +843,7 @@ void judge_page_annotations(pdf::File& before, pdf::File& now, const Comparison&
             continue;
         }
         const std::uint32_t num = item.GetReference().ObjectNumber();
-        if (c.unreadable.count(num) || judged.count(num) || stamp::is_badge_annotation(before, item)) continue;  // a changed badge link is its own failure
+        if (c.unreadable.count(num) || judged.count(num) || mark::is_badge_annotation(before, item)) continue;  // a changed badge link is its own failure
         const PdfObject& annot = now.get(item.GetReference());
         const bool again = redrawn(now, annot, c);
         if (!(c.fresh.count(num) || c.changed.count(num) || again)) continue;
@@ -865,7 +865,7 @@ void judge_unlisted_annotations(pdf::File& before, pdf::File& now, const Compari
             if (judged.count(num) || c.unreadable.count(num)) continue;
             const PdfObject& o = now.get(now.reference(num));
             if (!o.IsDictionary() || (!kinds.count(name_of(o.GetDictionary().GetKey("Subtype"))) && type_of(o) != "Annot")) continue;
-            if (stamp::is_badge_annotation(before, PdfObject(before.reference(num)))) continue;
+            if (mark::is_badge_annotation(before, PdfObject(before.reference(num)))) continue;
             judged.insert(num);
             const PdfObject* page_ref = o.GetDictionary().GetKey("P");
             const int page = page_ref && page_ref->IsReference() ? page_index(before, page_ref->GetReference(), keep_clear) : -1;

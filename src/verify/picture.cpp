@@ -4,10 +4,10 @@
 #include "core/crypto.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "page/pixels.hpp"
+#include "page/visible.hpp"
 #include "pdf/file.hpp"
 #include "verify/canvas.hpp"
-#include "verify/pixels.hpp"
-#include "verify/visible.hpp"
 
 #include <signal.h>
 #include <sys/wait.h>

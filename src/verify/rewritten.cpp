@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "verify/rewritten.hpp"
 
-#include "stamp/stamp.hpp"
+#include "mark/mark.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -23,14 +23,14 @@ Baseline badge_after_rewrite(pdf::File& file) {
         if (!annots || !annots->IsArray()) continue;
         std::vector<PdfReference> before;  // under the badge's link: viewers give a click to the last
         for (const auto& item : annots->GetArray()) {
-            if (!stamp::is_badge_annotation(file, item)) {
+            if (!mark::is_badge_annotation(file, item)) {
                 if (item.IsReference()) before.push_back(item.GetReference());
                 continue;
             }
             pdf::Rect rect;
             const PdfObject* xobjects = page.resources.IsDictionary() ? file.get_key(page.resources.GetDictionary(), "XObject") : nullptr;
             const PdfObject* badge = xobjects && xobjects->IsDictionary()
-                                         ? xobjects->GetDictionary().GetKey(PoDoFo::PdfName(stamp::kBadgeResourceName))
+                                         ? xobjects->GetDictionary().GetKey(PoDoFo::PdfName(mark::kBadgeResourceName))
                                          : nullptr;
             if (!item.IsReference() || !pdf::read_rect(file, file.get_key(file.resolve(item).GetDictionary(), "Rect"), rect) ||
                 !badge || !badge->IsReference() || !file.is_stream(badge->GetReference()))
@@ -51,7 +51,7 @@ Baseline badge_after_rewrite(pdf::File& file) {
 
 std::optional<Baseline> rewritten_since_stamp(pdf::File& file, std::uint64_t prior_length, bool badge_recorded) {
     const std::string_view bytes = file.bytes();
-    const std::string tag = stamp::kUpdateMarker + " prior=";
+    const std::string tag = mark::kUpdateMarker + " prior=";
     if (::memmem(bytes.data(), bytes.size(), tag.data(), tag.size())) return std::nullopt;
     // A revision still ending where the stamped input ended (its %%EOF, then an end of line):
     // the incremental structure is there, only altered.

@@ -3,7 +3,7 @@
 
 #include "core/error.hpp"
 #include "core/hex.hpp"
-#include "stamp/stamp.hpp"
+#include "mark/mark.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -122,7 +122,7 @@ bool is_pith_revision(std::string_view bytes, const std::vector<pdf::Revision>& 
     if (index < 2 || index > revisions.size()) return false;
     const std::size_t from = revisions[index - 2].end;
     const std::size_t to = std::min<std::size_t>(from + 64, bytes.size());
-    return from < to && bytes.substr(from, to - from).find(stamp::kUpdateMarker + " prior=") != std::string_view::npos;
+    return from < to && bytes.substr(from, to - from).find(mark::kUpdateMarker + " prior=") != std::string_view::npos;
 }
 
 // What the signature says of its signer, for the findings: empty when the signer is trusted.

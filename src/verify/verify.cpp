@@ -1,22 +1,22 @@
 // SPDX-License-Identifier: MIT
 #include "verify/verify.hpp"
 
+#include "badge/redraw.hpp"
 #include "core/cpus.hpp"
 #include "core/error.hpp"
-#include "core/sanitizer.hpp"
 #include "core/files.hpp"
 #include "core/number.hpp"
+#include "core/sanitizer.hpp"
 #include "core/unicode.hpp"
+#include "mark/mark.hpp"
+#include "page/pixels.hpp"
+#include "page/title.hpp"
+#include "page/visible.hpp"
 #include "pdf/file.hpp"
-#include "stamp/stamp.hpp"
 #include "verify/changes.hpp"
-#include "verify/pixels.hpp"
-#include "verify/redraw.hpp"
 #include "verify/rewritten.hpp"
 #include "verify/signatures.hpp"
-#include "verify/title.hpp"
 #include "verify/viewers.hpp"
-#include "verify/visible.hpp"
 #include "xmp/xmp.hpp"
 
 #include <signal.h>
@@ -38,119 +38,10 @@ namespace {
 using PoDoFo::PdfObject;
 using PoDoFo::PdfReference;
 using PoDoFo::PdfVariant;
-
-
-std::string text_of(const PdfObject* o) {
-    if (!o) return {};
-    if (o->IsString() || o->IsHexString()) return o->GetString().GetStringUtf8();
-    if (o->IsName()) return o->GetName().GetName();
-    return {};
-}
-
-bool is_base32_letter(char c, bool lower_too) {
-    return (c >= 'A' && c <= 'Z') || (c >= '2' && c <= '7') || (lower_too && c >= 'a' && c <= 'z');
-}
-
-}  // namespace
-
-// 8 to 26 letters, any case, then one of . / ? # or the end.
-std::string body_of_link(const std::string& uri) {
-    for (std::size_t at = uri.find("/pith/"); at != std::string::npos; at = uri.find("/pith/", at + 1)) {
-        std::size_t end = at + 6;
-        while (end < uri.size() && is_base32_letter(uri[end], true)) ++end;
-        const std::size_t length = end - at - 6;
-        if (length < 8 || length > 26 || (end < uri.size() && std::string_view("./?#").find(uri[end]) == std::string_view::npos))
-            continue;
-        std::string body = uri.substr(at + 6, length);
-        std::transform(body.begin(), body.end(), body.begin(), [](unsigned char c) { return std::toupper(c); });
-        return body;
-    }
-    return {};
-}
-
-namespace {
-
-void collect_links(pdf::File& file, int index, std::vector<Link>& links) {
-    const PdfObject& page = file.get(file.page(index).ref);
-    if (!page.IsDictionary()) return;
-    const PdfObject* annots = file.get_key(page.GetDictionary(), "Annots");
-    if (!annots || !annots->IsArray()) return;
-    for (const auto& item : annots->GetArray()) {
-        const PdfObject& annot = file.resolve(item);
-        if (!annot.IsDictionary()) continue;
-        const auto& d = annot.GetDictionary();
-        Link link;
-        if (const PdfObject* action = file.get_key(d, "A"); action && action->IsDictionary()) {
-            link.uri = text_of(file.get_key(action->GetDictionary(), "URI"));
-            link.action = text_of(file.get_key(action->GetDictionary(), "S"));
-            link.chained = action->GetDictionary().HasKey("Next");
-        }
-        link.pith_badge = stamp::is_badge_annotation(file, annot);
-        if (!link.pith_badge && body_of_link(link.uri).empty()) continue;
-        link.page = index + 1;
-        if (const PdfObject* rect = file.get_key(d, "Rect"); rect && rect->IsArray() && rect->GetArray().size() == 4)
-            for (int i = 0; i < 4; ++i) link.rect[i] = pdf::number_value(file.resolve(rect->GetArray()[i]));
-        links.push_back(link);
-    }
-}
-
-}  // namespace
-
-Embedded extract(pdf::File& file) {
-    Embedded e;
-    e.file = file.name();
-    const PdfObject& catalog = file.catalog();
-    if (const PdfObject* md = catalog.GetDictionary().GetKey("Metadata"); md && md->IsReference() && file.is_stream(md->GetReference())) {
-        e.has_xmp = true;
-        try {
-            e.xmp = xmp::read(file.stream_decoded(md->GetReference()));
-        } catch (const Error& err) {
-            e.xmp_error = err.what();
-        }
-    }
-    if (const PdfObject* info = file.info())
-        for (const char* key : {"PithNumber", "Title"})
-            if (std::string v = text_of(file.get_key(info->GetDictionary(), key)); !v.empty()) e.info[key] = v;
-
-    auto revisions = file.revisions();
-    if (auto update = stamp::find_pith_update(file)) e.pith_revision = update->revision;
-    for (std::size_t i = 0; i < revisions.size(); ++i)
-        e.revisions.push_back({revisions[i].end, revisions[i].objects.size(), e.pith_revision == i});
-
-    // Links: page 1 and the pages pith's own update rewrote (where `pith stamp` put the badge),
-    // all syntax-checked; where they hold no link to the resolver, pages 2 and 3 too (pith.sty
-    // prints its badge after the title block, which may follow front matter; a paper's own
-    // citations further on are none of the badge's business).
-    const int count = file.page_count();
-    std::set<int> pages;
-    if (count > 0) pages.insert(0);
-    if (e.pith_revision && count > 0) {
-        const auto& touched = revisions[*e.pith_revision].objects;
-        std::set<std::uint32_t> wanted;
-        for (std::uint32_t num : touched) {
-            const PdfObject& o = file.get(PdfReference(num, 0));
-            if (o.IsDictionary() && text_of(o.GetDictionary().GetKey("Type")) == "Page") wanted.insert(num);
-        }
-        for (int i = 0; i < count && !wanted.empty(); ++i)
-            if (wanted.erase(file.page(i).ref.ObjectNumber())) pages.insert(i);
-    }
-    for (int index : pages) {
-        collect_links(file, index, e.links);
-        file.check_page(file.page(index));
-    }
-    for (int index = 1; e.links.empty() && index < std::min(count, title::kTitlePages); ++index)
-        if (!pages.count(index)) collect_links(file, index, e.links);
-    // The badge's page: pith stamp's badge, else the first link to the resolver (pith.sty prints
-    // its badge after the title block, which may follow front matter).
-    const auto stamped = std::find_if(e.links.begin(), e.links.end(), [](const Link& l) { return l.pith_badge; });
-    if (stamped != e.links.end()) e.badge_page = stamped->page;
-    else if (!e.links.empty()) e.badge_page = std::min_element(e.links.begin(), e.links.end(), [](const Link& a, const Link& b) {
-                                                  return a.page < b.page;
-                                              })->page;
-    return e;
-}
-
-namespace {
+using pdf::text_of;
+using mark::body_of_link;
+using mark::Embedded;
+using mark::Link;
 
 pdf::OpenOptions open_options(const std::string& password) { return pdf::OpenOptions{password, !password.empty()}; }
 
@@ -173,28 +64,6 @@ const char* to_string(State state) {
         case State::Absent: return "absent";
     }
     return "?";
-}
-
-Json Embedded::to_json() const {
-    Json links_json = Json::array();
-    for (const auto& l : links)
-        links_json.push_back({{"page", l.page}, {"rect", {l.rect[0], l.rect[1], l.rect[2], l.rect[3]}}, {"uri", l.uri},
-                              {"action", l.action}, {"chained", l.chained}, {"pith_badge", l.pith_badge}});
-    Json revisions_json = Json::array();
-    for (const auto& r : revisions) revisions_json.push_back({{"end", r.end}, {"objects", r.objects}, {"pith", r.pith}});
-    Json xmp_json = Json::object();
-    for (const auto& [k, v] : xmp.pith) xmp_json[k] = v;
-    std::string number = xmp.pith.count("number") ? xmp.pith.at("number") : info.count("PithNumber") ? info.at("PithNumber") : "";
-    return {{"file", file},
-            {"number", number.empty() ? Json(nullptr) : Json(number)},
-            {"xmp", {{"present", has_xmp}, {"error", xmp_error.empty() ? Json(nullptr) : Json(xmp_error)}, {"pith", xmp_json},
-                     {"dc_title", xmp.title}, {"pdfa", xmp.pdfa_part.empty() ? Json(nullptr) : Json(xmp.pdfa_part + xmp.pdfa_conformance)},
-                     {"pith_declared_for_pdfa", xmp.pith_declared_for_pdfa}}},
-            {"info", info},
-            {"links", links_json},
-            {"revisions", revisions_json},
-            {"pith_revision", pith_revision ? Json(*pith_revision) : Json(nullptr)},
-            {"defects", defects}};
 }
 
 Json Report::to_json() const {
@@ -398,7 +267,7 @@ void check_link_overlap(pdf::File& file, const Baseline& baseline, Findings& f) 
             continue;
         }
         const PdfObject& a = file.resolve(item);
-        if (!a.IsDictionary() || text_of(file.get_key(a.GetDictionary(), "Subtype")) != "Link" || stamp::is_badge_annotation(file, a))
+        if (!a.IsDictionary() || text_of(file.get_key(a.GetDictionary(), "Subtype")) != "Link" || mark::is_badge_annotation(file, a))
             continue;
         pdf::Rect r;
         if (!pdf::read_rect(file, file.get_key(a.GetDictionary(), "Rect"), r) || !pdf::overlaps(r, baseline.badge_rect)) continue;
@@ -555,7 +424,7 @@ void check_badge_drawing(pdf::File& file, const Embedded& e, const PithNumber& n
     std::string url;
     for (const auto& l : e.links)
         if (l.pith_badge) url = l.uri;
-    const std::string why = redraw_differs(file, b.badge_xobject, number.short_form(), url, *options);
+    const std::string why = badge::redraw_differs(file, b.badge_xobject, number.short_form(), url, *options);
     if (why.empty())
         f.ok("pith.badge.drawing.match", "the badge is exactly what pith stamp draws for " + number.short_form());
     else
@@ -763,7 +632,7 @@ void conclude(pdf::File& file, const Embedded& e, const Baseline& baseline, int 
 // `prefix_hash`: hashing the file from its start since it was opened (check 8).
 Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyring, const Options& options,
                    PrefixSha256& prefix_hash) {
-    const Embedded e = extract(file);
+    const Embedded e = mark::extract(file);
     Report report;
     report.file = path;
     Findings& f = report.findings;
@@ -817,32 +686,16 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     return report;
 }
 
-// Damage the reader worked around: a refusal unless the caller allows it.
-void check_damage(const pdf::File& file, bool allow_damaged) {
-    if (!allow_damaged && !file.defects().empty())
-        throw Error(file.name() + ": " + pdf::damage_message(file) + " (--allow-damaged reads it anyway)", err::pdf_damaged);
-}
-
 }  // namespace
-
-Embedded extract(const std::string& path, const std::string& password, bool allow_damaged) {
-    const InputFile in(path);  // "-": standard input
-    pdf::File file = pdf::File::open(in.fd(), path, open_options(password));
-    check_damage(file, allow_damaged);  // most damage shows on opening
-    Embedded e = extract(file);
-    check_damage(file, allow_damaged);  // the rest while reading page 1
-    e.defects = file.defects();
-    return e;
-}
 
 Report verify(const std::string& path, const Keyring& keyring, const Options& options,
               const std::function<void(pdf::File&, Report&)>& then) {
     const InputFile in(path);
     PrefixSha256 prefix_hash(in.fd());  // on another core, while the file is parsed
     pdf::File file = pdf::File::open(in.fd(), path, open_options(options.password));
-    check_damage(file, options.allow_damaged);  // most damage shows on opening
+    mark::refuse_damaged(file, options.allow_damaged);  // most damage shows on opening
     Report report = verify_file(file, path, keyring, options, prefix_hash);
-    check_damage(file, options.allow_damaged);  // the rest while reading the pages
+    mark::refuse_damaged(file, options.allow_damaged);  // the rest while reading the pages
     for (const std::string& defect : file.defects())
         report.findings.info("pdf.damaged", "the PDF is damaged (" + defect + "); read with --allow-damaged");
     if (then) then(file, report);

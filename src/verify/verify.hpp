@@ -21,38 +21,6 @@ class File;
 
 namespace pith::verify {
 
-struct Link {
-    int page = 0;  // 1-based
-    double rect[4] = {0, 0, 0, 0};
-    std::string uri;
-    std::string action;       // the action's /S: "URI" for every honest pith link
-    bool chained = false;     // the action has /Next: more actions run after it
-    bool pith_badge = false;  // the link `pith stamp` drew (/NM pith-badge)
-};
-
-struct RevisionInfo {
-    std::uint64_t end = 0;   // byte offset just past its %%EOF
-    std::size_t objects = 0; // objects it defines or replaces
-    bool pith = false;       // the update pith stamp wrote
-};
-
-// Everything pith-related that a PDF carries, without judging it.
-struct Embedded {
-    std::string file;
-    bool has_xmp = false;
-    std::string xmp_error;          // the packet exists but is not well-formed
-    xmp::Packet xmp;
-    std::map<std::string, std::string> info;  // Info entries pith reads: PithNumber, Title
-    std::vector<Link> links;        // links to a Pith resolver (/pith/BODY), on page 1 and the pages pith's update touched
-    std::vector<RevisionInfo> revisions;
-    std::optional<std::size_t> pith_revision;  // index into revisions
-    int badge_page = 1;             // the badge's page: pith stamp's, else the first with a resolver link (1 when none)
-    std::vector<std::string> defects;  // damage the reader worked around (pdf::File::defects())
-
-    bool any_pith_data() const { return !xmp.pith.empty() || info.count("PithNumber"); }
-    Json to_json() const;
-};
-
 struct Options {
     std::string password;
     std::optional<Record> expected;  // --record: the embedded record must equal this one
@@ -78,14 +46,6 @@ struct Report {
     Json to_json() const;  // {file, state, number, success[], informational[], failure[], regions[]}
 };
 
-// Both throw pith::Error when the file cannot be read as a PDF at all, or is damaged
-// (pdf::File::defects()) and damage is not allowed.
-Embedded extract(const std::string& path, const std::string& password = "", bool allow_damaged = false);
-// The same, of a file already open (damage not judged).
-Embedded extract(pdf::File& file);
-// The number's body a resolver link names: https://host/pith/BODY[.json|/...], upper-cased;
-// "" if the link names none.
-std::string body_of_link(const std::string& uri);
 // `then`, when given, runs with the file still open once the report is made (pith verify
 // --picture draws it then, of the same report).
 Report verify(const std::string& path, const Keyring& keyring, const Options& options,

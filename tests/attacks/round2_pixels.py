@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 """Attack files of issue 29, class 1: the text layer says one thing, the pixels show another
-(src/verify/pixels.hpp, doc/visible.md "The title from pixels").
+(src/page/pixels.hpp, doc/visible.md "The title from pixels").
 
 build(b, a) adds them to build_attacks.py's manifest. Each is stamped with A's record and its
 claim is proved with poppler and MuPDF by build_attacks.py's Prover: the pixels of page 1 are

@@ -5,8 +5,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "badge/badge.hpp"
 #include "badge_support.hpp"
-#include "stamp/badge.hpp"
 
 using namespace badge_test;
 

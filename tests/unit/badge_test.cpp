@@ -7,9 +7,9 @@
 #include <regex>
 #include <set>
 
+#include "badge/badge.hpp"
 #include "badge_support.hpp"
 #include "core/error.hpp"
-#include "stamp/badge.hpp"
 
 using namespace badge_test;
 using PoDoFo::PdfName;

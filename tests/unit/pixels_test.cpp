@@ -10,9 +10,9 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "page/pixels.hpp"
+#include "page/visible.hpp"
 #include "pdf_support.hpp"
-#include "verify/pixels.hpp"
-#include "verify/visible.hpp"
 
 using pith::pixels::Image;
 using pith::pixels::OcrWord;

@@ -2,7 +2,7 @@
 // verify/tex_title: a record's title written in TeX, as the page shows it (doc/titles.md).
 #include <catch2/catch.hpp>
 
-#include "verify/tex_title.hpp"
+#include "page/tex_title.hpp"
 
 using pith::tex_title::Piece;
 using pith::tex_title::typeset;

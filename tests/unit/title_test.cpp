@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "core/unicode.hpp"
-#include "verify/title.hpp"
+#include "page/title.hpp"
 
 namespace fs = std::filesystem;
 using pith::title::compare;

@@ -12,8 +12,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "page/visible.hpp"
 #include "pdf_support.hpp"
-#include "verify/visible.hpp"
 
 namespace fs = std::filesystem;
 using pith::visible::Page;

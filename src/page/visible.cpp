@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-#include "verify/visible.hpp"
+#include "page/visible.hpp"
 
 #include "core/cpus.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/findings.hpp"
 #include "core/sanitizer.hpp"
+#include "page/poppler_module.hpp"
 #include "poppler/page_glance_abi.h"
-#include "verify/poppler_module.hpp"
 
 #include <poll.h>
 #include <signal.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "verify/redraw.hpp"
+#include "badge/redraw.hpp"
 
 #include "core/error.hpp"
 #include "pdf/filters.hpp"
@@ -10,7 +10,7 @@
 #include <optional>
 #include <set>
 
-namespace pith::verify {
+namespace pith::badge {
 namespace {
 
 using PoDoFo::PdfObject;
@@ -105,21 +105,21 @@ private:
 }  // namespace
 
 std::string redraw_differs(pdf::File& file, const PdfReference& xobject, const std::string& label, const std::string& url,
-                           const badge::Options& options) {
+                           const Options& options) {
     Drawn drawn;
-    badge::Badge badge;
+    Badge made;
     try {
-        badge = badge::draw(drawn, label, url, options);
+        made = draw(drawn, label, url, options);
     } catch (const Error& e) {
         return std::string("the recorded badge options cannot be drawn (") + e.what() + ")";
     }
     Comparison c(file, drawn);
     try {
-        if (c.same_object(badge.xobject.ObjectNumber(), xobject)) return {};
+        if (c.same_object(made.xobject.ObjectNumber(), xobject)) return {};
     } catch (const Error& e) {
         return std::string("the badge cannot be read (") + e.what() + ")";
     }
     return c.why;
 }
 
-}  // namespace pith::verify
+}  // namespace pith::badge

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "stamp/badge.hpp"
+#include "badge/badge.hpp"
 
 #include <qrencode.h>
 
@@ -11,10 +11,10 @@
 #include <map>
 #include <vector>
 
+#include "badge/badge_font.hpp"
 #include "core/error.hpp"
 #include "pdf/file.hpp"
 #include "pdf/filters.hpp"
-#include "stamp/badge_font.hpp"
 
 namespace pith::badge {
 namespace {

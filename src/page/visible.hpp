@@ -132,7 +132,7 @@ std::string hidden_reasons(const Page& page);
 
 namespace pith::visible {
 
-// For readings made in a child of their own (src/verify/pixels.cpp), with the same limits as a
+// For readings made in a child of their own (src/page/pixels.cpp), with the same limits as a
 // ChildReader's: in the child, loads pith-text.so and limits CPU time to `cpu_seconds` and the
 // address space as for a reading; in the parent, everything the child writes to `fd` within
 // `seconds` of wall-clock time (nullopt when it has not finished by then).

@@ -7,16 +7,16 @@
 // uses, object by object: dictionaries key by key, numbers to 5 decimals, strings by value,
 // streams by their decoded bytes. A badge that says or draws anything else (another label, a
 // white box over the title, glyph outlines of other letters) differs.
+#include "badge/badge.hpp"
 #include "pdf/file.hpp"
-#include "stamp/badge.hpp"
 
 #include <string>
 
-namespace pith::verify {
+namespace pith::badge {
 
 // Empty when the XObject at `xobject` is the badge badge::draw() makes of `label`, `url` and
 // `options`; otherwise what differs first, for a message.
 std::string redraw_differs(pdf::File& file, const PoDoFo::PdfReference& xobject, const std::string& label, const std::string& url,
-                           const badge::Options& options);
+                           const Options& options);
 
-}  // namespace pith::verify
+}  // namespace pith::badge

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "verify/visible.hpp"
+#include "page/visible.hpp"
 
 namespace pith::title {
 

@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-#include "verify/visible.hpp"
+#include "page/visible.hpp"
 
 namespace pith::pixels {
 

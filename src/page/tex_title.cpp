@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "verify/tex_title.hpp"
+#include "page/tex_title.hpp"
 
 #include <cstring>
 #include <map>

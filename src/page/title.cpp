@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "verify/title.hpp"
+#include "page/title.hpp"
 
 #include "core/unicode.hpp"
 
 #include "core/error.hpp"
-#include "verify/poppler_module.hpp"
-#include "verify/tex_title.hpp"
+#include "page/poppler_module.hpp"
+#include "page/tex_title.hpp"
 
 #include <algorithm>
 #include <climits>

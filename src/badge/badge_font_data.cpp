@@ -52,7 +52,7 @@
 // without prior written authorization from the Gnome Foundation or Bitstream
 // Inc., respectively. For further information, contact: fonts at gnome dot
 // org.
-#include "stamp/badge_font.hpp"
+#include "badge/badge_font.hpp"
 
 namespace pith::badge::font {
 

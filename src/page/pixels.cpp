@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-#include "verify/pixels.hpp"
+#include "page/pixels.hpp"
 
 #include "core/edit_distance.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "ocr/ocr_abi.h"
+#include "page/poppler_module.hpp"
+#include "page/title.hpp"
 #include "poppler/page_region_abi.h"
-#include "verify/poppler_module.hpp"
-#include "verify/title.hpp"
 
 #include <signal.h>
 #include <sys/wait.h>

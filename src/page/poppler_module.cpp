@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "verify/poppler_module.hpp"
+#include "page/poppler_module.hpp"
 
 #include "core/error.hpp"
 #include "core/platform.hpp"

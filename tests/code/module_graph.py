@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: MIT
+"""Every #include in src/ follows cmake/modules.cmake, and doc/design.md shows that graph.
+
+    module_graph.py SOURCE_DIR            check the tree
+    module_graph.py SOURCE_DIR --planted  prove the check fails: check a copy of the tree with a
+                                          back-arrow (core including verify) and a stale design.md
+
+A module may include its own headers and those of the modules it DEPENDS on (listed, not
+inherited: what a module uses is written down where it is declared). Every folder of src/ is a
+declared module. The graph must be acyclic, which modules.cmake already makes so by letting a
+module depend only on modules declared before it; this check repeats that rule.
+"""
+import pathlib
+import re
+import shutil
+import sys
+import tempfile
+
+DECLARATION = re.compile(r"^pith_module\((\w+)([^)]*)\)", re.M)
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/[^"]+"', re.M)
+DOC_BEGIN, DOC_END = "<!-- modules: begin (tests/code/module_graph.py) -->", "<!-- modules: end -->"
+
+
+def declared(root):
+    """{module: [dependencies]} in declaration order."""
+    modules = {}
+    for name, rest in DECLARATION.findall((root / "cmake/modules.cmake").read_text()):
+        words = rest.split()
+        deps = words[words.index("DEPENDS") + 1:] if "DEPENDS" in words else []
+        modules[name] = deps
+    return modules
+
+
+def doc_graph(modules):
+    """The block doc/design.md must hold between its markers: a module per line, with what it uses."""
+    lines = [f"{name:<9} -> {' '.join(deps) if deps else '(nothing)'}" for name, deps in reversed(list(modules.items()))]
+    return "```\n" + "\n".join(lines) + "\n```"
+
+
+def problems(root):
+    modules = declared(root)
+    found = []
+    seen = []
+    for name, deps in modules.items():
+        found += [f"cmake/modules.cmake: {name} depends on {d}, declared after it or not at all" for d in deps if d not in seen]
+        seen.append(name)
+    for folder in sorted(p for p in (root / "src").iterdir() if p.is_dir()):
+        if folder.name not in modules:
+            found.append(f"src/{folder.name}/ is not declared in cmake/modules.cmake")
+    for path in sorted((root / "src").rglob("*")):
+        if path.suffix not in (".cpp", ".hpp", ".h", ".inc") or path.parent.parent != root / "src":
+            continue
+        own = path.parent.name
+        allowed = set(modules.get(own, [])) | {own}
+        text = path.read_text(errors="replace")
+        for match in INCLUDE.finditer(text):
+            if match.group(1) not in allowed:
+                line = text.count("\n", 0, match.start()) + 1
+                found.append(f"{path.relative_to(root)}:{line}: {own} includes {match.group(1)}/, which "
+                             f"cmake/modules.cmake does not let it use ({own} -> {' '.join(sorted(allowed - {own})) or 'nothing'})")
+    design = (root / "doc/design.md").read_text()
+    if DOC_BEGIN not in design or DOC_END not in design:
+        found.append(f"doc/design.md: the module graph's markers are missing ({DOC_BEGIN})")
+    else:
+        shown = design.split(DOC_BEGIN, 1)[1].split(DOC_END, 1)[0].strip()
+        if shown != doc_graph(modules):
+            found.append("doc/design.md: the module graph differs from cmake/modules.cmake; it should read:\n" + doc_graph(modules))
+    return found
+
+
+def planted(root):
+    """The check must name a planted back-arrow and a stale doc graph; 0 when it does."""
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = pathlib.Path(tmp)
+        shutil.copytree(root / "src", copy / "src")
+        shutil.copytree(root / "cmake", copy / "cmake")
+        (copy / "doc").mkdir()
+        design = (root / "doc/design.md").read_text()
+        (copy / "doc/design.md").write_text(design.replace("page      -> ", "page      -> stamp ", 1))
+        hex_cpp = copy / "src/core/hex.cpp"
+        hex_cpp.write_text(hex_cpp.read_text() + '\n#include "verify/verify.hpp"\n')
+        found = problems(copy)
+    wanted = ["src/core/hex.cpp", "doc/design.md: the module graph differs"]
+    missed = [w for w in wanted if not any(w in f for f in found)]
+    for f in found:
+        print("caught:", f.splitlines()[0])
+    if missed:
+        print("not caught:", ", ".join(missed))
+    return 1 if missed or len(found) != len(wanted) else 0
+
+
+def main():
+    root = pathlib.Path(sys.argv[1])
+    if "--planted" in sys.argv:
+        return planted(root)
+    found = problems(root)
+    for f in found:
+        print(f)
+    modules = declared(root)
+    print(f"{len(modules)} modules, {sum(map(len, modules.values()))} declared arrows; {len(found)} problems")
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

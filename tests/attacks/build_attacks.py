@@ -29,7 +29,7 @@ import pdfedit  # noqa: E402
 from pgm import read_pgm  # noqa: E402  (also for the attack-class modules: ba.read_pgm)
 import pdfgen  # noqa: E402
 from pdfgen import pdf_string, stream, text_lines  # noqa: E402
-from pithrun import isolated_env, run_pith  # noqa: E402
+from pithrun import Folder, isolated_env, run_pith  # noqa: E402
 
 TOOLS = ["pdftoppm", "pdftotext", "pdfinfo", "mutool", "exiftool", "qpdf"]
 EPOCH = "1780000000"  # 2026-05-28: receipts and stamps are reproducible
@@ -149,14 +149,12 @@ def hide(kind, text):
 # ---------------------------------------------------------------------------------------------
 # pith: keys, records, stamps
 
-class Builder:
+class Builder(Folder):
     def __init__(self, pith, out):
+        super().__init__(out)
         self.pith, self.out = pith, out
         self.home = os.path.join(out, "home")
         self.entries = []
-
-    def path(self, name):
-        return os.path.join(self.out, name)
 
     def run(self, args):
         rc, so, err = run_pith(self.pith, args, isolated_env(self.home, SOURCE_DATE_EPOCH=EPOCH))
@@ -164,14 +162,6 @@ class Builder:
             raise SystemExit("pith %s: exit %d: %s" % (" ".join(args), rc, err.strip()))
         return so
 
-    def write(self, name, data):
-        with open(self.path(name), "wb") as f:
-            f.write(data)
-        return self.path(name)
-
-    def read(self, name):
-        with open(self.path(name), "rb") as f:
-            return f.read()
 
     def record(self, key, title):
         """Signs a record for `title` (title hash: SHA-256 of Python's str.lower()); returns its number."""

@@ -39,24 +39,36 @@ def run_pith(pith, args, env, stdin=None, timeout=120, cwd=None):
     return p.returncode, out, err
 
 
-class Workdir:
-    """A test's temporary directory `tmp` with an empty HOME inside it; pith (args.pith) and the
-    source tree's examples (args.source); pith run there with run_pith."""
+class Folder:
+    """The folder a test writes its files in: path(), write() (bytes or text), read() (bytes)."""
 
-    def __init__(self, args, tmp):
-        self.pith, self.src, self.tmp = args.pith, args.source, tmp
-        self.home = os.path.join(tmp, "home")
-        os.makedirs(self.home)
-        self.article = os.path.join(self.src, "examples", "article.pdf")
-        self.record = os.path.join(self.src, "examples", "record.json")
+    def __init__(self, where):
+        self.where = where
 
     def path(self, name):
-        return os.path.join(self.tmp, name)
+        return os.path.join(self.where, name)
 
     def write(self, name, data):
         with open(self.path(name), "wb" if isinstance(data, bytes) else "w") as f:
             f.write(data)
         return self.path(name)
+
+    def read(self, name):
+        with open(self.path(name), "rb") as f:
+            return f.read()
+
+
+class Workdir(Folder):
+    """A test's temporary directory `tmp` with an empty HOME inside it; pith (args.pith) and the
+    source tree's examples (args.source); pith run there with run_pith."""
+
+    def __init__(self, args, tmp):
+        super().__init__(tmp)
+        self.pith, self.src, self.tmp = args.pith, args.source, tmp
+        self.home = os.path.join(tmp, "home")
+        os.makedirs(self.home)
+        self.article = os.path.join(self.src, "examples", "article.pdf")
+        self.record = os.path.join(self.src, "examples", "record.json")
 
     def env(self, **extra):
         return isolated_env(self.home, **extra)

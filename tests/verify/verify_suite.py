@@ -25,7 +25,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import pdfedit  # noqa: E402
-from pithrun import DAMAGED_CORPUS_FILES, Failure, case_main, check, isolated_env, run_pith  # noqa: E402
+from pithrun import DAMAGED_CORPUS_FILES, Failure, Folder, case_main, check, isolated_env, run_pith  # noqa: E402
 
 EXIT = {"trusted": 0, "invalid": 1, "unreadable": 2, "absent": 3, "unverified": 4}
 SEED_KEY_ID = "pith-v1-2026-05"
@@ -34,8 +34,9 @@ ARTICLE_BODY = "YRUNQITD2RKQXO2YH7SDTYYAQ3"
 OTHER_BODY = "23QNCODH577IUWDFZU4YX4M5NI"  # seed-000's number
 
 
-class Ctx:
+class Ctx(Folder):
     def __init__(self, args):
+        super().__init__(args.work)
         self.pith = args.pith
         self.src = args.source
         self.work = args.work
@@ -44,9 +45,6 @@ class Ctx:
         self.article = os.path.join(self.src, "examples", "article.pdf")
         self.record = os.path.join(self.src, "examples", "record.json")
         self.vectors = os.path.join(self.src, "tests", "vectors")
-
-    def path(self, name):
-        return os.path.join(self.work, name)
 
     def env(self, **extra):
         return isolated_env(self.home, SOURCE_DATE_EPOCH="1780000000", **extra)
@@ -75,14 +73,6 @@ class Ctx:
             raise Failure("pith %s: --json output is not JSON Lines (%s): %r" % (" ".join(args), e, out[:500]))
         return rc, docs[0] if len(docs) == 1 else docs, err
 
-    def write(self, name, data):
-        with open(self.path(name), "wb") as f:
-            f.write(data)
-        return self.path(name)
-
-    def read(self, name):
-        with open(self.path(name), "rb") as f:
-            return f.read()
 
 
 def codes(report, section):

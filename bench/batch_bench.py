@@ -31,6 +31,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(REPO, "tests", "lib"))
+import pdfwriter  # noqa: E402
 
 
 def badge_pdf(path):
@@ -40,18 +42,9 @@ def badge_pdf(path):
             b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> "
             b"/Annots [<< /Type /Annot /Subtype /Link /Rect [518 816 580 830] /Border [0 0 0] "
             b"/A << /S /URI /URI (https://pith.science/pith/YRUNQITD2RKQXO2YH7SDTYYAQ3) >> >>] >>",
-            b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+            pdfwriter.stream("", content),
             b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
-    out = bytearray(b"%PDF-1.4\n")
-    offs = []
-    for i, body in enumerate(objs, 1):
-        offs.append(len(out))
-        out += b"%d 0 obj\n" % i + body + b"\nendobj\n"
-    x = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1) + b"".join(b"%010d 00000 n \n" % o for o in offs)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, x)
-    with open(path, "wb") as f:
-        f.write(out)
+    pdfwriter.write(path, pdfwriter.classic(objs, version="1.4", binary=False))
 
 
 def record_for(path, i):

@@ -16,11 +16,12 @@ add_test(NAME platform_symbols
           --pith $<TARGET_FILE:pith> --portable $<IF:$<BOOL:${PITH_PORTABLE}>,ON,OFF>)
 set_tests_properties(platform_symbols PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60 LABELS "cli")
 
-# The CLI points of issue 17 (tests/cli/cli_points.py).
+# The conventions of a command-line tool (tests/cli/cli_conventions.py): stdin and stdout as files,
+# --help per subcommand, JSON lines, the man page, no terminal escapes from file contents.
 foreach(case keygen_existing_id stamp_stdout unknown_command subcommand_help stdin verify_json_lines batch_dry_run_json man_page
              terminal_escapes)
   add_test(NAME cli_${case}
-    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_points.py
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_conventions.py
             --pith $<TARGET_FILE:pith> --source ${CMAKE_SOURCE_DIR} ${case})
   set_tests_properties(cli_${case} PROPERTIES TIMEOUT 300 LABELS "cli")
 endforeach()

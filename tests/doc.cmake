@@ -2,7 +2,7 @@
 # The README and the manuals (included by tests/CMakeLists.txt; doc/tests.md describes them).
 # readme_commands runs every command README.md shows against this build's pith in a scratch
 # folder and checks the set-up commands against .ci/run; its self-test shows it fails when the
-# README and pith disagree. doc_links checks the relative links of README.md and doc/*.md;
+# README and pith disagree. doc_links checks the relative links of README.md, doc/*.md and doc/dev/*.md;
 # doc_findings that doc/findings.md lists every finding code in the source.
 add_test(NAME readme_commands
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/doc/readme_commands.py

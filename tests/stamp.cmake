@@ -26,7 +26,7 @@ add_test(NAME stamp_placement_pages
                  --pith $<TARGET_FILE:pith> --source ${CMAKE_SOURCE_DIR})
 set_tests_properties(stamp_placement_pages PROPERTIES TIMEOUT 600 LABELS "stamp")
 
-# The same rule on every valid corpus file (bench/placement_corpus.py: today's top-right corner
+# The same rule on every valid corpus file (tests/stamp/placement_corpus.py: today's top-right corner
 # beside the automatic spot, inked share of the badge rectangle, zbarimg on each --qr stamp).
 # Fails when a badge at a free spot lies on ink or a QR code does not decode (pages too small
 # for a scannable one excepted: stamp warns). Skipped (77) without the corpus.
@@ -34,6 +34,6 @@ if(NOT DEFINED PITH_CORPUS_DIR)  # tests/corpus.cmake sets it
   set(PITH_CORPUS_DIR "${CMAKE_SOURCE_DIR}/../shared/corpus")
 endif()
 add_test(NAME stamp_placement_corpus
-         COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/bench/placement_corpus.py
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/stamp/placement_corpus.py
                  --pith $<TARGET_FILE:pith> --corpus ${PITH_CORPUS_DIR})
 set_tests_properties(stamp_placement_corpus PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900 LABELS "stamp;corpus")

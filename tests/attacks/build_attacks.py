@@ -6,7 +6,7 @@ usage: build_attacks.py --pith PITH --out DIR [--no-prove]
 
 Makes a test Ed25519 key and keyrings, signed records for paper A (the record's paper),
 B (another paper) and a few more, honest stamped controls, and the attack files, each
-built from scratch by this script (pdfgen.py, tests/verify/pdfedit.py; pith only signs and
+built from scratch by this script (pdfgen.py, tests/lib/pdfedit.py; pith only signs and
 stamps). DIR/manifest.json lists every file: {name, class, description, expect, claim, proof,
 keyring, control}. Then every claim is checked with poppler (pdftoppm, pdftotext, pdfinfo),
 MuPDF (mutool draw), exiftool or qpdf/pikepdf, never with pith: a claim that does not hold
@@ -24,12 +24,12 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(HERE, "..", "verify"))
-sys.path.insert(0, os.path.join(HERE, ".."))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import pdfedit  # noqa: E402
+from pgm import read_pgm  # noqa: E402  (also for the attack-class modules: ba.read_pgm)
 import pdfgen  # noqa: E402
 from pdfgen import pdf_string, stream, text_lines  # noqa: E402
-from pithrun import isolated_env, run_pith  # noqa: E402
+from pithrun import Folder, isolated_env, run_pith  # noqa: E402
 
 TOOLS = ["pdftoppm", "pdftotext", "pdfinfo", "mutool", "exiftool", "qpdf"]
 EPOCH = "1780000000"  # 2026-05-28: receipts and stamps are reproducible
@@ -149,14 +149,12 @@ def hide(kind, text):
 # ---------------------------------------------------------------------------------------------
 # pith: keys, records, stamps
 
-class Builder:
+class Builder(Folder):
     def __init__(self, pith, out):
+        super().__init__(out)
         self.pith, self.out = pith, out
         self.home = os.path.join(out, "home")
         self.entries = []
-
-    def path(self, name):
-        return os.path.join(self.out, name)
 
     def run(self, args):
         rc, so, err = run_pith(self.pith, args, isolated_env(self.home, SOURCE_DATE_EPOCH=EPOCH))
@@ -164,14 +162,6 @@ class Builder:
             raise SystemExit("pith %s: exit %d: %s" % (" ".join(args), rc, err.strip()))
         return so
 
-    def write(self, name, data):
-        with open(self.path(name), "wb") as f:
-            f.write(data)
-        return self.path(name)
-
-    def read(self, name):
-        with open(self.path(name), "rb") as f:
-            return f.read()
 
     def record(self, key, title):
         """Signs a record for `title` (title hash: SHA-256 of Python's str.lower()); returns its number."""
@@ -929,13 +919,6 @@ class Prover:
         return rows
 
 
-def read_pgm(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    m = re.match(rb"P5\s+(\d+)\s+(\d+)\s+(\d+)\s", data)
-    w, h = int(m.group(1)), int(m.group(2))
-    return w, h, data[m.end():m.end() + w * h]
-
 
 def region(img, rect):
     w, h, px = img
@@ -1037,7 +1020,7 @@ TEXT_CHECKS = ("raw_has", "title_line_is", "line_of", "words_small_low", "joined
                "turned")
 
 
-# Named proof checks of the round-2 modules (["py", name, args] steps): name -> fn(prover, file, args).
+# Named proof checks of the attack-class modules (["py", name, args] steps): name -> fn(prover, file, args).
 EXTRA_CHECKS = {}
 
 
@@ -1165,7 +1148,7 @@ def check_step(p, name, step):
         return None if str(args[1]) in out else "qpdf object %s lacks %r: %s" % (args[0], args[1], out[:200])
     if kind == "py":
         return check_py(p, name, args[0], args[1])
-    if kind == "mod":  # ["mod", module, check, args...]: a check a round-2 module defines in its CHECKS
+    if kind == "mod":  # ["mod", module, check, args...]: a check an attack-class module defines in its CHECKS
         return importlib.import_module(args[0]).CHECKS[args[1]](p, name, *args[2:])
     raise ValueError(kind)
 
@@ -1218,13 +1201,13 @@ def main():
                  build_structure, build_links, build_badge_numbers, build_badge_hidden, build_badge_copied,
                  build_xmp, build_keys):
         step(b, a)
-    import round2_changes  # noqa: E402  (these import this file as a module: after main's own steps)
-    import round2_pixels  # noqa: E402
-    import round2_resave  # noqa: E402
-    import round2_titles  # noqa: E402
-    import round2_viewers  # noqa: E402
-    EXTRA_CHECKS.update(round2_changes.CHECKS)
-    for module in (round2_titles, round2_resave, round2_viewers, round2_changes, round2_pixels):
+    import changes  # noqa: E402  (these import this file as a module: after main's own steps)
+    import pixels  # noqa: E402
+    import resave  # noqa: E402
+    import titles  # noqa: E402
+    import viewers  # noqa: E402
+    EXTRA_CHECKS.update(changes.CHECKS)
+    for module in (titles, resave, viewers, changes, pixels):
         module.build(b, a)
     failures = [] if args.no_prove else prove(b.out, b.entries)
     with open(b.path("manifest.json"), "w") as f:

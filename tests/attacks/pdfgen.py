@@ -2,33 +2,11 @@
 """Small PDF writers for the attack suite: papers built object by object (classic xref),
 and edits of a stamped file's newest revision that keep every xref offset right.
 
-Only the standard library; tests/verify/pdfedit.py does the appended updates."""
+Built on tests/lib/pdfwriter.py; tests/lib/pdfedit.py does the appended updates."""
 
 import re
-import zlib
 
-
-def pdf_string(text):
-    """A PDF literal string (latin-1 text; octal escapes outside printable ASCII)."""
-    out = []
-    for ch in text:
-        o = ord(ch)
-        if ch in "\\()":
-            out.append("\\" + ch)
-        elif 32 <= o < 127:
-            out.append(ch)
-        else:
-            out.append("\\%03o" % o)
-    return "(" + "".join(out) + ")"
-
-
-def stream(entries, payload, compress=False):
-    if isinstance(payload, str):
-        payload = payload.encode("latin-1")
-    if compress:
-        payload = zlib.compress(payload)
-        entries += " /Filter /FlateDecode"
-    return b"<< " + entries.encode("latin-1") + b" /Length %d >>\nstream\n" % len(payload) + payload + b"\nendstream"
+from pdfwriter import ID_ENTRY, classic, pdf_string, stream  # noqa: F401 (pdf_string, stream: for the attack modules)
 
 
 class Doc:
@@ -46,25 +24,7 @@ class Doc:
         self.objects[num] = body
 
     def write(self, root, info=None):
-        out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-        offsets = {}
-        for num in sorted(self.objects):
-            body = self.objects[num]
-            if isinstance(body, str):
-                body = body.encode("latin-1")
-            offsets[num] = len(out)
-            out += b"%d 0 obj\n" % num + body + b"\nendobj\n"
-        size = max(self.objects) + 1
-        xref_at = len(out)
-        out += b"xref\n0 %d\n0000000000 65535 f \n" % size
-        for num in range(1, size):
-            out += b"%010d 00000 n \n" % offsets[num]
-        out += b"trailer\n<< /Size %d /Root %d 0 R" % (size, root)
-        if info:
-            out += b" /Info %d 0 R" % info
-        out += b" /ID [ <00112233445566778899aabbccddeeff> <00112233445566778899aabbccddeeff> ] >>\n"
-        out += b"startxref\n%d\n%%%%EOF\n" % xref_at
-        return bytes(out)
+        return classic(self.objects, root, (b" /Info %d 0 R" % info if info else b"") + ID_ENTRY)
 
 
 def text_lines(font, size, x, y, lines, leading=None):

@@ -23,6 +23,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from pdfwriter import classic, stream  # noqa: E402
+
 SKIP = 77
 ARGS = None
 
@@ -45,20 +48,10 @@ def pdf_of(content, annots=b""):
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
         b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >>"
         + (b" /Annots [6 0 R]" if annots else b"") + b" >>",
-        b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+        stream("", content),
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
     ] + ([annots] if annots else [])
-    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for i, body in enumerate(objs, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % i + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
-    for off in offsets:
-        out += b"%010d 00000 n \n" % off
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
-    return bytes(out)
+    return classic(objs, version="1.4")
 
 
 def title_line(title):
@@ -667,23 +660,27 @@ def case_corpus(d):
     print("corpus: %r; %.1f files/s" % (dict(sorted(counts.items())), summary["files_per_second"]))
 
 
-def main():
+def parse_args(cases=None):
+    """`--pith PITH --source SRC [--shared DIR] CASE` (CASE one of `cases` when given), kept in ARGS."""
     global ARGS
     ap = argparse.ArgumentParser()
     ap.add_argument("--pith", required=True)
     ap.add_argument("--source", required=True)
     ap.add_argument("--shared", default=os.environ.get("PITH_SHARED", ""))
-    ap.add_argument("case")
+    ap.add_argument("case", choices=cases)
     ARGS = ap.parse_args()
     ARGS.pith = os.path.abspath(ARGS.pith)
     ARGS.source = os.path.abspath(ARGS.source)
     if os.environ.get("PITH_SHARED"):
         ARGS.shared = os.environ["PITH_SHARED"]
     ARGS.shared = os.path.abspath(ARGS.shared or os.path.join(ARGS.source, "..", "shared"))
-    fn = globals().get("case_" + ARGS.case)
-    if not fn:
-        fail("unknown case " + ARGS.case)
-    d = tempfile.mkdtemp(prefix="pith-batch-")
+    return ARGS
+
+
+def run_case(fn, prefix):
+    """fn(d) in a fresh directory `d` that is also HOME, without pith's keyring or batch test
+    hooks from the caller's environment; exits 77 when fn returns SKIP."""
+    d = tempfile.mkdtemp(prefix=prefix)
     os.environ["HOME"] = d
     os.environ.pop("PITH_KEYRING", None)
     for k in list(os.environ):
@@ -696,6 +693,14 @@ def main():
     if rc == SKIP:
         sys.exit(SKIP)
     print("ok " + ARGS.case)
+
+
+def main():
+    parse_args()
+    fn = globals().get("case_" + ARGS.case)
+    if not fn:
+        fail("unknown case " + ARGS.case)
+    run_case(fn, "pith-batch-")
 
 
 if __name__ == "__main__":

@@ -22,7 +22,6 @@ Usage: slurm_test.py --pith PITH --source REPO --shared SHARED CASE
           with scontrol requeue. Exits 77 (skipped), saying why, where the cluster cannot start
           (not root, slurm-wlm or munge or jq missing, a daemon fails). doc/batch-cluster.md.
 """
-import argparse
 import csv
 import ctypes
 import glob
@@ -34,7 +33,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -664,31 +662,8 @@ def case_slurm(d):
 
 def main():
     global ARGS
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--pith", required=True)
-    ap.add_argument("--source", required=True)
-    ap.add_argument("--shared", default=os.environ.get("PITH_SHARED", ""))
-    ap.add_argument("case", choices=["shards", "signals", "merge", "slurm"])
-    ARGS = ap.parse_args()
-    ARGS.pith = os.path.abspath(ARGS.pith)
-    ARGS.source = os.path.abspath(ARGS.source)
-    if os.environ.get("PITH_SHARED"):
-        ARGS.shared = os.environ["PITH_SHARED"]
-    ARGS.shared = os.path.abspath(ARGS.shared or os.path.join(ARGS.source, "..", "shared"))
-    bs.ARGS = ARGS
-    d = tempfile.mkdtemp(prefix="pith-cluster-")
-    os.environ["HOME"] = d
-    os.environ.pop("PITH_KEYRING", None)
-    for k in list(os.environ):
-        if k.startswith("PITH_BATCH_TEST_"):
-            del os.environ[k]
-    try:
-        rc = globals()["case_" + ARGS.case](d)
-    finally:
-        shutil.rmtree(d, ignore_errors=True)
-    if rc == SKIP:
-        sys.exit(SKIP)
-    print("ok " + ARGS.case)
+    ARGS = bs.parse_args(["shards", "signals", "merge", "slurm"])
+    bs.run_case(globals()["case_" + ARGS.case], "pith-cluster-")
 
 
 if __name__ == "__main__":

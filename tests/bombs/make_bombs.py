@@ -8,6 +8,9 @@ import os
 import sys
 import zlib
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from pdfwriter import FILE_ID, header, indirect, startxref, stream, trailer, xref_row  # noqa: E402
+
 MiB = 1 << 20
 TITLE = b"BT /F1 24 Tf 72 700 Td (A Study of Bounded Readers) Tj ET\n"
 
@@ -86,10 +89,6 @@ def lzw_decode(data):
         prev = code
 
 
-def stream(dict_text, data):
-    return b"<< " + dict_text + b" /Length %d >>\nstream\n" % len(data) + data + b"\nendstream"
-
-
 class Pdf:
     """Objects (bytes bodies), some of them inside object streams; written with an xref stream."""
 
@@ -118,26 +117,26 @@ class Pdf:
         self.add(num, stream(b"/Type /ObjStm /N %d /First %d /Filter /FlateDecode" % (len(members), len(head)), data))
 
     def write(self, path, root=1, info=None):
-        out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+        out = bytearray(header())
         offsets = {}
         for num in sorted(self.bodies):
             offsets[num] = len(out)
-            out += b"%d 0 obj\n" % num + self.bodies[num] + b"\nendobj\n"
+            out += indirect(num, self.bodies[num])
         xref_num = max(list(self.bodies) + list(self.packed)) + 1
         offsets[xref_num] = len(out)
-        rows = bytearray(b"\x00\x00\x00\x00\xff\xff")
+        w = (1, 4, 1)
+        rows = bytearray(xref_row(0, 0xff, 0xff, w))
         for n in range(1, xref_num + 1):
             if n in offsets:
-                rows += b"\x01" + offsets[n].to_bytes(4, "big") + b"\x00"
+                rows += xref_row(1, offsets[n], 0, w)
             elif n in self.packed:
-                rows += b"\x02" + self.packed[n][0].to_bytes(4, "big") + bytes([self.packed[n][1]])
+                rows += xref_row(2, self.packed[n][0], self.packed[n][1], w)
             else:
-                rows += b"\x00\x00\x00\x00\x00\x00"
+                rows += xref_row(0, 0, 0, w)
         extra = b" /Info %d 0 R" % info if info else b""
-        out += b"%d 0 obj\n" % xref_num + stream(
-            b"/Type /XRef /Size %d /W [1 4 1] /Root %d 0 R%s /ID [<00112233445566778899aabbccddeeff> "
-            b"<00112233445566778899aabbccddeeff>]" % (xref_num + 1, root, extra), bytes(rows)) + b"\nendobj\n"
-        out += b"startxref\n%d\n%%%%EOF\n" % offsets[xref_num]
+        out += indirect(xref_num, stream(b"/Type /XRef /Size %d /W [1 4 1] /Root %d 0 R%s /ID [%s %s]"
+                                         % (xref_num + 1, root, extra, FILE_ID, FILE_ID), bytes(rows)))
+        out += startxref(offsets[xref_num])
         with open(path + ".tmp", "wb") as f:
             f.write(out)
         os.replace(path + ".tmp", path)
@@ -223,10 +222,10 @@ def revisions_12k(path):
     size = 9
     for r in range(1, 12001):
         at = len(data)
-        data += b"6 0 obj\n<< /Title (Revision %d) >>\nendobj\n" % r
+        data += indirect(6, b"<< /Title (Revision %d) >>" % r)
         xref = len(data)
         data += b"xref\n0 1\n0000000000 65535 f \n6 1\n%010d 00000 n \n" % at
-        data += b"trailer\n<< /Size %d /Root 1 0 R /Info 6 0 R /Prev %d >>\nstartxref\n%d\n%%%%EOF\n" % (size, prev, xref)
+        data += trailer(size, 1, b" /Info 6 0 R /Prev %d" % prev) + startxref(xref)
         prev = xref
     with open(path + ".tmp", "wb") as f:
         f.write(data)

@@ -13,7 +13,7 @@ import stat
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from pithrun import Failure, Workdir, case_main, check  # noqa: E402
 
 SEED_KEY_ID = "pith-v1-2026-05"

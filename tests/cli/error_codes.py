@@ -19,8 +19,10 @@ import sys
 import tempfile
 import threading
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from pithrun import Failure, Workdir, check, minimal_pdf  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import pdfedit  # noqa: E402
+from pdfwriter import minimal_pdf  # noqa: E402
+from pithrun import Failure, Workdir, check  # noqa: E402
 
 # Produced (and asserted with their code) by another suite.
 ELSEWHERE = {
@@ -147,14 +149,8 @@ def with_broken_xmp(ctx, src, name):
 def with_revision_after(ctx, src, name):
     """`src` with one more incremental update (a new Info dictionary), as another tool adds after a stamp."""
     data = open(src, "rb").read()
-    sx = int(re.findall(rb"startxref\s+(\d+)", data)[-1])
-    root = re.findall(rb"/Root\s+(\d+)\s+0\s+R", data)[-1]
-    size = int(re.findall(rb"/Size\s+(\d+)", data)[-1])
-    body = b"\n%d 0 obj\n<< /Producer (another tool) >>\nendobj\n" % size
-    xref = b"xref\n0 1\n0000000000 65535 f \n%d 1\n%010d 00000 n \n" % (size, len(data) + 1)
-    trailer = b"trailer\n<< /Size %d /Root %s 0 R /Info %d 0 R /Prev %d >>\nstartxref\n%d\n%%%%EOF\n" % (
-        size + 1, root, size, sx, len(data) + len(body))
-    return ctx.write(name, data + body + xref + trailer)
+    size = int(pdfedit.trailer_entry(pdfedit.last_trailer(data)[1], "Size"))
+    return ctx.write(name, pdfedit.append_update(data, {size: "<< /Producer (another tool) >>"}, info="%d 0 R" % size))
 
 
 def produce_cli(ctx):

@@ -36,7 +36,8 @@ import xml.etree.ElementTree as ET
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import synthetic  # noqa: E402
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from pgm import read_pgm  # noqa: E402
 from pithrun import DAMAGED_CORPUS_FILES  # noqa: E402
 
 import subprocess  # noqa: E402
@@ -955,19 +956,6 @@ def render(path, page, out_prefix):
         return None
     return read_pgm(out_prefix + ".pgm")
 
-
-def read_pgm(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    tokens, pos = [], 0
-    while len(tokens) < 4:
-        m = re.compile(rb"\s*(#[^\n]*\n\s*)*(\S+)").match(data, pos)
-        tokens.append(m.group(2))
-        pos = m.end()
-    assert tokens[0] == b"P5" and int(tokens[3]) < 256
-    w, h = int(tokens[1]), int(tokens[2])
-    pos += 1
-    return w, h, data[pos:pos + w * h]
 
 
 def display_rect(rect, visible, rotate):

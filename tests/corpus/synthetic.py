@@ -7,7 +7,11 @@ inherited from the Pages node, /Contents as an array, no /Resources at all, and 
 leaves the graphics state dirty (unbalanced cm, white fill colour). The page shows a few black
 rectangles in the middle of the visible area so it is not empty, and nothing near the corners.
 """
-import zlib
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import pdfwriter  # noqa: E402
 
 
 def _fmt(v):
@@ -20,29 +24,11 @@ def box(b):
 
 def write_pdf(path, objects, root=1):
     """objects: list of bytes/str bodies; object i+1 is objects[i]. Writes a classic xref."""
-    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for i, body in enumerate(objects):
-        if isinstance(body, str):
-            body = body.encode("latin-1")
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % (i + 1) + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    for off in offsets:
-        out += b"%010d 00000 n \n" % off
-    out += b"trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, root, xref)
-    with open(path, "wb") as f:
-        f.write(out)
+    pdfwriter.write(path, pdfwriter.classic(objects, root))
 
 
 def stream(data, compress=False):
-    if isinstance(data, str):
-        data = data.encode("latin-1")
-    if compress:
-        data = zlib.compress(data)
-        return b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(data) + data + b"\nendstream"
-    return b"<< /Length %d >>\nstream\n" % len(data) + data + b"\nendstream"
+    return pdfwriter.stream("", data, compress)
 
 
 def rects_for(visible, scale=1.0):

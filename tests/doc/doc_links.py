@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Every relative link in README.md and doc/*.md points to a file that exists.
+"""Every relative link in README.md, doc/*.md and doc/dev/*.md points to a file that exists.
 
 A link `[text](path#anchor)` outside code blocks and inline code must name an existing file
 or directory, relative to the Markdown file; an anchor into a Markdown file (or `#anchor`
@@ -76,6 +76,7 @@ def check_file(path):
 
 def check_tree(source):
     files = [os.path.join(source, "README.md")] + sorted(glob.glob(os.path.join(source, "doc", "*.md")))
+    files += sorted(glob.glob(os.path.join(source, "doc", "dev", "*.md")))
     problems, count = [], 0
     for f in files:
         p, n = check_file(f)

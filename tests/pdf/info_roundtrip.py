@@ -28,6 +28,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from pdfwriter import classic  # noqa: E402
+
 # ------------------------------------------------------------------ generated literal strings
 
 
@@ -128,19 +131,7 @@ def make_pdf(rng):
     else:
         objects.append("null")
     objects += indirect
-    out = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n"
-    offsets = []
-    for n, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % n + body.encode("latin-1") + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    for o in offsets:
-        out += b"%010d 00000 n \n" % o
-    trailer_info = info if inline_info else "4 0 R"
-    out += b"trailer\n<< /Size %d /Root 1 0 R /Info " % (len(objects) + 1) + trailer_info.encode("latin-1")
-    out += b" >>\nstartxref\n%d\n%%%%EOF\n" % xref
-    return out, meant
+    return classic(objects, extra=" /Info " + (info if inline_info else "4 0 R"), version="1.4"), meant
 
 
 # ------------------------------------------------------------------ qpdf's reading

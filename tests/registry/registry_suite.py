@@ -20,9 +20,10 @@ import zlib
 import xml.etree.ElementTree as ET
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 sys.path.insert(0, HERE)
-from pithrun import Failure, case_main, check, chromium, isolated_env, minimal_pdf, offline_chromium, run_pith  # noqa: E402
+from pdfwriter import minimal_pdf  # noqa: E402
+from pithrun import Failure, case_main, check, chromium, isolated_env, offline_chromium, run_pith  # noqa: E402
 import registry_server  # noqa: E402
 
 SEED_000 = "pith:2025:23QNCODH577IUWDFZU4YX4M5NI"

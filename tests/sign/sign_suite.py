@@ -14,7 +14,6 @@ a signature and checks it with independent tools -- pdfsig (poppler + NSS), `ope
 
 Exit 0 pass, 1 fail, 77 skip (no corpus; pdfsig or certutil missing).
 """
-import argparse
 import json
 import os
 import re
@@ -22,11 +21,9 @@ import shutil
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "verify"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import pdfedit  # noqa: E402
-
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from pithrun import DAMAGED_CORPUS_FILES, Failure, check, isolated_env, run_pith  # noqa: E402
+from pithrun import DAMAGED_CORPUS_FILES, Failure, case_main, check, isolated_env, run_pith  # noqa: E402
 
 SIGNERS = {  # name: (key algorithm, CA, key usage, validity)
     "rsa": ("rsa:3072", "ca", "digitalSignature,nonRepudiation", None),
@@ -339,7 +336,7 @@ def case_tamper_content(ctx):
     page = pdfedit.show_object(src, 2)
     check(re.search(r"/Contents \[ \d+ 0 R 3 0 R \d+ 0 R \]", page), "unexpected page object: " + page)
     path = ctx.path("content-after-signing.pdf")
-    open(path, "wb").write(pdfedit.append_update(data, {3: pdfedit.stream_object("", b"BT /F36 24 Tf 72 700 Td (Pay 1000000) Tj ET\n")}))
+    open(path, "wb").write(pdfedit.append_update(data, {3: pdfedit.stream("", b"BT /F36 24 Tf 72 700 Td (Pay 1000000) Tj ET\n")}))
     sig = pdfsig(ctx, path)[-1]
     check(sig["valid"] and not sig["total"], "pdfsig does not report the appended revision:\n" + sig["text"])
     rc, report = ctx.verify(path)
@@ -630,34 +627,17 @@ def case_corpus(ctx):
     check(done > 0, "no corpus file was checked")
 
 
+def set_up(ctx):
+    """Why a case cannot run: the setup case's signed stamp is missing."""
+    if os.path.exists(ctx.path("rsa.pdf")):
+        return None
+    if not (shutil.which("pdfsig") and shutil.which("certutil")):
+        return 77, "SKIP: pdfsig or certutil (libnss3-tools) not installed"
+    return 1, "FAIL: the setup case did not produce %s" % ctx.path("rsa.pdf")
+
+
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--pith", required=True)
-    ap.add_argument("--source", required=True)
-    ap.add_argument("--work", required=True)
-    ap.add_argument("--corpus")
-    ap.add_argument("case")
-    args = ap.parse_args()
-    fn = globals().get("case_" + args.case.replace("-", "_"))
-    if not fn:
-        print("unknown case " + args.case)
-        return 2
-    ctx = Ctx(args)
-    if args.case != "setup" and not os.path.exists(ctx.path("rsa.pdf")):
-        if not (shutil.which("pdfsig") and shutil.which("certutil")):
-            print("SKIP: pdfsig or certutil (libnss3-tools) not installed")
-            return 77
-        print("FAIL: the setup case did not produce %s" % ctx.path("rsa.pdf"))
-        return 1
-    try:
-        result = fn(ctx)
-    except Failure as e:
-        print("FAIL: %s" % e)
-        return 1
-    if result == 77:
-        return 77
-    print("PASS")
-    return 0
+    return case_main(globals(), Ctx, work=True, corpus=True, ready=set_up)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "verify"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import pdfedit  # noqa: E402
 
 PAD = 24 << 20
@@ -50,7 +50,7 @@ def main():
         with open(os.path.join(a.source, "examples", "article.pdf"), "rb") as f:
             data = f.read()
         _, trailer, _ = pdfedit.last_trailer(data)
-        padded = pdfedit.append_update(data, {int(pdfedit.trailer_entry(trailer, "Size")): pdfedit.stream_object("", b"A" * PAD)})
+        padded = pdfedit.append_update(data, {int(pdfedit.trailer_entry(trailer, "Size")): pdfedit.stream("", b"A" * PAD)})
         start = padded.index(b"A" * 4096)
         with open(src, "wb") as f:
             f.write(padded)

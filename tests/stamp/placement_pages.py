@@ -23,6 +23,10 @@ import sys
 import tempfile
 import zlib
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from pdfwriter import classic, stream, write  # noqa: E402
+from pgm import read_pgm  # noqa: E402
+
 INK = 24          # of 255 below white: a pixel the page inked (same level pith uses)
 CHANGE = 24       # of 255: a pixel the stamp changed
 W, H = 612, 792   # the page as displayed
@@ -117,36 +121,15 @@ def make_pdf(path, case, rotate, offset, title="Title"):
         ("<< /Type /Page /Parent 2 0 R /MediaBox [%s] /CropBox [%s] /Rotate %d /Contents 4 0 R "
          "/Resources << /Font << /F1 5 0 R >> /XObject << /Im1 6 0 R >> >> >>"
          % (" ".join(map(str, media)), " ".join(map(str, crop)), rotate)).encode(),
-        b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+        stream("", content),
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-        b"<< /Type /XObject /Subtype /Image /Width 64 /Height 64 /ColorSpace /DeviceRGB /BitsPerComponent 8 "
-        b"/Filter /FlateDecode /Length %d >>\nstream\n" % len(image) + image + b"\nendstream",
+        stream("/Type /XObject /Subtype /Image /Width 64 /Height 64 /ColorSpace /DeviceRGB /BitsPerComponent 8 "
+               "/Filter /FlateDecode", image),
     ]
-    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for i, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % i + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    for o in offsets:
-        out += b"%010d 00000 n \n" % o
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    with open(path, "wb") as f:
-        f.write(out)
+    write(path, classic(objects))
 
 
 # ------------------------------------------------------------------ rendering
-
-def read_pgm(path):
-    data = open(path, "rb").read()
-    tokens, pos = [], 0
-    while len(tokens) < 4:
-        m = re.compile(rb"\s*(#[^\n]*\n\s*)*(\S+)").match(data, pos)
-        tokens.append(m.group(2))
-        pos = m.end()
-    w, h = int(tokens[1]), int(tokens[2])
-    return w, h, data[pos + 1:pos + 1 + w * h]
 
 
 def render(pdf, prefix, dpi=72):

@@ -18,7 +18,7 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "verify"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import pdfedit  # noqa: E402
 
 failures = []
@@ -52,7 +52,7 @@ def add_content(data, path, where):
     added = "%d 0 R" % new
     items = (items + " " + added) if where == "append" else (added + " " + items)
     page_text = text.replace("/Contents " + contents, "/Contents [ " + items + " ]")
-    square = pdfedit.stream_object("", b"q 0.8 0.1 0.1 rg 40 40 12 12 re f Q\n")
+    square = pdfedit.stream("", b"q 0.8 0.1 0.1 rg 40 40 12 12 re f Q\n")
     return pdfedit.append_update(data, {new: square, page: page_text})
 
 

@@ -11,7 +11,6 @@ chunks, CRCs, zlib, the row filters: nothing of pith's) and checks that every re
 JSON is outlined in its outcome's colour along its four edges, at the place its PDF coordinates
 and the render's scale (96 dpi) give, on the page found by its frame. Exit 0 pass, 1 fail, 77 skip.
 """
-import argparse
 import json
 import os
 import re
@@ -21,11 +20,9 @@ import subprocess
 import sys
 import zlib
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import pdfedit  # noqa: E402
-
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from pithrun import Failure, check, chromium, isolated_env, offline_chromium, run_pith  # noqa: E402
+from pithrun import Failure, case_main, check, chromium, isolated_env, offline_chromium, run_pith  # noqa: E402
 
 COLOURS = {"ok": (26, 127, 55), "info": (9, 105, 218), "fail": (207, 34, 46)}  # src/verify/picture.hpp
 PAGE_EDGE = (140, 149, 159)  # the 1-px frame round each page (PNG) or sheet (HTML)
@@ -197,7 +194,7 @@ def attack(ctx):
 def content_replaced(ctx):
     """The trusted paper with its page's content stream replaced by an update: invalid, the page marked whole."""
     src = os.path.join(ctx.work, "trusted.pdf")
-    objects = {3: pdfedit.stream_object("", b"BT /F36 24 Tf 72 700 Td (Another text) Tj ET\n")}
+    objects = {3: pdfedit.stream("", b"BT /F36 24 Tf 72 700 Td (Another text) Tj ET\n")}
     path = ctx.path("content-replaced.pdf")
     open(path, "wb").write(pdfedit.append_update(open(src, "rb").read(), objects))
     return path
@@ -351,19 +348,7 @@ def case_errors(ctx):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--pith", required=True)
-    ap.add_argument("--source", required=True)
-    ap.add_argument("--work", required=True)
-    ap.add_argument("case")
-    args = ap.parse_args()
-    try:
-        globals()["case_" + args.case](Ctx(args))
-    except Failure as e:
-        print("FAIL: %s" % e)
-        return 1
-    print("PASS")
-    return 0
+    return case_main(globals(), Ctx, work=True)
 
 
 if __name__ == "__main__":

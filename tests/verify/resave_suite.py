@@ -29,7 +29,7 @@ import subprocess
 import sys
 import threading
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from pithrun import Failure, Workdir, case_main, check, chromium, offline_chromium, run_pith  # noqa: E402
 
 EXIT = {"trusted": 0, "invalid": 1, "unverified": 4, "absent": 3}

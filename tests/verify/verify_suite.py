@@ -11,7 +11,6 @@ from that trusted PDF by editing bytes or appending a hand-written incremental u
 
 Exit 0 pass, 1 fail, 77 skip (e.g. no corpus).
 """
-import argparse
 import json
 import os
 import pty
@@ -21,15 +20,12 @@ import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import pdfedit  # noqa: E402
-
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from pithrun import DAMAGED_CORPUS_FILES, Failure, check, isolated_env, run_pith  # noqa: E402
+from pithrun import DAMAGED_CORPUS_FILES, Failure, Folder, case_main, check, isolated_env, run_pith  # noqa: E402
 
 EXIT = {"trusted": 0, "invalid": 1, "unreadable": 2, "absent": 3, "unverified": 4}
 SEED_KEY_ID = "pith-v1-2026-05"
@@ -38,8 +34,9 @@ ARTICLE_BODY = "YRUNQITD2RKQXO2YH7SDTYYAQ3"
 OTHER_BODY = "23QNCODH577IUWDFZU4YX4M5NI"  # seed-000's number
 
 
-class Ctx:
+class Ctx(Folder):
     def __init__(self, args):
+        super().__init__(args.work)
         self.pith = args.pith
         self.src = args.source
         self.work = args.work
@@ -48,9 +45,6 @@ class Ctx:
         self.article = os.path.join(self.src, "examples", "article.pdf")
         self.record = os.path.join(self.src, "examples", "record.json")
         self.vectors = os.path.join(self.src, "tests", "vectors")
-
-    def path(self, name):
-        return os.path.join(self.work, name)
 
     def env(self, **extra):
         return isolated_env(self.home, SOURCE_DATE_EPOCH="1780000000", **extra)
@@ -79,14 +73,6 @@ class Ctx:
             raise Failure("pith %s: --json output is not JSON Lines (%s): %r" % (" ".join(args), e, out[:500]))
         return rc, docs[0] if len(docs) == 1 else docs, err
 
-    def write(self, name, data):
-        with open(self.path(name), "wb") as f:
-            f.write(data)
-        return self.path(name)
-
-    def read(self, name):
-        with open(self.path(name), "rb") as f:
-            return f.read()
 
 
 def codes(report, section):
@@ -458,7 +444,7 @@ def case_page_appended(ctx):
     content, page = size, size + 1
     new_pages = pages.replace("/Kids [ 2 0 R ]", "/Kids [ 2 0 R %d 0 R ]" % page).replace("/Count 1", "/Count 2")
     objects = {
-        content: pdfedit.stream_object("", b"BT /F1 12 Tf 72 720 Td (An appended page) Tj ET\n"),
+        content: pdfedit.stream("", b"BT /F1 12 Tf 72 720 Td (An appended page) Tj ET\n"),
         page: "<< /Type /Page /Parent %d 0 R /MediaBox [ 0 0 595 842 ] /Contents %d 0 R >>" % (pages_num, content),
         pages_num: new_pages,
     }
@@ -511,7 +497,7 @@ def case_badge_text_changed(ctx):
     badge = re.search(r"/PithBadge (\d+) 0 R", pdfedit.show_object(src, 2))
     check(badge, "page 2 has no /PithBadge XObject")
     shown = ("BT /H 8 Tf 0 2 Td (pith:%s) Tj ET\n" % OTHER_BODY[:8]).encode()
-    form = pdfedit.stream_object("/Type /XObject /Subtype /Form /BBox [ 0 0 80 12 ] /Resources << /Font << /H << "
+    form = pdfedit.stream("/Type /XObject /Subtype /Form /BBox [ 0 0 80 12 ] /Resources << /Font << /H << "
                                  "/Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >>", shown)
     path = ctx.write("badge-text-changed.pdf", pdfedit.append_update(data, {int(badge.group(1)): form}))
     rc, report, err = ctx.verify(path)
@@ -530,7 +516,7 @@ def case_badge_text_changed(ctx):
                              capture_output=True, timeout=60).stdout
     shuffled = ARTICLE_BODY[:8][::-1]
     check(b"(pith:%s)" % ARTICLE_BODY[:8].encode() in drawing, "badge drawing without its text: %r" % drawing)
-    form = pdfedit.stream_object(dictionary, drawing.replace(ARTICLE_BODY[:8].encode(), shuffled.encode()))
+    form = pdfedit.stream(dictionary, drawing.replace(ARTICLE_BODY[:8].encode(), shuffled.encode()))
     path = ctx.write("badge-text-shuffled.pdf", pdfedit.append_update(data, {num: form}))
     rc, report, err = ctx.verify(path)
     expect(ctx, "badge-text-shuffled", rc, report, "invalid", failures=["pith.badge.drawing.mismatch", "pith.badge.text.mismatch", "pith.changed.resource"])
@@ -545,7 +531,7 @@ def case_content_replaced(ctx):
     data = ctx.read("trusted.pdf")
     page = pdfedit.show_object(src, 2)
     check(re.search(r"/Contents \[ \d+ 0 R 3 0 R \d+ 0 R \]", page), "unexpected page 2 (want pith's q/Q around 3 0 R): " + page)
-    objects = {3: pdfedit.stream_object("", b"BT /F36 24 Tf 72 700 Td (Another text) Tj ET\n")}
+    objects = {3: pdfedit.stream("", b"BT /F36 24 Tf 72 700 Td (Another text) Tj ET\n")}
     path = ctx.write("content-replaced.pdf", pdfedit.append_update(data, objects))
     rc, report, err = ctx.verify(path)
     expect(ctx, "content-replaced", rc, report, "invalid", failure_includes=["pith.changed.content"])
@@ -802,7 +788,7 @@ def with_packet(ctx, name, packet, compress=False):
     data = ctx.read("trusted.pdf")
     catalog = pdfedit.show_object(src, int(pdfedit.trailer_entry(pdfedit.last_trailer(data)[1], "Root").split()[0]))
     md = int(catalog.split("/Metadata ")[1].split()[0])
-    obj = pdfedit.stream_object("/Type /Metadata /Subtype /XML", packet, compress=compress)
+    obj = pdfedit.stream("/Type /Metadata /Subtype /XML", packet, compress=compress)
     return ctx.write(name, pdfedit.append_update(data, {md: obj}))
 
 
@@ -1018,7 +1004,7 @@ def case_badge_swallowed(ctx):
     data = open(ctx.article, "rb").read()
     r = subprocess.run(["qpdf", "--show-object=3", "--filtered-stream-data", ctx.article], capture_output=True, timeout=120)
     check(r.returncode == 0 and b"TJ" in r.stdout, "article.pdf's page content is not object 3: %r" % r.stderr)
-    broken = ctx.write("array-left-open.pdf", pdfedit.append_update(data, {3: pdfedit.stream_object("", r.stdout + b"\n[ /oops\n")}))
+    broken = ctx.write("array-left-open.pdf", pdfedit.append_update(data, {3: pdfedit.stream("", r.stdout + b"\n[ /oops\n")}))
     out = ctx.path("array-left-open-stamped.pdf")
     rc, so, err = ctx.run(["stamp", broken, "--record", ctx.path("signed.json"), "-o", out, "--allow-damaged"])
     check(rc == 0, "stamp --allow-damaged: " + err)
@@ -1059,31 +1045,15 @@ def case_malformed_exit2(ctx):
     check(damaged > 0 and not problems, "\n".join(problems))
 
 
+def set_up(ctx):
+    """Why a case cannot run: the setup case's trusted stamp is missing."""
+    if not os.path.exists(ctx.path("trusted.pdf")):
+        return 1, "FAIL: the setup case did not produce %s" % ctx.path("trusted.pdf")
+    return None
+
+
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--pith", required=True)
-    ap.add_argument("--source", required=True)
-    ap.add_argument("--work", required=True)
-    ap.add_argument("--corpus")
-    ap.add_argument("case")
-    args = ap.parse_args()
-    fn = globals().get("case_" + args.case.replace("-", "_"))
-    if not fn:
-        print("unknown case " + args.case)
-        return 2
-    ctx = Ctx(args)
-    if args.case != "setup" and not os.path.exists(ctx.path("trusted.pdf")):
-        print("FAIL: the setup case did not produce %s" % ctx.path("trusted.pdf"))
-        return 1
-    try:
-        result = fn(ctx)
-    except Failure as e:
-        print("FAIL: %s" % e)
-        return 1
-    if result == 77:
-        return 77
-    print("PASS")
-    return 0
+    return case_main(globals(), Ctx, work=True, corpus=True, ready=set_up)
 
 
 if __name__ == "__main__":

@@ -39,24 +39,36 @@ def run_pith(pith, args, env, stdin=None, timeout=120, cwd=None):
     return p.returncode, out, err
 
 
-class Workdir:
-    """A test's temporary directory `tmp` with an empty HOME inside it; pith (args.pith) and the
-    source tree's examples (args.source); pith run there with run_pith."""
+class Folder:
+    """The folder a test writes its files in: path(), write() (bytes or text), read() (bytes)."""
 
-    def __init__(self, args, tmp):
-        self.pith, self.src, self.tmp = args.pith, args.source, tmp
-        self.home = os.path.join(tmp, "home")
-        os.makedirs(self.home)
-        self.article = os.path.join(self.src, "examples", "article.pdf")
-        self.record = os.path.join(self.src, "examples", "record.json")
+    def __init__(self, where):
+        self.where = where
 
     def path(self, name):
-        return os.path.join(self.tmp, name)
+        return os.path.join(self.where, name)
 
     def write(self, name, data):
         with open(self.path(name), "wb" if isinstance(data, bytes) else "w") as f:
             f.write(data)
         return self.path(name)
+
+    def read(self, name):
+        with open(self.path(name), "rb") as f:
+            return f.read()
+
+
+class Workdir(Folder):
+    """A test's temporary directory `tmp` with an empty HOME inside it; pith (args.pith) and the
+    source tree's examples (args.source); pith run there with run_pith."""
+
+    def __init__(self, args, tmp):
+        super().__init__(tmp)
+        self.pith, self.src, self.tmp = args.pith, args.source, tmp
+        self.home = os.path.join(tmp, "home")
+        os.makedirs(self.home)
+        self.article = os.path.join(self.src, "examples", "article.pdf")
+        self.record = os.path.join(self.src, "examples", "record.json")
 
     def env(self, **extra):
         return isolated_env(self.home, **extra)
@@ -70,26 +82,41 @@ class Workdir:
         return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
 
 
-def case_main(cases, make_ctx, prefix):
-    """`SCRIPT --pith PITH --source SRC CASE`: runs cases["case_" + CASE](make_ctx(args, tmp)) in a
-    fresh temporary directory. Exit 0 pass, 1 fail (a Failure), 2 unknown case."""
+def case_main(cases, make_ctx, prefix="pith-test-", work=False, corpus=False, ready=None):
+    """`SCRIPT --pith PITH --source SRC [--work DIR] [--corpus DIR] CASE`: runs
+    cases["case_" + CASE](ctx). Without `work` the case gets a fresh temporary directory,
+    ctx = make_ctx(args, tmp), removed afterwards; with `work` the cases share DIR (a `setup`
+    case fills it for the others), ctx = make_ctx(args), and ready(ctx), if given, may stop any
+    other case first with (exit status, message). Exit 0 pass, 1 fail (a Failure), 2 unknown
+    case, 77 skipped (the case returned 77)."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--pith", required=True)
     ap.add_argument("--source", required=True)
+    if work:
+        ap.add_argument("--work", required=True)
+    if corpus:
+        ap.add_argument("--corpus")
     ap.add_argument("case")
     args = ap.parse_args()
     fn = cases.get("case_" + args.case.replace("-", "_"))
     if not fn:
         print("unknown case " + args.case)
         return 2
-    tmp = tempfile.mkdtemp(prefix=prefix)
+    tmp = None if work else tempfile.mkdtemp(prefix=prefix)
     try:
-        fn(make_ctx(args, tmp))
+        ctx = make_ctx(args) if work else make_ctx(args, tmp)
+        stop = ready(ctx) if ready and args.case != "setup" else None
+        if stop:
+            print(stop[1])
+            return stop[0]
+        if fn(ctx) == 77:
+            return 77
     except Failure as e:
         print("FAIL: %s" % e)
         return 1
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        if tmp:
+            shutil.rmtree(tmp, ignore_errors=True)
     print("PASS")
     return 0
 
@@ -117,18 +144,3 @@ DAMAGED_CORPUS_FILES = {
     "large/unreadablemetadata.pdf": "startxref is wrong, a stream /Length is wrong, the catalog has no /Pages",
 }
 
-
-def minimal_pdf():
-    """A one-page PDF that shows nothing (300 x 200 pt, no content)."""
-    objs = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] >>"]
-    out, offsets = b"%PDF-1.7\n", []
-    for i, o in enumerate(objs, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % i + o + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
-    for off in offsets:
-        out += b"%010d 00000 n \n" % off
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
-    return out

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Round 2 of the attack suite, issue 29 classes 3 and 4: what changes after the stamp.
+"""Attack class `changes` (issue 29 classes 3 and 4): what changes after the stamp.
 
 Class 3 (the change analysis must compare every object): a revision appended after the stamp
 that redefines an object stream changes every object inside it, though its xref section lists
@@ -25,6 +25,7 @@ import subprocess
 import build_attacks as ba
 import pdfedit
 import pdfgen
+import pdfwriter
 from pdfgen import pdf_string, stream, text_lines
 
 ABSTRACT = [66, 560, 560, 642]  # the abstract and body lines under the authors
@@ -155,24 +156,23 @@ def objstm_paper(data, packed):
     tr = pdfedit.last_trailer(data)[1]
     size = max(nums) + 1
     stm, xref = size, size + 1
-    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+    out = bytearray(pdfwriter.header())
     offsets = {}
     for n in nums:
         if n not in packed:
             offsets[n] = len(out)
-            out += b"%d 0 obj\n" % n + body[n] + b"\nendobj\n"
+            out += pdfwriter.indirect(n, body[n])
     offsets[stm] = len(out)
-    out += b"%d 0 obj\n" % stm + objstm(packed, body) + b"\nendobj\n"
+    out += pdfwriter.indirect(stm, objstm(packed, body))
     offsets[xref] = len(out)
-    rows = b"\x00" + bytes(4) + b"\xff\xff"
+    rows = pdfwriter.xref_row(0, 0, 0xffff)
     for n in range(1, xref + 1):
-        rows += (b"\x02" + stm.to_bytes(4, "big") + packed.index(n).to_bytes(2, "big") if n in packed
-                 else b"\x01" + offsets[n].to_bytes(4, "big") + b"\x00\x00")
+        rows += pdfwriter.xref_row(2, stm, packed.index(n)) if n in packed else pdfwriter.xref_row(1, offsets[n], 0)
     info = pdfedit.trailer_entry(tr, "Info")
-    out += (b"%d 0 obj\n<< /Type /XRef /Size %d /W [ 1 4 2 ] /Root %d 0 R%s /ID %s /Length %d >>\nstream\n"
-            % (xref, xref + 1, ba.CATALOG, (" /Info " + info).encode() if info else b"",
-               pdfedit.trailer_entry(tr, "ID").encode(), len(rows)) + rows + b"\nendstream\nendobj\n")
-    out += b"startxref\n%d\n%%%%EOF\n" % offsets[xref]
+    out += pdfwriter.indirect(xref, stream(b"/Type /XRef /Size %d /W [ 1 4 2 ] /Root %d 0 R%s /ID %s"
+                                           % (xref + 1, ba.CATALOG, (" /Info " + info).encode() if info else b"",
+                                              pdfedit.trailer_entry(tr, "ID").encode()), rows))
+    out += pdfwriter.startxref(offsets[xref])
     return bytes(out), stm
 
 

@@ -10,7 +10,7 @@ the list of what may not change after a stamp: a `pith.changed.*` or `pith.xref.
 is a false invalid. Also prints pith verify's wall time on the stamped file and on each edit
 (the edit's verify compares every object of both documents).
 
-usage: bench/changes_sweep.py --pith build/pith [PDF ...]
+usage: tests/honest/changes_sweep.py --pith build/pith [PDF ...]
 Exit 1 when any edit gets a pith.changed.* failure.
 """
 import argparse
@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CORPUS = Path(os.environ.get("PITH_SHARED", ROOT.parent / "shared")) / "corpus"
 
 HIGHLIGHT = """var doc = new PDFDocument(scriptArgs[0]);

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The CLI's rough edges of issue 17, one ctest per case (tests/cli.cmake).
+"""The conventions a command-line tool keeps, one ctest per case (tests/cli.cmake): an existing key id,
+stamp to stdout and from stdin, unknown commands and per-subcommand --help, JSON lines, batch
+--dry-run --json, no terminal escapes from file contents, the man page.
 
-usage: cli_points.py --pith PITH --source SRC CASE
+usage: cli_conventions.py --pith PITH --source SRC CASE
 Each case works in a temporary directory with an empty HOME. Exit 0 pass, 1 fail.
 """
 import hashlib
@@ -14,7 +16,7 @@ import shutil
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from pithrun import Workdir, case_main, check, isolated_env  # noqa: E402
 
 

@@ -11,12 +11,8 @@ Everything here works on raw bytes:
 
 import re
 import subprocess
-import zlib
 
-
-def pdf_string(text):
-    """A PDF literal string for ASCII text."""
-    return "(" + text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)") + ")"
+from pdfwriter import ID_ENTRY, classic, indirect, pdf_string, startxref, stream, xref_row  # noqa: F401 (pdf_string, stream: for the suites)
 
 
 def make_pdf(lines, metadata=None, info=None, font_size=10, page_size=(612, 792)):
@@ -28,7 +24,7 @@ def make_pdf(lines, metadata=None, info=None, font_size=10, page_size=(612, 792)
     for line in lines:
         content.append(pdf_string(line) + " Tj T*")
     content.append("ET")
-    stream = ("\n".join(content) + "\n").encode("latin-1")
+    content = "\n".join(content) + "\n"
 
     objects = {}
     objects[1] = b"<< /Type /Catalog /Pages 2 0 R" + (b" /Metadata 6 0 R" if metadata is not None else b"") + b" >>"
@@ -36,30 +32,15 @@ def make_pdf(lines, metadata=None, info=None, font_size=10, page_size=(612, 792)
     objects[3] = ("<< /Type /Page /Parent 2 0 R /MediaBox [ 0 0 %d %d ] /Resources << /Font << /F1 4 0 R >> >> "
                   "/Contents 5 0 R >>" % (w, h)).encode()
     objects[4] = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"
-    objects[5] = b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream"
+    objects[5] = stream("", content)
     if metadata is not None:
-        objects[6] = (b"<< /Type /Metadata /Subtype /XML /Length %d >>\nstream\n" % len(metadata)) + metadata + b"\nendstream"
+        objects[6] = stream("/Type /Metadata /Subtype /XML", metadata)
     info_num = None
     if info:
         info_num = max(objects) + 1
         objects[info_num] = ("<< " + " ".join("/%s %s" % (k, v) for k, v in info.items()) + " >>").encode("latin-1")
 
-    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-    offsets = {}
-    for num in sorted(objects):
-        offsets[num] = len(out)
-        out += b"%d 0 obj\n" % num + objects[num] + b"\nendobj\n"
-    size = max(objects) + 1
-    xref_at = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % size
-    for num in range(1, size):
-        out += b"%010d 00000 n \n" % offsets[num]
-    out += b"trailer\n<< /Size %d /Root 1 0 R" % size
-    if info_num:
-        out += b" /Info %d 0 R" % info_num
-    out += b" /ID [ <00112233445566778899aabbccddeeff> <00112233445566778899aabbccddeeff> ] >>\n"
-    out += b"startxref\n%d\n%%%%EOF\n" % xref_at
-    return bytes(out)
+    return classic(objects, extra=(b" /Info %d 0 R" % info_num if info_num else b"") + ID_ENTRY)
 
 
 def replace_same_length(data, old, new, start=0, count=1):
@@ -115,11 +96,8 @@ def append_update(data, objects, info=None, root=None, xref_kind=None, comment=N
         out += comment.encode() + b"\n"
     offsets = {}
     for num in sorted(objects):
-        body = objects[num]
-        if isinstance(body, str):
-            body = body.encode("latin-1")
         offsets[num] = len(out)
-        out += b"%d 0 obj\n" % num + body + b"\nendobj\n"
+        out += indirect(num, objects[num])
     size = max([size] + [n + 1 for n in objects])
 
     trailer = "/Size %d /Root %s /Prev %d" % (size if kind == "table" else size + 1, root, prev)
@@ -138,12 +116,12 @@ def append_update(data, objects, info=None, root=None, xref_kind=None, comment=N
         xref_num = size
         xref_at = len(out)
         offsets[xref_num] = xref_at
-        rows = b"".join(b"\x01" + offsets[n].to_bytes(4, "big") + b"\x00\x00" for n in sorted(offsets))
+        rows = b"".join(xref_row(1, offsets[n], 0) for n in sorted(offsets))
         index = " ".join("%d 1" % n for n in sorted(offsets))
         out += (b"%d 0 obj\n<< /Type /XRef /W [ 1 4 2 ] /Index [ %s ] %s /Length %d >>\nstream\n"
                 % (xref_num, index.encode(), trailer.encode("latin-1"), len(rows)))
         out += rows + b"\nendstream\nendobj\n"
-    out += b"startxref\n%d\n%%%%EOF\n" % xref_at
+    out += startxref(xref_at)
     return bytes(out)
 
 
@@ -154,10 +132,3 @@ def show_object(path, num, qpdf="qpdf"):
     assert text, "qpdf --show-object=%d %s printed nothing: %s" % (num, path, r.stderr.decode(errors="replace"))
     return text
 
-
-def stream_object(dictionary_entries, payload, compress=False):
-    """Body of a stream object: `dictionary_entries` without << >> and without /Length."""
-    if compress:
-        payload = zlib.compress(payload)
-        dictionary_entries += " /Filter /FlateDecode"
-    return b"<< " + dictionary_entries.encode("latin-1") + b" /Length %d >>\nstream\n" % len(payload) + payload + b"\nendstream"

@@ -4,7 +4,8 @@ marks, a link the paper already had, a page without text (doc/titles.md). Each l
 tried from the attacker's side, with an honest control beside it."""
 from build_attacks import TITLE_A, TITLE_B, paper, paper_b
 from pdfgen import pdf_string, text_lines
-from pithrun import isolated_env, minimal_pdf, run_pith
+from pdfwriter import minimal_pdf
+from pithrun import isolated_env, run_pith
 
 TEX_TITLE = "Learning $k$-Sparse Polynomials in $O(n\\log n)$ Time"
 TEX_SHOWN = "Learning k-Sparse Polynomials in O(n log n) Time"

@@ -264,7 +264,7 @@ def build_han(b):
     b.add("control-han-title.pdf", data, "control", "paper A's page with a Chinese title (STSong-Light, UniGB-UCS2-H, not "
           "embedded), stamped with the record of that title", None,
           "pdftotext and mutool extract the Chinese title; Tesseract (chi_sim) reads it from both renders",
-          [["text_has", TITLE_HAN, "both"], ["mod", "round2_pixels", "ocr_reads", "chi_sim", TITLE_HAN, FORGED_HAN]],
+          [["text_has", TITLE_HAN, "both"], ["mod", "pixels", "ocr_reads", "chi_sim", TITLE_HAN, FORGED_HAN]],
           control=True)
     ops, hook = han_title(FORGED_HAN, FORGED_HAN)
     b.stamp(ba.paper(title_ops=ops, hook=hook), "H", "work/ref-han-forged.pdf")
@@ -277,7 +277,7 @@ def build_han(b):
           "pdftotext and mutool extract the record's title; both renderers draw exactly the pixels of the page whose text "
           "layer says %s, which Tesseract (chi_sim) reads" % FORGED_HAN,
           [["text_has", TITLE_HAN, "both"], ["same_render", "work/ref-han-forged.pdf"],
-           ["mod", "round2_pixels", "ocr_reads", "chi_sim", FORGED_HAN, TITLE_HAN]])
+           ["mod", "pixels", "ocr_reads", "chi_sim", FORGED_HAN, TITLE_HAN]])
 
 
 CHECKS = {"ocr_reads": ocr_reads}

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Round 2 of the attack suite (issue 29, class 2): what viewers read differently.
+"""Attack class `viewers` (issue 29, class 2): what viewers read differently.
 
 pith judges what poppler shows; a reader may open the file in MuPDF (or Acrobat, PDFium,
 pdf.js). Each attack here is a file that poppler and MuPDF show differently: poppler the
@@ -20,6 +20,7 @@ import re
 
 import build_attacks as ba
 import pdfgen
+import pdfwriter
 from pdfgen import stream, text_lines
 
 TITLE_A, TITLE_B = ba.TITLE_A, ba.TITLE_B
@@ -29,7 +30,7 @@ ANNOT_RECT = "[ 66 692 626 722 ]"  # over the 18 pt title line at y=700 (560 x 3
 
 
 # ---------------------------------------------------------------------------------------------
-# the proof: ["mod", "round2_viewers", "reads", {"poppler": REF, "mupdf": REF or "!REF"}]
+# the proof: ["mod", "viewers", "reads", {"poppler": REF, "mupdf": REF or "!REF"}]
 
 def reads(p, name, want):
     """Page 1 of `name` renders, in each renderer, as the reference `want` names (pixel for
@@ -58,7 +59,7 @@ CHECKS = {"reads": reads}
 
 
 def proof(poppler, mupdf):
-    return [["mod", "round2_viewers", "reads", {"poppler": poppler, "mupdf": mupdf}]]
+    return [["mod", "viewers", "reads", {"poppler": poppler, "mupdf": mupdf}]]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -235,14 +236,14 @@ def xref_stream_file(objs, root, in_stream=(), dup=None, prefix=b"", after=b"", 
     before the real one in that stream; the xref's index names the real one). `prefix` goes
     before %PDF- (offsets stay relative to the header, as the specification says); `after` goes
     after the objects, unlisted. `size`: the trailer's /Size (default: just past the last)."""
-    out = bytearray(prefix + b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+    out = bytearray(prefix + pdfwriter.header())
     hdr = len(prefix)
     rows = {}
     for n in sorted(objs):
         if n in in_stream:
             continue
         rows[n] = (1, len(out) - hdr, 0)
-        out += b"%d 0 obj\n" % n + objs[n] + b"\nendobj\n"
+        out += pdfwriter.indirect(n, objs[n])
     out += after
     top = max(objs)
     if in_stream:
@@ -254,19 +255,17 @@ def xref_stream_file(objs, root, in_stream=(), dup=None, prefix=b"", after=b"", 
             body += text + b"\n"
         data = head + b"\n" + body
         rows[sn] = (1, len(out) - hdr, 0)
-        out += b"%d 0 obj\n<< /Type /ObjStm /N %d /First %d /Length %d >>\nstream\n" % (sn, len(items), len(head) + 1, len(data))
-        out += data + b"\nendstream\nendobj\n"
+        out += pdfwriter.indirect(sn, stream("/Type /ObjStm /N %d /First %d" % (len(items), len(head) + 1), data))
         for i, n in enumerate(in_stream):
             rows[n] = (2, sn, i + (1 if dup else 0))
         top = sn
     xn = top + 1
     rows[xn] = (1, len(out) - hdr, 0)
     count = xn + 1
-    table = b"".join(bytes([rows[n][0]]) + rows[n][1].to_bytes(4, "big") + rows[n][2].to_bytes(2, "big")
-                     if n in rows else b"\x00\x00\x00\x00\x00\xff\xff" for n in range(count))
-    out += (b"%d 0 obj\n<< /Type /XRef /W [ 1 4 2 ] /Index [ 0 %d ] /Size %d /Root %d 0 R /ID [ <00112233445566778899aabbccddeeff> "
-            b"<00112233445566778899aabbccddeeff> ] /Length %d >>\nstream\n" % (xn, count, size or count, root, len(table)))
-    out += table + b"\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n" % rows[xn][1]
+    table = b"".join(pdfwriter.xref_row(*rows.get(n, (0, 0, 0xffff))) for n in range(count))
+    out += pdfwriter.indirect(xn, pdfwriter.stream(b"/Type /XRef /W [ 1 4 2 ] /Index [ 0 %d ] /Size %d /Root %d 0 R"
+                                                   % (count, size or count, root) + pdfwriter.ID_ENTRY, table))
+    out += pdfwriter.startxref(rows[xn][1])
     return bytes(out)
 
 

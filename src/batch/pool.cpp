@@ -7,17 +7,16 @@
 #include "batch/report.hpp"
 #include "batch/signals.hpp"
 
+#include "core/child.hpp"
 #include "core/cpus.hpp"
 #include "core/crypto.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/platform.hpp"
-#include "core/sanitizer.hpp"
 #include "page/pixels.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -38,8 +37,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 struct Running {
-    pid_t pid = -1;
-    int fd = -1;
+    child::Child child;
     std::size_t job = 0;
     unsigned attempt = 1;
     double spent_before = 0;  // seconds of earlier attempts
@@ -130,28 +128,17 @@ private:
         r.attempt = p.attempt;
         r.spent_before = p.spent_before;
         r.entry = entry_of(p.job);
-        int fds[2];
-        if (!platform::make_pipe(fds, false)) throw Error(std::string("cannot create a pipe: ") + std::strerror(errno), err::internal_error);
-        std::fflush(stdout);
-        std::fflush(stderr);
         const pid_t parent = ::getpid();
-        pid_t pid = ::fork();
-        if (pid < 0) {
-            ::close(fds[0]);
-            ::close(fds[1]);
-            throw Error(std::string("cannot start a worker: ") + std::strerror(errno), err::internal_error);
-        }
-        if (pid == 0) child(r.entry, fds[1], parent);  // never returns
-        ::close(fds[1]);
-        r.pid = pid;
-        r.fd = fds[0];
+        r.child = child::Child([&] { return work(r.entry, parent); });
+        if (!r.child.started()) throw Error("cannot start a worker: " + r.child.error(), err::internal_error);
         r.start = Clock::now();
-        files_.log("start pid=" + std::to_string(pid) + " line=" + std::to_string(r.entry.line) + " attempt=" + std::to_string(r.attempt) +
+        files_.log("start pid=" + std::to_string(r.child.pid()) + " line=" + std::to_string(r.entry.line) + " attempt=" + std::to_string(r.attempt) +
             " input=" + r.entry.input);
         running_.push_back(std::move(r));
     }
 
-    [[noreturn]] void child(const Entry& e, int out, pid_t parent) {
+    // In the worker: its result, one JSON line.
+    std::string work(const Entry& e, pid_t parent) {
         // Die with the batch; leave Ctrl-C and SIGTERM to the batch, which kills us with SIGKILL.
         platform::die_with_parent(parent);
         struct sigaction dfl {};
@@ -161,23 +148,14 @@ private:
         ::sigaction(SIGTERM, &dfl, nullptr);
         dfl.sa_handler = SIG_DFL;
         ::sigaction(SIGPIPE, &dfl, nullptr);
-        for (const auto& r : running_) ::close(r.fd);
+        for (const auto& r : running_) ::close(r.child.fd());
         int devnull = ::open("/dev/null", O_RDONLY);
         if (devnull >= 0) ::dup2(devnull, STDIN_FILENO);
         ::dup2(files_.log_fd(), STDOUT_FILENO);
         ::dup2(files_.log_fd(), STDERR_FILENO);
-        if (o_.timeout_s > 0) {
-            rlim_t cpu = static_cast<rlim_t>(std::ceil(o_.timeout_s));
-            struct rlimit rl {cpu, cpu + 2};
-            ::setrlimit(RLIMIT_CPU, &rl);
-        }
-#ifndef PITH_ADDRESS_SANITIZER
-        if (o_.memory_mb > 0) {
-            rlim_t bytes = static_cast<rlim_t>(o_.memory_mb) << 20;
-            struct rlimit rl {bytes, bytes};
-            ::setrlimit(RLIMIT_AS, &rl);
-        }
-#endif
+        // CPU time a little over the wall-clock limit; memory as asked.
+        const unsigned long cpu = o_.timeout_s > 0 ? static_cast<unsigned long>(std::ceil(o_.timeout_s)) : 0;
+        child::limit({cpu, 2, static_cast<unsigned long long>(o_.memory_mb) << 20, false});
         Json r;
         try {
             run_test_hooks(e);
@@ -189,9 +167,7 @@ private:
         } catch (...) {  // the library work is wrapped by pdf::within_budget; this is the last resort
             r = failure(err::internal_error, "internal error: an exception pith does not know");
         }
-        std::string line = r.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
-        write_all(out, line);
-        ::_exit(0);
+        return r.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
     }
 
     void loop() {
@@ -213,7 +189,7 @@ private:
 
             std::vector<pollfd> fds;
             fds.push_back({signals_->wake_fd(), POLLIN, 0});
-            for (const auto& r : running_) fds.push_back({r.fd, POLLIN, 0});
+            for (const auto& r : running_) fds.push_back({r.child.fd(), POLLIN, 0});
             double wait = progress_.interval();
             auto now = Clock::now();
             for (const auto& r : running_)
@@ -227,17 +203,14 @@ private:
             std::vector<std::size_t> ended;
             for (std::size_t i = 0; i < running_.size(); ++i) {
                 if (n <= 0 || !fds[i + 1].revents) continue;
-                char buf[65536];
-                ssize_t got = ::read(running_[i].fd, buf, sizeof buf);
-                if (got > 0) running_[i].buf.append(buf, static_cast<std::size_t>(got));
-                else if (got == 0 || (errno != EINTR && errno != EAGAIN)) ended.push_back(i);
+                if (!running_[i].child.read_some(running_[i].buf)) ended.push_back(i);
             }
             // Wall-clock limit.
             now = Clock::now();
             for (auto& r : running_)
                 if (o_.timeout_s > 0 && !r.timed_out && std::chrono::duration<double>(now - r.start).count() >= o_.timeout_s) {
                     r.timed_out = true;
-                    ::kill(r.pid, SIGKILL);
+                    r.child.kill();
                 }
             for (auto it = ended.rbegin(); it != ended.rend(); ++it) {
                 Running r = std::move(running_[*it]);
@@ -258,11 +231,9 @@ private:
         sum_.interrupted = true;
         sum_.signal = signal_name(signals_->caught());
         progress_.message("interrupted (" + sum_.signal + "): stopping " + std::to_string(running_.size()) + " worker(s)");
-        for (auto& r : running_) ::kill(r.pid, SIGKILL);
+        for (auto& r : running_) r.child.kill();
         for (auto& r : running_) {
-            int status = 0;
-            while (::waitpid(r.pid, &status, 0) < 0 && errno == EINTR) {
-            }
+            const int status = r.child.reap();
             // A worker that had already sent its whole result finished its file: keep it.
             Json result;
             if (parse_result(r.buf, result)) {
@@ -270,9 +241,8 @@ private:
             } else {
                 killed_.emplace_back(r.entry.line, r.entry.input);
                 if (o_.mode == Mode::Stamp) remove_temporaries(r.entry.output);
-                files_.log("killed pid=" + std::to_string(r.pid) + " line=" + std::to_string(r.entry.line) + " (interrupted)");
+                files_.log("killed pid=" + std::to_string(r.child.pid()) + " line=" + std::to_string(r.entry.line) + " (interrupted)");
             }
-            ::close(r.fd);
         }
         running_.clear();
         retry_.clear();
@@ -285,10 +255,7 @@ private:
     }
 
     void finish(Running& r) {
-        int status = 0;
-        while (::waitpid(r.pid, &status, 0) < 0 && errno == EINTR) {
-        }
-        ::close(r.fd);
+        const int status = r.child.reap();
         double spent = r.spent_before + seconds_since(r.start);
         Json result;
         bool have = parse_result(r.buf, result);
@@ -309,7 +276,7 @@ private:
                 else if (sig == SIGSEGV || sig == SIGABRT || sig == SIGBUS)
                     why += " while reading this PDF (a crash in the PDF library, or its memory limit of " +
                            std::to_string(o_.memory_mb) + " MiB)";
-                files_.log("crash pid=" + std::to_string(r.pid) + " line=" + std::to_string(r.entry.line) + " " + signal_name(sig));
+                files_.log("crash pid=" + std::to_string(r.child.pid()) + " line=" + std::to_string(r.entry.line) + " " + signal_name(sig));
                 if (r.attempt <= o_.retries) {
                     ++sum_.retried;
                     progress_.message(r.entry.input + ": " + why + "; retrying");
@@ -356,7 +323,7 @@ private:
         if (!line.contains("sha256")) line["sha256"] = nullptr;
         files_.report(line);
         if (!ok) progress_.message(e.input + ": " + status + (line["error"].is_string() ? ": " + line["error"].get<std::string>() : ""));
-        files_.log("end pid=" + std::to_string(r.pid) + " line=" + std::to_string(e.line) + " status=" + status);
+        files_.log("end pid=" + std::to_string(r.child.pid()) + " line=" + std::to_string(e.line) + " status=" + status);
     }
 
     const Manifest& m_;

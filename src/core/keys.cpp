@@ -3,6 +3,7 @@
 
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "core/paths.hpp"
 
 #include <cctype>
 #include <cerrno>
@@ -72,24 +73,11 @@ Keyring Keyring::load(const std::vector<std::string>& explicit_files) {
         for (const auto& f : explicit_files) ring.add_file(f);
         return ring;
     }
-    if (const char* env = std::getenv("PITH_KEYRING"); env && *env) {
-        std::string list = env;
-        std::size_t start = 0;
-        while (start <= list.size()) {
-            auto end = list.find(':', start);
-            if (end == std::string::npos) end = list.size();
-            if (end > start) ring.add_file(list.substr(start, end - start));
-            start = end + 1;
-        }
+    if (const auto listed = paths::list_from("PITH_KEYRING")) {
+        for (const auto& f : *listed) ring.add_file(f);
         return ring;
     }
-    std::vector<std::string> defaults;
-    if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg)
-        defaults.push_back(std::string(xdg) + "/pith/keyring.json");
-    else if (const char* home = std::getenv("HOME"); home && *home)
-        defaults.push_back(std::string(home) + "/.config/pith/keyring.json");
-    defaults.push_back("/etc/pith/keyring.json");
-    for (const auto& f : defaults)
+    for (const auto& f : paths::keyrings())
         if (file_exists(f)) ring.add_file(f);
     return ring;
 }
@@ -127,8 +115,7 @@ void revoke_key_in_keyring_file(const std::string& path, const std::string& key_
 }
 
 std::string default_keyring_file() {
-    if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg) return std::string(xdg) + "/pith/keyring.json";
-    if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.config/pith/keyring.json";
+    if (auto path = paths::user_keyring()) return std::move(*path);
     throw Error("no keyring file: set XDG_CONFIG_HOME or HOME, or pass --keyring", err::options_invalid);
 }
 

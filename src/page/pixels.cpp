@@ -9,9 +9,6 @@
 #include "page/title.hpp"
 #include "poppler/page_region_abi.h"
 
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <unicode/uchar.h>
 #include <unicode/uscript.h>
 #include <unicode/utf8.h>
@@ -731,58 +728,31 @@ std::optional<Reading> decode(std::string_view bytes) {
 Reader::Reader(std::string_view pdf, int index, const std::string& password, const Region& region, const Languages& languages,
                std::optional<TitleWords> title)
     : pdf_(pdf), index_(index), password_(password), region_(region), languages_(languages), title_(std::move(title)) {
-    int fds[2];
-    if (::pipe(fds) != 0) return;
-    std::fflush(nullptr);
-    child_ = ::fork();
-    if (child_ < 0) {
-        ::close(fds[0]);
-        ::close(fds[1]);
-        return;
-    }
-    if (child_ == 0) {
-        ::close(fds[0]);
+    child_ = child::Child([this] {
         if (const auto engines = engines_of(languages_.tesseract); !engines.empty())
             (void)preload(engines[0]);  // Tesseract's data loaded before the limits, as poppler is
         visible::limit_reading_child(kChildCpuSeconds);
-        std::string message;
         try {
-            message = "R" + encode(read(pdf_, index_, password_, region_, languages_, title_ ? &*title_ : nullptr));
+            return "R" + encode(read(pdf_, index_, password_, region_, languages_, title_ ? &*title_ : nullptr));
         } catch (const Error& e) {
-            message = std::string("E") + e.what();
+            return std::string("E") + e.what();
         }
-        ::_exit(write_all(fds[1], message) ? 0 : 1);
-    }
-    ::close(fds[1]);
-    pipe_ = fds[0];
-}
-
-Reader::~Reader() {
-    if (child_ > 0) {
-        ::kill(child_, SIGKILL);
-        while (::waitpid(child_, nullptr, 0) < 0 && errno == EINTR) {
-        }
-    }
-    if (pipe_ >= 0) ::close(pipe_);
+    });
 }
 
 Reading Reader::collect() {
-    if (child_ < 0) {  // no child: in this process then
+    if (!child_.started()) {  // no child: in this process then
         try {
             return read(pdf_, index_, password_, region_, languages_, title_ ? &*title_ : nullptr);
         } catch (const Error& e) {
             return {false, e.what(), {}, {}};
         }
     }
-    const std::optional<std::string> received = visible::read_child(pipe_, kChildWallSeconds);
-    if (!received) ::kill(child_, SIGKILL);
-    int status = 0;
-    while (::waitpid(child_, &status, 0) < 0 && errno == EINTR) {
-    }
-    child_ = -1;
+    const child::Ended ended = child_.wait(kChildWallSeconds);
+    const std::optional<std::string>& received = ended.bytes;
     Reading failed;
     if (!received) failed.why = "the title block was not read within " + std::to_string(static_cast<int>(kChildWallSeconds)) + " s";
-    else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || received->empty())
+    else if (!ended.exited_cleanly() || received->empty())
         failed.why = "reading the title block crashed or ran out of time or memory";
     else if ((*received)[0] == 'E') failed.why = received->substr(1);
     else if (std::optional<Reading> r = decode(std::string_view(*received).substr(1)); r && (*received)[0] == 'R') return std::move(*r);

@@ -11,6 +11,8 @@
 // the same words in the same place, at a contrast a reader can read, and that no text the
 // pixels show on the page is set larger (above the title, or anywhere below it). The pages a
 // title block after front matter skips are read too (not_front_matter()).
+#include "core/child.hpp"
+
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -133,7 +135,6 @@ public:
            std::optional<TitleWords> title = std::nullopt);
     Reader(const Reader&) = delete;
     Reader& operator=(const Reader&) = delete;
-    ~Reader();
     Reading collect();
 
 private:
@@ -143,8 +144,7 @@ private:
     Region region_;
     Languages languages_;
     std::optional<TitleWords> title_;
-    int child_ = -1;
-    int pipe_ = -1;
+    child::Child child_;  // not started where no child could be
 };
 
 // For the child's pipe: a lossless encoding of a Reading and its inverse (nullopt on junk).

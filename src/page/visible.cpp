@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "page/visible.hpp"
 
+#include "core/child.hpp"
 #include "core/cpus.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
@@ -9,10 +10,6 @@
 #include "page/poppler_module.hpp"
 #include "poppler/page_glance_abi.h"
 
-#include <poll.h>
-#include <signal.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -270,33 +267,20 @@ namespace {
 
 // CPU seconds poppler may spend on one page, and the wall-clock time after which the child is
 // killed (a child stuck outside poppler's own time limit, e.g. in fontconfig building its cache).
-constexpr rlim_t kChildSeconds[] = {20, 6, 6};           // by Look
+constexpr unsigned long kChildSeconds[] = {20, 6, 6};    // by Look
 constexpr double kChildWallSeconds[] = {40, 5, 5};
-constexpr rlim_t kChildMemory = rlim_t{2} << 30;      // bytes of address space, beyond what the child inherits
+constexpr unsigned long long kChildMemory = 2ull << 30;  // bytes of address space, beyond what the child inherits
 
 // In the child: loads pith-text.so, then limits the child's CPU time to `cpu_seconds` and its
 // address space to what it inherited plus `memory` bytes (a backstop for poppler's own parsing,
 // which pith's budget does not cover).
-void limit_child(rlim_t cpu_seconds, rlim_t memory) {
+void limit_child(unsigned long cpu_seconds, unsigned long long memory) {
     try {
         preload();  // loaded now, while nothing limits it
     } catch (const Error&) {
         // the reading reports it
     }
-    struct rlimit cpu = {cpu_seconds, cpu_seconds + 1};
-    ::setrlimit(RLIMIT_CPU, &cpu);
-#ifndef PITH_ADDRESS_SANITIZER
-    // The address space the child inherited (the parent's mappings: the file, pith's heap) plus
-    // `memory` for poppler: a fixed total failed on a large parent for a reason unrelated to poppler.
-    unsigned long long pages = 0;
-    if (std::FILE* statm = std::fopen("/proc/self/statm", "r")) {
-        if (std::fscanf(statm, "%llu", &pages) != 1) pages = 0;
-        std::fclose(statm);
-    }
-    const rlim_t total = static_cast<rlim_t>(pages) * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE)) + memory;
-    struct rlimit as = {total, total};
-    ::setrlimit(RLIMIT_AS, &as);
-#endif
+    child::limit({cpu_seconds, 1, memory, true});
 }
 
 // The ink map on the pipe: "<width> <height> <columns> <rows>\n" (hex floats), then the cells.
@@ -322,24 +306,6 @@ std::optional<InkMap> decode_ink(std::string_view bytes) {
     return m;
 }
 
-// Everything the child writes, or nullopt when it has not finished by `deadline`.
-std::optional<std::string> read_until(int fd, std::chrono::steady_clock::time_point deadline) {
-    std::string message;
-    char buffer[65536];
-    for (;;) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-        if (left.count() <= 0) return std::nullopt;
-        struct pollfd p = {fd, POLLIN, 0};
-        const int ready = ::poll(&p, 1, static_cast<int>(left.count()));
-        if (ready < 0 && errno == EINTR) continue;
-        if (ready <= 0) return ready == 0 ? std::nullopt : std::optional<std::string>(message);
-        const ssize_t n = ::read(fd, buffer, sizeof buffer);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return message;
-        message.append(buffer, static_cast<std::size_t>(n));
-    }
-}
-
 std::string not_rendered() {
     return "the page was not rendered within " + std::to_string(static_cast<int>(kGlanceSeconds)) + " s";
 }
@@ -360,65 +326,40 @@ Reading ChildReader::read_here() const {
     }
 }
 
-// The child's message: 'E' and why not; 'N' no page; 'W' and the page's words; 'G', the length
-// of the words' encoding, '\n', the words, then the ink map (or nothing when not rendered).
 ChildReader::ChildReader(std::string_view pdf, int index, const std::string& password, Look look)
     : pdf_(pdf), index_(index), password_(password), look_(look) {
-    int fds[2];
-    if (::pipe(fds) != 0) return;
-    std::fflush(nullptr);
     // verify's renders go to the other CPUs while verify goes on; stamp's quick looks are left
     // to the scheduler (pinned, they waited on the other batch worker's CPU: doc/performance.md).
     std::optional<OtherCpus> elsewhere;
     if (look == Look::Rendered) elsewhere.emplace();
-    child_ = ::fork();
-    if (elsewhere) elsewhere->give_to(child_);  // in both: whichever runs first
-    if (child_ < 0) {
-        ::close(fds[0]);
-        ::close(fds[1]);
-        return;
-    }
-    if (child_ == 0) {
-        ::close(fds[0]);
-#if PITH_TEST_HOOKS
-        if (std::getenv(look == Look::Rendered ? "PITH_TEST_PAGE_TEXT_CRASH" : "PITH_TEST_GLANCE_CRASH")) std::abort();
-        if (look != Look::Rendered && std::getenv("PITH_TEST_GLANCE_HANG")) ::pause();  // test hooks: poppler crashes, or hangs
-#endif
-        limit_child(kChildSeconds[static_cast<int>(look)], kChildMemory);
-        const Reading r = read_here();
-        std::string message = r.failed ? "E" + r.why : !r.page ? "N" : look == Look::Rendered ? "W" + encode(*r.page) : "";
-        if (message.empty()) {
-            const std::string words = encode(*r.page);
-            message = "G" + std::to_string(words.size()) + "\n" + words + (r.ink ? encode_ink(*r.ink) : "");
-        }
-        ::_exit(write_all(fds[1], message) ? 0 : 1);
-    }
-    ::close(fds[1]);
-    pipe_ = fds[0];
+    child_ = child::Child([this] { return in_child(); }, [&elsewhere](pid_t pid) {
+        if (elsewhere) elsewhere->give_to(pid);  // in both: whichever runs first
+    });
 }
 
-ChildReader::~ChildReader() {
-    if (child_ > 0) {
-        ::kill(child_, SIGKILL);
-        while (::waitpid(child_, nullptr, 0) < 0 && errno == EINTR) {
-        }
-    }
-    if (pipe_ >= 0) ::close(pipe_);
+// The child's message: 'E' and why not; 'N' no page; 'W' and the page's words; 'G', the length
+// of the words' encoding, '\n', the words, then the ink map (or nothing when not rendered).
+std::string ChildReader::in_child() const {
+#if PITH_TEST_HOOKS
+    if (std::getenv(look_ == Look::Rendered ? "PITH_TEST_PAGE_TEXT_CRASH" : "PITH_TEST_GLANCE_CRASH")) std::abort();
+    if (look_ != Look::Rendered && std::getenv("PITH_TEST_GLANCE_HANG")) ::pause();  // test hooks: poppler crashes, or hangs
+#endif
+    limit_child(kChildSeconds[static_cast<int>(look_)], kChildMemory);
+    const Reading r = read_here();
+    if (r.failed) return "E" + r.why;
+    if (!r.page) return "N";
+    if (look_ == Look::Rendered) return "W" + encode(*r.page);
+    const std::string words = encode(*r.page);
+    return "G" + std::to_string(words.size()) + "\n" + words + (r.ink ? encode_ink(*r.ink) : "");
 }
 
 Reading ChildReader::collect() {
-    if (child_ < 0) return read_here();  // no child: in this process then
+    if (!child_.started()) return read_here();  // no child: in this process then
     const double wall = kChildWallSeconds[static_cast<int>(look_)];
-    const std::optional<std::string> received =
-        read_until(pipe_, std::chrono::steady_clock::now() + std::chrono::milliseconds(static_cast<long>(wall * 1000)));
-    if (!received) ::kill(child_, SIGKILL);
-    int status = 0;
-    while (::waitpid(child_, &status, 0) < 0 && errno == EINTR) {
-    }
-    child_ = -1;
-    if (!received) return {std::nullopt, std::nullopt, true, "poppler did not finish within " + std::to_string(static_cast<int>(wall)) + " s"};
-    const std::string_view message = *received;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || message.empty())
+    const child::Ended ended = child_.wait(wall);
+    if (!ended.bytes) return {std::nullopt, std::nullopt, true, "poppler did not finish within " + std::to_string(static_cast<int>(wall)) + " s"};
+    const std::string_view message = *ended.bytes;
+    if (!ended.exited_cleanly() || message.empty())
         return {std::nullopt, std::nullopt, true, "poppler crashed or ran out of time or memory"};
     if (message[0] == 'E') return {std::nullopt, std::nullopt, true, std::string(message.substr(1))};
     if (message[0] == 'N') return {};
@@ -441,10 +382,6 @@ Reading ChildReader::collect() {
 
 namespace pith::visible {
 
-void limit_reading_child(unsigned long cpu_seconds) { limit_child(static_cast<rlim_t>(cpu_seconds), kChildMemory); }
-
-std::optional<std::string> read_child(int fd, double seconds) {
-    return read_until(fd, std::chrono::steady_clock::now() + std::chrono::milliseconds(static_cast<long>(seconds * 1000)));
-}
+void limit_reading_child(unsigned long cpu_seconds) { limit_child(cpu_seconds, kChildMemory); }
 
 }  // namespace pith::visible

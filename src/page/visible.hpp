@@ -7,6 +7,8 @@
 // poppler's TextOutputDev and renders it twice with poppler's Splash (as a viewer shows it, and
 // with every glyph left out): a word is visible when its box holds enough pixels that differ
 // between the two renders, at a legible size, within the page.
+#include "core/child.hpp"
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -104,17 +106,16 @@ public:
     ChildReader(std::string_view pdf, int index, const std::string& password, Look look = Look::Rendered);
     ChildReader(const ChildReader&) = delete;
     ChildReader& operator=(const ChildReader&) = delete;
-    ~ChildReader();
     Reading collect();
 
 private:
     Reading read_here() const;
+    std::string in_child() const;  // the child's message
     std::string_view pdf_;
     int index_;
     std::string password_;
     Look look_;
-    int child_ = -1;
-    int pipe_ = -1;
+    child::Child child_;  // not started where no child could be
 };
 
 // For the child's pipe: a lossless text encoding of Page and its inverse (nullopt on junk).
@@ -132,11 +133,9 @@ std::string hidden_reasons(const Page& page);
 
 namespace pith::visible {
 
-// For readings made in a child of their own (src/page/pixels.cpp), with the same limits as a
-// ChildReader's: in the child, loads pith-text.so and limits CPU time to `cpu_seconds` and the
-// address space as for a reading; in the parent, everything the child writes to `fd` within
-// `seconds` of wall-clock time (nullopt when it has not finished by then).
+// For readings made in a child of their own (core/child's Child: pixels::Reader, verify's
+// picture), with the same limits as a ChildReader's: in the child, loads pith-text.so and limits
+// CPU time to `cpu_seconds` and the address space as for a reading.
 void limit_reading_child(unsigned long cpu_seconds);
-std::optional<std::string> read_child(int fd, double seconds);
 
 }  // namespace pith::visible

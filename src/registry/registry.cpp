@@ -2,6 +2,7 @@
 #include "registry/registry.hpp"
 
 #include "core/files.hpp"
+#include "core/paths.hpp"
 
 #include <atomic>
 #include <cctype>
@@ -162,8 +163,7 @@ Query parse_query(const std::string& text) {
 }
 
 std::string default_cache_dir() {
-    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/pith";
-    if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/pith";
+    if (auto dir = paths::cache_dir()) return std::move(*dir);
     throw Error("no cache directory: set XDG_CACHE_HOME or HOME", err::options_invalid);
 }
 

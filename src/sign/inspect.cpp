@@ -3,6 +3,7 @@
 
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "core/paths.hpp"
 #include "sign/signer.hpp"
 #include "sign/x509_text.hpp"
 
@@ -42,22 +43,9 @@ int add_pem(X509_STORE* store, const std::string& path) {
 
 std::vector<std::string> anchor_files(const std::vector<std::string>& given) {
     if (!given.empty()) return given;
+    if (auto listed = paths::list_from("PITH_TRUST")) return std::move(*listed);
     std::vector<std::string> out;
-    if (const char* env = std::getenv("PITH_TRUST"); env && *env) {
-        std::string list = env;
-        for (std::size_t start = 0; start <= list.size();) {
-            std::size_t end = list.find(':', start);
-            if (end == std::string::npos) end = list.size();
-            if (end > start) out.push_back(list.substr(start, end - start));
-            start = end + 1;
-        }
-        return out;
-    }
-    std::vector<std::string> defaults;
-    if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg) defaults.push_back(std::string(xdg) + "/pith/trust.pem");
-    else if (const char* home = std::getenv("HOME"); home && *home) defaults.push_back(std::string(home) + "/.config/pith/trust.pem");
-    defaults.push_back("/etc/pith/trust.pem");
-    for (const auto& f : defaults)
+    for (const auto& f : paths::trust_stores())
         if (file_exists(f)) out.push_back(f);
     return out;
 }

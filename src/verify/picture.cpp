@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "verify/picture.hpp"
 
+#include "core/child.hpp"
 #include "core/crypto.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
@@ -9,12 +10,7 @@
 #include "pdf/file.hpp"
 #include "verify/canvas.hpp"
 
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -50,31 +46,17 @@ pixels::Image render_here(std::string_view pdf, int index, const std::string& pa
 // The render, in a child with the limits of every poppler reading (a PDF that crashes or hangs
 // poppler costs the picture its page, not the verdict); here where no child can be started.
 pixels::Image render(std::string_view pdf, int index, const std::string& password, double width, double height, double dpi) {
-    int fds[2];
-    if (::pipe(fds) != 0) return render_here(pdf, index, password, width, height, dpi);
-    std::fflush(nullptr);
-    const pid_t child = ::fork();
-    if (child < 0) {
-        ::close(fds[0]), ::close(fds[1]);
-        return render_here(pdf, index, password, width, height, dpi);
-    }
-    if (child == 0) {
-        ::close(fds[0]);
-        std::string message;
+    child::Child c([&] {
         try {
             visible::limit_reading_child(pixels::kChildCpuSeconds);
-            message = pixels::encode({true, "", render_here(pdf, index, password, width, height, dpi), {}});
+            return pixels::encode({true, "", render_here(pdf, index, password, width, height, dpi), {}});
         } catch (const Error&) {
+            return std::string();
         }
-        ::_exit(write_all(fds[1], message) ? 0 : 1);
-    }
-    ::close(fds[1]);
-    const std::optional<std::string> got = visible::read_child(fds[0], pixels::kChildWallSeconds);
-    if (!got) ::kill(child, SIGKILL);
-    while (::waitpid(child, nullptr, 0) < 0 && errno == EINTR) {
-    }
-    ::close(fds[0]);
-    std::optional<pixels::Reading> r = got ? pixels::decode(*got) : std::nullopt;
+    });
+    if (!c.started()) return render_here(pdf, index, password, width, height, dpi);
+    const child::Ended got = c.wait(pixels::kChildWallSeconds);
+    std::optional<pixels::Reading> r = got.bytes ? pixels::decode(*got.bytes) : std::nullopt;
     return r && r->image.columns > 0 ? std::move(r->image) : pixels::Image{};
 }
 

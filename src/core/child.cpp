@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+#include "core/child.hpp"
+
+#include "core/files.hpp"
+#include "core/platform.hpp"
+#include "core/sanitizer.hpp"
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <utility>
+
+namespace pith::child {
+
+namespace {
+
+// Bytes of address space this process has mapped (0 where /proc/self/statm cannot say).
+rlim_t inherited_address_space() {
+    unsigned long long pages = 0;
+    if (std::FILE* statm = std::fopen("/proc/self/statm", "r")) {
+        if (std::fscanf(statm, "%llu", &pages) != 1) pages = 0;
+        std::fclose(statm);
+    }
+    return static_cast<rlim_t>(pages) * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE));
+}
+
+void wait_for(pid_t pid, int& status) {
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+}
+
+}  // namespace
+
+void limit(const Limits& limits) {
+    if (limits.cpu_seconds > 0) {
+        const rlim_t cpu = limits.cpu_seconds;
+        struct rlimit rl = {cpu, cpu + limits.cpu_grace};
+        ::setrlimit(RLIMIT_CPU, &rl);
+    }
+#ifndef PITH_ADDRESS_SANITIZER
+    if (limits.memory > 0) {
+        // With `beyond_inherited`, the parent's mappings (the file, pith's heap) plus `memory`:
+        // a fixed total failed on a large parent for a reason unrelated to the child's work.
+        const rlim_t total = static_cast<rlim_t>(limits.memory) + (limits.beyond_inherited ? inherited_address_space() : 0);
+        struct rlimit rl = {total, total};
+        ::setrlimit(RLIMIT_AS, &rl);
+    }
+#endif
+}
+
+bool Ended::exited_cleanly() const { return WIFEXITED(status) && WEXITSTATUS(status) == 0; }
+int Ended::signal() const { return WIFSIGNALED(status) ? WTERMSIG(status) : 0; }
+int Ended::exit_code() const { return WIFEXITED(status) ? WEXITSTATUS(status) : -1; }
+
+Child::Child(const Work& work, const std::function<void(pid_t)>& forked) {
+    int fds[2];
+    if (!platform::make_pipe(fds, false)) {
+        error_ = std::string("cannot create a pipe: ") + std::strerror(errno);
+        return;
+    }
+    std::fflush(nullptr);  // or the child's exit would write the parent's buffered output again
+    const pid_t pid = ::fork();
+    if (forked) forked(pid);
+    if (pid < 0) {
+        error_ = std::string("cannot fork: ") + std::strerror(errno);
+        ::close(fds[0]);
+        ::close(fds[1]);
+        return;
+    }
+    if (pid == 0) {
+        ::close(fds[0]);
+        bool sent = false;
+        try {
+            sent = write_all(fds[1], work());
+        } catch (...) {
+        }
+        ::_exit(sent ? 0 : 1);
+    }
+    ::close(fds[1]);
+    pid_ = pid;
+    fd_ = fds[0];
+}
+
+Child::Child(Child&& other) noexcept
+    : pid_(std::exchange(other.pid_, -1)), fd_(std::exchange(other.fd_, -1)), reaped_(other.reaped_), error_(std::move(other.error_)) {}
+
+Child& Child::operator=(Child&& other) noexcept {
+    if (this != &other) {
+        Child gone(std::move(*this));
+        pid_ = std::exchange(other.pid_, -1);
+        fd_ = std::exchange(other.fd_, -1);
+        reaped_ = other.reaped_;
+        error_ = std::move(other.error_);
+    }
+    return *this;
+}
+
+Child::~Child() {
+    if (pid_ > 0 && !reaped_) {
+        kill();
+        (void)reap();
+    }
+    if (fd_ >= 0) ::close(fd_);
+}
+
+bool Child::read_some(std::string& into) {
+    char buffer[65536];
+    const ssize_t n = ::read(fd_, buffer, sizeof buffer);
+    if (n > 0) into.append(buffer, static_cast<std::size_t>(n));
+    return n > 0 || (n < 0 && (errno == EINTR || errno == EAGAIN));
+}
+
+void Child::kill() {
+    if (pid_ > 0 && !reaped_) ::kill(pid_, SIGKILL);
+}
+
+int Child::reap() {
+    int status = 0;
+    if (pid_ > 0 && !reaped_) wait_for(pid_, status);
+    reaped_ = true;
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+    return status;
+}
+
+Ended Child::wait(double seconds) {
+    using Clock = std::chrono::steady_clock;
+    const auto deadline = Clock::now() + std::chrono::milliseconds(static_cast<long>(seconds * 1000));
+    Ended ended;
+    std::string message;
+    for (;;) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+        if (left.count() <= 0) break;
+        struct pollfd p = {fd_, POLLIN, 0};
+        const int ready = ::poll(&p, 1, static_cast<int>(left.count()));
+        if (ready < 0 && errno == EINTR) continue;
+        if (ready == 0) break;
+        if (ready < 0 || !read_some(message)) {  // closed: all it wrote
+            ended.bytes = std::move(message);
+            break;
+        }
+    }
+    if (!ended.bytes) kill();
+    ended.status = reap();
+    return ended;
+}
+
+}  // namespace pith::child

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Work done in a child process with limits, its result read from a pipe: the one home of fork,
+// the pipe, resource limits, the wall-clock limit and reaping, for pith batch's workers and for
+// the children that read a page with poppler or Tesseract. What the limits are and what a crash
+// means is each caller's policy.
+#include <sys/types.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace pith::child {
+
+// Limits a child sets on itself (limit()). Zero: no limit.
+struct Limits {
+    unsigned long cpu_seconds = 0;  // CPU time: SIGXCPU after this many seconds ...
+    unsigned long cpu_grace = 1;    // ... and SIGKILL this many seconds later
+    unsigned long long memory = 0;  // bytes of address space (none under AddressSanitizer, which reserves terabytes)
+    bool beyond_inherited = false;  // `memory` on top of the address space the child inherited
+};
+
+// In the child: sets `limits` on this process. The inherited address space is read from
+// /proc/self/statm; where there is none it counts as nothing.
+void limit(const Limits& limits);
+
+// How a child ended.
+struct Ended {
+    std::optional<std::string> bytes;  // all it wrote; nullopt: killed at the wall-clock limit
+    int status = 0;                    // as waitpid() gives it
+    bool exited_cleanly() const;       // exited with status 0
+    int signal() const;                // the signal that ended it, 0 when it exited
+    int exit_code() const;             // its exit status, -1 when a signal ended it
+};
+
+// A forked child. The child runs `work` and writes what it returns to the pipe, then exits 0
+// (1 when the write fails, or `work` throws: nothing that throws crosses back into the parent's
+// code). `forked`, when given, runs in both processes right after fork with the child's pid.
+class Child {
+public:
+    using Work = std::function<std::string()>;
+    Child() = default;
+    explicit Child(const Work& work, const std::function<void(pid_t)>& forked = {});
+    Child(Child&& other) noexcept;
+    Child& operator=(Child&& other) noexcept;
+    Child(const Child&) = delete;
+    Child& operator=(const Child&) = delete;
+    ~Child();  // kills and reaps a child still running
+
+    bool started() const { return pid_ > 0 && !reaped_; }  // started, and not reaped yet
+    const std::string& error() const { return error_; }  // when not started: which call failed, and why
+    pid_t pid() const { return pid_; }
+    int fd() const { return fd_; }  // the pipe's read end, for a caller that polls many children
+
+    // Everything the child writes until it closes the pipe, within `seconds` of wall-clock
+    // time (else it is killed), then reaps it.
+    Ended wait(double seconds);
+
+    // For a caller polling fd(): appends what can be read now to `into`; false once the pipe is
+    // closed (the child is done, or dead).
+    bool read_some(std::string& into);
+    void kill();  // SIGKILL, while it is not reaped
+    int reap();   // waits for it to end, closes the pipe; waitpid()'s status
+
+private:
+    pid_t pid_ = -1;
+    int fd_ = -1;
+    bool reaped_ = false;
+    std::string error_;
+};
+
+}  // namespace pith::child

@@ -44,3 +44,11 @@ add_test(NAME code_module_graph COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SO
 add_test(NAME code_module_graph_planted
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/code/module_graph.py ${CMAKE_SOURCE_DIR} --planted)
 set_tests_properties(code_module_graph code_module_graph_planted PROPERTIES TIMEOUT 60 LABELS "code")
+
+# Finding codes are typed constants (src/core/finding_codes.hpp): the compiler rejects a code
+# written as a string or misspelt (doc_findings checks the constants against doc/findings.md).
+add_test(NAME code_finding_codes_typed
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/code/finding_codes_typed.py
+          --cxx ${CMAKE_CXX_COMPILER} --source ${CMAKE_SOURCE_DIR}
+          --scratch ${CMAKE_CURRENT_BINARY_DIR}/finding-codes-typed)
+set_tests_properties(code_finding_codes_typed PROPERTIES TIMEOUT 300 LABELS "code")

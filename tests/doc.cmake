@@ -3,7 +3,8 @@
 # readme_commands runs every command README.md shows against this build's pith in a scratch
 # folder and checks the set-up commands against .ci/run; its self-test shows it fails when the
 # README and pith disagree. doc_links checks the relative links of README.md, doc/*.md and doc/dev/*.md;
-# doc_findings that doc/findings.md lists every finding code in the source.
+# doc_findings that doc/findings.md and src/core/finding_codes.hpp hold the same finding codes and
+# that no code is written as a string elsewhere in src/.
 add_test(NAME readme_commands
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/doc/readme_commands.py
           --pith $<TARGET_FILE:pith> --source ${CMAKE_SOURCE_DIR}

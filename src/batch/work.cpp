@@ -80,7 +80,7 @@ Check check_output(const Entry& e, const Keyring& keyring, const Options& opt) {
     return c;
 }
 
-bool title_failure(const Finding& f) { return f.code.rfind("pith.title.", 0) == 0; }
+bool title_failure(const Finding& f) { return family::pith_title.holds(f.code); }
 
 // Why `c` is not the output this line asked for; empty when it is. A stamp made with
 // no_title_check may fail the title check, and only that: the line asked for it.
@@ -124,12 +124,12 @@ std::optional<Json> already_done(const Entry& e, const Keyring& keyring, const O
     if (opt.redo || !file_exists(e.output)) return std::nullopt;
     try {
         const Check c = check_output(e, keyring, opt);
-        auto listed = [&](const std::vector<Finding>& section, const char* code) {
+        auto listed = [&](const std::vector<Finding>& section, Code code) {
             return std::any_of(section.begin(), section.end(), [&](const Finding& x) { return x.code == code; });
         };
         // With a signing key, an unsigned output is stamped (and signed) again.
-        bool signed_as_asked = !opt.signer || listed(c.rep.findings.success, "stamp.signed") ||
-                               listed(c.rep.findings.informational, "stamp.signer_unknown");
+        bool signed_as_asked = !opt.signer || listed(c.rep.findings.success, finding::stamp_signed) ||
+                               listed(c.rep.findings.informational, finding::stamp_signer_unknown);
         if (check_problem(e, c, number).empty() && signed_as_asked) {
             std::uint64_t bytes = 0;
             std::string digest = hash_file(e.output, &bytes);

@@ -108,50 +108,12 @@ struct VerifyCommand {
     std::string picture;  // --picture FILE.png|.html
 };
 
-// --online: the registry's record for the number a PDF carries becomes the record the embedded one
-// must equal (pith.record.expected.*), and the report says whether the registry knows the number.
-struct OnlineAnswer {
-    std::optional<Record> record;
-    std::string code, why;
-};
-
-OnlineAnswer ask_registry(const std::string& file, const VerifyCommand& c) {
-    const mark::Embedded e = mark::extract(file, c.password, c.allow_damaged);
-    Json number = e.to_json()["number"];
-    std::string n = number.is_string() ? number.get<std::string>() : "";
-    // No metadata (a converter dropped it): the number the badge's link names, whole or its prefix.
-    for (std::size_t i = 0; n.empty() && i < e.links.size(); ++i)
-        if (const std::string body = mark::body_of_link(e.links[i].uri); !body.empty()) n = body.size() == 26 ? body : "pith:" + body;
-    if (n.empty()) return {};
-    try {
-        registry::Options o = registry_options(c.registry);
-        registry::Fetched f = registry::fetch(registry::parse_query(n), o);
-        return {f.record, "registry.known", "the registry " + o.registry + " serves " + n + (f.from_cache ? " (cached copy)" : "")};
-    } catch (const registry::NotFound& e) {
-        return {std::nullopt, "registry.unknown", e.what()};
-    } catch (const registry::Refused& e) {
-        return {std::nullopt, "registry.refused", e.what()};
-    } catch (const Error& e) {
-        return {std::nullopt, "registry.unreachable", e.what()};
-    }
-}
-
-// A number the registry denies is a failure; an answer that could not be had or was refused leaves
-// the check unmade, so the file is at most unverified.
-void add_online_finding(verify::Report& report, const OnlineAnswer& a) {
-    if (a.code.empty()) return;
-    if (a.record) {
-        report.findings.ok(a.code, a.why);
-    } else if (a.code == "registry.unknown") {
-        report.findings.fail(a.code, a.why);
-        report.state = verify::State::Invalid;
-    } else {
-        report.findings.info(a.code, a.why);
-        if (report.state == verify::State::Trusted) {
-            report.state = verify::State::Unverified;
-            report.findings.info("pith.evidence.missing", "not trusted: the registry's record could not be checked");
-        }
-    }
+// --online: the registry's answer for the number a PDF carries; its record becomes the record the
+// embedded one must equal (pith.record.expected.*). None when the PDF carries no number.
+std::optional<registry::Answer> ask_registry(const std::string& file, const VerifyCommand& c) {
+    const std::string n = mark::carried_number(mark::extract(file, c.password, c.allow_damaged));
+    if (n.empty()) return std::nullopt;
+    return registry::ask(n, [&] { return registry_options(c.registry); });
 }
 
 // Worst first: the exit status of several files is that of the worst one.
@@ -209,14 +171,14 @@ int run_verify(const VerifyCommand& c) {
         int code;
         Json result;
         try {
-            OnlineAnswer online;
+            std::optional<registry::Answer> online;
             if (c.online) {
                 online = ask_registry(file, c);
-                options.expected = online.record;
+                options.expected = online ? online->record : std::nullopt;
             }
             // The picture is drawn while the file is open, of the report as printed.
             const auto draw = [&](pdf::File& pdf, verify::Report& report) {
-                add_online_finding(report, online);
+                if (online) verify::add_registry_answer(report, online->code, online->why);
                 if (picture_out) picture_out->write(picture::draw(pdf, options.password, report, format));
             };
             verify::Report report = pdf::within_budget(file, [&] { return verify::verify(file, keyring, options, draw); });

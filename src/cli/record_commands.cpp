@@ -26,7 +26,7 @@ int run_record(const RecordOptions& o) {
     Keyring keyring = Keyring::load(o.keyrings);
     ReceiptStatus receipt_status;
     Findings findings = check_record(record, keyring, &receipt_status);
-    for (const auto& w : keyring.warnings) findings.info("keyring.entry_refused", w);
+    for (const auto& w : keyring.warnings) findings.info(finding::keyring_entry_refused, w);
     bool consistent = findings.failure.empty();
 
     if (o.json) {

@@ -6,12 +6,10 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/keys.hpp"
+#include "registry/pinning.hpp"
 #include "registry/web_badge.hpp"
 
 #include <unistd.h>
-
-#include <filesystem>
-#include <set>
 
 namespace pith::cli {
 
@@ -88,34 +86,8 @@ struct KeysCommand {
     RegistryFlags flags;
 };
 
-// The fingerprints that cached registry receipts give for `key_id`: what a key must match when
-// no --fingerprint is given (the receipts come from records that recompute).
-std::set<std::string> receipt_fingerprints(const std::string& key_id, const RegistryFlags& flags) {
-    std::set<std::string> found;
-    std::error_code ec;
-    const std::string dir = registry_options(flags).cache_dir + "/records";
-    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
-        try {
-            Record r = load_record(entry.path().string());
-            if (r.consistent() && r.receipt && r.receipt->key_id == key_id && !r.receipt->fingerprint.empty())
-                found.insert(r.receipt->fingerprint);
-        } catch (const Error&) {
-        }
-    }
-    return found;
-}
-
 int run_keys_add(const KeysCommand& c) {
-    std::string pinned = c.fingerprint, pinned_by = "--fingerprint";
-    if (pinned.empty()) {
-        auto found = receipt_fingerprints(c.key_id, c.flags);
-        if (found.empty())
-            throw Error("no fingerprint to pin " + c.key_id + " to: pass --fingerprint HEX, or first `pith fetch` a record signed by it", err::options_invalid);
-        if (found.size() > 1) throw Error("cached receipts name " + std::to_string(found.size()) + " fingerprints for " + c.key_id + "; pass --fingerprint HEX", err::options_invalid);
-        pinned = *found.begin();
-        pinned_by = "the cached receipts";
-    }
-    for (auto& ch : pinned) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    const registry::Pin pin = registry::pin_key(c.key_id, c.fingerprint, [&] { return registry_options(c.flags).cache_dir; });
     std::string text;
     if (c.source.rfind("http://", 0) == 0 || c.source.rfind("https://", 0) == 0) {
         if (c.flags.offline) throw Error(c.source + ": --offline forbids the network", err::registry_unreachable);
@@ -123,16 +95,8 @@ int run_keys_add(const KeysCommand& c) {
     } else {
         text = read_file_or_stdin(c.source, 1u << 20);
     }
-    PublicKey key = parse_public_key(text, c.source, c.key_id);
-    const std::string actual = key_fingerprint(key);
-    if (actual != pinned)
-        throw Error(c.source + ": key fingerprint " + actual + " does not match " + pinned + " (pinned by " + pinned_by +
-                    "); not added", err::registry_refused);
-    const std::string ring = c.keyring.empty() ? default_keyring_file() : c.keyring;
-    std::error_code ec;
-    std::filesystem::create_directories(std::filesystem::path(ring).parent_path(), ec);
-    add_key_to_keyring_file(ring, c.key_id, key);
-    std::printf("added %s (fingerprint %s, pinned by %s) to %s\n", c.key_id.c_str(), actual.c_str(), pinned_by.c_str(), ring.c_str());
+    const registry::Added added = registry::add_pinned_key(c.keyring, c.key_id, parse_public_key(text, c.source, c.key_id), pin, c.source);
+    std::printf("added %s (fingerprint %s, pinned by %s) to %s\n", c.key_id.c_str(), added.fingerprint.c_str(), pin.by.c_str(), added.ring.c_str());
     return kExitOk;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 // Results of checks as data (c2patool's model): success, informational and
 // failure lists of {code, explanation}. Human output renders this, nothing else.
+#include "core/finding_codes.hpp"
 #include "core/json.hpp"
 #include "core/keys.hpp"
 #include "core/record.hpp"
@@ -12,7 +13,7 @@
 namespace pith {
 
 struct Finding {
-    std::string code;         // stable, dotted: "record.hash.match"
+    std::string code;         // stable, dotted: record.hash.match (one of core/finding_codes.hpp)
     std::string explanation;  // one plain sentence
 };
 
@@ -29,11 +30,15 @@ struct Region {
 struct Findings {
     std::vector<Finding> success, informational, failure;
     std::vector<Region> regions;  // not in to_json(): a verify report lists them
-    void ok(std::string code, std::string why) { success.push_back({std::move(code), std::move(why)}); }
-    void info(std::string code, std::string why) { informational.push_back({std::move(code), std::move(why)}); }
-    void fail(std::string code, std::string why) { failure.push_back({std::move(code), std::move(why)}); }
+    // A code is one of finding:: (core/finding_codes.hpp), never a string.
+    void ok(Code code, std::string why) { success.push_back({code.c_str(), std::move(why)}); }
+    void info(Code code, std::string why) { informational.push_back({code.c_str(), std::move(why)}); }
+    void fail(Code code, std::string why) { failure.push_back({code.c_str(), std::move(why)}); }
     Json to_json() const;  // {"success":[...],"informational":[...],"failure":[...]}
 };
+
+// receipt.valid, receipt.key_unknown, ...: the code of a receipt's status.
+Code receipt_code(ReceiptStatus status);
 
 // Several items of one explanation, "; " between them.
 std::string joined(const std::vector<std::string>& items);

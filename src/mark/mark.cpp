@@ -216,4 +216,12 @@ Embedded extract(const std::string& path, const std::string& password, bool allo
     return e;
 }
 
+std::string carried_number(const Embedded& e) {
+    Json number = e.to_json()["number"];
+    std::string n = number.is_string() ? number.get<std::string>() : "";
+    for (std::size_t i = 0; n.empty() && i < e.links.size(); ++i)
+        if (const std::string body = body_of_link(e.links[i].uri); !body.empty()) n = body.size() == 26 ? body : "pith:" + body;
+    return n;
+}
+
 }  // namespace pith::mark

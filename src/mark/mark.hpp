@@ -93,6 +93,9 @@ Embedded extract(pdf::File& file);
 // The number's body a resolver link names: https://host/pith/BODY[.json|/...], upper-cased;
 // "" if the link names none.
 std::string body_of_link(const std::string& uri);
+// The number a PDF carries, as a registry query: its metadata's; without metadata (a converter
+// dropped it), the one its badge's link names, whole or its prefix (pith:BODY8); "" when none.
+std::string carried_number(const Embedded& e);
 // Damage the reader worked around (pdf::File::defects()): pith::Error unless `allow_damaged`.
 void refuse_damaged(const pdf::File& file, bool allow_damaged);
 

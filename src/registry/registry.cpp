@@ -286,4 +286,18 @@ std::vector<std::string> prefetch(const std::vector<Query>& queries, const Optio
     return failed;
 }
 
+Answer ask(const std::string& number, const std::function<Options()>& options) {
+    try {
+        const Options o = options();
+        Fetched f = fetch(parse_query(number), o);
+        return {f.record, finding::registry_known, "the registry " + o.registry + " serves " + number + (f.from_cache ? " (cached copy)" : "")};
+    } catch (const NotFound& e) {
+        return {std::nullopt, finding::registry_unknown, e.what()};
+    } catch (const Refused& e) {
+        return {std::nullopt, finding::registry_refused, e.what()};
+    } catch (const Error& e) {
+        return {std::nullopt, finding::registry_unreachable, e.what()};
+    }
+}
+
 }  // namespace pith::registry

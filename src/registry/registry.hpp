@@ -2,10 +2,12 @@
 #pragma once
 // The Pith registry client: what a user asks for (a number, a short alias, an arXiv id), where the
 // registry serves it, the checks every answer must pass, and the local content-addressed cache.
+#include "core/finding_codes.hpp"
 #include "core/number.hpp"
 #include "core/record.hpp"
 #include "registry/http.hpp"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -66,6 +68,17 @@ Fetched fetch(const Query& query, const Options& options, bool bundle = false);
 
 // The checks, alone: throws pith::Error naming `origin` when `record` does not answer `query`.
 void check_answer(const Record& record, const Query& query, const std::string& origin, bool bundle);
+
+// What the registry says of a number (pith verify --online): its record and finding::registry_known,
+// or finding::registry_unknown (404), _refused (an answer that does not check) or _unreachable
+// (no answer), with the reason. `options` is called within: options that cannot be worked out (a
+// --registry that is not a URL) leave the registry unreached too.
+struct Answer {
+    std::optional<Record> record;
+    Code code;
+    std::string why;
+};
+Answer ask(const std::string& number, const std::function<Options()>& options);
 
 // Fetches every query once, `parallel` at a time (batch manifests). Returns one error line per
 // query that failed (empty when all are cached now).

@@ -477,11 +477,11 @@ private:
 // What the later revisions did, by code, and what they added that is on the list of what may
 // change after a stamp (reported as added, never a failure).
 struct Problems {
-    std::map<std::string, std::vector<std::string>> by_code;  // code -> what
+    std::map<Code, std::vector<std::string>> by_code;  // code -> what
     std::vector<std::string> added;                           // allowed: comments, form values, signatures
     int markup = 0;                                           // how many of `added` are comments (DocMDP P=2)
     std::vector<Region> regions;                              // where what was judged stands: annotations, changed pages
-    void add(const std::string& code, const std::string& what) { by_code[code].push_back(what); }
+    void add(Code code, const std::string& what) { by_code[code].push_back(what); }
     std::size_t count() const {
         std::size_t n = 0;
         for (const auto& [code, what] : by_code) n += what.size();
@@ -659,31 +659,31 @@ const std::initializer_list<const char*> kNoteKeys = {"M", "Contents", "T", "NM"
 // values in their widgets; signatures whose widgets paint nothing. None may cover an area to keep clear.
 void judge_annotation(pdf::File& now, const PdfObject& annot, const PdfObject* old, int page, const std::vector<Area>& keep_clear,
                       Problems& p, bool redrawn = false) {
-    if (!annot.IsDictionary()) return p.add("pith.changed.annotation", "an annotation that is no dictionary");
+    if (!annot.IsDictionary()) return p.add(finding::pith_changed_annotation, "an annotation that is no dictionary");
     const PdfDictionary& d = annot.GetDictionary();
     const std::string subtype = name_of(now.get_key(d, "Subtype"));
     const std::string where = "a /" + (subtype.empty() ? std::string("(no subtype)") : subtype) + " annotation" +
                               (page >= 0 ? " on page " + std::to_string(page + 1) : "");
     if (!redrawn && old && old->IsDictionary() && without(changed_keys(*old, annot), kNoteKeys).empty()) return;  // a note's text or state
     const PdfObject* f = now.get_key(d, "F");
-    if (f && !f->IsNumber()) return p.add("pith.changed.annotation", where + " whose /F is not an integer");
+    if (f && !f->IsNumber()) return p.add(finding::pith_changed_annotation, where + " whose /F is not an integer");
     const long long flags = f ? f->GetNumber() : 0;
     pdf::Rect rect;
-    if (!pdf::read_rect(now, d.GetKey("Rect"), rect)) return p.add("pith.changed.annotation", where + " whose /Rect cannot be read");
+    if (!pdf::read_rect(now, d.GetKey("Rect"), rect)) return p.add(finding::pith_changed_annotation, where + " whose /Rect cannot be read");
     MarkJudged marked{p, page, rect, "/" + subtype + (old ? " changed" : " added") + " after the stamp"};
     if (old && old->IsDictionary()) {
         const PdfObject* of = now.get_key(old->GetDictionary(), "F");
-        if (name_of(now.get_key(old->GetDictionary(), "Subtype")) != subtype) return p.add("pith.changed.annotation", where + " that was another kind before");
+        if (name_of(now.get_key(old->GetDictionary(), "Subtype")) != subtype) return p.add(finding::pith_changed_annotation, where + " that was another kind before");
         if (of && of->IsNumber() && hidden(of->GetNumber()) && !hidden(flags))
-            return p.add("pith.changed.annotation", where + " hidden before the stamp and shown after it");
+            return p.add(finding::pith_changed_annotation, where + " hidden before the stamp and shown after it");
     }
     if (hidden(flags)) return void(marked.shown = false);
     for (const auto& area : keep_clear)
-        if (area.page == page && pdf::overlaps(rect, area.rect)) p.add("pith.changed.annotation", where + " over " + area.what);
+        if (area.page == page && pdf::overlaps(rect, area.rect)) p.add(finding::pith_changed_annotation, where + " over " + area.what);
     static const std::set<std::string> comments = {"Highlight", "Underline", "StrikeOut", "Squiggly", "Text", "Ink", "Popup"};
-    if (subtype == "Link") return p.add("pith.changed.action", where + ": links may not be added after the stamp");
+    if (subtype == "Link") return p.add(finding::pith_changed_action, where + ": links may not be added after the stamp");
     if (comments.count(subtype)) {
-        if (appearance_uses(now, d, kShowsText)) return p.add("pith.changed.annotation", where + " whose appearance draws text or images");
+        if (appearance_uses(now, d, kShowsText)) return p.add(finding::pith_changed_annotation, where + " whose appearance draws text or images");
         ++p.markup;
         return p.added.push_back("a comment (" + where + ")");
     }
@@ -691,15 +691,15 @@ void judge_annotation(pdf::File& now, const PdfObject& annot, const PdfObject* o
         const std::string type = field_type(now, annot);
         if (type == "Sig") {
             if (rect.width() != 0 && rect.height() != 0 && appearance_uses(now, d, kPaints))
-                return p.add("pith.changed.annotation", "a signature field's " + where + " whose appearance paints over the page");
+                return p.add(finding::pith_changed_annotation, "a signature field's " + where + " whose appearance paints over the page");
             return p.added.push_back("signature field " + field_name(now, annot));
         }
-        if (!old) return p.add("pith.changed.form", "a new form field " + field_name(now, annot) + " (" + where + ")");
+        if (!old) return p.add(finding::pith_changed_form, "a new form field " + field_name(now, annot) + " (" + where + ")");
         if (auto keys = without(changed_keys(*old, annot), {"V", "AP", "AS", "MK", "DA", "F", "M"}); !keys.empty())
-            return p.add("pith.changed.form", "the " + keys_text(keys) + " of form field " + field_name(now, annot));
+            return p.add(finding::pith_changed_form, "the " + keys_text(keys) + " of form field " + field_name(now, annot));
         return p.added.push_back("the value of form field " + field_name(now, annot));
     }
-    p.add("pith.changed.annotation", where + ": not a comment pith accepts after the stamp (highlight, underline, strike-out, "
+    p.add(finding::pith_changed_annotation, where + ": not a comment pith accepts after the stamp (highlight, underline, strike-out, "
                                      "squiggly, sticky note, ink)");
 }
 
@@ -770,25 +770,25 @@ void judge_changed(pdf::File& before, pdf::File& now, std::uint32_t num, unsigne
     const PdfObject& old = before.get(ref);
     const PdfObject& cur = now.get(now.reference(num));
     const std::string what = "object " + std::to_string(num) + (type_of(old).empty() ? "" : " (/" + type_of(old) + ")");
-    if (role & kPageTree) return p.add("pith.changed.page_tree", "the page tree node " + what);
+    if (role & kPageTree) return p.add(finding::pith_changed_page_tree, "the page tree node " + what);
     if (role & kPage) {  // a page is judged by the page rules, whatever else names it (an /OpenAction, a destination)
         auto keys = without(changed_keys(old, cur), {"Annots"});
         if (!keys.empty()) drawing.mark(num, p);
-        if (keys.count("Contents")) p.add("pith.changed.content", "the /Contents of page " + what);
+        if (keys.count("Contents")) p.add(finding::pith_changed_content, "the /Contents of page " + what);
         keys.erase("Contents");
-        if (!keys.empty()) p.add("pith.changed.page", "the " + keys_text(keys) + " of page " + what);
+        if (!keys.empty()) p.add(finding::pith_changed_page, "the " + keys_text(keys) + " of page " + what);
         return;
     }
     if (role & kContent) {
         drawing.mark(num, p);
-        return p.add("pith.changed.content", "page content stream " + what);
+        return p.add(finding::pith_changed_content, "page content stream " + what);
     }
-    if (role & kResource) return p.add("pith.changed.resource", "a resource pages draw with, " + what);
-    if (role & kBadgeLink) return p.add("pith.changed.annotation", "the badge's link annotation " + what);
-    if (role & kDocument) return p.add("pith.changed.catalog", "a document-level " + what);
+    if (role & kResource) return p.add(finding::pith_changed_resource, "a resource pages draw with, " + what);
+    if (role & kBadgeLink) return p.add(finding::pith_changed_annotation, "the badge's link annotation " + what);
+    if (role & kDocument) return p.add(finding::pith_changed_catalog, "a document-level " + what);
     if (role & kCatalog) {
         auto keys = without(changed_keys(old, cur), {"AcroForm", "DSS", "Extensions", "Version", "MarkInfo", "StructTreeRoot", "Outlines"});
-        if (!keys.empty()) p.add("pith.changed.catalog", "the catalog's " + keys_text(keys));
+        if (!keys.empty()) p.add(finding::pith_changed_catalog, "the catalog's " + keys_text(keys));
         return;
     }
     if (role & kMetadata) {
@@ -796,7 +796,7 @@ void judge_changed(pdf::File& before, pdf::File& now, std::uint32_t num, unsigne
             if (xmp::read(before.stream_decoded(ref)).pith == xmp::read(now.stream_decoded(now.reference(num))).pith) return;
         } catch (const Error&) {
         }
-        return p.add("pith.changed.metadata", "pith's XMP properties were rewritten");
+        return p.add(finding::pith_changed_metadata, "pith's XMP properties were rewritten");
     }
     // Annotations and their /Annots arrays are judged page by page (judge_pages).
 }
@@ -832,7 +832,7 @@ void judge_page_annotations(pdf::File& before, pdf::File& now, const Comparison&
         for (const auto& item : old->GetArray())
             if (item.IsReference() && mark::is_badge_annotation(before, item) && (!cur || !std::any_of(cur->GetArray().begin(), cur->GetArray().end(),
                     [&](const PdfObject& x) { return x.IsReference() && x.GetReference() == item.GetReference(); })))
-                p.add("pith.changed.annotation", "the badge's link was removed from page " + std::to_string(i + 1));
+                p.add(finding::pith_changed_annotation, "the badge's link was removed from page " + std::to_string(i + 1));
     if (!cur) return;
     std::vector<Area> areas;
     for (const auto& area : keep_clear)
@@ -902,16 +902,16 @@ void judge_form(pdf::File& before, pdf::File& now, const Comparison& c, Problems
     const std::set<std::string> keys = changed_keys(old, *form);
     const PdfObject* need = now.get_key(form->GetDictionary(), "NeedAppearances");
     if (keys.count("NeedAppearances") && need && need->IsBool() && need->GetBool())
-        p.add("pith.changed.form", "the form's /NeedAppearances (viewers redraw every field from its value)");
+        p.add(finding::pith_changed_form, "the form's /NeedAppearances (viewers redraw every field from its value)");
     for (const char* k : {"XFA", "CO"})
-        if (keys.count(k)) p.add("pith.changed.form", std::string("the form's /") + k);
+        if (keys.count(k)) p.add(finding::pith_changed_form, std::string("the form's /") + k);
     const PdfObject* fields = now.get_key(form->GetDictionary(), "Fields");
     if (fields && fields->IsArray())
         for (const auto& item : fields->GetArray())
             if (item.IsReference() && c.fresh.count(item.GetReference().ObjectNumber()) && !c.unreadable.count(item.GetReference().ObjectNumber())) {
                 const PdfObject& field = now.get(item.GetReference());
                 if (field.IsDictionary() && !field.GetDictionary().HasKey("Subtype") && field_type(now, field) != "Sig")
-                    p.add("pith.changed.form", "a new form field " + field_name(now, field));
+                    p.add(finding::pith_changed_form, "a new form field " + field_name(now, field));
             }
 }
 
@@ -979,7 +979,7 @@ void judge_document_information(pdf::File& before, pdf::File& now, Problems& p) 
     for (const char* key : {"Title", "Author", "Subject"}) {
         const PdfObject* a = old_info ? before.get_key(old_info->GetDictionary(), key) : nullptr;
         const PdfObject* b = info ? now.get_key(info->GetDictionary(), key) : nullptr;
-        if ((a ? canon(*a) : "") != (b ? canon(*b) : "")) p.add("pith.changed.metadata", std::string("Info /") + key);
+        if ((a ? canon(*a) : "") != (b ? canon(*b) : "")) p.add(finding::pith_changed_metadata, std::string("Info /") + key);
     }
     auto xmp = [](pdf::File& doc) {
         const PdfObject* md = doc.catalog().GetDictionary().GetKey("Metadata");
@@ -990,7 +990,7 @@ void judge_document_information(pdf::File& before, pdf::File& now, Problems& p) 
             return std::string("(unreadable)");
         }
     };
-    if (dc_fields(xmp(before)) != dc_fields(xmp(now))) p.add("pith.changed.metadata", "the XMP's dc:title, dc:creator or dc:description");
+    if (dc_fields(xmp(before)) != dc_fields(xmp(now))) p.add(finding::pith_changed_metadata, "the XMP's dc:title, dc:creator or dc:description");
 }
 
 // A certification signature in the baseline: its DocMDP /P (1: no changes, 2: form filling and
@@ -1042,7 +1042,7 @@ Baseline check_pith_update(pdf::File& file, const std::optional<std::uint64_t>& 
     const std::uint64_t prior = *prior_length;
     const std::size_t eof = prior < bytes.size() ? bytes.find("%%EOF", prior) : std::string_view::npos;
     if (eof == std::string_view::npos) {
-        f.fail("pith.update.missing", "no revision follows the " + std::to_string(prior) + " bytes pith:priorLength names");
+        f.fail(finding::pith_update_missing, "no revision follows the " + std::to_string(prior) + " bytes pith:priorLength names");
         return b;
     }
     b.end = eof + 5;
@@ -1053,7 +1053,7 @@ Baseline check_pith_update(pdf::File& file, const std::optional<std::uint64_t>& 
     const bool is_file = b.end == bytes.size();
     std::optional<pdf::File> copy = is_file ? std::nullopt : prefix(file, b.end, "as stamped", password);
     if (!before || (!is_file && !copy)) {
-        f.fail("pith.update.missing", "the bytes before and through pith's update are not a PDF of their own");
+        f.fail(finding::pith_update_missing, "the bytes before and through pith's update are not a PDF of their own");
         return b;
     }
     pdf::File& stamped = is_file ? file : *copy;
@@ -1061,7 +1061,7 @@ Baseline check_pith_update(pdf::File& file, const std::optional<std::uint64_t>& 
     const auto r0 = before->revisions(), r1 = stamped.revisions();
     const bool repaired = r1.size() == 1 && before->reconstructed();
     if (!repaired && !(r1.size() == r0.size() + 1 && chain_starts_with(stamped, *before))) {
-        f.fail("pith.update.mismatch", "pith's update does not continue the document before it (its /Prev chain)");
+        f.fail(finding::pith_update_mismatch, "pith's update does not continue the document before it (its /Prev chain)");
         return b;
     }
     std::vector<std::string> problems;
@@ -1073,23 +1073,23 @@ Baseline check_pith_update(pdf::File& file, const std::optional<std::uint64_t>& 
         problems.push_back(std::string("unreadable (") + pdf::podofo_words(e) + ")");
     }
     if (problems.empty())
-        f.ok("pith.update.match", "pith's update changes only what pith stamp changes" + std::string(b.badge_drawn ? " (metadata, badge and link)" : " (metadata)"));
+        f.ok(finding::pith_update_match, "pith's update changes only what pith stamp changes" + std::string(b.badge_drawn ? " (metadata, badge and link)" : " (metadata)"));
     else
-        f.fail("pith.update.mismatch", "pith's update changes more than pith stamp does: " + joined(problems));
+        f.fail(finding::pith_update_mismatch, "pith's update changes more than pith stamp does: " + joined(problems));
     return b;
 }
 
 // The trailer, the encryption and Info's /PithNumber, as the baseline had them.
 void judge_trailer(pdf::File& baseline, pdf::File& file, Problems& p) {
-    if (file.root_ref() != baseline.root_ref()) p.add("pith.changed.catalog", "the trailer names another catalog (/Root)");
+    if (file.root_ref() != baseline.root_ref()) p.add(finding::pith_changed_catalog, "the trailer names another catalog (/Root)");
     if (file.encrypted() != baseline.encrypted() || file.encrypt_ref() != baseline.encrypt_ref())
-        p.add("pith.changed.catalog", "the encryption (/Encrypt)");
+        p.add(finding::pith_changed_catalog, "the encryption (/Encrypt)");
     auto pith_number = [](pdf::File& d) {
         const PdfObject* info = d.info();
         const PdfObject* n = info ? info->GetDictionary().GetKey("PithNumber") : nullptr;
         return n ? canon(*n) : std::string();
     };
-    if (pith_number(baseline) != pith_number(file)) p.add("pith.changed.metadata", "Info's /PithNumber");
+    if (pith_number(baseline) != pith_number(file)) p.add(finding::pith_changed_metadata, "Info's /PithNumber");
 }
 
 // Every changed object by its role in the baseline; true when anything changed but the
@@ -1102,7 +1102,7 @@ bool judge_objects(pdf::File& baseline, pdf::File& file, const Comparison& c, Pr
     for (std::uint32_t num : c.changed) {
         const unsigned role = roles.of(num);
         if (c.unreadable.count(num)) {
-            p.add("pith.changed.unreadable", "object " + std::to_string(num) + " cannot be read after the stamp");
+            p.add(finding::pith_changed_unreadable, "object " + std::to_string(num) + " cannot be read after the stamp");
             continue;
         }
         if (role != 0 && !(role == kCatalog && without(changed_keys(baseline.get(baseline.reference(num)), file.get(file.reference(num))), {"DSS"}).empty()))
@@ -1110,9 +1110,9 @@ bool judge_objects(pdf::File& baseline, pdf::File& file, const Comparison& c, Pr
         judge_changed(baseline, file, num, role, drawing, p);
     }
     for (std::uint32_t num : c.unreadable)
-        if (!c.changed.count(num) && roles.of(num) == 0) p.add("pith.changed.unreadable", "object " + std::to_string(num) + ", added after the stamp, cannot be read");
+        if (!c.changed.count(num) && roles.of(num) == 0) p.add(finding::pith_changed_unreadable, "object " + std::to_string(num) + ", added after the stamp, cannot be read");
     for (std::uint32_t num : c.freed)
-        if (roles.of(num) & ~unsigned(kAnnotation | kForm)) p.add("pith.changed.freed", "object " + std::to_string(num) + " was freed");
+        if (roles.of(num) & ~unsigned(kAnnotation | kForm)) p.add(finding::pith_changed_freed, "object " + std::to_string(num) + " was freed");
     return other_changes;
 }
 
@@ -1128,7 +1128,7 @@ void judge_actions(pdf::File& baseline, pdf::File& file, const Comparison& c, Pr
             for (const auto& a : found)
                 if (!had.count(a)) added.push_back(a);
             if (!added.empty())
-                p.add("pith.changed.action", joined(added) + " in object " + std::to_string(num) + " (no links, actions or scripts may be added after the stamp)");
+                p.add(finding::pith_changed_action, joined(added) + " in object " + std::to_string(num) + " (no links, actions or scripts may be added after the stamp)");
         }
 }
 
@@ -1136,9 +1136,9 @@ void judge_actions(pdf::File& baseline, pdf::File& file, const Comparison& c, Pr
 int judge_docmdp(pdf::File& baseline, bool other_changes, Problems& p) {
     const int docmdp = docmdp_permissions(baseline);
     if (docmdp == 1 && (other_changes || !p.added.empty()))
-        p.add("pith.changed.docmdp", "the certification signature's DocMDP permissions (P=1) allow no change at all");
+        p.add(finding::pith_changed_docmdp, "the certification signature's DocMDP permissions (P=1) allow no change at all");
     if (docmdp == 2 && p.markup > 0)
-        p.add("pith.changed.docmdp", "the certification signature's DocMDP permissions (P=2) allow form filling and signing, not comments");
+        p.add(finding::pith_changed_docmdp, "the certification signature's DocMDP permissions (P=2) allow form filling and signing, not comments");
     return docmdp;
 }
 
@@ -1148,7 +1148,7 @@ void report_changes(const Problems& p, std::size_t count, int docmdp, Findings& 
     if (p.by_code.empty()) {
         std::string list = p.added.empty() ? "document information only (dates and XMP properties, not the title, author or subject)"
                                            : "added after the stamp: " + joined(p.added);
-        f.info("pith.changes.after", what + " change only what may change after a stamp" +
+        f.info(finding::pith_changes_after, what + " change only what may change after a stamp" +
                                          (docmdp ? " (DocMDP P=" + std::to_string(docmdp) + ")" : std::string()) + "; " + list);
         return;
     }
@@ -1159,12 +1159,12 @@ void check_later_changes(pdf::File& file, const Baseline& b, const std::vector<A
                          Findings& f) {
     if (!b.found) return;
     if (b.whole_file) {
-        f.ok("pith.changes.none", "nothing was appended to the file after its pith data");
+        f.ok(finding::pith_changes_none, "nothing was appended to the file after its pith data");
         return;
     }
     std::optional<pdf::File> baseline = prefix(file, b.end, "as stamped", password);
     if (!baseline || !chain_starts_with(file, *baseline)) {
-        f.fail("pith.xref.chain", "the file's cross-reference chain does not pass through the revision that holds its pith data: "
+        f.fail(finding::pith_xref_chain, "the file's cross-reference chain does not pass through the revision that holds its pith data: "
                                   "viewers and pith may read different documents");
         return;
     }
@@ -1185,9 +1185,9 @@ void check_later_changes(pdf::File& file, const Baseline& b, const std::vector<A
         judge_document_information(*baseline, file, p);
         judge_actions(*baseline, file, c, p);
     } catch (const Error& e) {
-        p.add("pith.changed.unreadable", std::string("what was appended cannot be read (") + e.what() + ")");
+        p.add(finding::pith_changed_unreadable, std::string("what was appended cannot be read (") + e.what() + ")");
     } catch (const PoDoFo::PdfError& e) {
-        p.add("pith.changed.unreadable", "what was appended cannot be read (" + pdf::podofo_words(e) + ")");
+        p.add(finding::pith_changed_unreadable, "what was appended cannot be read (" + pdf::podofo_words(e) + ")");
     }
     report_changes(p, count, judge_docmdp(*baseline, other_changes, p), f);
 }

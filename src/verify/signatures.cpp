@@ -131,25 +131,25 @@ std::vector<std::string> signer_doubts(const Signature& s, Findings& f) {
     const auto& c = s.cms;
     if (c.chain == sign::CmsCheck::Chain::NoAnchors) {
         doubts.push_back("no trust anchors given (--trust CAS.pem)");
-        f.info("signature.no_anchors", "the certificate of " + c.subject + " was not checked against trust anchors: none given (--trust)");
+        f.info(finding::signature_no_anchors, "the certificate of " + c.subject + " was not checked against trust anchors: none given (--trust)");
     } else if (c.chain == sign::CmsCheck::Chain::Untrusted) {
         doubts.push_back("its certificate does not chain to a trust anchor");
-        f.info("signature.untrusted", "the certificate of " + c.subject + " does not chain to a trust anchor (" + c.chain_error + ")");
+        f.info(finding::signature_untrusted, "the certificate of " + c.subject + " does not chain to a trust anchor (" + c.chain_error + ")");
     }
     if (c.expired) {
         doubts.push_back("a certificate was not valid at the signing time");
-        f.info("signature.expired", "signed at " + c.signing_time_text + " with a certificate not valid then: " + c.expiry);
+        f.info(finding::signature_expired, "signed at " + c.signing_time_text + " with a certificate not valid then: " + c.expiry);
     }
     if (!c.key_usage) {
         doubts.push_back("the certificate's key usage does not allow signing documents");
-        f.info("signature.key_usage", "the certificate of " + c.subject + " has neither digitalSignature nor nonRepudiation key usage");
+        f.info(finding::signature_key_usage, "the certificate of " + c.subject + " has neither digitalSignature nor nonRepudiation key usage");
     }
     return doubts;
 }
 
 bool changed_after(const Findings& f) {
     return std::any_of(f.failure.begin(), f.failure.end(), [](const Finding& x) {
-        return x.code.rfind("pith.changed.", 0) == 0 || x.code == "pith.xref.chain";
+        return family::pith_changed.holds(x.code) || x.code == finding::pith_xref_chain;
     });
 }
 
@@ -170,7 +170,7 @@ void report_other(const std::string& field, const Signature& s, const std::strin
                               : !holds ? "not valid: " + s.cms.error
                               : doubts.empty() ? "valid, certificate chains to " + s.cms.anchor
                               : "the signature holds, but its signer is unknown here: " + joined(doubts);
-    f.info(holds && !doubts.empty() ? "signature.other_unknown" : "signature.other",
+    f.info(holds && !doubts.empty() ? finding::signature_other_unknown : finding::signature_other,
            "signature \"" + field + "\" by " + s.who() + " covers " + covers + ", " +
                (s.covered_end < baseline.end ? "from before the stamp" : "made after the stamp") + "; " + state);
 }
@@ -197,33 +197,33 @@ bool check_signatures(pdf::File& file, const Baseline& baseline, const sign::Anc
         if (over_stamp) {
             publisher = true;
             if (!s.malformed.empty() || !s.cms.parsed || !s.cms.valid) {
-                f.fail("stamp.signature_invalid", "the file changed after " + s.who() + " signed the stamp: " +
+                f.fail(finding::stamp_signature_invalid, "the file changed after " + s.who() + " signed the stamp: " +
                                                       (s.malformed.empty() ? s.cms.error : s.malformed));
                 continue;
             }
             if (changed_after(f)) {  // the signature holds for the stamp, not for the file as it is now
-                f.fail("stamp.changed_after_signing", "changed after " + s.who() + " signed it: what was appended later changes what a reader sees (above)");
+                f.fail(finding::stamp_changed_after_signing, "changed after " + s.who() + " signed it: what was appended later changes what a reader sees (above)");
                 continue;
             }
             const std::vector<std::string> doubts = signer_doubts(s, f);
             if (doubts.empty()) {
                 stamp_signed = true;
-                f.ok("stamp.signed", "stamped and signed by " + s.cms.subject + " at " + s.cms.signing_time_text + " (" + s.cms.digest +
+                f.ok(finding::stamp_signed, "stamped and signed by " + s.cms.subject + " at " + s.cms.signing_time_text + " (" + s.cms.digest +
                                          ", certificate chains to " + s.cms.anchor + "); the signature covers " + covers + compared);
             } else {
-                f.info("stamp.signer_unknown", "stamped and signed by " + s.cms.subject + ", whom pith does not trust here: " + joined(doubts) +
+                f.info(finding::stamp_signer_unknown, "stamped and signed by " + s.cms.subject + ", whom pith does not trust here: " + joined(doubts) +
                                                    "; the signature covers " + covers + compared);
             }
             continue;
         }
         // A signature over an earlier pith update: the stamp was made again after it was signed.
         if (s.malformed.empty() && is_pith_revision(file.bytes(), revisions, s.revision)) {
-            f.fail("stamp.changed_after_signing", "stamped again after " + s.who() + " signed an earlier stamp (the signature covers " + covers + ")");
+            f.fail(finding::stamp_changed_after_signing, "stamped again after " + s.who() + " signed an earlier stamp (the signature covers " + covers + ")");
             continue;
         }
         report_other(field, s, covers, baseline, f);
     }
-    if (baseline.found && !publisher) f.info("stamp.unsigned", "no publisher's signature covers the stamp (pith stamp --sign-cert)");
+    if (baseline.found && !publisher) f.info(finding::stamp_unsigned, "no publisher's signature covers the stamp (pith stamp --sign-cert)");
     return stamp_signed;
 }
 

@@ -128,17 +128,17 @@ std::optional<PithNumber> check_number(const Embedded& e, Report& report) {
     const std::string xmp_text = property(p, "number");
     std::optional<PithNumber> xmp_number = try_number(xmp_text);
     std::optional<PithNumber> info_number = try_number(e.info.count("PithNumber") ? e.info.at("PithNumber") : "");
-    if (!xmp_text.empty() && !xmp_number) f.fail("pith.metadata.malformed", "XMP pith:number \"" + xmp_text + "\" is not a Pith number");
+    if (!xmp_text.empty() && !xmp_number) f.fail(finding::pith_metadata_malformed, "XMP pith:number \"" + xmp_text + "\" is not a Pith number");
     if (!e.xmp.ambiguities.empty())
-        f.fail("pith.metadata.ambiguous", "the XMP metadata can be read more than one way, so other readers may see other values: " +
+        f.fail(finding::pith_metadata_ambiguous, "the XMP metadata can be read more than one way, so other readers may see other values: " +
                                               joined(e.xmp.ambiguities));
     std::optional<PithNumber> number = xmp_number ? xmp_number : info_number;
     if (!number) {
-        f.fail("pith.metadata.malformed", "the pith metadata holds no readable Pith number");
+        f.fail(finding::pith_metadata_malformed, "the pith metadata holds no readable Pith number");
         return std::nullopt;
     }
     report.number = number->is_full() ? number->full() : number->short_form(number->body.size());
-    f.ok("pith.metadata.present", std::string("pith metadata found (") + (xmp_number ? "XMP" : "") +
+    f.ok(finding::pith_metadata_present, std::string("pith metadata found (") + (xmp_number ? "XMP" : "") +
                                       (xmp_number && info_number ? " and " : "") + (info_number ? "Info" : "") + ")");
     return number;
 }
@@ -156,34 +156,34 @@ RecordData check_record_data(const xmp::Properties& p, const PithNumber& number,
         try {
             r.record = read_record(prop("canonicalRecord"), "embedded canonical record");
         } catch (const Error& err) {
-            f.fail("pith.record.malformed", err.what());
+            f.fail(finding::pith_record_malformed, err.what());
         }
     }
     if (r.record) {
         r.hash = r.record->canonical_hash;
         const std::string stated = prop("canonicalSha256");
         if (stated.empty())
-            f.info("pith.hash.not_stated", "no pith:canonicalSha256 embedded; recomputed " + to_hex(*r.hash));
+            f.info(finding::pith_hash_not_stated, "no pith:canonicalSha256 embedded; recomputed " + to_hex(*r.hash));
         else if (stated == to_hex(*r.hash))
-            f.ok("pith.hash.match", "canonical hash " + stated + " recomputes from the embedded canonical record");
+            f.ok(finding::pith_hash_match, "canonical hash " + stated + " recomputes from the embedded canonical record");
         else
-            f.fail("pith.hash.mismatch", "embedded canonical hash " + stated + " differs from the recomputed " + to_hex(*r.hash));
+            f.fail(finding::pith_hash_mismatch, "embedded canonical hash " + stated + " differs from the recomputed " + to_hex(*r.hash));
         if (r.record->number.body == number.body && (number.year == 0 || number.year == r.record->number.year))
-            f.ok("pith.number.match", "Pith number " + r.record->number.full() + " derives from the embedded record");
+            f.ok(finding::pith_number_match, "Pith number " + r.record->number.full() + " derives from the embedded record");
         else
-            f.fail("pith.number.mismatch", "embedded number " + shown + " differs from " + r.record->number.full() + ", derived from the embedded record");
+            f.fail(finding::pith_number_mismatch, "embedded number " + shown + " differs from " + r.record->number.full() + ", derived from the embedded record");
         return r;
     }
     // Without the record there is no signed title to bind the paper to: never trusted.
     if (auto stated = sha256_from_hex(prop("canonicalSha256"))) {
         r.hash = *stated;
-        f.info("pith.record.absent", "no canonical record embedded: the hash cannot be recomputed and the paper's title cannot be checked");
+        f.info(finding::pith_record_absent, "no canonical record embedded: the hash cannot be recomputed and the paper's title cannot be checked");
         if (number_from_hash(*stated, number.year).body.substr(0, number.body.size()) == number.body)
-            f.ok("pith.number.match", "Pith number " + shown + " derives from the embedded canonical hash");
+            f.ok(finding::pith_number_match, "Pith number " + shown + " derives from the embedded canonical hash");
         else
-            f.fail("pith.number.mismatch", "embedded number " + shown + " does not derive from the embedded canonical hash");
+            f.fail(finding::pith_number_mismatch, "embedded number " + shown + " does not derive from the embedded canonical hash");
     } else {  // pith.sty's one-line \pithnumber: say what makes the PDF checkable
-        f.info("pith.record.number_only",
+        f.info(finding::pith_record_number_only,
                "only the number is embedded (a one-line \\pithnumber): no record to check it, a receipt or the title against; "
                "run `pith tex --number " + shown + " > pith-number.tex`, put \\input{pith-number} in place of the \\pithnumber "
                "line and compile again (or check the registry's record: pith verify --online)");
@@ -200,7 +200,7 @@ bool check_receipt_data(const xmp::Properties& p, const std::optional<Sha256>& h
         Receipt receipt{prop("receiptKeyId"), prop("receiptAlgorithm"), prop("receiptSignature"), prop("receiptFingerprint"),
                         prop("receiptSignedAt"), "", "canonical_sha256_bytes"};
         ReceiptCheck check = check_receipt(receipt, *hash, keyring, now_rfc3339());
-        const std::string code = std::string("receipt.") + pith::to_string(check.status);
+        const Code code = receipt_code(check.status);
         if (check.status == ReceiptStatus::Valid) {
             valid = true;
             f.ok(code, check.explanation);
@@ -211,9 +211,9 @@ bool check_receipt_data(const xmp::Properties& p, const std::optional<Sha256>& h
             f.fail(code, check.explanation);
         }
     } else {
-        f.info("receipt.absent", prop("receiptSignature").empty() ? "no receipt embedded" : "a receipt is embedded but no hash to check it against");
+        f.info(finding::receipt_absent, prop("receiptSignature").empty() ? "no receipt embedded" : "a receipt is embedded but no hash to check it against");
     }
-    for (const auto& w : keyring.warnings) f.info("keyring.entry_refused", w);
+    for (const auto& w : keyring.warnings) f.info(finding::keyring_entry_refused, w);
     return valid;
 }
 
@@ -238,15 +238,15 @@ void check_links(pdf::File& file, const Embedded& e, const PithNumber& number, c
         mark(f, link.page, {link.rect[0], link.rect[1], link.rect[2], link.rect[3]}, "link", bad ? "fail" : "ok",
              (link.pith_badge ? "badge link to " : "link to ") + host_of(link.uri));
     }
-    if (!disagreements.empty()) f.fail("pith.links.mismatch", "not everything names " + shown + ": " + joined(disagreements));
-    if (!unsafe.empty()) f.fail("pith.link.action", "a pith link must only open the resolver: " + joined(unsafe));
-    if (!elsewhere.empty()) f.fail("pith.link.host", "a pith link must go to " + resolver + ": " + joined(elsewhere));
+    if (!disagreements.empty()) f.fail(finding::pith_links_mismatch, "not everything names " + shown + ": " + joined(disagreements));
+    if (!unsafe.empty()) f.fail(finding::pith_link_action, "a pith link must only open the resolver: " + joined(unsafe));
+    if (!elsewhere.empty()) f.fail(finding::pith_link_host, "a pith link must go to " + resolver + ": " + joined(elsewhere));
     if (disagreements.empty() && unsafe.empty() && elsewhere.empty()) {
         if (!e.links.empty())
-            f.ok("pith.links.match", "the metadata and " + std::to_string(e.links.size()) + " link" + (e.links.size() == 1 ? "" : "s") +
+            f.ok(finding::pith_links_match, "the metadata and " + std::to_string(e.links.size()) + " link" + (e.links.size() == 1 ? "" : "s") +
                                          " to " + resolver + " name the same number");
         else
-            f.info("pith.links.absent", "no link to the Pith resolver found on page 1 or the badge's page");
+            f.info(finding::pith_links_absent, "no link to the Pith resolver found on page 1 or the badge's page");
     }
     check_link_overlap(file, baseline, f);
 }
@@ -280,11 +280,11 @@ void check_link_overlap(pdf::File& file, const Baseline& baseline, Findings& f) 
             continue;
         }
         mark(f, baseline.badge_page + 1, r, "link", "fail", "link over the badge to " + host);
-        f.fail("pith.link.overlap", "another link lies over the badge on page " + std::to_string(baseline.badge_page + 1));
+        f.fail(finding::pith_link_overlap, "another link lies over the badge on page " + std::to_string(baseline.badge_page + 1));
         return;
     }
     if (older)
-        f.info("pith.link.under_badge", std::to_string(older) + " link" + (older == 1 ? "" : "s") + " the paper had before the stamp " +
+        f.info(finding::pith_link_under_badge, std::to_string(older) + " link" + (older == 1 ? "" : "s") + " the paper had before the stamp " +
                                             (older == 1 ? "lies" : "lie") + " under the badge on page " + std::to_string(baseline.badge_page + 1) +
                                             " (pith's link is above " + (older == 1 ? "it" : "them") + ")");
 }
@@ -340,9 +340,9 @@ void mark_hidden(const visible::Page& page, const pdf::Page& geometry, int page_
 void mark_badge(const Baseline& b, Findings& f) {
     if (!b.badge_drawn) return;
     const bool failed = std::any_of(f.failure.begin(), f.failure.end(), [](const Finding& x) {
-        return x.code.rfind("pith.badge.", 0) == 0 || x.code == "pith.link.overlap";
+        return family::pith_badge.holds(x.code) || x.code == finding::pith_link_overlap;
     });
-    const bool shown = std::any_of(f.success.begin(), f.success.end(), [](const Finding& x) { return x.code == "pith.badge.text.match"; });
+    const bool shown = std::any_of(f.success.begin(), f.success.end(), [](const Finding& x) { return x.code == finding::pith_badge_text_match; });
     mark(f, b.badge_page + 1, b.badge_rect, "badge", failed ? "fail" : shown ? "ok" : "info", "badge");
 }
 
@@ -362,11 +362,11 @@ void check_title_pixels(TitleCheck& title, Findings& f) {
     for (Region& r : f.regions)  // the title's region says what the pixels made of it
         if (r.kind == "title") r.outcome = j.verdict == pixels::Verdict::Agrees ? "ok" : j.verdict == pixels::Verdict::Unverified ? "info" : "fail";
     switch (j.verdict) {
-        case pixels::Verdict::Agrees: f.ok("pith.title.pixels.match", j.explanation); break;
-        case pixels::Verdict::Unverified: f.info("pith.title.pixels.unverified", j.explanation); break;
-        case pixels::Verdict::Differs: f.fail("pith.title.pixels.differs", j.explanation); break;
-        case pixels::Verdict::Faint: f.fail("pith.title.pixels.faint", j.explanation); break;
-        case pixels::Verdict::Outranked: f.fail("pith.title.pixels.outranked", j.explanation); break;
+        case pixels::Verdict::Agrees: f.ok(finding::pith_title_pixels_match, j.explanation); break;
+        case pixels::Verdict::Unverified: f.info(finding::pith_title_pixels_unverified, j.explanation); break;
+        case pixels::Verdict::Differs: f.fail(finding::pith_title_pixels_differs, j.explanation); break;
+        case pixels::Verdict::Faint: f.fail(finding::pith_title_pixels_faint, j.explanation); break;
+        case pixels::Verdict::Outranked: f.fail(finding::pith_title_pixels_outranked, j.explanation); break;
     }
 }
 
@@ -386,12 +386,12 @@ TitleCheck check_title(pdf::File& file, const std::string& plain, const std::str
     const title::TitleBlock block = title::title_block(plain, hash, count, read, pixels_why);
     const title::OnPage& t = block.shown;
     switch (t.shown) {
-        case title::Shown::AsTitle: f.ok("pith.title.match", t.explanation); break;
-        case title::Shown::NotAsTitle: f.fail("pith.title.not_title", t.explanation); break;
-        case title::Shown::Hidden: f.fail("pith.title.hidden", t.explanation); break;
-        case title::Shown::Differs: f.fail("pith.title.differs", t.explanation); break;
+        case title::Shown::AsTitle: f.ok(finding::pith_title_match, t.explanation); break;
+        case title::Shown::NotAsTitle: f.fail(finding::pith_title_not_title, t.explanation); break;
+        case title::Shown::Hidden: f.fail(finding::pith_title_hidden, t.explanation); break;
+        case title::Shown::Differs: f.fail(finding::pith_title_differs, t.explanation); break;
         case title::Shown::Scanned:
-        case title::Shown::Unknown: f.info("pith.title.none", t.explanation); break;
+        case title::Shown::Unknown: f.info(finding::pith_title_none, t.explanation); break;
     }
     TitleCheck out{block.index, std::nullopt, {}, nullptr};
     if (!block.reading.page) return out;
@@ -417,7 +417,7 @@ void check_badge_drawing(pdf::File& file, const Embedded& e, const PithNumber& n
                          Findings& f) {
     const std::optional<badge::Options> options = badge::options_from(recorded);
     if (!options)
-        return f.info("pith.badge.drawing.unchecked", recorded.empty() ? "the metadata does not say how the badge was drawn (pith:badge): "
+        return f.info(finding::pith_badge_drawing_unchecked, recorded.empty() ? "the metadata does not say how the badge was drawn (pith:badge): "
                                                                          "it cannot be drawn again to compare"
                                                                        : "pith:badge is not a description pith stamp writes: the badge "
                                                                          "cannot be drawn again to compare");
@@ -426,9 +426,9 @@ void check_badge_drawing(pdf::File& file, const Embedded& e, const PithNumber& n
         if (l.pith_badge) url = l.uri;
     const std::string why = badge::redraw_differs(file, b.badge_xobject, number.short_form(), url, *options);
     if (why.empty())
-        f.ok("pith.badge.drawing.match", "the badge is exactly what pith stamp draws for " + number.short_form());
+        f.ok(finding::pith_badge_drawing_match, "the badge is exactly what pith stamp draws for " + number.short_form());
     else
-        f.fail("pith.badge.drawing.mismatch", "the badge is not what pith stamp draws for " + number.short_form() + ": " + why);
+        f.fail(finding::pith_badge_drawing_mismatch, "the badge is not what pith stamp draws for " + number.short_form() + ": " + why);
 }
 
 // 6. The badge text a reader sees on the badge's page: the number's first 8 letters, and no
@@ -439,33 +439,33 @@ void check_badge_text(const Embedded& e, const PithNumber& number, const Baselin
     const std::string expected = "pith:" + number.body.substr(0, 8), where = "page " + std::to_string(e.badge_page);
     const bool hidden = badge == BadgeText::None && page && badge_text(visible::all_text(*page), number) == BadgeText::Shown;
     if (badge == BadgeText::Shown)
-        f.ok("pith.badge.text.match", where + " shows " + expected);
+        f.ok(finding::pith_badge_text_match, where + " shows " + expected);
     else if (badge == BadgeText::Other)
-        f.fail("pith.badge.text.mismatch", where + " shows a different Pith number than " + expected);
+        f.fail(finding::pith_badge_text_mismatch, where + " shows a different Pith number than " + expected);
     else if (hidden && !baseline.badge_drawn)  // drawn to be unseen
-        f.fail("pith.badge.hidden", "the badge's text " + expected + " is on " + where + " only where a reader cannot see it (" +
+        f.fail(finding::pith_badge_hidden, "the badge's text " + expected + " is on " + where + " only where a reader cannot see it (" +
                                         visible::hidden_reasons(*page) + ")");
     else  // none, or pith stamp's own badge, unchanged since (9), hidden by its page (too small, content left open)
-        f.info("pith.badge.text.absent", "no visible badge text " + expected + " found on " + where +
+        f.info(finding::pith_badge_text_absent, "no visible badge text " + expected + " found on " + where +
                                              (hidden ? " (pith stamp drew it, but it is " + visible::hidden_reasons(*page) + ")" : ""));
 }
 
 // The reasons a report without failures is not trusted: every check must have been made.
 std::vector<std::string> missing_evidence(const Findings& f, bool receipt_valid, bool badge_expected, bool unverified_record) {
-    auto listed = [](const std::vector<Finding>& section, const char* code) {
+    auto listed = [](const std::vector<Finding>& section, Code code) {
         return std::any_of(section.begin(), section.end(), [&](const Finding& x) { return x.code == code; });
     };
-    auto has = [&](const char* code) { return listed(f.success, code); };
+    auto has = [&](Code code) { return listed(f.success, code); };
     std::vector<std::string> missing;
     if (!receipt_valid) missing.push_back("no valid receipt under a trusted key");
-    if (listed(f.informational, "pith.record.absent") || listed(f.informational, "pith.record.number_only"))
+    if (listed(f.informational, finding::pith_record_absent) || listed(f.informational, finding::pith_record_number_only))
         missing.push_back("no canonical record to recompute the hash from");
-    if (!has("pith.title.match")) missing.push_back("the record's title was not found set as the title on page 1 (or after front matter)");
-    else if (!has("pith.title.pixels.match")) missing.push_back("the pixels did not confirm the title the text layer shows");
-    if (badge_expected && !has("pith.badge.text.match")) missing.push_back("the badge is not visible");
-    if (listed(f.informational, "pith.badge.drawing.unchecked")) missing.push_back("the badge could not be drawn again to compare");
-    if (listed(f.informational, "pith.rewritten")) missing.push_back("the file was rewritten after stamping: what changed since cannot be checked");
-    else if (!has("pith.update.match") && !has("pith.update.none")) missing.push_back("the stamp could not be checked");
+    if (!has(finding::pith_title_match)) missing.push_back("the record's title was not found set as the title on page 1 (or after front matter)");
+    else if (!has(finding::pith_title_pixels_match)) missing.push_back("the pixels did not confirm the title the text layer shows");
+    if (badge_expected && !has(finding::pith_badge_text_match)) missing.push_back("the badge is not visible");
+    if (listed(f.informational, finding::pith_badge_drawing_unchecked)) missing.push_back("the badge could not be drawn again to compare");
+    if (listed(f.informational, finding::pith_rewritten)) missing.push_back("the file was rewritten after stamping: what changed since cannot be checked");
+    else if (!has(finding::pith_update_match) && !has(finding::pith_update_none)) missing.push_back("the stamp could not be checked");
     if (unverified_record) missing.push_back("the record was stamped with --allow-unverified");
     return missing;
 }
@@ -478,7 +478,7 @@ struct Readers {
 
 void start_readers(pdf::File& file, const Embedded& e, const Options& options, Readers& readers, Findings& f) {
     if (!options.render)
-        return f.info("pith.text.skipped", "the pages were not rendered (a stamper's check of its own output): title and badge not checked");
+        return f.info(finding::pith_text_skipped, "the pages were not rendered (a stamper's check of its own output): title and badge not checked");
     if (file.page_count() == 0) return;  // without pages there is nothing for poppler to read either
     // What the children are asked must fit the file's budget too (pdf.too_large stops them).
     file.preflight_page(file.page(0));
@@ -493,7 +493,7 @@ std::pair<visible::Reading, visible::Reading> collect_readers(Readers& readers, 
     if (readers.page1) page1 = readers.page1->collect();
     if (readers.badge_page) badge_page = readers.badge_page->collect();
     if (page1.failed || badge_page.failed)
-        f.fail("pith.text.failed", "the page text could not be extracted (" + (page1.failed ? page1.why : badge_page.why) +
+        f.fail(finding::pith_text_failed, "the page text could not be extracted (" + (page1.failed ? page1.why : badge_page.why) +
                                        "), so the checks that need it cannot be made");
     return {std::move(page1), std::move(badge_page)};
 }
@@ -506,13 +506,13 @@ std::optional<std::uint64_t> check_prior(pdf::File& file, const xmp::Properties&
     if (length.empty()) return std::nullopt;
     const std::uint64_t prior = std::strtoull(length.c_str(), nullptr, 10);
     if (prior <= file.bytes().size() && to_hex(prefix_hash.digest(prior)) == property(p, "priorSha256")) {
-        f.ok("pith.prior.match", "the " + length + " bytes pith stamped onto are unchanged");
+        f.ok(finding::pith_prior_match, "the " + length + " bytes pith stamped onto are unchanged");
     } else if ((rewritten = rewritten_since_stamp(file, prior, !property(p, "badge").empty()))) {
-        f.info("pith.rewritten", "the file was rewritten after stamping (the " + length + " bytes pith stamped onto no longer start it "
+        f.info(finding::pith_rewritten, "the file was rewritten after stamping (the " + length + " bytes pith stamped onto no longer start it "
                                  "and pith's update is gone), so what changed since cannot be checked");
         return std::nullopt;
     } else {
-        f.fail("pith.prior.mismatch", "the " + length + " bytes pith stamped onto are no longer the start of the file");
+        f.fail(finding::pith_prior_mismatch, "the " + length + " bytes pith stamped onto are no longer the start of the file");
     }
     return prior;
 }
@@ -533,19 +533,19 @@ void check_expected(const Options& options, const RecordData& data, const PithNu
     const auto& record = data.record;
     const std::string what = record ? "record" : "number";
     if (record ? record->canonical_bytes == options.expected->canonical_bytes : options.expected->number.body == number.body)
-        f.ok("pith.record.expected.match", "the embedded " + what + " equals " + options.expected->source);
+        f.ok(finding::pith_record_expected_match, "the embedded " + what + " equals " + options.expected->source);
     else
-        f.fail("pith.record.expected.mismatch", "the embedded " + what + " differs from " + options.expected->source);
+        f.fail(finding::pith_record_expected_mismatch, "the embedded " + what + " differs from " + options.expected->source);
 }
 
 // No metadata at all: absent, or invalid where a badge links to the resolver.
 void judge_without_metadata(const Embedded& e, Report& report) {
     Findings& f = report.findings;
     if (!e.links.empty()) {
-        f.fail("pith.metadata.absent", "a Pith badge links to " + e.links.front().uri + " but the PDF carries no pith metadata");
+        f.fail(finding::pith_metadata_absent, "a Pith badge links to " + e.links.front().uri + " but the PDF carries no pith metadata");
         report.state = State::Invalid;
     } else {
-        f.info("pith.metadata.absent", "no pith metadata (XMP or Info) and no Pith badge link");
+        f.info(finding::pith_metadata_absent, "no pith metadata (XMP or Info) and no Pith badge link");
         report.state = f.failure.empty() ? State::Absent : State::Invalid;
     }
 }
@@ -559,7 +559,7 @@ void decide(Report& report, const std::vector<std::string>& missing) {
         report.state = State::Trusted;
     } else {
         report.state = State::Unverified;
-        f.info("pith.evidence.missing", "not trusted: " + joined(missing));
+        f.info(finding::pith_evidence_missing, "not trusted: " + joined(missing));
     }
 }
 
@@ -573,13 +573,13 @@ void judge_badge_only(pdf::File& file, const Embedded& e, const Keyring& keyring
     const auto named = std::find_if(e.links.begin(), e.links.end(), [](const Link& l) { return !body_of_link(l.uri).empty(); });
     const std::string body = named == e.links.end() ? "" : body_of_link(named->uri);
     const std::string shown = body.size() == 26 ? body : "pith:" + body;
-    f.info("pith.badge.only", "page " + std::to_string(e.badge_page) + " links to the Pith number " + (body.empty() ? "(none)" : shown) +
+    f.info(finding::pith_badge_only, "page " + std::to_string(e.badge_page) + " links to the Pith number " + (body.empty() ? "(none)" : shown) +
                                   " but the PDF carries no pith metadata (a converter such as Ghostscript's pdfwrite drops it)");
     if (!options.expected) {
         report.number = body.empty() ? "" : shown;
         report.state = body.empty() || !f.failure.empty() ? State::Invalid : State::Unverified;
-        if (body.empty()) f.fail("pith.metadata.absent", "a Pith badge links to " + e.links.front().uri + " but names no Pith number");
-        else f.info("pith.evidence.missing", "not trusted: only the number on the page remains; pith verify --online fetches its record "
+        if (body.empty()) f.fail(finding::pith_metadata_absent, "a Pith badge links to " + e.links.front().uri + " but names no Pith number");
+        else f.info(finding::pith_evidence_missing, "not trusted: only the number on the page remains; pith verify --online fetches its record "
                                                "from the registry and checks it against the page");
         return;
     }
@@ -587,13 +587,13 @@ void judge_badge_only(pdf::File& file, const Embedded& e, const Keyring& keyring
     report.number = record.number.full();
     const std::string hash = to_hex(record.canonical_hash);
     if (record.hash_matches())
-        f.ok("pith.hash.match", "canonical hash " + hash + " recomputes from the canonical record of " + record.source);
+        f.ok(finding::pith_hash_match, "canonical hash " + hash + " recomputes from the canonical record of " + record.source);
     else
-        f.fail("pith.hash.mismatch", "the hash " + record.source + " states differs from the recomputed " + hash);
+        f.fail(finding::pith_hash_mismatch, "the hash " + record.source + " states differs from the recomputed " + hash);
     if (record.number_matches())
-        f.ok("pith.number.match", "Pith number " + report.number + " derives from the record of " + record.source);
+        f.ok(finding::pith_number_match, "Pith number " + report.number + " derives from the record of " + record.source);
     else
-        f.fail("pith.number.mismatch", "the number " + record.source + " states does not derive from its record");
+        f.fail(finding::pith_number_mismatch, "the number " + record.source + " states does not derive from its record");
     xmp::Properties p;  // the receipt, as pith stamp would have embedded it
     if (record.receipt) {
         p["receiptKeyId"] = record.receipt->key_id;
@@ -619,7 +619,7 @@ void conclude(pdf::File& file, const Embedded& e, const Baseline& baseline, int 
     Findings& f = report.findings;
     const bool unverified_record = property(e.xmp.pith, "unverified") == "True";
     if (unverified_record)
-        f.info("pith.record.unverified", "the record was stamped with --allow-unverified: its stated hash or number did not recompute");
+        f.info(finding::pith_record_unverified, "the record was stamped with --allow-unverified: its stated hash or number did not recompute");
     std::vector<std::string> missing = missing_evidence(f, receipt_valid, baseline.badge_drawn || !e.links.empty(), unverified_record);
     // What viewers read differently on the pages read (title, badge) and in the file's objects.
     for (std::string& why : check_viewers(file, {0, title_page, e.badge_page - 1, baseline.badge_drawn ? baseline.badge_page : 0}, f))
@@ -639,7 +639,7 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     const auto& p = e.xmp.pith;
     auto prop = [&](const char* name) { return property(p, name); };
 
-    if (!e.xmp_error.empty()) f.fail("pith.metadata.malformed", "the XMP metadata is not well-formed: " + e.xmp_error);
+    if (!e.xmp_error.empty()) f.fail(finding::pith_metadata_malformed, "the XMP metadata is not well-formed: " + e.xmp_error);
     if (!e.any_pith_data()) {
         if (!e.links.empty() && !e.pith_revision && e.xmp_error.empty()) judge_badge_only(file, e, keyring, options, report);
         else judge_without_metadata(e, report);
@@ -660,7 +660,7 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     const std::optional<std::uint64_t> prior_length = check_prior(file, p, prefix_hash, rewritten, f);
     const Baseline baseline = rewritten ? *rewritten : check_pith_update(file, prior_length, options.password, f);
     if (!prior_length && baseline.found)
-        f.ok("pith.update.none", "no update of pith stamp's: the pith data was written with the document (made by " +
+        f.ok(finding::pith_update_none, "no update of pith stamp's: the pith data was written with the document (made by " +
                                      (prop("stampTool").empty() ? std::string("an unknown tool") : prop("stampTool")) + ")");
     check_links(file, e, *number, report.number, baseline, options.resolver, f);
     if (baseline.badge_drawn) check_badge_drawing(file, e, *number, baseline, prop("badge"), f);
@@ -697,9 +697,24 @@ Report verify(const std::string& path, const Keyring& keyring, const Options& op
     Report report = verify_file(file, path, keyring, options, prefix_hash);
     mark::refuse_damaged(file, options.allow_damaged);  // the rest while reading the pages
     for (const std::string& defect : file.defects())
-        report.findings.info("pdf.damaged", "the PDF is damaged (" + defect + "); read with --allow-damaged");
+        report.findings.info(finding::pdf_damaged, "the PDF is damaged (" + defect + "); read with --allow-damaged");
     if (then) then(file, report);
     return report;
+}
+
+void add_registry_answer(Report& report, Code code, const std::string& why) {
+    if (code == finding::registry_known) {
+        report.findings.ok(code, why);
+    } else if (code == finding::registry_unknown) {
+        report.findings.fail(code, why);
+        report.state = State::Invalid;
+    } else {
+        report.findings.info(code, why);
+        if (report.state == State::Trusted) {
+            report.state = State::Unverified;
+            report.findings.info(finding::pith_evidence_missing, "not trusted: the registry's record could not be checked");
+        }
+    }
 }
 
 }  // namespace pith::verify

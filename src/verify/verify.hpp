@@ -51,4 +51,10 @@ struct Report {
 Report verify(const std::string& path, const Keyring& keyring, const Options& options,
               const std::function<void(pdf::File&, Report&)>& then = nullptr);
 
+// pith verify --online: adds what the registry said of the file's number (finding::registry_known,
+// _unknown, _refused or _unreachable) to its report. A number the registry denies makes the file
+// invalid; an answer that could not be had or was refused leaves the check unmade, so the file is
+// at most unverified.
+void add_registry_answer(Report& report, Code code, const std::string& why);
+
 }  // namespace pith::verify

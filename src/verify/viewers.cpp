@@ -303,14 +303,14 @@ std::vector<std::string> check_viewers(pdf::File& file, const std::set<int>& pag
         if (index < 0 || index >= count) continue;
         const std::string where = "page " + std::to_string(index + 1);
         if (auto why = optional_content_ambiguities(file, index); !why.empty()) {
-            f.info("pith.optional_content.ambiguous", where + " draws optional content whose visibility depends on the viewer: " + joined(why));
+            f.info(finding::pith_optional_content_ambiguous, where + " draws optional content whose visibility depends on the viewer: " + joined(why));
             missing.push_back("optional content on " + where + " shows differently in different viewers");
         }
         if (auto why = malformed_annotations(file, index); !why.empty())
-            f.fail("pith.annotation.malformed", "on " + where + ", viewers read malformed annotations differently: " + joined(why));
+            f.fail(finding::pith_annotation_malformed, "on " + where + ", viewers read malformed annotations differently: " + joined(why));
     }
     if (auto why = file.ambiguous_definitions(); !why.empty())
-        f.fail("pith.objects.ambiguous", "viewers resolve some objects to different definitions: " + joined(why));
+        f.fail(finding::pith_objects_ambiguous, "viewers resolve some objects to different definitions: " + joined(why));
     return missing;
 }
 

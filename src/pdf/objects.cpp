@@ -17,6 +17,8 @@ const PdfObject* dictionary_entry(File& file, const PdfObject& object, const cha
     return value && value->IsDictionary() ? value : nullptr;
 }
 
+std::string name_of(const PdfObject* object) { return object && object->IsName() ? object->GetName().GetName() : std::string(); }
+
 std::string text_entry(File& file, const PdfObject& object, const char* key) { return text_of(entry(file, object, key)); }
 
 std::vector<PdfReference> references_in(File& file, const PdfObject* value) {

@@ -20,6 +20,8 @@ namespace pith::pdf {
 const PoDoFo::PdfObject* entry(File& file, const PoDoFo::PdfObject& object, const char* key);
 // The same when the value is a dictionary; nullptr otherwise.
 const PoDoFo::PdfObject* dictionary_entry(File& file, const PoDoFo::PdfObject& object, const char* key);
+// A name's text; "" for anything else, and for null (text_of() also reads strings).
+std::string name_of(const PoDoFo::PdfObject* object);
 // text_of() the value at `key`: a string's text or a name's, "" for anything else.
 std::string text_entry(File& file, const PoDoFo::PdfObject& object, const char* key);
 

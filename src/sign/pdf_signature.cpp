@@ -23,7 +23,7 @@ namespace {
 // Ten digits: any offset of a file below 10 GB fits in the space the placeholder takes.
 constexpr pdf_int64 kRangePlaceholder = 9999999999LL;
 
-std::string name_of(const PdfObject* o) { return o && o->IsName() ? o->GetName().GetName() : std::string(); }
+using pdf::name_of;
 
 // The fields of the form (and their kids, a few levels down), as (dictionary) objects; each
 // field object once, so that a /Kids loop costs nothing more.

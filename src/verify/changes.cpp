@@ -27,7 +27,7 @@ using PoDoFo::PdfDictionary;
 using PoDoFo::PdfObject;
 using PoDoFo::PdfReference;
 
-std::string name_of(const PdfObject* o) { return o && o->IsName() ? o->GetName().GetName() : std::string(); }
+using pdf::name_of;
 std::string type_of(const PdfObject& o) { return o.IsDictionary() ? name_of(o.GetDictionary().GetKey("Type")) : std::string(); }
 
 std::string keys_text(const std::set<std::string>& keys) {

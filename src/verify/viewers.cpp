@@ -18,7 +18,7 @@ using PoDoFo::PdfDictionary;
 using PoDoFo::PdfObject;
 using PoDoFo::PdfReference;
 
-std::string name_of(const PdfObject* o) { return o && o->IsName() ? o->GetName().GetName() : std::string(); }
+using pdf::name_of;
 
 bool is_number(const PdfObject& o) { return (o.IsNumber() || o.IsReal()) && std::isfinite(pdf::number_value(o)); }
 

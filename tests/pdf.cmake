@@ -10,3 +10,14 @@ add_test(NAME pdf_corpus
           $<TARGET_FILE:pdf_update_probe> --corpus ${PITH_TEST_CORPUS})
 set_tests_properties(pdf_corpus PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 3600 LABELS "corpus;pdf")
 
+
+# pith's reader and poppler agree on the pages (count, order, page objects) of every corpus and
+# attack file (issue 33): the page pith checks is the page a viewer shows. reader_diff links
+# pithcore and poppler's core, each in a translation unit of its own.
+add_executable(reader_diff pdf/reader_diff.cpp pdf/reader_diff_poppler.cpp)
+target_link_libraries(reader_diff PRIVATE pithcore PkgConfig::POPPLER_CORE)
+add_test(NAME pdf_reader_matches_poppler
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/pdf/reader_diff.py $<TARGET_FILE:reader_diff>
+          --corpus ${PITH_TEST_CORPUS} --attacks ${PITH_ATTACKS_WORK})
+set_tests_properties(pdf_reader_matches_poppler PROPERTIES FIXTURES_REQUIRED pith_attacks SKIP_RETURN_CODE 77
+                     TIMEOUT 120 LABELS "corpus;pdf;attacks")

@@ -6,6 +6,7 @@
 #include "core/number.hpp"
 #include "page/title.hpp"
 #include "pdf/file.hpp"
+#include "pdf/objects.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -45,24 +46,21 @@ std::optional<std::uint64_t> recorded_prior_length(pdf::File& file) {
 }
 
 void collect_links(pdf::File& file, int index, std::vector<Link>& links) {
-    const PdfObject& page = file.get(file.page(index).ref);
-    if (!page.IsDictionary()) return;
-    const PdfObject* annots = file.get_key(page.GetDictionary(), "Annots");
-    if (!annots || !annots->IsArray()) return;
-    for (const auto& item : annots->GetArray()) {
-        const PdfObject& annot = file.resolve(item);
+    const auto* annots = pdf::annotations(file, file.get(file.page(index).ref));
+    if (!annots) return;
+    for (const auto& item : *annots) {
+        const auto& annot = file.resolve(item);
         if (!annot.IsDictionary()) continue;
-        const auto& d = annot.GetDictionary();
         Link link;
-        if (const PdfObject* action = file.get_key(d, "A"); action && action->IsDictionary()) {
-            link.uri = text_of(file.get_key(action->GetDictionary(), "URI"));
-            link.action = text_of(file.get_key(action->GetDictionary(), "S"));
+        if (const auto* action = pdf::dictionary_entry(file, annot, "A")) {
+            link.uri = pdf::text_entry(file, *action, "URI");
+            link.action = pdf::text_entry(file, *action, "S");
             link.chained = action->GetDictionary().HasKey("Next");
         }
         link.pith_badge = mark::is_badge_annotation(file, annot);
         if (!link.pith_badge && body_of_link(link.uri).empty()) continue;
         link.page = index + 1;
-        if (const PdfObject* rect = file.get_key(d, "Rect"); rect && rect->IsArray() && rect->GetArray().size() == 4)
+        if (const auto* rect = pdf::entry(file, annot, "Rect"); rect && rect->IsArray() && rect->GetArray().size() == 4)
             for (int i = 0; i < 4; ++i) link.rect[i] = pdf::number_value(file.resolve(rect->GetArray()[i]));
         links.push_back(link);
     }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // pith-text.so, the module that holds poppler (see src/poppler/page_text_module.cpp), loaded on
-// first use by pith::title::page_text() and pith::visible::page_words().
+// first use by pith::visible (page_words(), page_glance()) and pith::pixels.
 
 namespace pith::poppler_module {
 

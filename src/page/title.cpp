@@ -4,7 +4,6 @@
 #include "core/unicode.hpp"
 
 #include "core/error.hpp"
-#include "page/poppler_module.hpp"
 #include "page/tex_title.hpp"
 
 #include <algorithm>
@@ -361,32 +360,7 @@ std::string quoted(const std::string& s) {
     return "\"" + std::string(utf8_prefix(s, kMax)) + "...\"";
 }
 
-// ---------------------------------------------------------------- the text module
-
-using PageTextFn = int (*)(const char*, std::size_t, int, const char*, void (*)(void*, const char*, std::size_t), void*);
-
-// Looked up once per process.
-PageTextFn load_text_module() {
-    static const PageTextFn fn = reinterpret_cast<PageTextFn>(poppler_module::symbol("pith_page_text"));
-    return fn;
-}
-
-void append_text(void* context, const char* data, std::size_t size) {
-    static_cast<std::string*>(context)->append(data, size);
-}
-
 }  // namespace
-
-// ================================================================ page_text
-
-std::optional<std::string> page_text(std::string_view pdf_bytes, int index, const std::string& password) {
-    PageTextFn fn = load_text_module();
-    std::string utf8;
-    if (!fn(pdf_bytes.data(), pdf_bytes.size(), index, password.c_str(), &append_text, &utf8)) return std::nullopt;
-    std::string_view text = utf8_prefix(utf8, kMaxTextBytes);
-    if (trim(text).empty()) return std::nullopt;
-    return std::string(text);
-}
 
 // ================================================================ normalise
 

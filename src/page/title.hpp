@@ -16,17 +16,9 @@
 
 namespace pith::title {
 
-// page_text() returns at most this many bytes (cut at a UTF-8 boundary); compare() looks
-// at no more of page 1 than this either. A title is near the top of page 1.
+// compare() looks at no more of page 1 than this many bytes (cut at a UTF-8 boundary): a title
+// is near the top of page 1.
 inline constexpr std::size_t kMaxTextBytes = 200 * 1024;
-
-// Text of page `index` (0-based) extracted by poppler-cpp (fonts, ToUnicode maps, reading
-// order) from the PDF bytes in memory; `password` is tried as user and owner password.
-// nullopt when poppler cannot open or unlock the file, the page does not exist, or the page
-// has no text (only white space). Only that page is rendered, not the whole document.
-// Never throws for bad PDFs; poppler's error messages are silenced. poppler lives in the
-// module pith-text.so, loaded on first use: throws pith::Error when it cannot be loaded.
-std::optional<std::string> page_text(std::string_view pdf_bytes, int index, const std::string& password = "");
 
 // Normalised for comparison (UTF-8 in and out; invalid UTF-8 becomes U+FFFD):
 //  - words hyphenated across a line break joined: "Distri-\nbuted" -> "distributed"

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // pith-text.so: poppler, loaded with dlopen() by pith only when `pith verify` needs it, so that
-// no other pith run pays for loading poppler. Two entry points:
-//  - pith_page_text: page text by poppler-cpp (pith::title::page_text());
+// no other pith run pays for loading poppler (its core API: libpoppler-private-dev). Entry points:
 //  - pith_page_words_v4: the page's words with what rendering says about each
 //    (pith::visible::page_words(); src/poppler/page_words_abi.h, doc/visible.md);
 //  - pith_page_glance_v2: the page's words and its ink from one render that paints glyphs as
@@ -11,10 +10,6 @@
 #include "page_glance_abi.h"
 #include "page_region_abi.h"
 #include "page_words_abi.h"
-
-#include <poppler/cpp/poppler-document.h>
-#include <poppler/cpp/poppler-global.h>
-#include <poppler/cpp/poppler-page.h>
 
 #include <poppler/Error.h>
 #include <poppler/GlobalParams.h>
@@ -39,32 +34,8 @@
 #include <vector>
 
 namespace {
-void silence(const std::string&, void*) {}
 void silence_core(ErrorCategory, Goffset, const char*) {}
 }  // namespace
-
-// The text of page `index` (0-based) goes to sink(context, utf8, size). Returns 1 when the
-// page was laid out, 0 when poppler cannot open or unlock the file or the page does not exist.
-extern "C" __attribute__((visibility("default"))) int pith_page_text(const char* pdf, std::size_t size, int index,
-                                                                     const char* password,
-                                                                     void (*sink)(void*, const char*, std::size_t),
-                                                                     void* context) {
-    poppler::set_debug_error_function(&silence, nullptr);
-    if (index < 0 || size == 0 || size > static_cast<std::size_t>(INT_MAX)) return 0;
-    try {
-        std::unique_ptr<poppler::document> doc(
-            poppler::document::load_from_raw_data(pdf, static_cast<int>(size), password, password));
-        if (!doc || doc->is_locked() || index >= doc->pages()) return 0;
-        std::unique_ptr<poppler::page> page(doc->create_page(index));
-        if (!page) return 0;
-        const poppler::byte_array utf8 =
-            page->text(poppler::rectf(), poppler::page::non_raw_non_physical_layout).to_utf8();
-        sink(context, utf8.data(), utf8.size());
-        return 1;
-    } catch (...) {
-        return 0;
-    }
-}
 
 // ================================================================ pith_page_words_v4
 
@@ -397,7 +368,7 @@ void displayed_size(PDFDoc& doc, int page, double* width, double* height) {
 // The PDF in memory, opened with `password` as user and owner password; nullptr when poppler
 // cannot open it or the page does not exist.
 std::unique_ptr<PDFDoc> open_page(const char* pdf, std::size_t size, int index, const char* password) {
-    if (!globalParams) globalParams = std::make_unique<GlobalParams>();  // poppler-cpp frees it with its last document
+    if (!globalParams) globalParams = std::make_unique<GlobalParams>();
     setErrorCallback(&silence_core);
     if (index < 0 || size == 0 || size > static_cast<std::size_t>(INT_MAX)) return nullptr;
     const std::optional<GooString> pw = password ? std::optional<GooString>(GooString(password)) : std::nullopt;

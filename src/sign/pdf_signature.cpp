@@ -2,6 +2,7 @@
 #include "sign/pdf_signature.hpp"
 
 #include "core/error.hpp"
+#include "pdf/objects.hpp"
 
 #include <cstdio>
 #include <ctime>
@@ -22,7 +23,7 @@ namespace {
 // Ten digits: any offset of a file below 10 GB fits in the space the placeholder takes.
 constexpr pdf_int64 kRangePlaceholder = 9999999999LL;
 
-std::string name_of(const PdfObject* o) { return o && o->IsName() ? o->GetName().GetName() : std::string(); }
+using pdf::name_of;
 
 // The fields of the form (and their kids, a few levels down), as (dictionary) objects; each
 // field object once, so that a /Kids loop costs nothing more.
@@ -165,10 +166,9 @@ PdfDictionary signature_field(pdf::Update& update, const std::string& name, cons
 // The widget joins the page's annotations.
 void add_to_annotations(pdf::File& file, pdf::Update& update, const PdfReference& page, const PdfReference& field) {
     PdfObject page_object = current(file, update, page);
-    PdfArray annots;
-    if (const PdfObject* a = file.get_key(page_object.GetDictionary(), "Annots"); a && a->IsArray()) annots = a->GetArray();
+    PdfArray annots = pdf::annotations_copy(file, page_object);
     annots.push_back(field);
-    page_object.GetDictionary().AddKey("Annots", annots);
+    pdf::set_annotations(page_object, annots);
     update.replace(page, page_object);
 }
 

@@ -12,6 +12,7 @@
 #include "pdf/budget.hpp"
 #include "pdf/crypt.hpp"
 #include "pdf/file.hpp"
+#include "pdf/objects.hpp"
 #include "pdf/update.hpp"
 #include "sign/pdf_signature.hpp"
 #include "stamp/placement.hpp"
@@ -344,10 +345,10 @@ Placement choose_spot(PageReadings& pages, int index, const Options& options, co
 // The page's /Contents with pith's two badge streams around the rest: an earlier badge's
 // streams go wherever they stand (a later revision may have appended content after them, and
 // leaving one would draw two badges or unbalance q/Q).
-PdfArray contents_around(pdf::File& file, const PdfDictionary& page, PdfReference open, PdfReference close) {
+PdfArray contents_around(pdf::File& file, const PdfObject& page, PdfReference open, PdfReference close) {
     PdfArray contents;
     contents.push_back(open);
-    if (const PdfObject* existing = page.GetKey("Contents")) {
+    if (const PdfObject* existing = pdf::own_contents(page)) {
         const PdfObject& resolved = file.resolve(*existing);
         if (resolved.IsArray()) {
             for (const auto& item : resolved.GetArray())
@@ -452,16 +453,15 @@ void draw_badge(pdf::File& file, PageReadings& pages, pdf::Update& update, const
     const PdfReference close_ref = update.add_stream(PdfDictionary(), mark::kBadgeCloseHead + fmt(m.a) + " " + fmt(m.b) + " " + fmt(m.c) + " " +
                                                                            fmt(m.d) + " " + fmt(m.e) + " " + fmt(m.f) + mark::kBadgeCloseTail);
     PdfObject page_object = file.get(page.ref);
-    PdfDictionary& dict = page_object.GetDictionary();
-    dict.AddKey("Contents", contents_around(file, dict, open_ref, close_ref));
-    dict.AddKey("Resources", resources_with(file, page, badge.xobject));
+    pdf::set_contents(page_object, contents_around(file, page_object, open_ref, close_ref));
+    pdf::set_resources(page_object, resources_with(file, page, badge.xobject));
     badge_rect(m, badge, summary.rect);
     PdfArray annots;
-    if (const PdfObject* existing = file.get_key(dict, "Annots"); existing && existing->IsArray())
-        for (const auto& item : existing->GetArray())
+    if (const auto* existing = pdf::annotations(file, page_object))
+        for (const auto& item : *existing)
             if (!mark::is_badge_annotation(file, item)) annots.push_back(item);
     annots.push_back(update.add(PdfObject(badge_link(summary.rect, page.ref, record, url))));
-    dict.AddKey("Annots", annots);
+    pdf::set_annotations(page_object, annots);
     update.replace(page.ref, page_object);
     summary.page = *index + 1;
 }

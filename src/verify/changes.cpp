@@ -5,6 +5,7 @@
 #include "mark/mark.hpp"
 #include "pdf/budget.hpp"
 #include "pdf/content.hpp"
+#include "pdf/objects.hpp"
 #include "xmp/xmp.hpp"
 
 #include <algorithm>
@@ -26,7 +27,7 @@ using PoDoFo::PdfDictionary;
 using PoDoFo::PdfObject;
 using PoDoFo::PdfReference;
 
-std::string name_of(const PdfObject* o) { return o && o->IsName() ? o->GetName().GetName() : std::string(); }
+using pdf::name_of;
 std::string type_of(const PdfObject& o) { return o.IsDictionary() ? name_of(o.GetDictionary().GetKey("Type")) : std::string(); }
 
 std::string keys_text(const std::set<std::string>& keys) {
@@ -88,20 +89,6 @@ std::set<std::string> changed_keys(const PdfObject& a, const PdfObject& b) {
 std::set<std::string> without(std::set<std::string> keys, std::initializer_list<const char*> allowed) {
     for (const char* k : allowed) keys.erase(k);
     return keys;
-}
-
-// The references a /Contents or /Annots value lists (a reference to an array, an array, or one reference).
-std::vector<PdfReference> refs_in(pdf::File& file, const PdfObject* value) {
-    std::vector<PdfReference> out;
-    if (!value) return out;
-    const PdfObject& v = file.resolve(*value);
-    if (v.IsArray()) {
-        for (const auto& item : v.GetArray())
-            if (item.IsReference()) out.push_back(item.GetReference());
-    } else if (value->IsReference()) {
-        out.push_back(value->GetReference());
-    }
-    return out;
 }
 
 // The document `file` held when it was `length` bytes long; nullopt when those bytes are no PDF.
@@ -250,12 +237,12 @@ void check_badge_page(pdf::File& before, pdf::File& stamped, const PdfReference&
     if (!other.empty()) problems.push_back("page " + std::to_string(index + 1) + "'s " + keys_text(other));
 
     // /Contents: [open, the old streams (an earlier badge's left out, wherever it stood), close].
-    auto old_items = refs_in(before, old_page.GetDictionary().GetKey("Contents"));
+    auto old_items = pdf::references_in(before, old_page.GetDictionary().GetKey("Contents"));
     old_items.erase(std::remove_if(old_items.begin(), old_items.end(),
                                    [&](const PdfReference& r) { return mark::is_badge_stream(before, PdfObject(r)); }),
                     old_items.end());
     const PdfObject* contents = new_page.GetDictionary().GetKey("Contents");
-    auto items = refs_in(stamped, contents);
+    auto items = pdf::references_in(stamped, contents);
     const bool contents_ok = contents && contents->IsArray() && items.size() == old_items.size() + 2 &&
                              std::equal(old_items.begin(), old_items.end(), items.begin() + 1) &&
                              new_plain_stream(before, stamped, items.front(), [](const std::string& s) { return s == mark::kBadgeOpen; }) &&
@@ -287,8 +274,8 @@ void check_badge_page(pdf::File& before, pdf::File& stamped, const PdfReference&
 
     // /Annots: the old ones (an earlier badge link left out) and the new link.
     std::vector<std::string> expected_annots;
-    if (const PdfObject* old = before.get_key(old_page.GetDictionary(), "Annots"); old && old->IsArray())
-        for (const auto& item : old->GetArray()) {
+    if (const auto* old = pdf::annotations(before, old_page))
+        for (const auto& item : *old) {
             if (!mark::is_badge_annotation(before, item)) expected_annots.push_back(canon(item));
         }
     const PdfObject* annots = new_page.GetDictionary().GetKey("Annots");
@@ -310,8 +297,8 @@ void check_badge_page(pdf::File& before, pdf::File& stamped, const PdfReference&
         b.badge_drawn = true;
         b.badge_page = index;
         b.badge_link = link;
-        if (const PdfObject* old = before.get_key(old_page.GetDictionary(), "Annots"); old && old->IsArray())
-            for (const auto& item : old->GetArray())
+        if (const auto* old = pdf::annotations(before, old_page))
+            for (const auto& item : *old)
                 if (item.IsReference()) b.annots_before.push_back(item.GetReference());
         b.badge_xobject = badge_xobject;
         pdf::read_rect(stamped, stamped.get(link).GetDictionary().GetKey("Rect"), b.badge_rect);
@@ -445,7 +432,7 @@ private:
             }
         } else if (role == kPageTree && o.IsDictionary()) {
             if (const PdfObject* kids = o.GetDictionary().GetKey("Kids"); kids)
-                for (const auto& kid : refs_in(doc_, kids)) visit(kid, type_of(doc_.get(kid)) == "Pages" ? kPageTree : kPage);
+                for (const auto& kid : pdf::references_in(doc_, kids)) visit(kid, type_of(doc_.get(kid)) == "Pages" ? kPageTree : kPage);
             children(o, kPageTree, {"Kids", "Parent"});
             if (const PdfObject* r = o.GetDictionary().GetKey("Resources")) children(*r, kResource);
         } else if (role == kPage && o.IsDictionary()) {
@@ -803,11 +790,7 @@ void judge_changed(pdf::File& before, pdf::File& now, std::uint32_t num, unsigne
 
 // Every annotation of every page now that is new or changed, judged with its page; the badge's
 // link may not leave its page. Then annotations the pages do not list (a form's widgets).
-const PdfObject* annots_of(pdf::File& doc, int i) {
-    const PdfObject& page = doc.get(doc.page(i).ref);
-    const PdfObject* a = page.IsDictionary() ? doc.get_key(page.GetDictionary(), "Annots") : nullptr;
-    return a && a->IsArray() ? a : nullptr;
-}
+const PoDoFo::PdfArray* annots_of(pdf::File& doc, int i) { return pdf::annotations(doc, doc.get(doc.page(i).ref)); }
 
 // Whether an appearance stream of `annot` was redefined later: that changes what the annotation
 // shows, though not its dictionary.
@@ -823,21 +806,21 @@ bool redrawn(pdf::File& now, const PdfObject& annot, const Comparison& c) {
 // The annotations page `i` lists that are new or changed since the baseline (`judged` collects them).
 void judge_page_annotations(pdf::File& before, pdf::File& now, const Comparison& c, int i, const std::vector<Area>& keep_clear,
                             std::set<std::uint32_t>& judged, Problems& p) {
-    const PdfObject* cur = annots_of(now, i);
-    const PdfObject* old = i < before.page_count() ? annots_of(before, i) : nullptr;
+    const auto* cur = annots_of(now, i);
+    const auto* old = i < before.page_count() ? annots_of(before, i) : nullptr;
     std::set<std::string> kept;  // the baseline's items, as written
     if (old)
-        for (const auto& item : old->GetArray()) kept.insert(canon(item));
+        for (const auto& item : *old) kept.insert(canon(item));
     if (old)
-        for (const auto& item : old->GetArray())
-            if (item.IsReference() && mark::is_badge_annotation(before, item) && (!cur || !std::any_of(cur->GetArray().begin(), cur->GetArray().end(),
+        for (const auto& item : *old)
+            if (item.IsReference() && mark::is_badge_annotation(before, item) && (!cur || !std::any_of(cur->begin(), cur->end(),
                     [&](const PdfObject& x) { return x.IsReference() && x.GetReference() == item.GetReference(); })))
                 p.add(finding::pith_changed_annotation, "the badge's link was removed from page " + std::to_string(i + 1));
     if (!cur) return;
     std::vector<Area> areas;
     for (const auto& area : keep_clear)
         if (area.page == i) areas.push_back(area);
-    for (const auto& item : cur->GetArray()) {
+    for (const auto& item : *cur) {
         if (!item.IsReference()) {
             if (!kept.count(canon(item))) judge_annotation(now, item, nullptr, i, areas, p);
             continue;

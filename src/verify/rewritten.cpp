@@ -2,6 +2,7 @@
 #include "verify/rewritten.hpp"
 
 #include "mark/mark.hpp"
+#include "pdf/objects.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -18,21 +19,18 @@ Baseline badge_after_rewrite(pdf::File& file) {
     Baseline b;
     for (int i = 0, n = file.page_count(); i < n; ++i) {
         const pdf::Page page = file.page(i);
-        const PdfObject& dict = file.get(page.ref);
-        const PdfObject* annots = dict.IsDictionary() ? file.get_key(dict.GetDictionary(), "Annots") : nullptr;
-        if (!annots || !annots->IsArray()) continue;
+        const auto* annots = pdf::annotations(file, file.get(page.ref));
+        if (!annots) continue;
         std::vector<PdfReference> before;  // under the badge's link: viewers give a click to the last
-        for (const auto& item : annots->GetArray()) {
+        for (const auto& item : *annots) {
             if (!mark::is_badge_annotation(file, item)) {
                 if (item.IsReference()) before.push_back(item.GetReference());
                 continue;
             }
             pdf::Rect rect;
-            const PdfObject* xobjects = page.resources.IsDictionary() ? file.get_key(page.resources.GetDictionary(), "XObject") : nullptr;
-            const PdfObject* badge = xobjects && xobjects->IsDictionary()
-                                         ? xobjects->GetDictionary().GetKey(PoDoFo::PdfName(mark::kBadgeResourceName))
-                                         : nullptr;
-            if (!item.IsReference() || !pdf::read_rect(file, file.get_key(file.resolve(item).GetDictionary(), "Rect"), rect) ||
+            const auto* xobjects = pdf::dictionary_entry(file, page.resources, "XObject");
+            const PdfObject* badge = xobjects ? xobjects->GetDictionary().GetKey(PoDoFo::PdfName(mark::kBadgeResourceName)) : nullptr;
+            if (!item.IsReference() || !pdf::annotation_rect(file, file.resolve(item), rect) ||
                 !badge || !badge->IsReference() || !file.is_stream(badge->GetReference()))
                 return b;  // not as pith stamp draws it: the badge's text and links are still checked
             b.badge_drawn = true;

@@ -4,6 +4,7 @@
 #include "core/error.hpp"
 #include "core/hex.hpp"
 #include "mark/mark.hpp"
+#include "pdf/objects.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -14,7 +15,7 @@ namespace {
 
 using PoDoFo::PdfObject;
 
-std::string name_of(const PdfObject* o) { return o && o->IsName() ? o->GetName().GetName() : std::string(); }
+using pdf::name_of;
 
 struct Signature {
     std::string field;            // /T

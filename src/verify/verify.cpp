@@ -13,6 +13,7 @@
 #include "page/title.hpp"
 #include "page/visible.hpp"
 #include "pdf/file.hpp"
+#include "pdf/objects.hpp"
 #include "verify/changes.hpp"
 #include "verify/rewritten.hpp"
 #include "verify/signatures.hpp"
@@ -35,10 +36,6 @@
 namespace pith::verify {
 namespace {
 
-using PoDoFo::PdfObject;
-using PoDoFo::PdfReference;
-using PoDoFo::PdfVariant;
-using pdf::text_of;
 using mark::body_of_link;
 using mark::Embedded;
 using mark::Link;
@@ -256,24 +253,22 @@ void check_links(pdf::File& file, const Embedded& e, const PithNumber& number, c
 // viewers give the click to the last): the publisher stamped there, nobody added it.
 void check_link_overlap(pdf::File& file, const Baseline& baseline, Findings& f) {
     if (!baseline.badge_drawn || baseline.badge_page >= file.page_count()) return;
-    const PdfObject& page = file.get(file.page(baseline.badge_page).ref);
-    const PdfObject* annots = page.IsDictionary() ? file.get_key(page.GetDictionary(), "Annots") : nullptr;
-    if (!annots || !annots->IsArray()) return;
+    const auto* annots = pdf::annotations(file, file.get(file.page(baseline.badge_page).ref));
+    if (!annots) return;
     bool under_badge = true;  // before pith's link in /Annots
     std::size_t older = 0;
-    for (const auto& item : annots->GetArray()) {
+    for (const auto& item : *annots) {
         if (item.IsReference() && item.GetReference() == baseline.badge_link) {
             under_badge = false;
             continue;
         }
-        const PdfObject& a = file.resolve(item);
-        if (!a.IsDictionary() || text_of(file.get_key(a.GetDictionary(), "Subtype")) != "Link" || mark::is_badge_annotation(file, a))
-            continue;
+        const auto& a = file.resolve(item);
+        if (!a.IsDictionary() || pdf::subtype_of(file, a) != "Link" || mark::is_badge_annotation(file, a)) continue;
         pdf::Rect r;
-        if (!pdf::read_rect(file, file.get_key(a.GetDictionary(), "Rect"), r) || !pdf::overlaps(r, baseline.badge_rect)) continue;
+        if (!pdf::annotation_rect(file, a, r) || !pdf::overlaps(r, baseline.badge_rect)) continue;
         const auto& before = baseline.annots_before;
-        const PdfObject* action = file.get_key(a.GetDictionary(), "A");
-        const std::string host = host_of(action && action->IsDictionary() ? text_of(file.get_key(action->GetDictionary(), "URI")) : "");
+        const auto* action = pdf::dictionary_entry(file, a, "A");
+        const std::string host = host_of(action ? pdf::text_entry(file, *action, "URI") : "");
         if (under_badge && item.IsReference() && std::find(before.begin(), before.end(), item.GetReference()) != before.end()) {
             ++older;
             mark(f, baseline.badge_page + 1, r, "link", "info", "older link under the badge to " + host);

@@ -4,6 +4,7 @@
 #include "core/error.hpp"
 #include "pdf/budget.hpp"
 #include "pdf/content.hpp"
+#include "pdf/objects.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -17,7 +18,7 @@ using PoDoFo::PdfDictionary;
 using PoDoFo::PdfObject;
 using PoDoFo::PdfReference;
 
-std::string name_of(const PdfObject* o) { return o && o->IsName() ? o->GetName().GetName() : std::string(); }
+using pdf::name_of;
 
 bool is_number(const PdfObject& o) { return (o.IsNumber() || o.IsReal()) && std::isfinite(pdf::number_value(o)); }
 
@@ -41,9 +42,9 @@ public:
 
     void resources(const PdfObject* res, int depth) {
         if (!res || !res->IsDictionary() || depth > 16) return;
-        if (const PdfObject* props = file_.get_key(res->GetDictionary(), "Properties"); props && props->IsDictionary())
+        if (const auto* props = pdf::dictionary_entry(file_, *res, "Properties"))
             for (const auto& [key, value] : props->GetDictionary().GetKeys()) membership(*value);
-        if (const PdfObject* xobjects = file_.get_key(res->GetDictionary(), "XObject"); xobjects && xobjects->IsDictionary())
+        if (const auto* xobjects = pdf::dictionary_entry(file_, *res, "XObject"))
             for (const auto& [key, value] : xobjects->GetDictionary().GetKeys()) xobject(*value, depth);
     }
 
@@ -52,8 +53,7 @@ public:
         const PdfObject& x = file_.get(value.GetReference());
         if (!x.IsDictionary()) return;
         if (const PdfObject* oc = x.GetDictionary().GetKey("OC")) membership(*oc);
-        if (name_of(file_.get_key(x.GetDictionary(), "Subtype")) == "Form")
-            resources(file_.get_key(x.GetDictionary(), "Resources"), depth + 1);
+        if (name_of(pdf::entry(file_, x, "Subtype")) == "Form") resources(pdf::entry(file_, x, "Resources"), depth + 1);
     }
 
     // An /OC value or a /Properties entry: an OCG, an OCMD, or other marked-content properties.
@@ -236,8 +236,8 @@ std::string border_problem(pdf::File& file, const PdfDictionary& annot) {
 std::string annotation_problem(pdf::File& file, const PdfObject& annot) {
     if (!annot.IsDictionary()) return "is not a dictionary";
     const PdfDictionary& d = annot.GetDictionary();
-    if (!file.get_key(d, "Subtype") || !file.get_key(d, "Subtype")->IsName()) return "has no /Subtype name";
-    if (!numbers(file, file.get_key(d, "Rect"), 4))
+    if (const auto* subtype = pdf::entry(file, annot, "Subtype"); !subtype || !subtype->IsName()) return "has no /Subtype name";
+    if (!numbers(file, pdf::entry(file, annot, "Rect"), 4))
         return "has a /Rect that is not four numbers (poppler drops the annotation, MuPDF draws it)";
     if (const PdfObject* flags = file.get_key(d, "F"); flags && !flags->IsNumber())
         return "has flags /F that are not an integer (poppler reads none, MuPDF rounds them: Hidden or not is the viewer's choice)";
@@ -252,10 +252,8 @@ std::vector<std::string> optional_content_ambiguities(pdf::File& file, int page_
     const pdf::Page page = file.page(page_index);
     OcUse use(file);
     use.resources(page.resources.IsDictionary() ? &page.resources : nullptr, 0);
-    const PdfObject& node = file.get(page.ref);
-    const PdfObject* annots = node.IsDictionary() ? file.get_key(node.GetDictionary(), "Annots") : nullptr;
-    if (annots && annots->IsArray())
-        for (const auto& item : annots->GetArray()) {
+    if (const auto* annots = pdf::annotations(file, file.get(page.ref)))
+        for (const auto& item : *annots) {
             const PdfObject& a = file.resolve(item);
             if (!a.IsDictionary()) continue;
             if (const PdfObject* oc = a.GetDictionary().GetKey("OC")) use.membership(*oc);
@@ -281,8 +279,7 @@ std::vector<std::string> optional_content_ambiguities(pdf::File& file, int page_
 
 std::vector<std::string> malformed_annotations(pdf::File& file, int page_index) {
     const pdf::Page page = file.page(page_index);
-    const PdfObject& node = file.get(page.ref);
-    const PdfObject* annots = node.IsDictionary() ? file.get_key(node.GetDictionary(), "Annots") : nullptr;
+    const auto* annots = pdf::entry(file, file.get(page.ref), "Annots");
     std::vector<std::string> out;
     if (!annots) return out;
     if (!annots->IsArray()) return {"/Annots is not an array"};

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// verify/title: page-1 text extraction (poppler-cpp), normalisation and the title comparison.
+// page/title: normalisation and the title comparison, on text typed in and on the text poppler
+// shows on generated and corpus PDFs (visible::page_words, the reading verify uses).
 #include <catch2/catch.hpp>
 
 #include <podofo/podofo.h>
@@ -8,16 +9,18 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
+#include <string_view>
 
 #include "core/unicode.hpp"
 #include "page/title.hpp"
+#include "page/visible.hpp"
 
 namespace fs = std::filesystem;
 using pith::title::compare;
 using pith::title::normalise;
 using pith::title::Outcome;
-using pith::title::page_text;
 
 namespace {
 
@@ -46,6 +49,17 @@ std::string make_pdf(const std::vector<std::vector<std::string>>& pages, const s
     PoDoFo::PdfOutputDevice device(&buffer);
     doc.Write(&device);
     return std::string(buffer.GetBuffer(), device.GetLength());
+}
+
+// Text of page `index` (0-based) as the title check reads it: the visible words poppler lays out
+// and renders (visible::page_words, as verify's child reads a page), joined; nullopt when poppler
+// cannot open or unlock the file, the page does not exist, or it shows no text.
+std::optional<std::string> page_text(std::string_view pdf, int index, const std::string& password = "") {
+    const std::optional<pith::visible::Page> page = pith::visible::page_words(pdf, index, password);
+    if (!page) return std::nullopt;
+    std::string text = pith::visible::visible_text(*page);
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos) return std::nullopt;
+    return text;
 }
 
 fs::path corpus_dir() {

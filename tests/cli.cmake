@@ -46,3 +46,12 @@ add_test(NAME cli_option_table
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/option_table.py
           --pith $<TARGET_FILE:pith> --tables $<TARGET_FILE:pith_option_table> --source ${CMAKE_SOURCE_DIR})
 set_tests_properties(cli_option_table PROPERTIES TIMEOUT 60 LABELS "cli")
+
+# One JSON form per result (issue 33): a batch report line says what pith stamp --json and
+# pith verify --json say of the same file, with the same values.
+foreach(case stamp verify)
+  add_test(NAME cli_result_json_${case}
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/result_json.py
+            --pith $<TARGET_FILE:pith> --source ${CMAKE_SOURCE_DIR} ${case})
+  set_tests_properties(cli_result_json_${case} PROPERTIES TIMEOUT 120 LABELS "cli")
+endforeach()

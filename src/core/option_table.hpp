@@ -4,8 +4,10 @@
 // flags and `--help` are made, the batch manifest's keys read, and the man page and
 // doc/commands.md checked (ctest cli_option_table). The rows of one command are in its module:
 // stamp/options_table.hpp, verify/options_table.hpp.
+#include "core/error.hpp"
 #include "core/json.hpp"
 
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -34,6 +36,24 @@ struct Row {
 // The long flag of a row: "--output" of "-o,--output".
 std::string long_flag(const Row& row);
 const Row* find(const std::vector<Row>& rows, const std::string& long_name);
+
+// The option of a command's table (stamp::Option, verify::Option: each has a `row`) whose long
+// flag is `long_name`; a flag the table lacks is pith's own mistake (internal.error).
+template <class Option>
+const Option& of_flag(const std::vector<Option>& table, const std::string& long_name) {
+    for (const Option& o : table)
+        if (long_flag(o.row) == long_name) return o;
+    throw Error("internal error: no option " + long_name + " in the table", err::internal_error);
+}
+
+// The rows of a command's table, then those of the groups it shares.
+template <class Option>
+std::vector<Row> rows_of(const std::vector<Option>& table, std::initializer_list<const std::vector<Row>*> groups) {
+    std::vector<Row> rows;
+    for (const Option& o : table) rows.push_back(o.row);
+    for (const auto* group : groups) rows.insert(rows.end(), group->begin(), group->end());
+    return rows;
+}
 
 // Options several commands share, bound by the CLI (cli/registry_flags.hpp, add_signing_options):
 // where records come from, and the publisher's signing key.

@@ -110,18 +110,9 @@ const Option* option_of_key(const std::string& key) {
     return nullptr;
 }
 
-const Option& option_of_flag(const std::string& long_flag) {
-    for (const Option& o : option_table())
-        if (options::long_flag(o.row) == long_flag) return o;
-    throw Error("internal error: pith stamp has no option " + long_flag, err::internal_error);
-}
+const Option& option_of_flag(const std::string& long_flag) { return options::of_flag(option_table(), long_flag); }
 
-std::vector<options::Row> all_rows() {
-    std::vector<options::Row> rows;
-    for (const Option& o : option_table()) rows.push_back(o.row);
-    for (const auto* group : {&options::signing_rows(), &options::registry_rows()}) rows.insert(rows.end(), group->begin(), group->end());
-    return rows;
-}
+std::vector<options::Row> all_rows() { return options::rows_of(option_table(), {&options::signing_rows(), &options::registry_rows()}); }
 
 std::string manifest_keys() {
     std::string keys = "input, id";

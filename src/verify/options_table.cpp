@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "verify/options_table.hpp"
 
-#include "core/error.hpp"
-
 namespace pith::verify {
 
 using options::Type;
@@ -33,17 +31,8 @@ const std::vector<Option>& option_table() {
     return table;
 }
 
-const Option& option_of_flag(const std::string& long_flag) {
-    for (const Option& o : option_table())
-        if (options::long_flag(o.row) == long_flag) return o;
-    throw Error("internal error: pith verify has no option " + long_flag, err::internal_error);
-}
+const Option& option_of_flag(const std::string& long_flag) { return options::of_flag(option_table(), long_flag); }
 
-std::vector<options::Row> all_rows() {
-    std::vector<options::Row> rows;
-    for (const Option& o : option_table()) rows.push_back(o.row);
-    rows.insert(rows.end(), options::registry_rows().begin(), options::registry_rows().end());
-    return rows;
-}
+std::vector<options::Row> all_rows() { return options::rows_of(option_table(), {&options::registry_rows()}); }
 
 }  // namespace pith::verify

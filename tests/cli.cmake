@@ -37,3 +37,22 @@ add_test(NAME cli_error_codes
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/error_codes.py
           --pith $<TARGET_FILE:pith> --source ${CMAKE_SOURCE_DIR})
 set_tests_properties(cli_error_codes PROPERTIES TIMEOUT 300 LABELS "cli")
+
+# One option table per command (issue 33): every option of pith stamp and pith verify is in its
+# --help, in doc/pith.1 and in doc/commands.md (with its manifest key), and is a batch manifest key
+# unless the table says command line only; an unknown key is refused naming the known ones.
+add_executable(pith_option_table ${CMAKE_CURRENT_SOURCE_DIR}/cli/option_table_dump.cpp)
+target_link_libraries(pith_option_table PRIVATE pithcore)
+add_test(NAME cli_option_table
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/option_table.py
+          --pith $<TARGET_FILE:pith> --tables $<TARGET_FILE:pith_option_table> --source ${CMAKE_SOURCE_DIR})
+set_tests_properties(cli_option_table PROPERTIES TIMEOUT 60 LABELS "cli")
+
+# One JSON form per result (issue 33): a batch report line says what pith stamp --json and
+# pith verify --json say of the same file, with the same values.
+foreach(case stamp verify)
+  add_test(NAME cli_result_json_${case}
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/result_json.py
+            --pith $<TARGET_FILE:pith> --source ${CMAKE_SOURCE_DIR} ${case})
+  set_tests_properties(cli_result_json_${case} PROPERTIES TIMEOUT 120 LABELS "cli")
+endforeach()

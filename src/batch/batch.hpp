@@ -29,8 +29,7 @@ struct Entry {
     std::optional<std::string> record_path;
     std::optional<Json> record_inline;  // an inline record object
     std::optional<std::string> record_query;  // "number" or "arxiv": the registry's record, prefetched into the cache
-    stamp::Options options;             // page, corner, margins, qr, style, ... password
-    bool no_badge = false;
+    stamp::Options options;             // the keys of stamp/options_table.hpp: page, corner, ... password
 };
 
 // Parses one manifest line (`text` without the newline). Throws pith::Error

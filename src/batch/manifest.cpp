@@ -4,9 +4,8 @@
 
 #include "core/error.hpp"
 #include "core/files.hpp"
-#include "stamp/placement.hpp"
+#include "stamp/options_table.hpp"
 
-#include <cmath>
 #include <unordered_map>
 
 namespace pith::batch {
@@ -97,46 +96,31 @@ bool read_source_key(const Line& l, const std::string& key, Entry& e) {
     return true;
 }
 
-// page, corner, margins, text size, style, qr: where the badge goes and how it looks.
-bool read_badge_key(const Line& l, const std::string& key, Entry& e) {
-    auto& o = e.options;
-    if (key == "page") {
-        double p = l.number(key);
-        if (p != std::floor(p) || p == 0 || std::fabs(p) > 1e6) l.fail(key, "must be a non-zero integer (1 is the first page, -1 the last)");
-        o.placement.page = static_cast<int>(p);
-    } else if (key == "corner") {
-        try {
-            o.placement.corner = stamp::parse_corner(l.str(key));
-            o.placement.automatic = false;  // as given, not a free spot (issue 21)
-        } catch (const Error& x) {
-            l.fail(x.what());
+// A key of the stamp options table (stamp/options_table.hpp): its value read as the row's type,
+// then set and checked by the row, as `pith stamp` does with the flag.
+bool read_option_key(const Line& l, const std::string& key, Entry& e) {
+    const stamp::Option* option = stamp::option_of_key(key);
+    if (!option || !option->apply) return false;
+    options::Value v;
+    switch (option->row.type) {
+        case options::Type::Flag: v.flag = l.boolean(key); break;
+        case options::Type::Integer:
+        case options::Type::Number: v.number = l.number(key); break;
+        case options::Type::Point: {
+            const Json& xy = l.json()[key];
+            if (!xy.is_array() || xy.size() != 2 || !xy[0].is_number() || !xy[1].is_number())
+                l.fail(key, "must be [X, Y], two numbers (pt from the lower-left of the page as the reader sees it)");
+            v.point[0] = xy[0].get<double>(), v.point[1] = xy[1].get<double>();
+            break;
         }
-    } else if (key == "margin_x") o.placement.margin_x = l.number(key);
-    else if (key == "margin_y") o.placement.margin_y = l.number(key);
-    else if (key == "text_size") o.badge.text_size_pt = l.number(key);
-    else if (key == "qr_module") o.badge.qr_module_pt = l.number(key);
-    else if (key == "style") {
-        o.badge.style = l.str(key);
-        if (o.badge.style != "plain" && o.badge.style != "boxed") l.fail(key, "must be \"plain\" or \"boxed\"");
-    } else if (key == "qr") o.badge.qr = l.boolean(key);
-    else return false;
-    return true;
-}
-
-// The switches of `pith stamp`, one key each.
-bool read_switch_key(const Line& l, const std::string& key, Entry& e) {
-    auto& o = e.options;
-    if (key == "no_badge") e.no_badge = l.boolean(key);
-    else if (key == "resolver") o.resolver = l.str(key);
-    else if (key == "password") o.password = l.str(key);
-    else if (key == "allow_unverified") o.allow_unverified = l.boolean(key);
-    else if (key == "allow_damaged") o.allow_damaged = l.boolean(key);
-    else if (key == "force") o.force = l.boolean(key);
-    else if (key == "no_title_check") o.check_title = !l.boolean(key);
-    else if (key == "replace") o.replace = l.boolean(key);
-    else if (key == "drop_signatures") o.drop_signatures = l.boolean(key);
-    else if (key == "badge_always") o.badge_always = l.boolean(key);
-    else return false;
+        case options::Type::Text:
+        case options::Type::Texts: v.text = l.str(key); break;
+    }
+    try {
+        option->apply(e.options, v);
+    } catch (const Error& x) {
+        l.fail("\"" + key + "\": " + x.what());
+    }
     return true;
 }
 
@@ -167,11 +151,8 @@ Entry parse_entry(std::string_view text, std::size_t line, const std::string& so
     }
     const Line l(text, where(source, line));
     for (auto it = l.json().begin(); it != l.json().end(); ++it)
-        if (!read_source_key(l, it.key(), e) && !read_badge_key(l, it.key(), e) && !read_switch_key(l, it.key(), e))
-            l.fail("unknown key \"" + it.key() +
-                   "\" (known: input, output, record, number, arxiv, id, page, corner, margin_x, margin_y, text_size, style, qr, "
-                   "qr_module, no_badge, badge_always, resolver, password, allow_unverified, allow_damaged, force, no_title_check, replace, drop_signatures)");
-    e.options.draw_badge = !e.no_badge;
+        if (!read_source_key(l, it.key(), e) && !read_option_key(l, it.key(), e))
+            l.fail("unknown key \"" + it.key() + "\" (known: " + stamp::manifest_keys() + ")");
     check_complete(l, e, mode, default_record);
     return e;
 }

@@ -145,21 +145,22 @@ std::optional<Json> already_done(const Entry& e, const Keyring& keyring, const O
     return std::nullopt;
 }
 
-// Every warning `pith stamp` prints, and what it prints instead of a badge it did not draw.
-Json stamped(const stamp::Summary& s, const std::string& number, const std::string& digest, std::uint64_t bytes, const std::string& note) {
-    Json r = {{"status", "stamped"}, {"number", number}, {"sha256", digest}, {"bytes", bytes}};
-    if (s.page) {
-        r["badge_page"] = s.page;
-        r["badge_spot"] = s.where.spot;  // where the badge went on that page and whether it had to be boxed
-        r["badge_boxed"] = s.where.boxed;
+// A stamped line's part of `pith stamp --json` (stamp::Summary::to_json, doc/batch.md): number,
+// warnings (with `note`), and latex_badge_kept and replaced_previous_stamp when true; the badge's
+// page, spot and boxed as badge_page, badge_spot and badge_boxed when one was drawn.
+Json stamped(const Entry& e, const stamp::Summary& s, const std::string& digest, std::uint64_t bytes, const std::string& note) {
+    const Json full = s.to_json(e.input, e.output);
+    Json r = {{"status", "stamped"}, {"number", full["number"]}, {"sha256", digest}, {"bytes", bytes}};
+    if (const Json& badge = full["badge"]; !badge.is_null()) {
+        r["badge_page"] = badge["page"];
+        r["badge_spot"] = badge["spot"];
+        r["badge_boxed"] = badge["boxed"];
     }
-    if (s.latex_badge) r["latex_badge_kept"] = true;  // page 1 shows pith.sty's badge for this number: none drawn
-    if (s.replaced_previous) r["replaced_previous_stamp"] = true;
-    if (!s.warnings.empty() || !note.empty()) {
-        std::vector<std::string> w = s.warnings;
-        if (!note.empty()) w.push_back(note);
-        r["warnings"] = w;
-    }
+    for (const char* key : {"latex_badge_kept", "replaced_previous_stamp"})
+        if (full[key] == true) r[key] = true;
+    Json warnings = full["warnings"];
+    if (!note.empty()) warnings.push_back(note);
+    if (!warnings.empty()) r["warnings"] = warnings;
     return r;
 }
 
@@ -183,7 +184,7 @@ Json checked_result(const Entry& e, const Keyring& keyring, const Options& opt, 
     try {
         std::uint64_t bytes = 0;
         std::string digest = hash_file(e.output, &bytes);
-        Json r = stamped(s, number, digest, bytes, note);
+        Json r = stamped(e, s, digest, bytes, note);
         if (checked) add_verdict(r, e, *checked);
         else unchecked_verdict(r, e);
         return r;
@@ -237,6 +238,34 @@ Json stamp_one(const Entry& e, const Keyring& keyring, const Options& opt) {
     return checked_result(e, keyring, opt, s, number, note);
 }
 
+namespace {
+
+// A --verify line's part of `pith verify --json` (verify::Report::to_json, doc/batch.md): file,
+// state (as status), and number and the failures' codes, or the error of a file not read.
+Json verify_line(const Json& report) {
+    Json r = {{"status", report["state"]}, {"file", report["file"]}};
+    if (report.contains("error")) {
+        r["error_code"] = report["error_code"];
+        r["error"] = report["error"];
+        return r;
+    }
+    r["number"] = report["number"];
+    r["failures"] = Json::array();
+    for (const Json& f : report["failure"]) r["failures"].push_back(f["code"]);
+    return r;
+}
+
+// What a line that is not ok says: the state, and the first failure or note.
+void not_ok(Json& r, const verify::Report& rep) {
+    r["error_code"] = verify_error_code(rep.state);
+    std::string msg = "state " + std::string(verify::to_string(rep.state));
+    if (!rep.findings.failure.empty()) msg += ": " + rep.findings.failure.front().explanation;
+    else if (!rep.findings.informational.empty()) msg += ": " + rep.findings.informational.front().explanation;
+    r["error"] = msg;
+}
+
+}  // namespace
+
 Json verify_one(const Entry& e, const Keyring& keyring, const Options& opt) {
     const std::string& file = e.output.empty() ? e.input : e.output;
     verify::Options vo;
@@ -247,32 +276,18 @@ Json verify_one(const Entry& e, const Keyring& keyring, const Options& opt) {
     try {
         vo.expected = record_of(e, opt);
     } catch (const Error& x) {
-        Json r = failure(x.code(), x.what());
-        r["status"] = "unreadable";
-        r["file"] = file;
-        return r;
+        return verify_line(verify::unreadable_to_json(file, x));
     }
     Json r;
     std::string thumbnail;
     try {
         verify::Report rep = pdf::within_budget(file, [&] { return verify::verify(file, keyring, vo, thumbnail_to(opt, e, thumbnail)); });
-        r = {{"status", verify::to_string(rep.state)}, {"number", rep.number.empty() ? Json(nullptr) : Json(rep.number)}};
+        r = verify_line(rep.to_json());
         if (!thumbnail.empty()) r["thumbnail"] = thumbnail;
-        std::vector<std::string> failures;
-        for (const auto& f : rep.findings.failure) failures.push_back(f.code);
-        r["failures"] = failures;
-        bool ok = rep.state == verify::State::Trusted || (opt.accept_unverified && rep.state == verify::State::Unverified);
-        if (!ok) {
-            r["error_code"] = verify_error_code(rep.state);
-            std::string msg = "state " + std::string(verify::to_string(rep.state));
-            if (!rep.findings.failure.empty()) msg += ": " + rep.findings.failure.front().explanation;
-            else if (!rep.findings.informational.empty()) msg += ": " + rep.findings.informational.front().explanation;
-            r["error"] = msg;
-        }
+        if (!(rep.state == verify::State::Trusted || (opt.accept_unverified && rep.state == verify::State::Unverified))) not_ok(r, rep);
     } catch (const Error& x) {
-        r = {{"status", "unreadable"}, {"error_code", x.code()}, {"error", x.what()}};
+        r = verify_line(verify::unreadable_to_json(file, x));
     }
-    r["file"] = file;
     try {
         std::uint64_t bytes = 0;
         r["sha256"] = hash_file(file, &bytes);

@@ -5,6 +5,7 @@
 #include "cli/registry_flags.hpp"
 #include "batch/batch.hpp"
 #include "core/error.hpp"
+#include "stamp/options_table.hpp"
 
 #include <cstdio>
 #include <memory>
@@ -25,6 +26,17 @@ struct BatchCommand {
     sign::KeySource key;
     std::vector<std::string> trust;
 };
+
+// `text` broken after the last space that keeps each line within `width`.
+std::string wrapped(std::string text, std::size_t width) {
+    for (std::size_t start = 0; text.size() - start > width;) {
+        const std::size_t space = text.rfind(' ', start + width);
+        if (space == std::string::npos || space <= start) break;
+        text[space] = '\n';
+        start = space + 1;
+    }
+    return text + "\n";
+}
 
 // Lines with "number" or "arxiv": each distinct record is fetched once, a few at a time, into the
 // cache, before any worker starts; the workers read it from there. A record that cannot be had
@@ -115,10 +127,9 @@ void register_batch_commands(CLI::App& app, int& status) {
         "The manifest has one JSON object per line (blank lines and lines starting with # are ignored):\n"
         "  {\"input\": \"in/a.pdf\", \"record\": \"records/a.json\", \"output\": \"out/a.pdf\"}\n"
         "  {\"input\": \"in/b.pdf\", \"record\": {...inline record...}, \"output\": \"out/b.pdf\", \"corner\": \"bottom-right\"}\n"
-        "Per-file options mirror `pith stamp`: page, corner, margin_x, margin_y, text_size, style, qr, qr_module,\n"
-        "no_badge, badge_always, resolver, password, allow_unverified, allow_damaged, force, no_title_check, replace,\n"
-        "drop_signatures;\n"
-        "and \"id\" (echoed in the report).\n"
+        + wrapped("Keys: " + stamp::manifest_keys() + ".", 110) +
+        "Each is the `pith stamp` option of that name (\"margin_x\" is --margin-x; \"at\": [X, Y]), checked the same way;\n"
+        "\"input\" is the PDF and \"id\" is echoed in the report.\n"
         "With --verify, each line's \"output\" (or else \"input\") is checked, \"record\" is the expected record,\n"
         "and a line may be a bare path (so `find . -name '*.pdf' | pith batch --verify -` works).\n\n"
         "Each file runs in its own worker process with a wall-clock/CPU limit (--timeout) and an address-space\n"

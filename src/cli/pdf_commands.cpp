@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // pith stamp, verify, extract.
 #include "cli/commands.hpp"
+#include "cli/option_flags.hpp"
 #include "cli/output.hpp"
 #include "cli/registry_flags.hpp"
 #include "core/error.hpp"
@@ -10,7 +11,9 @@
 #include "pdf/budget.hpp"
 #include "sign/inspect.hpp"
 #include "sign/signer.hpp"
+#include "stamp/options_table.hpp"
 #include "stamp/stamp.hpp"
+#include "verify/options_table.hpp"
 #include "verify/picture.hpp"
 #include "verify/verify.hpp"
 
@@ -23,14 +26,11 @@ namespace {
 
 struct StampCommand {
     std::string input, record, output;
-    bool in_place = false, json = false, no_badge = false, no_title_check = false;
-    std::string corner = "top-right";
-    std::vector<double> at;
-    stamp::Options options;
+    bool in_place = false, json = false;
+    stamp::Options options;  // the table's options (stamp/options_table.hpp) go here as they are parsed
     sign::KeySource key;
     std::string number, arxiv;  // the record from the registry instead of --record
     RegistryFlags registry;
-    CLI::Option* corner_option = nullptr;  // given: the badge goes there, not to a free spot (issue 21)
 };
 
 // The record named by exactly one of --record, --number and --arxiv.
@@ -56,28 +56,15 @@ int run_stamp(StampCommand& c, int& status) {
     if (output == "-" && ::isatty(STDOUT_FILENO))
         throw Error("standard output is a terminal: pith will not write a PDF there (redirect it: -o - > out.pdf)", err::options_invalid);
     Record record = record_to_stamp(c, status);
-    c.options.placement.corner = stamp::parse_corner(c.corner);
-    c.options.draw_badge = !c.no_badge;
-    c.options.check_title = !c.no_title_check;
-    if (!c.at.empty()) c.options.placement.at = std::make_pair(c.at[0], c.at[1]);
     if (c.key.any()) c.options.signer = sign::Signer::load(c.key);
     else if (!c.key.pass_file.empty() || !c.key.pass_env.empty() || !c.key.chain.empty())
         throw Error("--sign-chain and --sign-pass-* need --sign-cert and --sign-key, or --sign-p12", err::options_invalid);
-    c.options.placement.automatic = c.at.empty() && !(c.corner_option && c.corner_option->count() > 0);
     stamp::Summary s = pdf::within_budget(c.input, [&] { return stamp::stamp_file(c.input, output, record, c.options); }, false);
 
     std::FILE* out = output == "-" ? stderr : stdout;
     for (const auto& w : s.warnings) std::fprintf(stderr, "pith: warning: %s\n", printable(w).c_str());
     if (c.json) {
-        Json j = {{"input", c.input}, {"output", output}, {"number", s.number}, {"prior_length", s.prior_length},
-                  {"added_bytes", s.added}, {"replaced_previous_stamp", s.replaced_previous}, {"title", s.title},
-                  {"latex_badge_kept", s.latex_badge}, {"warnings", s.warnings},
-                  {"signed_by", s.signed_by.empty() ? Json(nullptr) : Json(s.signed_by)}};
-        j["badge"] = s.page ? Json{{"page", s.page}, {"rect", {s.rect[0], s.rect[1], s.rect[2], s.rect[3]}},
-                                   {"spot", s.where.spot}, {"why", s.where.why}, {"boxed", s.where.boxed},
-                                   {"measured", s.where.measured}, {"inked", s.where.inked}}
-                            : Json(nullptr);
-        std::fprintf(out, "%s\n", pretty_json(j).c_str());
+        std::fprintf(out, "%s\n", pretty_json(s.to_json(c.input, output)).c_str());
     } else {
         print_field("stamped", c.input + " -> " + output, out);
         print_field("number", s.number, out);
@@ -99,11 +86,11 @@ int run_stamp(StampCommand& c, int& status) {
 struct VerifyCommand {
     std::vector<std::string> files;
     std::vector<std::string> keyrings;
-    std::string record, password, resolver = kDefaultResolver;
-    bool json = false, allow_damaged = false;
+    std::string record;
+    bool json = false;
     std::vector<std::string> trust;
-    bool require_signed_stamp = false;
     bool online = false;
+    verify::Options options;  // the table's options (verify/options_table.hpp) go here as they are parsed
     RegistryFlags registry;
     std::string picture;  // --picture FILE.png|.html
 };
@@ -111,7 +98,7 @@ struct VerifyCommand {
 // --online: the registry's answer for the number a PDF carries; its record becomes the record the
 // embedded one must equal (pith.record.expected.*). None when the PDF carries no number.
 std::optional<registry::Answer> ask_registry(const std::string& file, const VerifyCommand& c) {
-    const std::string n = mark::carried_number(mark::extract(file, c.password, c.allow_damaged));
+    const std::string n = mark::carried_number(mark::extract(file, c.options.password, c.options.allow_damaged));
     if (n.empty()) return std::nullopt;
     return registry::ask(n, [&] { return registry_options(c.registry); });
 }
@@ -147,12 +134,8 @@ std::unique_ptr<AtomicFile> picture_file(const VerifyCommand& c, picture::Format
 }
 
 verify::Options verify_options(const VerifyCommand& c) {
-    verify::Options options;
-    options.password = c.password;
-    options.allow_damaged = c.allow_damaged;
-    options.resolver = c.resolver;
+    verify::Options options = c.options;
     options.anchors = sign::Anchors::load(c.trust);
-    options.require_signed_stamp = c.require_signed_stamp;
     if (!c.record.empty()) options.expected = load_record(c.record);
     return options;
 }
@@ -196,9 +179,7 @@ int run_verify(const VerifyCommand& c) {
             }
         } catch (const Error& e) {
             code = kExitUsage;
-            result = {{"file", file}, {"state", "unreadable"}, {"number", nullptr}, {"error", e.what()},
-                      {"success", Json::array()}, {"informational", Json::array()}, {"failure", Json::array()}};
-            result["error_code"] = e.code();
+            result = verify::unreadable_to_json(file, e);
             print_error(e.what(), e.code());
         }
         all.push_back(result);
@@ -240,16 +221,33 @@ int run_extract(const ExtractCommand& c) {
 
 // --sign-*: a publisher's key signs pith's update (doc/signing.md).
 void add_signing_options(CLI::App& cmd, sign::KeySource& key, bool& certify) {
-    cmd.add_option("--sign-cert", key.cert, "Sign the stamp (PAdES): the signer's PEM certificate (doc/signing.md)");
-    cmd.add_option("--sign-key", key.key, "The signer's PEM private key (mode 600; refused if group or others may read it)");
-    cmd.add_option("--sign-chain", key.chain, "PEM intermediate certificates to embed with the signer's");
-    cmd.add_option("--sign-p12", key.p12, "A PKCS#12 file with key, certificate and chain instead of --sign-cert/--sign-key");
-    cmd.add_option("--sign-pass-file", key.pass_file, "Read the key's passphrase from the first line of this file");
-    cmd.add_option("--sign-pass-env", key.pass_env, "Read the key's passphrase from this environment variable");
-    cmd.add_flag("--certify", certify, "Make the signature a certification (DocMDP P=2); only for PDFs not yet signed");
+    const auto row = [](const char* name) { return *options::find(options::signing_rows(), name); };
+    add_bound(cmd, row("--sign-cert"), key.cert);
+    add_bound(cmd, row("--sign-key"), key.key);
+    add_bound(cmd, row("--sign-chain"), key.chain);
+    add_bound(cmd, row("--sign-p12"), key.p12);
+    add_bound(cmd, row("--sign-pass-file"), key.pass_file);
+    add_bound(cmd, row("--sign-pass-env"), key.pass_env);
+    add_bound(cmd, row("--certify"), certify);
 }
 
-void register_pdf_commands(CLI::App& app, int& status) {
+namespace {
+
+// Every row of stamp/options_table.hpp: those the table applies, and those the command binds.
+void add_stamp_options(CLI::App& cmd, StampCommand& c) {
+    const auto row = [](const char* name) { return stamp::option_of_flag(name).row; };
+    add_bound(cmd, row("--record"), c.record);
+    add_bound(cmd, row("--number"), c.number);
+    add_bound(cmd, row("--arxiv"), c.arxiv);
+    add_bound(cmd, row("--output"), c.output);
+    add_bound(cmd, row("--in-place"), c.in_place);
+    add_applied_options(cmd, stamp::option_table(), c.options);
+    add_bound(cmd, row("--json"), c.json);
+    add_signing_options(cmd, c.key, c.options.certify);
+    add_registry_flags(&cmd, c.registry);
+}
+
+void register_stamp(CLI::App& app, int& status) {
     auto c = std::make_shared<StampCommand>();
     auto* stamp = app.add_subcommand("stamp", "Embed a Pith number, hash and receipt in a PDF and draw a linked badge");
     stamp->footer(
@@ -259,51 +257,31 @@ void register_pdf_commands(CLI::App& app, int& status) {
         "PDF replaces the earlier stamp. The output is written atomically; on error nothing is written.\n"
         "A damaged PDF (broken cross-reference data, objects not where the xref says, wrong stream\n"
         "lengths, page-tree loops, ...) is refused: repair it (e.g. `qpdf in.pdf out.pdf`) or pass\n"
-        "--allow-damaged, which stamps it with a rebuilt cross-reference table where the old one is unusable.\n\n"
+        "--allow-damaged, which stamps it with a rebuilt cross-reference table where the old one is unusable.\n"
+        "A `pith batch` manifest line takes the same options as keys (--margin-x is \"margin_x\").\n\n"
         "Examples:\n"
         "  pith stamp paper.pdf --record record.json -o paper-stamped.pdf\n"
         "  pith stamp paper.pdf --record record.json --in-place --corner bottom-right --qr\n"
         "  cat paper.pdf | pith stamp - --record record.json -o - > out.pdf");
     stamp->add_option("input", c->input, "PDF to stamp, or - for standard input")->required();
-    stamp->add_option("-r,--record", c->record, "Pith record (any shape `pith record` reads)");
-    stamp->add_option("--number", c->number, "Fetch the record of this Pith number from the registry (see pith fetch)");
-    stamp->add_option("--arxiv", c->arxiv, "Fetch the record of this arXiv id (2407.14645 or 2407.14645v1) from the registry");
-    add_registry_flags(stamp, c->registry);
-    stamp->add_option("-o,--output", c->output, "Output PDF, or - for standard output");
-    stamp->add_flag("--in-place", c->in_place, "Replace the input file (atomically)");
-    stamp->add_option("--page", c->options.placement.page, "Page for the badge, 1-based; -1 is the last page")->capture_default_str();
-    c->corner_option = stamp->add_option("--corner", c->corner,
-                                         "top-right, top-left, bottom-right or bottom-left, as the reader sees the page. Without it "
-                                         "(and --at) the badge goes where the page paints nothing, starting from top-right")
-                           ->capture_default_str();
-    stamp->add_option("--margin-x", c->options.placement.margin_x, "Distance in pt from the side edge")->capture_default_str();
-    stamp->add_option("--margin-y", c->options.placement.margin_y, "Distance in pt from the top or bottom edge")->capture_default_str();
-    stamp->add_option("--text-size", c->options.badge.text_size_pt, "Badge text size in pt")->capture_default_str();
-    stamp->add_option("--style", c->options.badge.style, "plain or boxed")->capture_default_str();
-    stamp->add_flag("--qr", c->options.badge.qr, "Add a QR code of the resolver URL to the badge");
-    stamp->add_option("--qr-module", c->options.badge.qr_module_pt, "Side of one QR module in pt")->capture_default_str();
-    stamp->add_flag("--no-badge", c->no_badge, "Embed the metadata only");
-    stamp->add_flag("--badge-always", c->options.badge_always,
-                    "Draw the badge even where page 1 already shows pith.sty's badge for this number");
-    stamp->add_flag("--no-title-check", c->no_title_check,
-                    "Stamp although page 1 does not show the record's title as its title (verify will not say trusted)");
-    stamp->add_flag("--replace", c->options.replace, "Replace an earlier pith stamp of another Pith number");
-    stamp->add_flag("--drop-signatures", c->options.drop_signatures,
-                    "Replace an earlier pith stamp although signatures were made over it: they are lost");
-    stamp->add_option("--resolver", c->options.resolver, "Base URL the badge links to (BODY is appended)")->capture_default_str();
-    stamp->add_flag("--allow-unverified", c->options.allow_unverified, "Stamp a record whose stated hash or number does not recompute");
-    stamp->add_flag("--allow-damaged", c->options.allow_damaged,
-                    "Stamp a damaged PDF that pith can read around, instead of refusing it");
-    stamp->add_flag("--force", c->options.force, "Stamp a certified PDF although its DocMDP permissions forbid changes");
-    stamp->add_flag("--rewrite", c->options.rewrite,
-                    "Write a whole new file (PoDoFo) instead of an incremental update; breaks signatures");
-    stamp->add_option("--at", c->at, "Badge position X,Y in pt from the lower-left of the page as the reader sees it")
-        ->delimiter(',')->expected(2);
-    stamp->add_option("--password", c->options.password, "User password of an encrypted PDF");
-    stamp->add_flag("--json", c->json, "Print the summary as JSON");
-    add_signing_options(*stamp, c->key, c->options.certify);
+    add_stamp_options(*stamp, *c);
     stamp->callback([c, &status] { status = run_stamp(*c, status); });
+}
 
+// Every row of verify/options_table.hpp.
+void add_verify_options(CLI::App& cmd, VerifyCommand& v) {
+    const auto row = [](const char* name) { return verify::option_of_flag(name).row; };
+    add_bound(cmd, row("--keyring"), v.keyrings);
+    add_bound(cmd, row("--record"), v.record);
+    add_applied_options(cmd, verify::option_table(), v.options);
+    add_bound(cmd, row("--trust"), v.trust);
+    add_bound(cmd, row("--online"), v.online);
+    add_bound(cmd, row("--json"), v.json);
+    add_bound(cmd, row("--picture"), v.picture)->type_name("FILE");
+    add_registry_flags(&cmd, v.registry);
+}
+
+void register_verify(CLI::App& app, int& status) {
     auto v = std::make_shared<VerifyCommand>();
     auto* verify = app.add_subcommand("verify", "Check the Pith data of received PDFs and say what holds");
     verify->footer(
@@ -322,24 +300,15 @@ void register_pdf_commands(CLI::App& app, int& status) {
         "  pith verify paper.pdf --keyring registry-keys.json --record fetched.json --json\n"
         "  pith verify paper.pdf --picture checked.png    # what was checked, drawn over the page");
     verify->add_option("files", v->files, "PDF files; - reads one from standard input")->required();
-    verify->add_option("--keyring", v->keyrings, "Keyring file with trusted registry keys (repeatable)")->allow_extra_args(false);
-    verify->add_option("--record", v->record, "A record fetched from the registry: the embedded one must equal it");
-    verify->add_option("--password", v->password, "User password of encrypted PDFs");
-    verify->add_option("--resolver", v->resolver, "The resolver every pith link must go to (as given to pith stamp --resolver)")
-        ->capture_default_str();
-    verify->add_flag("--allow-damaged", v->allow_damaged, "Read a damaged PDF instead of refusing it (exit 2)");
-    verify->add_option("--trust", v->trust, "PEM file of CA certificates trusted to certify publishers' signing keys (repeatable; "
-                       "default $PITH_TRUST, ~/.config/pith/trust.pem, /etc/pith/trust.pem)")->allow_extra_args(false);
-    verify->add_flag("--require-signed-stamp", v->require_signed_stamp,
-                     "Trust a stamp only when a publisher trusted here signed it (pith stamp --sign-cert)");
-    verify->add_flag("--online", v->online, "Also fetch the registry's record for the embedded number: it must know it and agree");
-    add_registry_flags(verify, v->registry);
-    verify->add_flag("--json", v->json, "Print one line of JSON per file (JSON Lines): {file, state, number, success[], informational[], "
-                                        "failure[], regions[]}");
-    verify->add_option("--picture", v->picture, "Also draw what was checked (the title, the badge, links, later changes, unseen text, "
-                       "each outlined by outcome) over the page(s), with the verdict: FILE.png or FILE.html (one PDF only)")->type_name("FILE");
+    add_verify_options(*verify, *v);
     verify->callback([v, &status] { status = run_verify(*v); });
+}
 
+}  // namespace
+
+void register_pdf_commands(CLI::App& app, int& status) {
+    register_stamp(app, status);
+    register_verify(app, status);
     auto x = std::make_shared<ExtractCommand>();
     auto* extract = app.add_subcommand("extract", "Print the Pith data embedded in a PDF, without judging it");
     extract->footer("Shows the pith XMP properties, Info entries, links to the resolver (page 1 and the pages\n"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // pith fetch, keys, badge; and the registry options shared with stamp, tex, verify and batch.
 #include "cli/commands.hpp"
+#include "cli/option_flags.hpp"
 #include "cli/output.hpp"
 #include "cli/registry_flags.hpp"
 #include "core/error.hpp"
@@ -14,14 +15,17 @@
 namespace pith::cli {
 
 void add_registry_flags(CLI::App* c, RegistryFlags& f, const std::string& prefix) {
-    c->add_option("--registry", f.registry, "Registry base URL (default: $PITH_REGISTRY, else https://pith.science)");
-    c->add_flag("--offline", f.offline, "Use only the local cache; never the network");
-    c->add_flag("--refresh", f.refresh, "Ask the registry even when the cache holds the record");
-    c->add_option("--cacert", f.cacert, "CA bundle (PEM) to trust besides the system's, for a private registry");
-    c->add_option("--cache-dir", f.cache_dir, "Cache directory (default: $XDG_CACHE_HOME/pith or ~/.cache/pith)");
-    c->add_option("--" + prefix + "timeout", f.timeout_s, "Seconds for a whole answer from the registry")->capture_default_str();
-    c->add_option("--" + prefix + "connect-timeout", f.connect_timeout_s, "Seconds to connect")->capture_default_str();
-    c->add_option("--" + prefix + "retries", f.retries, "Extra attempts after 429, 5xx or a dropped connection")->capture_default_str();
+    // The help of each is its row in options::registry_rows(), which the stamp and verify tables include.
+    const auto row = [](const char* name) { return *options::find(options::registry_rows(), name); };
+    const auto named = [&](const char* name) { return "--" + prefix + std::string(row(name).flags).substr(2); };
+    add_bound(*c, row("--registry"), f.registry);
+    add_bound(*c, row("--offline"), f.offline);
+    add_bound(*c, row("--refresh"), f.refresh);
+    add_bound(*c, row("--cacert"), f.cacert);
+    add_bound(*c, row("--cache-dir"), f.cache_dir);
+    c->add_option(named("--timeout"), f.timeout_s, row("--timeout").help)->capture_default_str();
+    c->add_option(named("--connect-timeout"), f.connect_timeout_s, row("--connect-timeout").help)->capture_default_str();
+    c->add_option(named("--retries"), f.retries, row("--retries").help)->capture_default_str();
 }
 
 registry::Options registry_options(const RegistryFlags& f) {

@@ -65,6 +65,8 @@ struct Summary {
     Where where;
     std::string signed_by;              // the signer's subject when the update was signed
     std::vector<std::string> warnings;
+    // `pith stamp --json` (summary.cpp); a `pith batch` line carries a part of it (doc/batch.md).
+    Json to_json(const std::string& input, const std::string& output) const;
 };
 
 // Stamps the PDF in `input` ("-" reads standard input) and writes the result to

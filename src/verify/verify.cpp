@@ -74,6 +74,16 @@ Json Report::to_json() const {
     return j;
 }
 
+Json unreadable_to_json(const std::string& file, const Error& error) {
+    Report report;
+    report.file = file;
+    Json j = report.to_json();
+    j["state"] = "unreadable";
+    j["error"] = error.what();
+    j["error_code"] = error.code();
+    return j;
+}
+
 namespace {
 
 // What a page's text says of the badge: it shows pith:<the number's first 8 letters>, another

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // pith extract and pith verify: what a PDF carries, and whether to believe it.
+#include "core/error.hpp"
 #include "core/findings.hpp"
 #include "core/keys.hpp"
 #include "core/number.hpp"
@@ -45,6 +46,9 @@ struct Report {
     Findings findings;
     Json to_json() const;  // {file, state, number, success[], informational[], failure[], regions[]}
 };
+// The report of a file that could not be read: the same keys, state "unreadable", no findings,
+// and the error and its code (`pith verify --json`; a `pith batch --verify` line takes part of it).
+Json unreadable_to_json(const std::string& file, const Error& error);
 
 // `then`, when given, runs with the file still open once the report is made (pith verify
 // --picture draws it then, of the same report).

@@ -44,6 +44,33 @@ TEST_CASE("batch manifest: entries, options and defaults", "[batch]") {
     CHECK(bare.input == "received/x y.pdf");
 }
 
+// "at" and "rewrite" were missing from the manifest (issue 33); every key now goes through the
+// row of stamp/options_table.hpp that pith stamp's flag goes through.
+TEST_CASE("batch manifest: at, rewrite and the option table's checks", "[batch]") {
+    auto entry = [](const std::string& extra) {
+        return parse_entry("{\"input\":\"a.pdf\",\"record\":\"r\",\"output\":\"o.pdf\"" + extra + "}", 1, "m", Mode::Stamp);
+    };
+    const Entry plain = entry("");
+    CHECK(plain.options.placement.automatic);
+    CHECK(!plain.options.placement.at);
+    CHECK(!plain.options.rewrite);
+    const Entry e = entry(",\"at\":[100,700.5],\"rewrite\":true,\"no_title_check\":true,\"no_badge\":false");
+    REQUIRE(e.options.placement.at);
+    CHECK(e.options.placement.at->first == 100);
+    CHECK(e.options.placement.at->second == 700.5);
+    CHECK(!e.options.placement.automatic);  // a position given: the badge goes there (issue 21)
+    CHECK(e.options.rewrite);
+    CHECK(!e.options.check_title);
+    CHECK(e.options.draw_badge);
+    CHECK(!entry(",\"corner\":\"tr\"").options.placement.automatic);
+    CHECK(!entry(",\"no_badge\":true").options.draw_badge);
+    for (const char* bad : {",\"at\":[1]", ",\"at\":\"1,2\"", ",\"at\":[1,\"2\"]", ",\"rewrite\":1"})
+        CHECK_THROWS_AS(entry(bad), Error);
+    CHECK_THROWS_WITH(entry(",\"style\":\"neon\""), Catch::Contains("\"style\": must be \"plain\" or \"boxed\""));
+    CHECK_THROWS_WITH(entry(",\"page\":1.5"), Catch::Contains("non-zero integer"));
+    CHECK_THROWS_WITH(entry(",\"colour\":1"), Catch::Contains("known: input, id, record,") && Catch::Contains("rewrite, at, password"));
+}
+
 TEST_CASE("batch manifest: errors name the line", "[batch]") {
     auto bad = [](const std::string& text) { return parse_manifest(text, "m.jsonl", Mode::Stamp, Shard{}); };
     const std::string ok = "{\"input\":\"a.pdf\",\"record\":\"r\",\"output\":\"o.pdf\"}\n";

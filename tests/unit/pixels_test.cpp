@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// verify/pixels: the title read from pixels must agree with the text layer (issue 29 point 1,
+// page/pixels: the title read from pixels must agree with the text layer (issue 29 point 1,
 // doc/visible.md "The title from pixels"). judge() is tested on readings made up here; the
 // last cases render real one-page PDFs and read them with Tesseract, end to end.
 #include <catch2/catch.hpp>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// verify/visible: which words of a page a reader sees (issue 14 point 3, doc/visible.md).
+// page/visible: which words of a page a reader sees (issue 14 point 3, doc/visible.md).
 // Fixtures are one-page PDFs built here: a visible title line plus one copy of another title
 // hidden by one technique each, or one visible control. pdftoppm and mutool (independent
 // renderers) confirm that each hidden copy changes no pixel of the page.

@@ -6,6 +6,8 @@
 #include "core/keys.hpp"
 #include "core/record.hpp"
 
+#include "temp_dir.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <sys/stat.h>
@@ -17,16 +19,6 @@ using namespace pith;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        std::string t = (fs::temp_directory_path() / "pith-test-XXXXXX").string();
-        path = ::mkdtemp(t.data());
-    }
-    ~TempDir() { fs::remove_all(path); }
-    std::string operator/(const char* name) const { return (path / name).string(); }
-};
 
 Record seed() { return load_record(std::string(PITH_SOURCE_DIR) + "/tests/vectors/seed-002-open_graph_state.json"); }
 

@@ -6,6 +6,8 @@
 #include "core/keys.hpp"
 #include "registry/pinning.hpp"
 
+#include "temp_dir.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
@@ -16,15 +18,6 @@ using namespace pith::registry;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        std::string t = (fs::temp_directory_path() / "pith-pinning-XXXXXX").string();
-        path = ::mkdtemp(t.data());
-    }
-    ~TempDir() { fs::remove_all(path); }
-};
 
 // The code of the pith::Error `f` throws; "" when it throws none.
 template <typename F>

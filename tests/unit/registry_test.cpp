@@ -8,6 +8,8 @@
 #include "registry/registry.hpp"
 #include "registry/web_badge.hpp"
 
+#include "temp_dir.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
@@ -18,15 +20,6 @@ using namespace pith::registry;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        std::string t = (fs::temp_directory_path() / "pith-registry-XXXXXX").string();
-        path = ::mkdtemp(t.data());
-    }
-    ~TempDir() { fs::remove_all(path); }
-};
 
 std::string vector_text(const char* name) {
     return read_file_or_stdin(std::string(PITH_SOURCE_DIR) + "/tests/vectors/" + name);

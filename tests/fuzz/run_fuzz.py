@@ -42,6 +42,23 @@ PDF_TARGETS = ("reader", "stamp_verify")
 DETERMINISTIC = ["-use_cmp=0", "-use_memmem=0", "-use_value_profile=0", "-reload=0"]
 
 
+def linked_modules(src, roots):
+    """The modules of `roots` and every module they depend on, read from cmake/modules.cmake (the
+    one statement of pith's layering), without the LOADED ones pith opens at run time."""
+    declared = {}
+    with open(os.path.join(src, "cmake", "modules.cmake")) as f:
+        for m in re.finditer(r"^pith_module\((\w+)([^)]*)\)", f.read(), re.M):
+            words = m.group(2).split()
+            declared[m.group(1)] = ("LOADED" in words, words[words.index("DEPENDS") + 1:] if "DEPENDS" in words else [])
+    found, todo = [], list(roots)
+    while todo:
+        name = todo.pop()
+        if name not in found and not declared[name][0]:
+            found.append(name)
+            todo += declared[name][1]
+    return sorted(found)
+
+
 def sources_and_flags(src, target, build):
     """The C++ sources and linker flags of `target`, or a string saying what is missing."""
     sources = [os.path.join(src, "tests", "fuzz", target + "_fuzz.cpp")]
@@ -66,10 +83,10 @@ def sources_and_flags(src, target, build):
         schema = os.path.join(build or "", "generated", "schema_data.cpp")
         if not build or not os.path.exists(schema):
             return "needs --build: a configured build directory (its generated/schema_data.cpp)"
-        sources += lib("core") + lib("xmp") + [schema]
+        modules = linked_modules(src, ["stamp", "verify"] if target == "stamp_verify" else ["xmp"])
+        sources += [f for m in modules for f in lib(m)] + [schema]
         packages = ["libsodium", "icu-uc", "libcrypto", "pugixml", "nlohmann_json"]
         if target == "stamp_verify":
-            sources += lib("pdf") + lib("stamp") + lib("verify") + lib("sign")
             packages += ["libpodofo", "zlib", "libqrencode"]
     flags = []
     for kind in ("--cflags", "--libs"):

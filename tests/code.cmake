@@ -45,6 +45,13 @@ add_test(NAME code_module_graph_planted
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/code/module_graph.py ${CMAKE_SOURCE_DIR} --planted)
 set_tests_properties(code_module_graph code_module_graph_planted PROPERTIES TIMEOUT 60 LABELS "code")
 
+# PoDoFo stays behind src/pdf (doc/dev/podofo.md): no PoDoFo name outside it, only the member
+# functions PoDoFo 0.9.8 and 0.10 share; the check is proved to catch a planted use of each kind.
+add_test(NAME code_podofo_boundary COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/code/podofo_boundary.py ${CMAKE_SOURCE_DIR})
+add_test(NAME code_podofo_boundary_planted
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/code/podofo_boundary.py ${CMAKE_SOURCE_DIR} --planted)
+set_tests_properties(code_podofo_boundary code_podofo_boundary_planted PROPERTIES TIMEOUT 60 LABELS "code")
+
 # Finding codes are typed constants (src/core/finding_codes.hpp): the compiler rejects a code
 # written as a string or misspelt (doc_findings checks the constants against doc/findings.md).
 add_test(NAME code_finding_codes_typed

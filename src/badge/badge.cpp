@@ -15,16 +15,16 @@
 #include "core/error.hpp"
 #include "pdf/file.hpp"
 #include "pdf/filters.hpp"
+#include "pdf/objects.hpp"
 
 namespace pith::badge {
 namespace {
 
-using PoDoFo::PdfArray;
-using PoDoFo::PdfDictionary;
-using PoDoFo::PdfName;
-using PoDoFo::PdfObject;
-using PoDoFo::PdfReference;
-using PoDoFo::pdf_int64;
+using pdf::Array;
+using pdf::Dictionary;
+using pdf::Name;
+using pdf::Object;
+using pdf::Ref;
 
 // ---- small helpers -------------------------------------------------------
 
@@ -32,11 +32,11 @@ std::string num(double v) { return pdf::format_number(v); }
 
 double round4(double v) { return std::llround(v * 10000.0) / 10000.0; }
 
-PdfObject real(double v) { return PdfObject(round4(v)); }
-PdfObject integer(long long v) { return PdfObject(static_cast<pdf_int64>(v)); }
+Object real(double v) { return Object(round4(v)); }
+Object integer(long long v) { return pdf::integer_value(v); }
 
-PdfReference add_flate_stream(pith::pdf::ObjectSink& sink, PdfDictionary dict, const std::string& data) {
-    dict.AddKey(PdfName("Filter"), PdfName("FlateDecode"));
+Ref add_flate_stream(pith::pdf::ObjectSink& sink, Dictionary dict, const std::string& data) {
+    dict.AddKey(Name("Filter"), Name("FlateDecode"));
     return sink.add_stream(dict, pdf::flate_encode(data));
 }
 
@@ -127,7 +127,7 @@ std::vector<Module> merge_modules(const QrMatrix& m) {
 // ---- Type 3 font ------------------------------------------------------------
 
 struct FontRefs {
-    PdfReference font;
+    Ref font;
     int ink_ymin = 0, ink_ymax = 0;  // 1000-unit extent of the used glyph boxes
 };
 
@@ -155,8 +155,8 @@ std::string to_unicode_cmap(const std::vector<const font::Glyph*>& glyphs) {
 }
 
 // One glyph procedure per glyph; `bbox`: the union of the inked glyphs' boxes.
-PdfDictionary char_procs(pith::pdf::ObjectSink& sink, const std::vector<const font::Glyph*>& glyphs, int bbox[4]) {
-    PdfDictionary procs;
+Dictionary char_procs(pith::pdf::ObjectSink& sink, const std::vector<const font::Glyph*>& glyphs, int bbox[4]) {
+    Dictionary procs;
     int bx0 = 0, by0 = 0, bx1 = 0, by1 = 0;
     bool any_ink = false;
     for (const font::Glyph* g : glyphs) {
@@ -175,7 +175,7 @@ PdfDictionary char_procs(pith::pdf::ObjectSink& sink, const std::vector<const fo
                 bx1 = std::max(bx1, g->bbox[2]); by1 = std::max(by1, g->bbox[3]);
             }
         }
-        procs.AddKey(PdfName(g->name), add_flate_stream(sink, PdfDictionary(), proc));
+        procs.AddKey(Name(g->name), add_flate_stream(sink, Dictionary(), proc));
     }
     bbox[0] = bx0;
     bbox[1] = by0;
@@ -187,46 +187,46 @@ PdfDictionary char_procs(pith::pdf::ObjectSink& sink, const std::vector<const fo
 FontRefs add_font(pith::pdf::ObjectSink& sink, const std::vector<const font::Glyph*>& glyphs) {
     FontRefs out;
     int bb[4];
-    PdfDictionary procs = char_procs(sink, glyphs, bb);
+    Dictionary procs = char_procs(sink, glyphs, bb);
     const int bx0 = bb[0], by0 = bb[1], bx1 = bb[2], by1 = bb[3];
-    PdfReference tounicode = add_flate_stream(sink, PdfDictionary(), to_unicode_cmap(glyphs));
+    Ref tounicode = add_flate_stream(sink, Dictionary(), to_unicode_cmap(glyphs));
 
     int first = glyphs.front()->code, last = glyphs.back()->code;
-    PdfArray widths;
-    PdfArray differences;
+    Array widths;
+    Array differences;
     size_t gi = 0;
     for (int c = first; c <= last; ++c) {
         if (gi < glyphs.size() && glyphs[gi]->code == c) {
-            widths.push_back(integer(glyphs[gi]->advance));
-            differences.push_back(integer(c));
-            differences.push_back(PdfName(glyphs[gi]->name));
+            pdf::append(widths, integer(glyphs[gi]->advance));
+            pdf::append(differences, integer(c));
+            pdf::append(differences, Name(glyphs[gi]->name));
             ++gi;
         } else {
-            widths.push_back(integer(0));
+            pdf::append(widths, integer(0));
         }
     }
-    PdfDictionary encoding;
-    encoding.AddKey(PdfName("Type"), PdfName("Encoding"));
-    encoding.AddKey(PdfName("Differences"), differences);
+    Dictionary encoding;
+    encoding.AddKey(Name("Type"), Name("Encoding"));
+    encoding.AddKey(Name("Differences"), differences);
 
-    PdfArray matrix;
-    for (double v : {0.001, 0.0, 0.0, 0.001, 0.0, 0.0}) matrix.push_back(PdfObject(v));
-    PdfArray fbbox;
-    for (int v : {bx0, by0, bx1, by1}) fbbox.push_back(integer(v));
+    Array matrix;
+    for (double v : {0.001, 0.0, 0.0, 0.001, 0.0, 0.0}) pdf::append(matrix, Object(v));
+    Array fbbox;
+    for (int v : {bx0, by0, bx1, by1}) pdf::append(fbbox, integer(v));
 
-    PdfDictionary f;
-    f.AddKey(PdfName("Type"), PdfName("Font"));
-    f.AddKey(PdfName("Subtype"), PdfName("Type3"));
-    f.AddKey(PdfName("FontBBox"), fbbox);
-    f.AddKey(PdfName("FontMatrix"), matrix);
-    f.AddKey(PdfName("CharProcs"), procs);
-    f.AddKey(PdfName("Encoding"), encoding);
-    f.AddKey(PdfName("FirstChar"), integer(first));
-    f.AddKey(PdfName("LastChar"), integer(last));
-    f.AddKey(PdfName("Widths"), widths);
-    f.AddKey(PdfName("ToUnicode"), tounicode);
-    f.AddKey(PdfName("Resources"), PdfDictionary());
-    out.font = sink.add(PdfObject(f));
+    Dictionary f;
+    f.AddKey(Name("Type"), Name("Font"));
+    f.AddKey(Name("Subtype"), Name("Type3"));
+    f.AddKey(Name("FontBBox"), fbbox);
+    f.AddKey(Name("FontMatrix"), matrix);
+    f.AddKey(Name("CharProcs"), procs);
+    f.AddKey(Name("Encoding"), encoding);
+    f.AddKey(Name("FirstChar"), integer(first));
+    f.AddKey(Name("LastChar"), integer(last));
+    f.AddKey(Name("Widths"), widths);
+    f.AddKey(Name("ToUnicode"), tounicode);
+    f.AddKey(Name("Resources"), Dictionary());
+    out.font = sink.add(Object(f));
     out.ink_ymin = by0;
     out.ink_ymax = by1;
     return out;
@@ -234,19 +234,19 @@ FontRefs add_font(pith::pdf::ObjectSink& sink, const std::vector<const font::Gly
 
 // CalRGB with sRGB primaries, D65 white and gamma 2.2: device-independent, so
 // PDF/A accepts it whatever the output intent (or none).
-PdfArray calrgb() {
-    PdfDictionary d;
-    PdfArray white, gamma, matrix;
-    for (double v : {0.9505, 1.0, 1.089}) white.push_back(PdfObject(v));
-    for (int i = 0; i < 3; ++i) gamma.push_back(PdfObject(2.2));
+Array calrgb() {
+    Dictionary d;
+    Array white, gamma, matrix;
+    for (double v : {0.9505, 1.0, 1.089}) pdf::append(white, Object(v));
+    for (int i = 0; i < 3; ++i) gamma.push_back(Object(2.2));
     for (double v : {0.4124, 0.2126, 0.0193, 0.3576, 0.7152, 0.1192, 0.1805, 0.0722, 0.9505})
-        matrix.push_back(PdfObject(v));
-    d.AddKey(PdfName("WhitePoint"), white);
-    d.AddKey(PdfName("Gamma"), gamma);
-    d.AddKey(PdfName("Matrix"), matrix);
-    PdfArray cs;
-    cs.push_back(PdfName("CalRGB"));
-    cs.push_back(d);
+        pdf::append(matrix, Object(v));
+    d.AddKey(Name("WhitePoint"), white);
+    d.AddKey(Name("Gamma"), gamma);
+    d.AddKey(Name("Matrix"), matrix);
+    Array cs;
+    pdf::append(cs, Name("CalRGB"));
+    pdf::append(cs, d);
     return cs;
 }
 
@@ -369,27 +369,27 @@ std::string content(const Layout& l, const Options& opt, const QrMatrix& qr, con
 }
 
 // The Form XObject drawing `cs` with the badge's font.
-PdfReference form_xobject(pith::pdf::ObjectSink& sink, const FontRefs& fr, const Layout& l, const std::string& cs) {
-    PdfDictionary fonts;
-    fonts.AddKey(PdfName("F1"), fr.font);
-    PdfDictionary colorspaces;
-    colorspaces.AddKey(PdfName("CS0"), calrgb());
-    PdfDictionary resources;
-    resources.AddKey(PdfName("Font"), fonts);
-    resources.AddKey(PdfName("ColorSpace"), colorspaces);
+Ref form_xobject(pith::pdf::ObjectSink& sink, const FontRefs& fr, const Layout& l, const std::string& cs) {
+    Dictionary fonts;
+    fonts.AddKey(Name("F1"), fr.font);
+    Dictionary colorspaces;
+    colorspaces.AddKey(Name("CS0"), calrgb());
+    Dictionary resources;
+    resources.AddKey(Name("Font"), fonts);
+    resources.AddKey(Name("ColorSpace"), colorspaces);
 
-    PdfArray bbox;
-    bbox.push_back(integer(0));
-    bbox.push_back(integer(0));
-    bbox.push_back(real(l.width));
-    bbox.push_back(real(l.height));
+    Array bbox;
+    pdf::append(bbox, integer(0));
+    pdf::append(bbox, integer(0));
+    pdf::append(bbox, real(l.width));
+    pdf::append(bbox, real(l.height));
 
-    PdfDictionary x;
-    x.AddKey(PdfName("Type"), PdfName("XObject"));
-    x.AddKey(PdfName("Subtype"), PdfName("Form"));
-    x.AddKey(PdfName("FormType"), integer(1));
-    x.AddKey(PdfName("BBox"), bbox);
-    x.AddKey(PdfName("Resources"), resources);
+    Dictionary x;
+    x.AddKey(Name("Type"), Name("XObject"));
+    x.AddKey(Name("Subtype"), Name("Form"));
+    x.AddKey(Name("FormType"), integer(1));
+    x.AddKey(Name("BBox"), bbox);
+    x.AddKey(Name("Resources"), resources);
     return add_flate_stream(sink, x, cs);
 }
 

@@ -18,13 +18,12 @@
 //
 // The caller places it with "q a b c d e f cm /Name Do Q" and adds the link
 // annotation over [e, f, e+width_pt, f+height_pt] (rotated as needed).
-#include <podofo/podofo.h>
-
 #include <array>
 #include <optional>
 #include <string>
 
 #include "pdf/object_sink.hpp"
+#include "pdf/types.hpp"
 
 namespace pith::badge {
 
@@ -37,9 +36,9 @@ struct Options {
 };
 
 struct Badge {
-    PoDoFo::PdfReference xobject;  // the Form XObject
-    double width_pt = 0;           // = BBox width (origin at 0,0)
-    double height_pt = 0;          // = BBox height
+    pdf::Ref xobject;      // the Form XObject
+    double width_pt = 0;   // = BBox width (origin at 0,0)
+    double height_pt = 0;  // = BBox height
 };
 
 // Throws pith::Error for a label outside printable ASCII (0x20-0x7E) or empty,

@@ -3,6 +3,7 @@
 
 #include "core/error.hpp"
 #include "pdf/filters.hpp"
+#include "pdf/objects.hpp"
 #include "pdf/object_sink.hpp"
 
 #include <cmath>
@@ -13,26 +14,26 @@
 namespace pith::badge {
 namespace {
 
-using PoDoFo::PdfObject;
-using PoDoFo::PdfReference;
+using pdf::Object;
+using pdf::Ref;
 
 // The objects badge::draw() describes, kept in memory and numbered 1, 2, ...
 class Drawn : public pdf::ObjectSink {
 public:
-    struct Object {
-        PdfObject value;
+    struct Item {
+        Object value;
         std::optional<std::string> data;  // a stream's bytes, as encoded
     };
-    PdfReference add(const PdfObject& value) override { return keep({value, std::nullopt}); }
-    PdfReference add_stream(const PoDoFo::PdfDictionary& dict, const std::string& data) override { return keep({PdfObject(dict), data}); }
-    const Object& at(std::uint32_t number) const { return objects_.at(number); }
+    Ref add(const Object& value) override { return keep({value, std::nullopt}); }
+    Ref add_stream(const pdf::Dictionary& dict, const std::string& data) override { return keep({Object(dict), data}); }
+    const Item& at(std::uint32_t number) const { return objects_.at(number); }
 
 private:
-    PdfReference keep(Object o) {
+    Ref keep(Item o) {
         objects_.emplace(static_cast<std::uint32_t>(objects_.size() + 1), std::move(o));
-        return PdfReference(static_cast<std::uint32_t>(objects_.size()), 0);
+        return Ref(static_cast<std::uint32_t>(objects_.size()), 0);
     }
-    std::map<std::uint32_t, Object> objects_;
+    std::map<std::uint32_t, Item> objects_;
 };
 
 // Walks the drawn badge and the file's side by side; `why` says where they first differ.
@@ -40,10 +41,10 @@ class Comparison {
 public:
     Comparison(pdf::File& file, const Drawn& drawn) : file_(file), drawn_(drawn) {}
 
-    bool same_object(std::uint32_t want, const PdfReference& got) {
+    bool same_object(std::uint32_t want, const Ref& got) {
         if (!seen_.insert({want, got.ObjectNumber()}).second) return true;
         if (!file_.exists(got)) return differ("object " + std::to_string(got.ObjectNumber()) + " is missing");
-        const Drawn::Object& w = drawn_.at(want);
+        const Drawn::Item& w = drawn_.at(want);
         const std::string where = "object " + std::to_string(got.ObjectNumber());
         if (w.data.has_value() != file_.is_stream(got)) return differ(where + " is " + (w.data ? "not a stream" : "a stream"));
         if (w.data) {
@@ -62,21 +63,24 @@ private:
         return false;
     }
 
-    bool same_value(const PdfObject& w, const PdfObject& g, const std::string& where) {
+    bool same_value(const Object& w, const Object& g, const std::string& where) {
         if (w.IsReference()) return g.IsReference() ? same_object(w.GetReference().ObjectNumber(), g.GetReference())
                                                     : differ(where + " holds a value where pith writes a reference");
         if (w.IsDictionary()) {
             if (!g.IsDictionary()) return differ(where + " is not a dictionary");
-            const auto& wk = w.GetDictionary().GetKeys();
-            const auto& gk = g.GetDictionary().GetKeys();
+            const auto entries = [](const Object& o) {
+                const auto list = pdf::entries(o.GetDictionary());
+                return std::map<std::string, const Object*>(list.begin(), list.end());
+            };
+            const auto wk = entries(w), gk = entries(g);
             for (const auto& [key, value] : gk)  // /Length and /Filter depend on how the stream was written
-                if (key.GetName() != "Length" && key.GetName() != "Filter" && !wk.count(key))
-                    return differ(where + " has /" + key.GetName() + ", which pith does not write");
+                if (key != "Length" && key != "Filter" && !wk.count(key))
+                    return differ(where + " has /" + key + ", which pith does not write");
             for (const auto& [key, value] : wk) {
-                if (key.GetName() == "Length" || key.GetName() == "Filter") continue;
+                if (key == "Length" || key == "Filter") continue;
                 const auto it = gk.find(key);
-                if (it == gk.end()) return differ(where + " lacks /" + key.GetName());
-                if (!same_value(*value, *it->second, where + " /" + key.GetName())) return false;
+                if (it == gk.end()) return differ(where + " lacks /" + key);
+                if (!same_value(*value, *it->second, where + " /" + key)) return false;
             }
             return true;
         }
@@ -86,14 +90,14 @@ private:
                 if (!same_value(w.GetArray()[i], g.GetArray()[i], where)) return false;
             return true;
         }
-        if (w.IsNumber() || w.IsReal())
-            return (g.IsNumber() || g.IsReal()) && std::fabs(pdf::number_value(w) - pdf::number_value(g)) < 1e-5 ? true
+        if (pdf::is_number(w))
+            return pdf::is_number(g) && std::fabs(pdf::number_value(w) - pdf::number_value(g)) < 1e-5 ? true
                                                                                                                : differ(where + " holds another number");
-        if (w.IsString() || w.IsHexString())
-            return (g.IsString() || g.IsHexString()) && g.GetString().GetStringUtf8() == w.GetString().GetStringUtf8()
+        if (pdf::is_string(w))
+            return pdf::is_string(g) && pdf::text_of(&g) == pdf::text_of(&w)
                        ? true
                        : differ(where + " holds another string");
-        if (w.IsName()) return g.IsName() && g.GetName() == w.GetName() ? true : differ(where + " holds another name");
+        if (w.IsName()) return g.IsName() && pdf::name_of(&g) == pdf::name_of(&w) ? true : differ(where + " holds another name");
         return pdf::to_pdf_string(w) == pdf::to_pdf_string(g) ? true : differ(where + " holds another value");
     }
 
@@ -104,7 +108,7 @@ private:
 
 }  // namespace
 
-std::string redraw_differs(pdf::File& file, const PdfReference& xobject, const std::string& label, const std::string& url,
+std::string redraw_differs(pdf::File& file, const Ref& xobject, const std::string& label, const std::string& url,
                            const Options& options) {
     Drawn drawn;
     Badge made;

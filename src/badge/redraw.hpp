@@ -16,7 +16,7 @@ namespace pith::badge {
 
 // Empty when the XObject at `xobject` is the badge badge::draw() makes of `label`, `url` and
 // `options`; otherwise what differs first, for a message.
-std::string redraw_differs(pdf::File& file, const PoDoFo::PdfReference& xobject, const std::string& label, const std::string& url,
+std::string redraw_differs(pdf::File& file, const pdf::Ref& xobject, const std::string& label, const std::string& url,
                            const Options& options);
 
 }  // namespace pith::badge

@@ -17,8 +17,8 @@
 namespace pith::mark {
 namespace {
 
-using PoDoFo::PdfObject;
-using PoDoFo::PdfReference;
+using pdf::Object;
+using pdf::Ref;
 using pdf::text_of;
 
 // Whether pith's marker, naming the bytes before it, stands at `at` (after end-of-line bytes).
@@ -34,7 +34,7 @@ std::optional<std::uint64_t> marker_at(std::string_view bytes, std::size_t at) {
 // pith:priorLength as the document's XMP records it.
 std::optional<std::uint64_t> recorded_prior_length(pdf::File& file) {
     try {
-        const PdfObject* md = file.catalog().GetDictionary().GetKey("Metadata");
+        const Object* md = file.catalog().GetDictionary().GetKey("Metadata");
         if (!md || !md->IsReference() || !file.is_stream(md->GetReference())) return std::nullopt;
         const xmp::Packet packet = xmp::read(file.stream_decoded(md->GetReference()));
         auto it = packet.pith.find("priorLength");
@@ -68,7 +68,7 @@ void collect_links(pdf::File& file, int index, std::vector<Link>& links) {
 
 }  // namespace
 
-bool is_badge_stream(pdf::File& file, const PdfObject& item) {
+bool is_badge_stream(pdf::File& file, const Object& item) {
     if (!item.IsReference() || !file.is_stream(item.GetReference())) return false;
     if (file.get(item.GetReference()).GetDictionary().HasKey("Filter")) return false;
     try {
@@ -78,11 +78,11 @@ bool is_badge_stream(pdf::File& file, const PdfObject& item) {
     }
 }
 
-bool is_badge_annotation(pdf::File& file, const PdfObject& item) {
-    const PdfObject& annot = file.resolve(item);
+bool is_badge_annotation(pdf::File& file, const Object& item) {
+    const Object& annot = file.resolve(item);
     if (!annot.IsDictionary()) return false;
-    const PdfObject* name = file.get_key(annot.GetDictionary(), "NM");
-    return name && (name->IsString() || name->IsHexString()) && name->GetString().GetStringUtf8() == kBadgeAnnotationName;
+    const Object* name = file.get_key(annot.GetDictionary(), "NM");
+    return name && pdf::is_string(*name) && pdf::text_of(name) == kBadgeAnnotationName;
 }
 
 std::optional<PithUpdate> find_pith_update(pdf::File& file) {
@@ -126,8 +126,8 @@ std::string body_of_link(const std::string& uri) {
 Embedded extract(pdf::File& file) {
     Embedded e;
     e.file = file.name();
-    const PdfObject& catalog = file.catalog();
-    if (const PdfObject* md = catalog.GetDictionary().GetKey("Metadata"); md && md->IsReference() && file.is_stream(md->GetReference())) {
+    const Object& catalog = file.catalog();
+    if (const Object* md = catalog.GetDictionary().GetKey("Metadata"); md && md->IsReference() && file.is_stream(md->GetReference())) {
         e.has_xmp = true;
         try {
             e.xmp = xmp::read(file.stream_decoded(md->GetReference()));
@@ -135,7 +135,7 @@ Embedded extract(pdf::File& file) {
             e.xmp_error = err.what();
         }
     }
-    if (const PdfObject* info = file.info())
+    if (const Object* info = file.info())
         for (const char* key : {"PithNumber", "Title"})
             if (std::string v = text_of(file.get_key(info->GetDictionary(), key)); !v.empty()) e.info[key] = v;
 
@@ -155,7 +155,7 @@ Embedded extract(pdf::File& file) {
         const auto& touched = revisions[*e.pith_revision].objects;
         std::set<std::uint32_t> wanted;
         for (std::uint32_t num : touched) {
-            const PdfObject& o = file.get(PdfReference(num, 0));
+            const Object& o = file.get(Ref(num, 0));
             if (o.IsDictionary() && text_of(o.GetDictionary().GetKey("Type")) == "Page") wanted.insert(num);
         }
         for (int i = 0; i < count && !wanted.empty(); ++i)

@@ -6,6 +6,7 @@
 //   - the badge: its content streams, XObject and link annotation, by their names;
 //   - Embedded: everything pith-related a PDF carries (XMP, Info, resolver links, revisions).
 #include "core/json.hpp"
+#include "pdf/types.hpp"
 #include "xmp/xmp.hpp"
 
 #include <cstdint>
@@ -13,10 +14,6 @@
 #include <optional>
 #include <string>
 #include <vector>
-
-namespace PoDoFo {
-class PdfObject;
-}
 
 namespace pith::pdf {
 class File;
@@ -40,9 +37,9 @@ inline const std::string kBadgeCloseTail = " cm /" + kBadgeResourceName + " Do Q
 inline const std::string kBadgeAnnotationName = "pith-badge";
 
 // `item` (a reference) is one of the badge's content streams.
-bool is_badge_stream(pdf::File& file, const PoDoFo::PdfObject& item);
+bool is_badge_stream(pdf::File& file, const pdf::Object& item);
 // `item` (an annotation or a reference to one) is the badge's link, by its /NM.
-bool is_badge_annotation(pdf::File& file, const PoDoFo::PdfObject& item);
+bool is_badge_annotation(pdf::File& file, const pdf::Object& item);
 
 struct PithUpdate {
     std::uint64_t prior_length;  // bytes before pith's update

@@ -11,7 +11,7 @@
 // "%PDF-" header; when the header sits at a non-zero position the reader
 // adds header_offset() itself. Offsets this API hands out are *absolute*
 // positions in bytes() unless documented otherwise.
-#include <podofo/podofo.h>
+#include "pdf/types.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -48,13 +48,13 @@ enum class ResourcesFrom { Own, Inherited, Absent };
 
 struct Page {
     int index = 0;                       // 0-based
-    PoDoFo::PdfReference ref;            // the page object
+    Ref ref;            // the page object
     Rect media_box;                      // effective (inherited), normalised; US Letter if absent
     Rect crop_box;                       // effective, clipped to media_box; = media_box if absent
     int rotate = 0;                      // 0, 90, 180 or 270
     ResourcesFrom resources_from = ResourcesFrom::Absent;
-    PoDoFo::PdfReference resources_owner;  // node holding /Resources (page or ancestor); (0,0) if absent
-    PoDoFo::PdfObject resources{PoDoFo::PdfVariant()};  // the effective /Resources, resolved (Null if absent)
+    Ref resources_owner;  // node holding /Resources (page or ancestor); (0,0) if absent
+    Object resources{PoDoFo::PdfVariant()};  // the effective /Resources, resolved (Null if absent)
 };
 
 struct OpenOptions {
@@ -89,6 +89,7 @@ public:
     // and a lenient one repairs. The reader works around each; callers decide whether to go on.
     const std::vector<std::string>& defects() const;
     void add_defect(const std::string& what);  // for checks outside the reader (page tree, page content)
+    void add_ambiguity(const std::string& what);  // the same for ambiguous_definitions() (the page tree)
     // Drops what was recorded after the first `count` defects: for best-effort reads, whose
     // damage must not make the file refused.
     void forget_defects_since(std::size_t count);
@@ -98,43 +99,44 @@ public:
     // object streams read so far; MuPDF keeps the first, poppler and pith the one the entry's
     // index names), defined twice in one revision, or -- when bytes precede "%PDF-", which makes
     // MuPDF rebuild the cross-reference data by scanning -- defined later in the file than where
-    // the cross-reference data puts it, or where none lists it. Scans the file on each call.
+    // the cross-reference data puts it, or where none lists it; and a page-tree node that says
+    // /Count 0 over pages (met on the way to a page). Scans the file on each call.
     std::vector<std::string> ambiguous_definitions();
 
     // The newest trailer (for xref streams: the stream dictionary), without stream keys.
-    const PoDoFo::PdfDictionary& trailer() const;
-    PoDoFo::PdfReference root_ref() const;
-    const PoDoFo::PdfObject& catalog();           // throws if /Root is not a dictionary
-    const PoDoFo::PdfObject* info();              // nullptr if no usable /Info dictionary
-    PoDoFo::PdfReference info_ref() const;        // (0,0) if /Info is absent or direct
+    const Dictionary& trailer() const;
+    Ref root_ref() const;
+    const Object& catalog();           // throws if /Root is not a dictionary
+    const Object* info();              // nullptr if no usable /Info dictionary
+    Ref info_ref() const;        // (0,0) if /Info is absent or direct
 
     // Objects. get() returns a Null object for free / nonexistent objects (as the spec says).
-    bool exists(const PoDoFo::PdfReference& ref);
+    bool exists(const Ref& ref);
     // Object `num` with the generation the cross-reference data gives it (0 when it has none).
-    PoDoFo::PdfReference reference(std::uint32_t num) const;
-    const PoDoFo::PdfObject& get(const PoDoFo::PdfReference& ref);
+    Ref reference(std::uint32_t num) const;
+    const Object& get(const Ref& ref);
     // The same, but with a CID font's glyph widths (/W and /W2 arrays of numbers, at any depth)
     // left out, for reading text: they can cost more to parse than the rest of a verify. A
     // later get() of the object reads it whole.
-    const PoDoFo::PdfObject& get_without_widths(const PoDoFo::PdfReference& ref);
+    const Object& get_without_widths(const Ref& ref);
     // Follows indirect references (bounded chain); returns `obj` itself if direct.
-    const PoDoFo::PdfObject& resolve(const PoDoFo::PdfObject& obj);
+    const Object& resolve(const Object& obj);
     // Looks up `key` in `dict` and resolves it; nullptr if absent or null.
-    const PoDoFo::PdfObject* get_key(const PoDoFo::PdfDictionary& dict, const char* key);
+    const Object* get_key(const Dictionary& dict, const char* key);
 
-    bool is_stream(const PoDoFo::PdfReference& ref);
+    bool is_stream(const Ref& ref);
     // Stream data as stored (still filtered) but decrypted.
-    std::string stream_encoded(const PoDoFo::PdfReference& ref);
+    std::string stream_encoded(const Ref& ref);
     // Stream data with all filters removed (Flate/LZW/ASCIIHex/ASCII85/RunLength + predictors);
     // throws when it would be more than `limit` bytes.
-    std::string stream_decoded(const PoDoFo::PdfReference& ref, std::size_t limit = kMaxDecodedSize);
+    std::string stream_decoded(const Ref& ref, std::size_t limit = kMaxDecodedSize);
     // The same, decoded once for all its users (a ToUnicode map 300 fonts share is one map).
-    std::shared_ptr<const std::string> stream_decoded_shared(const PoDoFo::PdfReference& ref);
+    std::shared_ptr<const std::string> stream_decoded_shared(const Ref& ref);
 
     // Encryption (nullptr when the file is not encrypted).
     bool encrypted() const;
     PoDoFo::PdfEncrypt* encryption() const;
-    PoDoFo::PdfReference encrypt_ref() const;  // (0,0) if /Encrypt is direct or absent
+    Ref encrypt_ref() const;  // (0,0) if /Encrypt is direct or absent
 
     // Revisions, oldest first.
     std::vector<Revision> revisions();
@@ -169,21 +171,21 @@ inline constexpr std::size_t kMaxTokenizedContent = std::size_t(16) << 20;
 
 // A rectangle array (references resolved) as llx <= urx, lly <= ury; false unless it holds four
 // finite numbers.
-bool read_rect(File& file, const PoDoFo::PdfObject* array, Rect& rect);
+bool read_rect(File& file, const Object* array, Rect& rect);
 
 // "damaged PDF: <first defect> (and N more)", or "" when defects() is empty.
 std::string damage_message(const File& file);
 
 // A string's text (UTF-8) or a name's; "" for anything else, and for null.
-std::string text_of(const PoDoFo::PdfObject* obj);
+std::string text_of(const Object* obj);
 
 // Number helpers that accept integers and reals (PDF allows either).
-double number_value(const PoDoFo::PdfObject& obj, double fallback = 0);
+double number_value(const Object& obj, double fallback = 0);
 
 // A number for content streams, locale-independent: at most 4 decimals, no trailing zeros, no exponent.
 std::string format_number(double value);
 
 // Serialise an object the way the writer does (for tests and debugging).
-std::string to_pdf_string(const PoDoFo::PdfObject& obj);
+std::string to_pdf_string(const Object& obj);
 
 }  // namespace pith::pdf

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-#include <podofo/podofo.h>
+#include "pdf/types.hpp"
+
 #include <string>
 
 namespace pith::pdf {
@@ -11,10 +12,10 @@ class ObjectSink {
 public:
     virtual ~ObjectSink() = default;
     // A plain indirect object (dictionary, array, ...).
-    virtual PoDoFo::PdfReference add(const PoDoFo::PdfObject& value) = 0;
+    virtual Ref add(const Object& value) = 0;
     // A stream object: `data` is written exactly as given (encode it yourself and
     // put /Filter in `dict`); the writer sets /Length.
-    virtual PoDoFo::PdfReference add_stream(const PoDoFo::PdfDictionary& dict, const std::string& data) = 0;
+    virtual Ref add_stream(const Dictionary& dict, const std::string& data) = 0;
 };
 
 }  // namespace pith::pdf

@@ -1,12 +1,50 @@
 // SPDX-License-Identifier: MIT
 #include "pdf/objects.hpp"
 
+#include <algorithm>
+
 namespace pith::pdf {
 
 using PoDoFo::PdfArray;
 using PoDoFo::PdfDictionary;
 using PoDoFo::PdfObject;
 using PoDoFo::PdfReference;
+
+bool is_string(const PdfObject& object) { return object.IsString() || object.IsHexString(); }
+bool is_hex_string(const PdfObject& object) { return object.IsHexString(); }
+bool is_number(const PdfObject& object) { return object.IsNumber() || object.IsReal(); }
+
+std::string string_bytes(const PdfObject& object) {
+    if (!is_string(object)) return {};
+    const PoDoFo::PdfString& s = object.GetString();
+    return std::string(s.GetString(), static_cast<std::size_t>(s.GetLength()));
+}
+
+std::vector<std::pair<std::string, const PdfObject*>> entries(const PdfDictionary& dictionary) {
+    std::vector<std::pair<std::string, const PdfObject*>> out;
+    out.reserve(dictionary.GetKeys().size());
+    for (const auto& [key, value] : dictionary.GetKeys()) out.emplace_back(key.GetName(), value);
+    return out;
+}
+
+std::size_t entry_count(const PdfDictionary& dictionary) { return dictionary.GetKeys().size(); }
+
+PdfObject null_value() { return PdfObject(PoDoFo::PdfVariant()); }
+PdfObject integer_value(std::int64_t value) { return PdfObject(static_cast<PoDoFo::pdf_int64>(value)); }
+PdfObject name_value(const std::string& name) { return PdfObject(PoDoFo::PdfName(name)); }
+
+PdfObject text_value(std::string_view utf8) {
+    const bool ascii = std::all_of(utf8.begin(), utf8.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+    const std::string text(utf8);
+    // PoDoFo 0.9 writes a std::string's bytes as they are (PDFDocEncoding) and UTF-8 as UTF-16BE.
+    return ascii ? PdfObject(PoDoFo::PdfString(text)) : PdfObject(PoDoFo::PdfString(reinterpret_cast<const PoDoFo::pdf_utf8*>(text.c_str())));
+}
+
+PdfObject hex_value(std::string_view bytes) {
+    return PdfObject(PoDoFo::PdfString(bytes.data(), static_cast<PoDoFo::pdf_long>(bytes.size()), true));
+}
+
+void append(PdfArray& array, const PdfObject& item) { array.push_back(item); }
 
 const PdfObject* entry(File& file, const PdfObject& object, const char* key) {
     return object.IsDictionary() ? file.get_key(object.GetDictionary(), key) : nullptr;

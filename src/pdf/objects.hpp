@@ -8,44 +8,69 @@
 // absent; none throws for a hostile file.
 #include "pdf/file.hpp"
 
-#include <podofo/podofo.h>
-
+#include <cstdint>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace pith::pdf {
 
+// ---- Reading a value, the same way whichever PoDoFo reads it
+
+// A string, literal "(...)" or hexadecimal "<...>" (PoDoFo 0.9 tells the two apart, 0.10 does not).
+bool is_string(const Object& object);
+bool is_hex_string(const Object& object);
+// An integer or a real (PoDoFo 0.9's IsNumber is integers only, as is 0.10's).
+bool is_number(const Object& object);
+// A string's bytes as stored (decrypted, not decoded as text); "" for anything else.
+std::string string_bytes(const Object& object);
+// A dictionary's entries by key (the key without its "/"), in PoDoFo's order (sorted by key).
+std::vector<std::pair<std::string, const Object*>> entries(const Dictionary& dictionary);
+std::size_t entry_count(const Dictionary& dictionary);
+
+// ---- Making a value
+
+Object null_value();
+Object integer_value(std::int64_t value);
+Object name_value(const std::string& name);
+// A text string: PDFDocEncoding's ASCII as is, anything else as UTF-16BE with its mark.
+Object text_value(std::string_view utf8);
+// A hexadecimal string of these bytes.
+Object hex_value(std::string_view bytes);
+void append(Array& array, const Object& item);
+
 // The value at `key` of `object`, resolved; nullptr when `object` is not a dictionary, or the
 // key is absent or null.
-const PoDoFo::PdfObject* entry(File& file, const PoDoFo::PdfObject& object, const char* key);
+const Object* entry(File& file, const Object& object, const char* key);
 // The same when the value is a dictionary; nullptr otherwise.
-const PoDoFo::PdfObject* dictionary_entry(File& file, const PoDoFo::PdfObject& object, const char* key);
+const Object* dictionary_entry(File& file, const Object& object, const char* key);
 // A name's text; "" for anything else, and for null (text_of() also reads strings).
-std::string name_of(const PoDoFo::PdfObject* object);
+std::string name_of(const Object* object);
 // text_of() the value at `key`: a string's text or a name's, "" for anything else.
-std::string text_entry(File& file, const PoDoFo::PdfObject& object, const char* key);
+std::string text_entry(File& file, const Object& object, const char* key);
 
 // The references an array lists, or the one reference `value` is, in order (references to an
 // array followed once); direct items are left out. Empty for nullptr.
-std::vector<PoDoFo::PdfReference> references_in(File& file, const PoDoFo::PdfObject* value);
+std::vector<Ref> references_in(File& file, const Object* value);
 
 // A page's /Annots array (resolved); nullptr when the page is not a dictionary, has none, or
 // it is not an array. Its items are as stored: references, or direct dictionaries.
-const PoDoFo::PdfArray* annotations(File& file, const PoDoFo::PdfObject& page);
+const Array* annotations(File& file, const Object& page);
 // The items of the page's /Annots array, a copy to extend (empty when annotations() is nullptr).
-PoDoFo::PdfArray annotations_copy(File& file, const PoDoFo::PdfObject& page);
+Array annotations_copy(File& file, const Object& page);
 // An annotation's /Rect (read_rect); false when `annotation` is not a dictionary or its /Rect is
 // not four finite numbers.
-bool annotation_rect(File& file, const PoDoFo::PdfObject& annotation, Rect& rect);
+bool annotation_rect(File& file, const Object& annotation, Rect& rect);
 // A dictionary's /Subtype as text_entry() reads it.
-std::string subtype_of(File& file, const PoDoFo::PdfObject& object);
+std::string subtype_of(File& file, const Object& object);
 
 // The page's own /Contents as stored (unresolved): nullptr when absent.
-const PoDoFo::PdfObject* own_contents(const PoDoFo::PdfObject& page);
+const Object* own_contents(const Object& page);
 
 // Writing a page of an update: its /Contents, /Resources and /Annots replaced.
-void set_contents(PoDoFo::PdfObject& page, const PoDoFo::PdfArray& contents);
-void set_resources(PoDoFo::PdfObject& page, const PoDoFo::PdfDictionary& resources);
-void set_annotations(PoDoFo::PdfObject& page, const PoDoFo::PdfArray& annotations);
+void set_contents(Object& page, const Array& contents);
+void set_resources(Object& page, const Dictionary& resources);
+void set_annotations(Object& page, const Array& annotations);
 
 }  // namespace pith::pdf

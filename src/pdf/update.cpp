@@ -3,6 +3,8 @@
 
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "pdf/budget.hpp"
+#include "pdf/crypt.hpp"
 #include "pdf/file_impl.hpp"
 #include "pdf/filters.hpp"
 
@@ -309,6 +311,28 @@ void Update::write(std::ostream& os) const {
 void Update::write_file(const std::string& path) const {
     std::string tail = appended();
     write_file_atomically(path, {file_.bytes(), tail});
+}
+
+std::string rewrite_whole(const std::string& bytes, const std::string& name, const std::string& password, const Dictionary& info) {
+    ensure_rc4();
+    try {
+        PdfMemDocument doc;
+        try {
+            doc.LoadFromBuffer(bytes.data(), static_cast<long>(bytes.size()));
+        } catch (const PdfError& e) {
+            if (e.GetError() != ePdfError_InvalidPassword) throw;
+            doc.SetPassword(password);
+        }
+        // PoDoFo sets /ModDate (and /Producer) when it loads: put back the Info pith wrote.
+        doc.GetInfo()->GetObject()->GetDictionary() = info;
+        PdfRefCountedBuffer buffer;
+        PdfOutputDevice device(&buffer);
+        doc.Write(&device);
+        return std::string(buffer.GetBuffer(), device.GetLength());
+    } catch (const PdfError& e) {
+        throw Error(name + ": --rewrite failed: PoDoFo cannot rewrite this file (" + podofo_words(e) +
+                    "); stamp it without --rewrite", err::pdf_syntax);
+    }
 }
 
 }  // namespace pith::pdf

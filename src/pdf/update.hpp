@@ -25,20 +25,20 @@ public:
     explicit Update(File& file);  // `file` must outlive the Update
 
     // ObjectSink: new objects numbered above the file's highest object number.
-    PoDoFo::PdfReference add(const PoDoFo::PdfObject& value) override;
-    PoDoFo::PdfReference add_stream(const PoDoFo::PdfDictionary& dict, const std::string& data) override;
+    Ref add(const Object& value) override;
+    Ref add_stream(const Dictionary& dict, const std::string& data) override;
 
     // Allocates a number now (for objects that refer to each other); define it
     // later with replace()/replace_stream(). write() fails if it stays undefined.
-    PoDoFo::PdfReference reserve();
+    Ref reserve();
 
     // New content for an existing (or reserved) object. `data` is written as
     // given (already encoded; put /Filter in `dict`); /Length is set here.
-    void replace(const PoDoFo::PdfReference& ref, const PoDoFo::PdfObject& value);
-    void replace_stream(const PoDoFo::PdfReference& ref, const PoDoFo::PdfDictionary& dict, const std::string& data);
+    void replace(const Ref& ref, const Object& value);
+    void replace_stream(const Ref& ref, const Dictionary& dict, const std::string& data);
 
     // Points the trailer's /Info at `ref` (use when the file had no Info dictionary).
-    void set_info(const PoDoFo::PdfReference& ref);
+    void set_info(const Ref& ref);
     // A comment line written first in the update, e.g. "%PithUpdate 1"; must start with '%'.
     void set_comment(const std::string& line);
     // Only for reconstructed files (File::reconstructed()): write a complete cross-reference section.
@@ -46,7 +46,7 @@ public:
 
     // The value this update gives an object so far (nullptr: it keeps the file's), so that a
     // later step (signing) builds on what an earlier one (the badge) replaced.
-    const PoDoFo::PdfObject* pending(const PoDoFo::PdfReference& ref) const;
+    const Object* pending(const Ref& ref) const;
 
     // The bytes appended after the original file (deterministic for the same input).
     // `offsets`: where each object of the update starts, counted from the start of the result.
@@ -60,27 +60,32 @@ public:
 
 private:
     struct Obj {
-        PoDoFo::PdfObject value;
+        Object value;
         bool stream = false;
         std::string data;
         bool defined = false;
     };
-    PoDoFo::PdfReference next_ref();
+    Ref next_ref();
     struct Loc;  // a cross-reference entry of appended()
     void write_objects(std::string& out, std::map<std::uint32_t, Loc>& entries,
                        std::map<std::uint32_t, std::size_t>* offsets) const;
     bool add_old_entries(std::map<std::uint32_t, Loc>& entries) const;
     static std::string xref_table(const std::map<std::uint32_t, Loc>& entries, bool full,
-                                  PoDoFo::PdfDictionary& tr, std::uint32_t max_num);
-    static std::string xref_stream(std::map<std::uint32_t, Loc>& entries, bool full, PoDoFo::PdfDictionary& tr,
+                                  Dictionary& tr, std::uint32_t max_num);
+    static std::string xref_stream(std::map<std::uint32_t, Loc>& entries, bool full, Dictionary& tr,
                                    std::uint32_t max_num, std::uint64_t xref_rel);
     File& file_;
     std::uint32_t next_num_;
     std::map<std::uint32_t, Obj> objects_;  // by object number
     std::map<std::uint32_t, std::uint16_t> gens_;
-    PoDoFo::PdfReference info_;
+    Ref info_;
     std::string comment_;
     bool repair_ = false;
 };
+
+// The whole document `bytes` holds, written again by PoDoFo as one new file (no revisions, none
+// of the prior bytes), with `info` as its Info dictionary; `password` opens an encrypted one.
+// Throws pith::Error (err::pdf_syntax) when PoDoFo cannot load or write it: for --rewrite.
+std::string rewrite_whole(const std::string& bytes, const std::string& name, const std::string& password, const Dictionary& info);
 
 }  // namespace pith::pdf

@@ -10,29 +10,27 @@
 
 namespace pith::sign {
 
-using PoDoFo::PdfArray;
-using PoDoFo::PdfDictionary;
-using PoDoFo::PdfName;
-using PoDoFo::PdfObject;
-using PoDoFo::PdfReference;
-using PoDoFo::PdfString;
-using PoDoFo::pdf_int64;
+using pdf::Array;
+using pdf::Dictionary;
+using pdf::Name;
+using pdf::Object;
+using pdf::Ref;
 
 namespace {
 
 // Ten digits: any offset of a file below 10 GB fits in the space the placeholder takes.
-constexpr pdf_int64 kRangePlaceholder = 9999999999LL;
+constexpr std::int64_t kRangePlaceholder = 9999999999LL;
 
 using pdf::name_of;
 
 // The fields of the form (and their kids, a few levels down), as (dictionary) objects; each
 // field object once, so that a /Kids loop costs nothing more.
-void collect_fields(pdf::File& file, const PdfObject* fields, int depth, std::vector<const PdfObject*>& out,
+void collect_fields(pdf::File& file, const Object* fields, int depth, std::vector<const Object*>& out,
                     std::set<std::uint32_t>& seen) {
     if (!fields || !fields->IsArray() || depth > 8) return;
     for (const auto& item : fields->GetArray()) {
         if (!item.IsReference() || !seen.insert(item.GetReference().ObjectNumber()).second || seen.size() > 100000) continue;
-        const PdfObject& f = file.resolve(item);
+        const Object& f = file.resolve(item);
         if (!f.IsDictionary()) continue;
         out.push_back(&f);
         collect_fields(file, file.get_key(f.GetDictionary(), "Kids"), depth + 1, out, seen);
@@ -48,8 +46,8 @@ std::string pdf_date_now() {
     return buf;
 }
 
-const PdfObject& current(pdf::File& file, pdf::Update& update, const PdfReference& ref) {
-    const PdfObject* p = update.pending(ref);
+const Object& current(pdf::File& file, pdf::Update& update, const Ref& ref) {
+    const Object* p = update.pending(ref);
     return p ? *p : file.get(ref);
 }
 
@@ -57,19 +55,19 @@ const PdfObject& current(pdf::File& file, pdf::Update& update, const PdfReferenc
 
 namespace {
 
-std::vector<const PdfObject*> signed_fields(pdf::File& file) {
-    std::vector<const PdfObject*> fields, out;
-    const PdfObject* form = file.get_key(file.catalog().GetDictionary(), "AcroForm");
+std::vector<const Object*> signed_fields(pdf::File& file) {
+    std::vector<const Object*> fields, out;
+    const Object* form = file.get_key(file.catalog().GetDictionary(), "AcroForm");
     if (!form || !form->IsDictionary()) return out;
     std::set<std::uint32_t> seen;
     collect_fields(file, file.get_key(form->GetDictionary(), "Fields"), 0, fields, seen);
-    for (const PdfObject* f : fields)
+    for (const Object* f : fields)
         if (name_of(file.get_key(f->GetDictionary(), "FT")) == "Sig" && file.get_key(f->GetDictionary(), "V")) out.push_back(f);
     return out;
 }
 
-std::string text_of(const PdfObject* o) {
-    return o && (o->IsString() || o->IsHexString()) ? o->GetString().GetStringUtf8() : std::string();
+std::string text_of(const Object* o) {
+    return o && pdf::is_string(*o) ? pdf::text_of(o) : std::string();
 }
 
 }  // namespace
@@ -78,9 +76,9 @@ bool has_signatures(pdf::File& file) { return !signed_fields(file).empty(); }
 
 std::vector<std::string> signatures(pdf::File& file) {
     std::vector<std::string> out;
-    for (const PdfObject* f : signed_fields(file)) {
+    for (const Object* f : signed_fields(file)) {
         std::string text = "field \"" + text_of(file.get_key(f->GetDictionary(), "T")) + "\"";
-        const PdfObject& v = file.resolve(*file.get_key(f->GetDictionary(), "V"));  // signed_fields: present
+        const Object& v = file.resolve(*file.get_key(f->GetDictionary(), "V"));  // signed_fields: present
         if (v.IsDictionary()) {
             if (const std::string name = text_of(file.get_key(v.GetDictionary(), "Name")); !name.empty()) text += " by " + name;
             if (const std::string when = text_of(file.get_key(v.GetDictionary(), "M")); !when.empty()) text += " at " + when;
@@ -93,121 +91,121 @@ std::vector<std::string> signatures(pdf::File& file) {
 namespace {
 
 // A field name no field of the form (`fields`) has yet.
-std::string new_field_name(pdf::File& file, const PdfArray& fields) {
-    std::vector<const PdfObject*> existing;
-    const PdfObject fields_object(fields);
+std::string new_field_name(pdf::File& file, const Array& fields) {
+    std::vector<const Object*> existing;
+    const Object fields_object(fields);
     std::set<std::uint32_t> seen;
     collect_fields(file, &fields_object, 0, existing, seen);
     std::set<std::string> names;
-    for (const PdfObject* f : existing)
-        if (const PdfObject* t = file.get_key(f->GetDictionary(), "T"); t && (t->IsString() || t->IsHexString()))
-            names.insert(t->GetString().GetStringUtf8());
+    for (const Object* f : existing)
+        if (const Object* t = file.get_key(f->GetDictionary(), "T"); t && pdf::is_string(*t))
+            names.insert(pdf::text_of(t));
     std::string name = kFieldName;
     for (int i = 2; names.count(name); ++i) name = kFieldName + std::to_string(i);
     return name;
 }
 
 // The signature dictionary: placeholders patched by finish(). All values direct.
-PdfDictionary signature_dictionary(const Signer& signer, bool certify) {
-    PdfDictionary sig;
-    sig.AddKey("Type", PdfName("Sig"));
-    sig.AddKey("Filter", PdfName("Adobe.PPKLite"));
-    sig.AddKey("SubFilter", PdfName("ETSI.CAdES.detached"));
-    PdfArray range;
-    range.push_back(PdfObject(static_cast<pdf_int64>(0)));
-    for (int i = 0; i < 3; ++i) range.push_back(PdfObject(kRangePlaceholder));
+Dictionary signature_dictionary(const Signer& signer, bool certify) {
+    Dictionary sig;
+    sig.AddKey("Type", Name("Sig"));
+    sig.AddKey("Filter", Name("Adobe.PPKLite"));
+    sig.AddKey("SubFilter", Name("ETSI.CAdES.detached"));
+    Array range;
+    pdf::append(range, pdf::integer_value(0));
+    for (int i = 0; i < 3; ++i) pdf::append(range, pdf::integer_value(kRangePlaceholder));
     sig.AddKey("ByteRange", range);
     const std::string zeros(signer.reserve(), '\0');
-    sig.AddKey("Contents", PdfString(zeros.data(), static_cast<PoDoFo::pdf_long>(zeros.size()), true));
-    sig.AddKey("M", PdfString(pdf_date_now()));
+    sig.AddKey("Contents", pdf::hex_value(zeros));
+    sig.AddKey("M", pdf::text_value(pdf_date_now()));
     if (certify) {
-        PdfDictionary params;
-        params.AddKey("Type", PdfName("TransformParams"));
-        params.AddKey("P", PdfObject(static_cast<pdf_int64>(2)));
-        params.AddKey("V", PdfName("1.2"));
-        PdfDictionary reference;
-        reference.AddKey("Type", PdfName("SigRef"));
-        reference.AddKey("TransformMethod", PdfName("DocMDP"));
+        Dictionary params;
+        params.AddKey("Type", Name("TransformParams"));
+        params.AddKey("P", pdf::integer_value(2));
+        params.AddKey("V", Name("1.2"));
+        Dictionary reference;
+        reference.AddKey("Type", Name("SigRef"));
+        reference.AddKey("TransformMethod", Name("DocMDP"));
         reference.AddKey("TransformParams", params);
-        PdfArray refs;
-        refs.push_back(reference);
+        Array refs;
+        pdf::append(refs, reference);
         sig.AddKey("Reference", refs);
     }
     return sig;
 }
 
 // The field, merged with an invisible widget: zero rectangle, Print and Locked.
-PdfDictionary signature_field(pdf::Update& update, const std::string& name, const PdfReference& signature,
-                              const PdfReference* page) {
-    PdfDictionary field;
-    field.AddKey("Type", PdfName("Annot"));
-    field.AddKey("Subtype", PdfName("Widget"));
-    field.AddKey("FT", PdfName("Sig"));
-    field.AddKey("T", PdfString(name));
+Dictionary signature_field(pdf::Update& update, const std::string& name, const Ref& signature,
+                              const Ref* page) {
+    Dictionary field;
+    field.AddKey("Type", Name("Annot"));
+    field.AddKey("Subtype", Name("Widget"));
+    field.AddKey("FT", Name("Sig"));
+    field.AddKey("T", pdf::text_value(name));
     field.AddKey("V", signature);
-    field.AddKey("F", PdfObject(static_cast<pdf_int64>(132)));
-    PdfArray rect;
-    for (int i = 0; i < 4; ++i) rect.push_back(PdfObject(static_cast<pdf_int64>(0)));
+    field.AddKey("F", pdf::integer_value(132));
+    Array rect;
+    for (int i = 0; i < 4; ++i) pdf::append(rect, pdf::integer_value(0));
     field.AddKey("Rect", rect);
     if (page) field.AddKey("P", *page);
     // An empty appearance: PDF/A wants one for every widget; a zero rectangle shows nothing anyway.
-    PdfDictionary form_xobject;
-    form_xobject.AddKey("Type", PdfName("XObject"));
-    form_xobject.AddKey("Subtype", PdfName("Form"));
-    PdfArray bbox;
-    for (int i = 0; i < 4; ++i) bbox.push_back(PdfObject(static_cast<pdf_int64>(0)));
+    Dictionary form_xobject;
+    form_xobject.AddKey("Type", Name("XObject"));
+    form_xobject.AddKey("Subtype", Name("Form"));
+    Array bbox;
+    for (int i = 0; i < 4; ++i) pdf::append(bbox, pdf::integer_value(0));
     form_xobject.AddKey("BBox", bbox);
-    PdfDictionary appearance;
+    Dictionary appearance;
     appearance.AddKey("N", update.add_stream(form_xobject, ""));
     field.AddKey("AP", appearance);
     return field;
 }
 
 // The widget joins the page's annotations.
-void add_to_annotations(pdf::File& file, pdf::Update& update, const PdfReference& page, const PdfReference& field) {
-    PdfObject page_object = current(file, update, page);
-    PdfArray annots = pdf::annotations_copy(file, page_object);
-    annots.push_back(field);
+void add_to_annotations(pdf::File& file, pdf::Update& update, const Ref& page, const Ref& field) {
+    Object page_object = current(file, update, page);
+    Array annots = pdf::annotations_copy(file, page_object);
+    pdf::append(annots, field);
     pdf::set_annotations(page_object, annots);
     update.replace(page, page_object);
 }
 
 }  // namespace
 
-Placeholder prepare(pdf::File& file, pdf::Update& update, const PdfReference* page, const Signer& signer, bool certify) {
+Placeholder prepare(pdf::File& file, pdf::Update& update, const Ref* page, const Signer& signer, bool certify) {
     if (certify && has_signatures(file))
         throw Error(file.name() + ": --certify: the PDF is already signed; only its first signature may certify it", err::sign_already_signed);
     Placeholder p;
-    PdfObject catalog = current(file, update, file.root_ref());
-    PdfReference form_ref;
-    PdfDictionary form;
-    if (const PdfObject* af = catalog.GetDictionary().GetKey("AcroForm"); af && af->IsReference()) {
+    Object catalog = current(file, update, file.root_ref());
+    Ref form_ref;
+    Dictionary form;
+    if (const Object* af = catalog.GetDictionary().GetKey("AcroForm"); af && af->IsReference()) {
         form_ref = af->GetReference();
-        if (const PdfObject& o = current(file, update, form_ref); o.IsDictionary()) form = o.GetDictionary();
+        if (const Object& o = current(file, update, form_ref); o.IsDictionary()) form = o.GetDictionary();
     } else if (af && af->IsDictionary()) {
         form = af->GetDictionary();
     }
-    PdfArray fields;
-    if (const PdfObject* f = file.get_key(form, "Fields"); f && f->IsArray()) fields = f->GetArray();
+    Array fields;
+    if (const Object* f = file.get_key(form, "Fields"); f && f->IsArray()) fields = f->GetArray();
 
     const std::string name = new_field_name(file, fields);
-    p.signature = update.add(PdfObject(signature_dictionary(signer, certify)));
-    p.field = update.add(PdfObject(signature_field(update, name, p.signature, page)));
+    p.signature = update.add(Object(signature_dictionary(signer, certify)));
+    p.field = update.add(Object(signature_field(update, name, p.signature, page)));
     if (page) add_to_annotations(file, update, *page, p.field);
 
-    fields.push_back(p.field);
+    pdf::append(fields, p.field);
     form.AddKey("Fields", fields);
     long long flags = 0;
-    if (const PdfObject* f = file.get_key(form, "SigFlags"); f && f->IsNumber()) flags = f->GetNumber();
-    form.AddKey("SigFlags", PdfObject(static_cast<pdf_int64>(flags | 3)));  // signatures exist; append only
+    if (const Object* f = file.get_key(form, "SigFlags"); f && f->IsNumber()) flags = f->GetNumber();
+    form.AddKey("SigFlags", pdf::integer_value(flags | 3));  // signatures exist; append only
     if (form_ref.ObjectNumber() != 0) {
-        update.replace(form_ref, PdfObject(form));
+        update.replace(form_ref, Object(form));
     } else {
         catalog.GetDictionary().AddKey("AcroForm", form);
     }
     if (certify) {
-        PdfDictionary perms;
-        if (const PdfObject* old = file.get_key(catalog.GetDictionary(), "Perms"); old && old->IsDictionary()) perms = old->GetDictionary();
+        Dictionary perms;
+        if (const Object* old = file.get_key(catalog.GetDictionary(), "Perms"); old && old->IsDictionary()) perms = old->GetDictionary();
         perms.AddKey("DocMDP", p.signature);
         catalog.GetDictionary().AddKey("Perms", perms);
     }

@@ -21,8 +21,8 @@ namespace pith::sign {
 inline const std::string kFieldName = "PithStamp";
 
 struct Placeholder {
-    PoDoFo::PdfReference signature;  // the signature dictionary (/V of the field)
-    PoDoFo::PdfReference field;      // the field, merged with its widget
+    pdf::Ref signature;  // the signature dictionary (/V of the field)
+    pdf::Ref field;      // the field, merged with its widget
 };
 
 // Whether the document has a signed signature field (a field /FT /Sig with a /V).
@@ -36,7 +36,7 @@ std::vector<std::string> signatures(pdf::File& file);
 // placeholders, the field in /AcroForm /Fields with /SigFlags 3, and with `certify` the
 // catalog's /Perms /DocMDP (P=2: form filling and signing allowed). Builds on what `update`
 // already replaced (the catalog, the badge page). Throws when certifying a signed PDF.
-Placeholder prepare(pdf::File& file, pdf::Update& update, const PoDoFo::PdfReference* page, const Signer& signer, bool certify);
+Placeholder prepare(pdf::File& file, pdf::Update& update, const pdf::Ref* page, const Signer& signer, bool certify);
 
 // `tail`: update.appended(&offsets) for a file whose first `prior.size()` bytes are `prior`.
 // Fills /ByteRange and /Contents of the signature dictionary in place.

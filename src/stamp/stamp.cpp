@@ -10,7 +10,6 @@
 #include "page/title.hpp"
 #include "page/visible.hpp"
 #include "pdf/budget.hpp"
-#include "pdf/crypt.hpp"
 #include "pdf/file.hpp"
 #include "pdf/objects.hpp"
 #include "pdf/update.hpp"
@@ -32,12 +31,11 @@
 namespace pith::stamp {
 namespace {
 
-using PoDoFo::PdfArray;
-using PoDoFo::PdfDictionary;
-using PoDoFo::PdfName;
-using PoDoFo::PdfObject;
-using PoDoFo::PdfReference;
-using PoDoFo::PdfString;
+using pdf::Array;
+using pdf::Dictionary;
+using pdf::Name;
+using pdf::Object;
+using pdf::Ref;
 
 
 std::string fmt(double v) { return pdf::format_number(v); }
@@ -52,17 +50,17 @@ void refuse_damaged(const pdf::File& file, const Options& options) {
 
 void refuse_certified(pdf::File& file, const std::string& name, bool force) {
     if (force) return;
-    const PdfObject* perms = file.get_key(file.catalog().GetDictionary(), "Perms");
+    const Object* perms = file.get_key(file.catalog().GetDictionary(), "Perms");
     if (!perms || !perms->IsDictionary()) return;
-    const PdfObject* docmdp = file.get_key(perms->GetDictionary(), "DocMDP");
+    const Object* docmdp = file.get_key(perms->GetDictionary(), "DocMDP");
     if (!docmdp || !docmdp->IsDictionary()) return;
     long long p = 2;  // the default when TransformParams give none
-    if (const PdfObject* refs = file.get_key(docmdp->GetDictionary(), "Reference"); refs && refs->IsArray())
+    if (const Object* refs = file.get_key(docmdp->GetDictionary(), "Reference"); refs && refs->IsArray())
         for (const auto& item : refs->GetArray()) {
-            const PdfObject& r = file.resolve(item);
+            const Object& r = file.resolve(item);
             if (!r.IsDictionary()) continue;
-            if (const PdfObject* params = file.get_key(r.GetDictionary(), "TransformParams"); params && params->IsDictionary())
-                if (const PdfObject* pv = file.get_key(params->GetDictionary(), "P"); pv && pv->IsNumber()) p = pv->GetNumber();
+            if (const Object* params = file.get_key(r.GetDictionary(), "TransformParams"); params && params->IsDictionary())
+                if (const Object* pv = file.get_key(params->GetDictionary(), "P"); pv && pv->IsNumber()) p = pv->GetNumber();
         }
     const char* allowed = p == 1 ? "no changes at all" : p == 2 ? "only form filling and signing" : "only form filling, signing and comments";
     throw Error(name + ": certified PDF (DocMDP permissions P=" + std::to_string(p) + ": " + allowed +
@@ -119,9 +117,9 @@ xmp::Properties properties_for(const Record& record, const Options& options, std
 }
 
 void write_metadata(pdf::File& file, pdf::Update& update, const xmp::Properties& properties) {
-    const PdfObject& catalog = file.catalog();
-    const PdfObject* current = catalog.GetDictionary().GetKey("Metadata");
-    PdfDictionary dict;
+    const Object& catalog = file.catalog();
+    const Object* current = catalog.GetDictionary().GetKey("Metadata");
+    Dictionary dict;
     std::string existing;
     if (current && current->IsReference() && file.is_stream(current->GetReference())) {
         existing = file.stream_decoded(current->GetReference());
@@ -134,50 +132,27 @@ void write_metadata(pdf::File& file, pdf::Update& update, const xmp::Properties&
     } catch (const Error& e) {
         throw Error(file.name() + ": the document's XMP metadata cannot be merged: " + e.what(), err::pdf_xmp);
     }
-    dict.AddKey("Type", PdfName("Metadata"));
-    dict.AddKey("Subtype", PdfName("XML"));
+    dict.AddKey("Type", Name("Metadata"));
+    dict.AddKey("Subtype", Name("XML"));
     if (!existing.empty()) {
         update.replace_stream(current->GetReference(), dict, packet);
         return;
     }
-    PdfReference ref = update.add_stream(dict, packet);
-    PdfObject new_catalog = catalog;
+    Ref ref = update.add_stream(dict, packet);
+    Object new_catalog = catalog;
     new_catalog.GetDictionary().AddKey("Metadata", ref);
     update.replace(file.root_ref(), new_catalog);
 }
 
-PdfDictionary write_info(pdf::File& file, pdf::Update& update, const std::string& number) {
-    PdfDictionary info;
-    if (const PdfObject* existing = file.info()) info = existing->GetDictionary();
-    info.AddKey("PithNumber", PdfString(number));
+Dictionary write_info(pdf::File& file, pdf::Update& update, const std::string& number) {
+    Dictionary info;
+    if (const Object* existing = file.info()) info = existing->GetDictionary();
+    info.AddKey("PithNumber", pdf::text_value(number));
     if (file.info_ref().ObjectNumber() != 0)
-        update.replace(file.info_ref(), PdfObject(info));
+        update.replace(file.info_ref(), Object(info));
     else
-        update.set_info(update.add(PdfObject(info)));
+        update.set_info(update.add(Object(info)));
     return info;
-}
-
-// --rewrite: PoDoFo writes the stamped document as one new file (no revisions, no prior bytes).
-std::string rewrite_whole(const std::string& bytes, const std::string& name, const Options& options, const PdfDictionary& info) {
-    pdf::ensure_rc4();
-    try {
-        PoDoFo::PdfMemDocument doc;
-        try {
-            doc.LoadFromBuffer(bytes.data(), static_cast<long>(bytes.size()));
-        } catch (const PoDoFo::PdfError& e) {
-            if (e.GetError() != PoDoFo::ePdfError_InvalidPassword) throw;
-            doc.SetPassword(options.password);
-        }
-        // PoDoFo sets /ModDate (and /Producer) when it loads: put back the Info pith wrote.
-        doc.GetInfo()->GetObject()->GetDictionary() = info;
-        PoDoFo::PdfRefCountedBuffer buffer;
-        PoDoFo::PdfOutputDevice device(&buffer);
-        doc.Write(&device);
-        return std::string(buffer.GetBuffer(), device.GetLength());
-    } catch (const PoDoFo::PdfError& e) {
-        throw Error(name + ": --rewrite failed: PoDoFo cannot rewrite this file (" + pdf::podofo_words(e) +
-                    "); stamp it without --rewrite", err::pdf_syntax);
-    }
 }
 
 struct Matrix {
@@ -246,8 +221,8 @@ private:
 // Objects drawn only to learn the badge's size are numbered and dropped.
 class DiscardingSink : public pdf::ObjectSink {
 public:
-    PdfReference add(const PdfObject&) override { return PdfReference(++count_, 0); }
-    PdfReference add_stream(const PdfDictionary&, const std::string&) override { return PdfReference(++count_, 0); }
+    Ref add(const Object&) override { return Ref(++count_, 0); }
+    Ref add_stream(const Dictionary&, const std::string&) override { return Ref(++count_, 0); }
 
 private:
     unsigned count_ = 0;
@@ -345,29 +320,29 @@ Placement choose_spot(PageReadings& pages, int index, const Options& options, co
 // The page's /Contents with pith's two badge streams around the rest: an earlier badge's
 // streams go wherever they stand (a later revision may have appended content after them, and
 // leaving one would draw two badges or unbalance q/Q).
-PdfArray contents_around(pdf::File& file, const PdfObject& page, PdfReference open, PdfReference close) {
-    PdfArray contents;
-    contents.push_back(open);
-    if (const PdfObject* existing = pdf::own_contents(page)) {
-        const PdfObject& resolved = file.resolve(*existing);
+Array contents_around(pdf::File& file, const Object& page, Ref open, Ref close) {
+    Array contents;
+    pdf::append(contents, open);
+    if (const Object* existing = pdf::own_contents(page)) {
+        const Object& resolved = file.resolve(*existing);
         if (resolved.IsArray()) {
             for (const auto& item : resolved.GetArray())
-                if (!mark::is_badge_stream(file, item)) contents.push_back(item);
+                if (!mark::is_badge_stream(file, item)) pdf::append(contents, item);
         } else if (existing->IsReference()) {
-            contents.push_back(*existing);
+            pdf::append(contents, *existing);
         }
     }
-    contents.push_back(close);
+    pdf::append(contents, close);
     return contents;
 }
 
 // The page's /Resources with the badge's form XObject added.
-PdfDictionary resources_with(pdf::File& file, const pdf::Page& page, const PdfReference& xobject) {
-    PdfDictionary resources;
+Dictionary resources_with(pdf::File& file, const pdf::Page& page, const Ref& xobject) {
+    Dictionary resources;
     if (page.resources.IsDictionary()) resources = page.resources.GetDictionary();
-    PdfDictionary xobjects;
-    if (const PdfObject* x = file.get_key(resources, "XObject"); x && x->IsDictionary()) xobjects = x->GetDictionary();
-    xobjects.AddKey(PdfName(mark::kBadgeResourceName), xobject);
+    Dictionary xobjects;
+    if (const Object* x = file.get_key(resources, "XObject"); x && x->IsDictionary()) xobjects = x->GetDictionary();
+    xobjects.AddKey(Name(mark::kBadgeResourceName), xobject);
     resources.AddKey("XObject", xobjects);
     return resources;
 }
@@ -386,23 +361,23 @@ void badge_rect(const Matrix& m, const badge::Badge& badge, double rect[4]) {
 }
 
 // The badge's link: a printed, borderless /URI link to the resolver over its box.
-PdfDictionary badge_link(const double rect[4], const PdfReference& page, const Record& record, const std::string& url) {
-    PdfDictionary link;
-    link.AddKey("Type", PdfName("Annot"));
-    link.AddKey("Subtype", PdfName("Link"));
-    PdfArray box;
-    for (int i = 0; i < 4; ++i) box.push_back(PdfObject(rect[i]));
+Dictionary badge_link(const double rect[4], const Ref& page, const Record& record, const std::string& url) {
+    Dictionary link;
+    link.AddKey("Type", Name("Annot"));
+    link.AddKey("Subtype", Name("Link"));
+    Array box;
+    for (int i = 0; i < 4; ++i) pdf::append(box, Object(rect[i]));
     link.AddKey("Rect", box);
-    PdfArray border;
-    for (int i = 0; i < 3; ++i) border.push_back(PdfObject(static_cast<PoDoFo::pdf_int64>(0)));
+    Array border;
+    for (int i = 0; i < 3; ++i) pdf::append(border, pdf::integer_value(0));
     link.AddKey("Border", border);
-    link.AddKey("F", PdfObject(static_cast<PoDoFo::pdf_int64>(4)));  // Print
-    link.AddKey("NM", PdfString(mark::kBadgeAnnotationName));
+    link.AddKey("F", pdf::integer_value(4));  // Print
+    link.AddKey("NM", pdf::text_value(mark::kBadgeAnnotationName));
     link.AddKey("P", page);
-    link.AddKey("Contents", PdfString("Pith number " + record.number.full() + ": open its registry record"));
-    PdfDictionary action;
-    action.AddKey("S", PdfName("URI"));
-    action.AddKey("URI", PdfString(url));
+    link.AddKey("Contents", pdf::text_value("Pith number " + record.number.full() + ": open its registry record"));
+    Dictionary action;
+    action.AddKey("S", Name("URI"));
+    action.AddKey("URI", pdf::text_value(url));
     link.AddKey("A", action);
     return link;
 }
@@ -449,18 +424,18 @@ void draw_badge(pdf::File& file, PageReadings& pages, pdf::Update& update, const
     Matrix m = placement_matrix(crop, page.rotate, fit.w, fit.h, place);
     m.a *= fit.scale, m.b *= fit.scale, m.c *= fit.scale, m.d *= fit.scale;
 
-    const PdfReference open_ref = update.add_stream(PdfDictionary(), mark::kBadgeOpen);
-    const PdfReference close_ref = update.add_stream(PdfDictionary(), mark::kBadgeCloseHead + fmt(m.a) + " " + fmt(m.b) + " " + fmt(m.c) + " " +
+    const Ref open_ref = update.add_stream(Dictionary(), mark::kBadgeOpen);
+    const Ref close_ref = update.add_stream(Dictionary(), mark::kBadgeCloseHead + fmt(m.a) + " " + fmt(m.b) + " " + fmt(m.c) + " " +
                                                                            fmt(m.d) + " " + fmt(m.e) + " " + fmt(m.f) + mark::kBadgeCloseTail);
-    PdfObject page_object = file.get(page.ref);
+    Object page_object = file.get(page.ref);
     pdf::set_contents(page_object, contents_around(file, page_object, open_ref, close_ref));
     pdf::set_resources(page_object, resources_with(file, page, badge.xobject));
     badge_rect(m, badge, summary.rect);
-    PdfArray annots;
+    Array annots;
     if (const auto* existing = pdf::annotations(file, page_object))
         for (const auto& item : *existing)
-            if (!mark::is_badge_annotation(file, item)) annots.push_back(item);
-    annots.push_back(update.add(PdfObject(badge_link(summary.rect, page.ref, record, url))));
+            if (!mark::is_badge_annotation(file, item)) pdf::append(annots, item);
+    pdf::append(annots, update.add(Object(badge_link(summary.rect, page.ref, record, url))));
     pdf::set_annotations(page_object, annots);
     update.replace(page.ref, page_object);
     summary.page = *index + 1;
@@ -608,11 +583,11 @@ void check_request(const Record& record, const Options& options, Summary& summar
 
 // Writes the result: a whole new file (--rewrite), or the kept bytes `prior` and pith's update,
 // with the publisher's signature filled in; `out` already holds `prior`. The bytes added.
-std::uint64_t write_result(const std::string& output, std::string_view prior, pdf::Update& update, const PdfDictionary& info,
+std::uint64_t write_result(const std::string& output, std::string_view prior, pdf::Update& update, const Dictionary& info,
                            const std::optional<sign::Placeholder>& signature, const Options& options, std::optional<AtomicFile>& out,
                            const std::string& name) {
     if (options.rewrite) {
-        const std::string whole = rewrite_whole(std::string(prior) + update.appended(), name, options, info);
+        const std::string whole = pdf::rewrite_whole(std::string(prior) + update.appended(), name, options.password, info);
         write_file_atomically(output, {whole});
         return whole.size();
     }
@@ -702,7 +677,7 @@ std::string prior_digest(std::string_view prior, PrefixSha256* copied, const std
 // The publisher's signature: in this same update, over every byte of the result.
 std::optional<sign::Placeholder> prepare_signature(pdf::File& file, pdf::Update& update, const Options& options, Summary& summary) {
     if (!options.signer) return std::nullopt;
-    std::optional<PdfReference> page;
+    std::optional<Ref> page;
     if (summary.page > 0) page = file.page(summary.page - 1).ref;
     summary.signed_by = options.signer->subject();
     return sign::prepare(file, update, page ? &*page : nullptr, *options.signer, options.certify);
@@ -753,7 +728,7 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
     // A cross-reference table pith had to rebuild is written out in full, so every reader
     // sees the objects pith saw instead of repairing the file its own way.
     update.set_repair(file.reconstructed());
-    PdfDictionary info = write_info(file, update, record.number.full());
+    Dictionary info = write_info(file, update, record.number.full());
     if (badge) draw_badge(file, pages, update, record, options, summary);
     const std::string prior_sha256 = options.rewrite ? "" : prior_digest(prior, copied ? &*copied : nullptr, file.name());
     write_metadata(file, update, properties_for(record, options, prior.size(), prior_sha256, summary));

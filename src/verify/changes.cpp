@@ -22,13 +22,13 @@
 namespace pith::verify {
 namespace {
 
-using PoDoFo::PdfArray;
-using PoDoFo::PdfDictionary;
-using PoDoFo::PdfObject;
-using PoDoFo::PdfReference;
+using pdf::Array;
+using pdf::Dictionary;
+using pdf::Object;
+using pdf::Ref;
 
 using pdf::name_of;
-std::string type_of(const PdfObject& o) { return o.IsDictionary() ? name_of(o.GetDictionary().GetKey("Type")) : std::string(); }
+std::string type_of(const Object& o) { return o.IsDictionary() ? name_of(o.GetDictionary().GetKey("Type")) : std::string(); }
 
 std::string keys_text(const std::set<std::string>& keys) {
     std::string out;
@@ -40,11 +40,11 @@ std::string keys_text(const std::set<std::string>& keys) {
 // that an encrypted file's strings, re-encrypted as another string form, still compare equal;
 // numbers to 3 decimals (a thousandth of a point): pith stamp's writer (PoDoFo) keeps 6 of a
 // page's real numbers, MuPDF's incremental save writes floats (841.889758 becomes 841.8898).
-std::string canon(const PdfObject& o) {
-    if (o.IsString() || o.IsHexString()) return "(" + o.GetString().GetStringUtf8() + ")";
-    if (o.IsName()) return "/" + o.GetName().GetName();
+std::string canon(const Object& o) {
+    if (pdf::is_string(o)) return "(" + pdf::text_of(&o) + ")";
+    if (o.IsName()) return "/" + name_of(&o);
     if (o.IsReference()) return std::to_string(o.GetReference().ObjectNumber()) + " " + std::to_string(o.GetReference().GenerationNumber()) + " R";
-    if (o.IsNumber() || o.IsReal()) {
+    if (pdf::is_number(o)) {
         char buf[64];
         std::snprintf(buf, sizeof buf, "%.3f", pdf::number_value(o));
         return buf;
@@ -56,7 +56,7 @@ std::string canon(const PdfObject& o) {
     }
     if (o.IsDictionary()) {
         std::string out = "<<";
-        for (const auto& [key, value] : o.GetDictionary().GetKeys()) out += "/" + key.GetName() + " " + canon(*value) + " ";
+        for (const auto& [key, value] : pdf::entries(o.GetDictionary())) out += "/" + key + " " + canon(*value) + " ";
         return out + ">>";
     }
     return pdf::to_pdf_string(o);  // null, booleans
@@ -65,7 +65,7 @@ std::string canon(const PdfObject& o) {
 
 // Object `num` of `a` and of `b` are the same: same value, and for streams the same bytes.
 bool same_object(pdf::File& a, pdf::File& b, std::uint32_t num) {
-    const PdfReference ra = a.reference(num), rb = b.reference(num);
+    const Ref ra = a.reference(num), rb = b.reference(num);
     if (a.exists(ra) != b.exists(rb)) return false;
     if (!a.exists(ra)) return true;
     if (ra != rb || canon(a.get(ra)) != canon(b.get(rb))) return false;
@@ -74,15 +74,15 @@ bool same_object(pdf::File& a, pdf::File& b, std::uint32_t num) {
 }
 
 // The keys whose values differ between two dictionaries (a key present in only one counts).
-std::set<std::string> changed_keys(const PdfObject& a, const PdfObject& b) {
+std::set<std::string> changed_keys(const Object& a, const Object& b) {
     std::set<std::string> out;
     if (!a.IsDictionary() || !b.IsDictionary()) return {"(whole object)"};
-    for (const auto& [key, value] : a.GetDictionary().GetKeys()) {
-        const PdfObject* other = b.GetDictionary().GetKey(key);
-        if (!other || canon(*other) != canon(*value)) out.insert(key.GetName());
+    for (const auto& [key, value] : pdf::entries(a.GetDictionary())) {
+        const Object* other = b.GetDictionary().GetKey(key);
+        if (!other || canon(*other) != canon(*value)) out.insert(key);
     }
-    for (const auto& [key, value] : b.GetDictionary().GetKeys())
-        if (!a.GetDictionary().GetKey(key)) out.insert(key.GetName());
+    for (const auto& [key, value] : pdf::entries(b.GetDictionary()))
+        if (!a.GetDictionary().GetKey(key)) out.insert(key);
     return out;
 }
 
@@ -98,7 +98,7 @@ std::optional<pdf::File> prefix(pdf::File& file, std::uint64_t length, const std
                                      pdf::OpenOptions{password, !password.empty()});
     } catch (const Error&) {
         return std::nullopt;
-    } catch (const PoDoFo::PdfError&) {
+    } catch (const pdf::LibraryError&) {
         return std::nullopt;
     }
 }
@@ -140,28 +140,28 @@ bool is_close_stream(const std::string& s) {
     return upright && scale > 0 && scale <= 1;
 }
 
-bool new_plain_stream(pdf::File& before, pdf::File& stamped, const PdfReference& ref, bool (*ok)(const std::string&)) {
+bool new_plain_stream(pdf::File& before, pdf::File& stamped, const Ref& ref, bool (*ok)(const std::string&)) {
     if (before.exists(ref) || !stamped.is_stream(ref) || stamped.get(ref).GetDictionary().HasKey("Filter")) return false;
     return ok(stamped.stream_encoded(ref));
 }
 
-bool no_border(const PdfObject& border) {
+bool no_border(const Object& border) {
     return border.IsArray() && border.GetArray().size() == 3 &&
            std::all_of(border.GetArray().begin(), border.GetArray().end(),
-                       [](const PdfObject& n) { return (n.IsNumber() || n.IsReal()) && pdf::number_value(n) == 0; });
+                       [](const Object& n) { return pdf::is_number(n) && pdf::number_value(n) == 0; });
 }
 
 // The link annotation draw_badge writes, and nothing more.
-bool is_badge_link(pdf::File& stamped, const PdfObject& link, const PdfReference& page) {
+bool is_badge_link(pdf::File& stamped, const Object& link, const Ref& page) {
     if (!link.IsDictionary()) return false;
-    const PdfDictionary& d = link.GetDictionary();
+    const Dictionary& d = link.GetDictionary();
     std::set<std::string> keys;
-    for (const auto& [key, value] : d.GetKeys()) keys.insert(key.GetName());
+    for (const auto& [key, value] : pdf::entries(d)) keys.insert(key);
     if (keys != std::set<std::string>{"Type", "Subtype", "Rect", "Border", "F", "NM", "P", "Contents", "A"}) return false;
-    const PdfObject* action = d.GetKey("A");
+    const Object* action = d.GetKey("A");
     if (name_of(d.GetKey("Subtype")) != "Link" || !no_border(*d.GetKey("Border")) ||
         pdf::number_value(*d.GetKey("F")) != 4 || !d.GetKey("P")->IsReference() || d.GetKey("P")->GetReference() != page ||
-        !action->IsDictionary() || action->GetDictionary().GetKeys().size() != 2 ||
+        !action->IsDictionary() || pdf::entry_count(action->GetDictionary()) != 2 ||
         name_of(action->GetDictionary().GetKey("S")) != "URI")
         return false;
     pdf::Rect rect;
@@ -172,21 +172,21 @@ bool is_badge_link(pdf::File& stamped, const PdfObject& link, const PdfReference
 
 // `ref` is a signature field `pith stamp --sign-*` adds: new, an invisible widget (zero-area
 // rectangle) merged with a field /FT /Sig whose /V is a new signature dictionary, nothing more.
-bool is_new_signature_field(pdf::File& before, pdf::File& stamped, const PdfObject& item) {
+bool is_new_signature_field(pdf::File& before, pdf::File& stamped, const Object& item) {
     if (!item.IsReference() || before.exists(item.GetReference()) || !stamped.exists(item.GetReference())) return false;
-    const PdfObject& field = stamped.get(item.GetReference());
+    const Object& field = stamped.get(item.GetReference());
     if (!field.IsDictionary()) return false;
-    const PdfDictionary& d = field.GetDictionary();
-    for (const auto& [key, value] : d.GetKeys())
-        if (!std::set<std::string>{"Type", "Subtype", "FT", "T", "V", "F", "Rect", "P", "AP"}.count(key.GetName())) return false;
+    const Dictionary& d = field.GetDictionary();
+    for (const auto& [key, value] : pdf::entries(d))
+        if (!std::set<std::string>{"Type", "Subtype", "FT", "T", "V", "F", "Rect", "P", "AP"}.count(key)) return false;
     // Its appearance, if any: one new empty form (PDF/A wants one; the zero rectangle shows nothing).
-    if (const PdfObject* ap = d.GetKey("AP")) {
-        const PdfObject* n = ap->IsDictionary() && ap->GetDictionary().GetKeys().size() == 1 ? ap->GetDictionary().GetKey("N") : nullptr;
+    if (const Object* ap = d.GetKey("AP")) {
+        const Object* n = ap->IsDictionary() && pdf::entry_count(ap->GetDictionary()) == 1 ? ap->GetDictionary().GetKey("N") : nullptr;
         if (!n || !n->IsReference() || before.exists(n->GetReference()) || !stamped.is_stream(n->GetReference()) ||
             !stamped.stream_decoded(n->GetReference()).empty())
             return false;
     }
-    const PdfObject* v = d.GetKey("V");
+    const Object* v = d.GetKey("V");
     pdf::Rect rect;
     return name_of(d.GetKey("FT")) == "Sig" && name_of(d.GetKey("Subtype")) == "Widget" && v && v->IsReference() &&
            !before.exists(v->GetReference()) && type_of(stamped.get(v->GetReference())) == "Sig" &&
@@ -196,26 +196,26 @@ bool is_new_signature_field(pdf::File& before, pdf::File& stamped, const PdfObje
 // The form pith's update leaves: the old one (or none) plus new signature fields and /SigFlags;
 // with a certification, the catalog's /Perms gains /DocMDP naming the new signature.
 void check_signature_form(pdf::File& before, pdf::File& stamped, std::vector<std::string>& problems) {
-    const PdfObject* old_form = before.get_key(before.catalog().GetDictionary(), "AcroForm");
-    const PdfObject* new_form = stamped.get_key(stamped.catalog().GetDictionary(), "AcroForm");
+    const Object* old_form = before.get_key(before.catalog().GetDictionary(), "AcroForm");
+    const Object* new_form = stamped.get_key(stamped.catalog().GetDictionary(), "AcroForm");
     if (!new_form || !new_form->IsDictionary()) return problems.push_back("the catalog's /AcroForm");
-    const PdfObject empty{PdfDictionary()};
-    const PdfObject& old = old_form && old_form->IsDictionary() ? *old_form : empty;
+    const Object empty{Dictionary()};
+    const Object& old = old_form && old_form->IsDictionary() ? *old_form : empty;
     if (auto keys = without(changed_keys(old, *new_form), {"Fields", "SigFlags"}); !keys.empty())
         problems.push_back("the form's " + keys_text(keys));
-    const PdfObject* old_fields = before.get_key(old.GetDictionary(), "Fields");
-    const PdfObject* new_fields = stamped.get_key(new_form->GetDictionary(), "Fields");
+    const Object* old_fields = before.get_key(old.GetDictionary(), "Fields");
+    const Object* new_fields = stamped.get_key(new_form->GetDictionary(), "Fields");
     const std::size_t kept = old_fields && old_fields->IsArray() ? old_fields->GetArray().size() : 0;
     bool ok = new_fields && new_fields->IsArray() && new_fields->GetArray().size() == kept + 1;
     for (std::size_t i = 0; ok && i < kept; ++i) ok = canon(old_fields->GetArray()[i]) == canon(new_fields->GetArray()[i]);
     if (!ok || !is_new_signature_field(before, stamped, new_fields->GetArray().back()))
         problems.push_back("the form's /Fields beyond one new signature field");
-    const PdfObject* flags = stamped.get_key(new_form->GetDictionary(), "SigFlags");
+    const Object* flags = stamped.get_key(new_form->GetDictionary(), "SigFlags");
     if (!flags || !flags->IsNumber() || (flags->GetNumber() & 3) != 3) problems.push_back("the form's /SigFlags");
-    const PdfObject* old_perms = before.get_key(before.catalog().GetDictionary(), "Perms");
-    const PdfObject* new_perms = stamped.get_key(stamped.catalog().GetDictionary(), "Perms");
+    const Object* old_perms = before.get_key(before.catalog().GetDictionary(), "Perms");
+    const Object* new_perms = stamped.get_key(stamped.catalog().GetDictionary(), "Perms");
     if (canon(old_perms ? *old_perms : empty) == canon(new_perms ? *new_perms : empty)) return;
-    const PdfObject* docmdp = new_perms && new_perms->IsDictionary() ? new_perms->GetDictionary().GetKey("DocMDP") : nullptr;
+    const Object* docmdp = new_perms && new_perms->IsDictionary() ? new_perms->GetDictionary().GetKey("DocMDP") : nullptr;
     if (!ok || !docmdp || !docmdp->IsReference() ||
         docmdp->GetReference() != stamped.get(new_fields->GetArray().back().GetReference()).GetDictionary().GetKey("V")->GetReference() ||
         !without(changed_keys(old_perms ? *old_perms : empty, *new_perms), {"DocMDP"}).empty() || (old_perms && old_perms->IsDictionary() && old_perms->GetDictionary().HasKey("DocMDP")))
@@ -224,24 +224,24 @@ void check_signature_form(pdf::File& before, pdf::File& stamped, std::vector<std
 
 // The badge page: pith's update may change its /Contents (its two streams around what was
 // there), /Resources (the badge XObject added) and /Annots (the link added), nothing else.
-void check_badge_page(pdf::File& before, pdf::File& stamped, const PdfReference& ref, Baseline& b,
+void check_badge_page(pdf::File& before, pdf::File& stamped, const Ref& ref, Baseline& b,
                       std::vector<std::string>& problems) {
     int index = -1;
     for (int i = 0, n = before.page_count(); i < n && index < 0; ++i)
         if (before.page(i).ref == ref) index = i;
     const std::string which = "page object " + std::to_string(ref.ObjectNumber());
     if (index < 0) return problems.push_back(which + ", not a page of the document");
-    const PdfObject& old_page = before.get(ref);
-    const PdfObject& new_page = stamped.get(ref);
+    const Object& old_page = before.get(ref);
+    const Object& new_page = stamped.get(ref);
     const std::set<std::string> other = without(changed_keys(old_page, new_page), {"Contents", "Resources", "Annots"});
     if (!other.empty()) problems.push_back("page " + std::to_string(index + 1) + "'s " + keys_text(other));
 
     // /Contents: [open, the old streams (an earlier badge's left out, wherever it stood), close].
     auto old_items = pdf::references_in(before, old_page.GetDictionary().GetKey("Contents"));
     old_items.erase(std::remove_if(old_items.begin(), old_items.end(),
-                                   [&](const PdfReference& r) { return mark::is_badge_stream(before, PdfObject(r)); }),
+                                   [&](const Ref& r) { return mark::is_badge_stream(before, Object(r)); }),
                     old_items.end());
-    const PdfObject* contents = new_page.GetDictionary().GetKey("Contents");
+    const Object* contents = new_page.GetDictionary().GetKey("Contents");
     auto items = pdf::references_in(stamped, contents);
     const bool contents_ok = contents && contents->IsArray() && items.size() == old_items.size() + 2 &&
                              std::equal(old_items.begin(), old_items.end(), items.begin() + 1) &&
@@ -251,23 +251,23 @@ void check_badge_page(pdf::File& before, pdf::File& stamped, const PdfReference&
 
     // /Resources: the page's effective resources and the badge XObject.
     const pdf::Page old_view = before.page(index);
-    const PdfObject* resources = new_page.GetDictionary().GetKey("Resources");
+    const Object* resources = new_page.GetDictionary().GetKey("Resources");
     bool resources_ok = resources && resources->IsDictionary();
-    PdfReference badge_xobject;
+    Ref badge_xobject;
     if (resources_ok) {
-        PdfDictionary expected = old_view.resources.IsDictionary() ? old_view.resources.GetDictionary() : PdfDictionary();
-        PdfDictionary xobjects;
-        if (const PdfObject* x = before.get_key(expected, "XObject"); x && x->IsDictionary()) xobjects = x->GetDictionary();
-        const PdfObject* badge = nullptr;
-        if (const PdfObject* x = resources->GetDictionary().GetKey("XObject"); x && x->IsDictionary())
-            badge = x->GetDictionary().GetKey(PoDoFo::PdfName(mark::kBadgeResourceName));
+        Dictionary expected = old_view.resources.IsDictionary() ? old_view.resources.GetDictionary() : Dictionary();
+        Dictionary xobjects;
+        if (const Object* x = before.get_key(expected, "XObject"); x && x->IsDictionary()) xobjects = x->GetDictionary();
+        const Object* badge = nullptr;
+        if (const Object* x = resources->GetDictionary().GetKey("XObject"); x && x->IsDictionary())
+            badge = x->GetDictionary().GetKey(pdf::Name(mark::kBadgeResourceName));
         resources_ok = badge && badge->IsReference() && !before.exists(badge->GetReference()) &&
                        type_of(stamped.get(badge->GetReference())) == "XObject";
         if (resources_ok) {
             badge_xobject = badge->GetReference();
-            xobjects.AddKey(PoDoFo::PdfName(mark::kBadgeResourceName), *badge);
+            xobjects.AddKey(pdf::Name(mark::kBadgeResourceName), *badge);
             expected.AddKey("XObject", xobjects);
-            resources_ok = canon(PdfObject(expected)) == canon(*resources);
+            resources_ok = canon(Object(expected)) == canon(*resources);
         }
     }
     if (!resources_ok) problems.push_back("page " + std::to_string(index + 1) + "'s /Resources beyond the badge XObject");
@@ -278,14 +278,14 @@ void check_badge_page(pdf::File& before, pdf::File& stamped, const PdfReference&
         for (const auto& item : *old) {
             if (!mark::is_badge_annotation(before, item)) expected_annots.push_back(canon(item));
         }
-    const PdfObject* annots = new_page.GetDictionary().GetKey("Annots");
+    const Object* annots = new_page.GetDictionary().GetKey("Annots");
     // A signing stamp adds its invisible signature widget after the link.
     const bool widget = annots && annots->IsArray() && annots->GetArray().size() == expected_annots.size() + 2 &&
                         is_new_signature_field(before, stamped, annots->GetArray().back());
     bool annots_ok = annots && annots->IsArray() && annots->GetArray().size() == expected_annots.size() + 1 + widget;
-    PdfReference link;
+    Ref link;
     if (annots_ok) {
-        PdfArray items = annots->GetArray();
+        Array items = annots->GetArray();
         if (widget) items.erase(items.end() - 1);
         for (std::size_t i = 0; i < expected_annots.size(); ++i) annots_ok &= canon(items[i]) == expected_annots[i];
         annots_ok &= items.back().IsReference() && !before.exists(items.back().GetReference());
@@ -313,17 +313,17 @@ void check_update_objects(pdf::File& before, pdf::File& stamped, Baseline& b, st
         for (std::uint32_t num = 1; num <= stamped.max_object_number(); ++num)
             if (stamped.exists(stamped.reference(num))) touched.push_back(num);
     }
-    const PdfObject* md = before.catalog().GetDictionary().GetKey("Metadata");
+    const Object* md = before.catalog().GetDictionary().GetKey("Metadata");
     const std::uint32_t metadata = md && md->IsReference() ? md->GetReference().ObjectNumber() : 0;
-    const PdfObject* af = before.catalog().GetDictionary().GetKey("AcroForm");
+    const Object* af = before.catalog().GetDictionary().GetKey("AcroForm");
     const std::uint32_t form = af && af->IsReference() ? af->GetReference().ObjectNumber() : 0;
     bool signed_form = false;  // the form changed: only a publisher's signature may change it
     for (std::uint32_t num : touched) {
-        const PdfReference ref = before.reference(num);
+        const Ref ref = before.reference(num);
         if (!before.exists(ref) || same_object(before, stamped, num)) continue;  // new objects are judged where they are used
         if (num == metadata) continue;                                           // the XMP: read by its own rules
-        const PdfObject& old = before.get(ref);
-        const PdfObject& now = stamped.get(stamped.reference(num));
+        const Object& old = before.get(ref);
+        const Object& now = stamped.get(stamped.reference(num));
         if (ref == before.root_ref()) {
             auto keys = without(changed_keys(old, now), {"Metadata"});
             if (keys.erase("AcroForm") + keys.erase("Perms")) signed_form = true;
@@ -343,7 +343,7 @@ void check_update_objects(pdf::File& before, pdf::File& stamped, Baseline& b, st
     if (stamped.root_ref() != before.root_ref()) problems.push_back("the trailer's /Root");
     if (stamped.encrypted() != before.encrypted() || stamped.encrypt_ref() != before.encrypt_ref()) problems.push_back("the encryption");
     if (stamped.info_ref() != before.info_ref() && before.info_ref().ObjectNumber() != 0) problems.push_back("the trailer's /Info");
-    const PdfObject* new_md = stamped.catalog().GetDictionary().GetKey("Metadata");
+    const Object* new_md = stamped.catalog().GetDictionary().GetKey("Metadata");
     if (!new_md || !new_md->IsReference() || !stamped.is_stream(new_md->GetReference()))
         problems.push_back("the catalog's /Metadata, which is no stream");
 }
@@ -391,7 +391,7 @@ public:
 private:
     static constexpr std::size_t kMaxSteps = 500000;
 
-    void visit(const PdfReference& ref, unsigned role) {
+    void visit(const Ref& ref, unsigned role) {
         // The catalog is judged by the catalog rules only, whatever names it (a signature's /Data).
         if (ref.ObjectNumber() == doc_.root_ref().ObjectNumber() && role != kCatalog) return;
         unsigned& have = roles_[ref.ObjectNumber()];
@@ -400,44 +400,44 @@ private:
         queue_.emplace_back(ref, role);
     }
     // Every reference inside `o` (not following references) gets `role`, except the keys `skip`.
-    void children(const PdfObject& o, unsigned role, std::initializer_list<const char*> skip = {}) {
+    void children(const Object& o, unsigned role, std::initializer_list<const char*> skip = {}) {
         if (o.IsReference()) return visit(o.GetReference(), role);
         if (o.IsArray())
             for (const auto& item : o.GetArray()) children(item, role);
         if (o.IsDictionary())
-            for (const auto& [key, value] : o.GetDictionary().GetKeys()) {
+            for (const auto& [key, value] : pdf::entries(o.GetDictionary())) {
                 bool skipped = false;
-                for (const char* s : skip) skipped |= key.GetName() == s;
+                for (const char* s : skip) skipped |= key == s;
                 if (!skipped) children(*value, role);
             }
     }
     // The items of a page's /Annots array: pith's badge link, or other annotations.
-    void annotations(const PdfObject& array) {
+    void annotations(const Object& array) {
         if (!array.IsArray()) return;
         for (const auto& item : array.GetArray())
             if (item.IsReference()) visit(item.GetReference(), mark::is_badge_annotation(doc_, item) ? kBadgeLink : kAnnotation);
     }
-    void expand(const PdfReference& ref, unsigned role) {
-        const PdfObject& o = doc_.get(ref);
+    void expand(const Ref& ref, unsigned role) {
+        const Object& o = doc_.get(ref);
         const std::string type = type_of(o);
         // Pages are judged by the page rules only, whatever else names them (destinations, /P).
         if ((type == "Page" || type == "Pages") && !(role & (kPageTree | kPage))) return;
         if (role == kCatalog && o.IsDictionary()) {
-            for (const auto& [key, value] : o.GetDictionary().GetKeys()) {
-                const std::string k = key.GetName();
+            for (const auto& [key, value] : pdf::entries(o.GetDictionary())) {
+                const std::string k = key;
                 if (k == "Pages") children(*value, kPageTree);
                 else if (k == "Metadata") children(*value, kMetadata);
                 else if (k == "AcroForm") children(*value, kForm);
                 else if (k != "DSS" && k != "StructTreeRoot" && k != "Outlines" && k != "MarkInfo") children(*value, kDocument);
             }
         } else if (role == kPageTree && o.IsDictionary()) {
-            if (const PdfObject* kids = o.GetDictionary().GetKey("Kids"); kids)
+            if (const Object* kids = o.GetDictionary().GetKey("Kids"); kids)
                 for (const auto& kid : pdf::references_in(doc_, kids)) visit(kid, type_of(doc_.get(kid)) == "Pages" ? kPageTree : kPage);
             children(o, kPageTree, {"Kids", "Parent"});
-            if (const PdfObject* r = o.GetDictionary().GetKey("Resources")) children(*r, kResource);
+            if (const Object* r = o.GetDictionary().GetKey("Resources")) children(*r, kResource);
         } else if (role == kPage && o.IsDictionary()) {
-            for (const auto& [key, value] : o.GetDictionary().GetKeys()) {
-                const std::string k = key.GetName();
+            for (const auto& [key, value] : pdf::entries(o.GetDictionary())) {
+                const std::string k = key;
                 if (k == "Parent") continue;
                 if (k == "Contents") children(*value, kContent);
                 else if (k == "Resources") children(*value, kResource);
@@ -456,7 +456,7 @@ private:
 
     pdf::File& doc_;
     std::unordered_map<std::uint32_t, unsigned> roles_;
-    std::deque<std::pair<PdfReference, unsigned>> queue_;
+    std::deque<std::pair<Ref, unsigned>> queue_;
     std::size_t steps_ = 0;
     bool complete_ = false;
 };
@@ -505,12 +505,12 @@ bool readable(pdf::File& doc, std::uint32_t num) {
     const std::size_t defects = doc.defects().size();
     bool ok = true;
     try {
-        const PdfReference ref = doc.reference(num);
+        const Ref ref = doc.reference(num);
         ok = !doc.get(ref).IsNull();
         if (ok && doc.is_stream(ref)) doc.stream_encoded(ref);
     } catch (const Error&) {
         ok = false;
-    } catch (const PoDoFo::PdfError&) {
+    } catch (const pdf::LibraryError&) {
         ok = false;
     }
     doc.forget_defects_since(defects);
@@ -526,7 +526,7 @@ bool object_stream_redefined(pdf::File& before, pdf::File& now, const std::set<s
                 if (doc->is_stream(doc->reference(num)) && type_of(doc->get(doc->reference(num))) == "ObjStm") return true;
             } catch (const Error&) {
                 return true;  // cannot tell: compare everything
-            } catch (const PoDoFo::PdfError&) {
+            } catch (const pdf::LibraryError&) {
                 return true;
             }
     return false;
@@ -581,27 +581,27 @@ std::optional<std::set<std::string>> operators_of(const std::string& content) {
 }
 
 // The appearance streams of an annotation (/AP /N, /R, /D: a stream or a dictionary of them).
-std::vector<PdfReference> appearance_streams(pdf::File& doc, const PdfDictionary& annot) {
-    std::vector<PdfReference> out;
-    const PdfObject* ap = doc.get_key(annot, "AP");
+std::vector<Ref> appearance_streams(pdf::File& doc, const Dictionary& annot) {
+    std::vector<Ref> out;
+    const Object* ap = doc.get_key(annot, "AP");
     if (!ap || !ap->IsDictionary()) return out;
     for (const char* k : {"N", "R", "D"}) {
-        const PdfObject* v = ap->GetDictionary().GetKey(k);
+        const Object* v = ap->GetDictionary().GetKey(k);
         if (!v) continue;
         if (v->IsReference() && doc.is_stream(v->GetReference())) {
             out.push_back(v->GetReference());
             continue;
         }
-        const PdfObject& states = doc.resolve(*v);
+        const Object& states = doc.resolve(*v);
         if (states.IsDictionary())
-            for (const auto& [key, s] : states.GetDictionary().GetKeys())
+            for (const auto& [key, s] : pdf::entries(states.GetDictionary()))
                 if (s->IsReference() && doc.is_stream(s->GetReference())) out.push_back(s->GetReference());
     }
     return out;
 }
 
 // Whether the appearances use any of `ops` (an appearance that does not parse counts as using them).
-bool appearance_uses(pdf::File& doc, const PdfDictionary& annot, std::initializer_list<const char*> ops) {
+bool appearance_uses(pdf::File& doc, const Dictionary& annot, std::initializer_list<const char*> ops) {
     for (const auto& ref : appearance_streams(doc, annot)) {
         std::optional<std::set<std::string>> used;
         try {
@@ -619,18 +619,18 @@ const std::initializer_list<const char*> kShowsText = {"Tj", "TJ", "'", "\"", "D
 const std::initializer_list<const char*> kPaints = {"f", "F", "f*", "B", "B*", "b", "b*", "S", "s", "Tj", "TJ", "'", "\"", "Do", "BI", "sh"};
 
 // A form field's type, inherited from its parents.
-std::string field_type(pdf::File& doc, const PdfObject& field) {
-    const PdfObject* o = &field;
+std::string field_type(pdf::File& doc, const Object& field) {
+    const Object* o = &field;
     for (int depth = 0; o && o->IsDictionary() && depth < 16; ++depth) {
-        if (const PdfObject* ft = doc.get_key(o->GetDictionary(), "FT")) return name_of(ft);
+        if (const Object* ft = doc.get_key(o->GetDictionary(), "FT")) return name_of(ft);
         o = doc.get_key(o->GetDictionary(), "Parent");
     }
     return {};
 }
 
-std::string field_name(pdf::File& doc, const PdfObject& field) {
-    const PdfObject* t = field.IsDictionary() ? doc.get_key(field.GetDictionary(), "T") : nullptr;
-    return t && (t->IsString() || t->IsHexString()) ? "\"" + t->GetString().GetStringUtf8() + "\"" : "(unnamed)";
+std::string field_name(pdf::File& doc, const Object& field) {
+    const Object* t = field.IsDictionary() ? doc.get_key(field.GetDictionary(), "T") : nullptr;
+    return t && pdf::is_string(*t) ? "\"" + pdf::text_of(t) + "\"" : "(unnamed)";
 }
 
 // The annotation flags that hide it on screen: Hidden, or NoView without Print.
@@ -644,22 +644,22 @@ const std::initializer_list<const char*> kNoteKeys = {"M", "Contents", "T", "NM"
 // against the closed list of what may change: comments (highlight, underline, strike-out,
 // squiggly, sticky note, ink, their popups) whose appearance shows no text or image; form-field
 // values in their widgets; signatures whose widgets paint nothing. None may cover an area to keep clear.
-void judge_annotation(pdf::File& now, const PdfObject& annot, const PdfObject* old, int page, const std::vector<Area>& keep_clear,
+void judge_annotation(pdf::File& now, const Object& annot, const Object* old, int page, const std::vector<Area>& keep_clear,
                       Problems& p, bool redrawn = false) {
     if (!annot.IsDictionary()) return p.add(finding::pith_changed_annotation, "an annotation that is no dictionary");
-    const PdfDictionary& d = annot.GetDictionary();
+    const Dictionary& d = annot.GetDictionary();
     const std::string subtype = name_of(now.get_key(d, "Subtype"));
     const std::string where = "a /" + (subtype.empty() ? std::string("(no subtype)") : subtype) + " annotation" +
                               (page >= 0 ? " on page " + std::to_string(page + 1) : "");
     if (!redrawn && old && old->IsDictionary() && without(changed_keys(*old, annot), kNoteKeys).empty()) return;  // a note's text or state
-    const PdfObject* f = now.get_key(d, "F");
+    const Object* f = now.get_key(d, "F");
     if (f && !f->IsNumber()) return p.add(finding::pith_changed_annotation, where + " whose /F is not an integer");
     const long long flags = f ? f->GetNumber() : 0;
     pdf::Rect rect;
     if (!pdf::read_rect(now, d.GetKey("Rect"), rect)) return p.add(finding::pith_changed_annotation, where + " whose /Rect cannot be read");
     MarkJudged marked{p, page, rect, "/" + subtype + (old ? " changed" : " added") + " after the stamp"};
     if (old && old->IsDictionary()) {
-        const PdfObject* of = now.get_key(old->GetDictionary(), "F");
+        const Object* of = now.get_key(old->GetDictionary(), "F");
         if (name_of(now.get_key(old->GetDictionary(), "Subtype")) != subtype) return p.add(finding::pith_changed_annotation, where + " that was another kind before");
         if (of && of->IsNumber() && hidden(of->GetNumber()) && !hidden(flags))
             return p.add(finding::pith_changed_annotation, where + " hidden before the stamp and shown after it");
@@ -691,23 +691,23 @@ void judge_annotation(pdf::File& now, const PdfObject& annot, const PdfObject* o
 }
 
 // Actions anywhere in what was added or changed: /A or /Next naming an action, /AA, /OpenAction, /JS.
-void find_actions(pdf::File& doc, const PdfObject& o, int depth, std::set<std::string>& found) {
+void find_actions(pdf::File& doc, const Object& o, int depth, std::set<std::string>& found) {
     if (depth > 32) return;
     if (o.IsArray())
         for (const auto& item : o.GetArray()) find_actions(doc, item, depth + 1, found);
     if (!o.IsDictionary()) return;
-    for (const auto& [key, value] : o.GetDictionary().GetKeys()) {
-        const std::string k = key.GetName();
+    for (const auto& [key, value] : pdf::entries(o.GetDictionary())) {
+        const std::string k = key;
         if (k == "AA" || k == "OpenAction" || k == "JS") found.insert("/" + k);
         if (k == "A" || k == "Next") {
-            const PdfObject& a = doc.resolve(*value);
+            const Object& a = doc.resolve(*value);
             if (a.IsDictionary() && a.GetDictionary().GetKey("S")) found.insert("a /" + name_of(a.GetDictionary().GetKey("S")) + " action");
         }
         if (!value->IsReference()) find_actions(doc, *value, depth + 1, found);
     }
 }
 
-int page_index(pdf::File& doc, const PdfReference& ref, const std::vector<Area>& keep_clear) {
+int page_index(pdf::File& doc, const Ref& ref, const std::vector<Area>& keep_clear) {
     for (const auto& area : keep_clear)
         if (area.page < doc.page_count() && doc.page(area.page).ref == ref) return area.page;
     return -1;  // no area to keep clear there: annotations may go anywhere
@@ -735,15 +735,15 @@ private:
                 const pdf::Page page = doc_.page(i);
                 const auto on_page = [&](std::uint32_t num) { pages_.emplace(num, std::make_pair(i, page.crop_box)); };
                 on_page(page.ref.ObjectNumber());
-                const PdfObject& o = doc_.get(page.ref);
-                const PdfObject* contents = o.IsDictionary() ? o.GetDictionary().GetKey("Contents") : nullptr;
+                const Object& o = doc_.get(page.ref);
+                const Object* contents = o.IsDictionary() ? o.GetDictionary().GetKey("Contents") : nullptr;
                 if (contents && contents->IsReference()) on_page(contents->GetReference().ObjectNumber());
                 if (contents && contents->IsArray())
                     for (const auto& item : contents->GetArray())
                         if (item.IsReference()) on_page(item.GetReference().ObjectNumber());
             }
         } catch (const Error&) {
-        } catch (const PoDoFo::PdfError&) {
+        } catch (const pdf::LibraryError&) {
         }
     }
 
@@ -753,9 +753,9 @@ private:
 };
 
 void judge_changed(pdf::File& before, pdf::File& now, std::uint32_t num, unsigned role, PagesDrawing& drawing, Problems& p) {
-    const PdfReference ref = before.reference(num);
-    const PdfObject& old = before.get(ref);
-    const PdfObject& cur = now.get(now.reference(num));
+    const Ref ref = before.reference(num);
+    const Object& old = before.get(ref);
+    const Object& cur = now.get(now.reference(num));
     const std::string what = "object " + std::to_string(num) + (type_of(old).empty() ? "" : " (/" + type_of(old) + ")");
     if (role & kPageTree) return p.add(finding::pith_changed_page_tree, "the page tree node " + what);
     if (role & kPage) {  // a page is judged by the page rules, whatever else names it (an /OpenAction, a destination)
@@ -790,15 +790,15 @@ void judge_changed(pdf::File& before, pdf::File& now, std::uint32_t num, unsigne
 
 // Every annotation of every page now that is new or changed, judged with its page; the badge's
 // link may not leave its page. Then annotations the pages do not list (a form's widgets).
-const PoDoFo::PdfArray* annots_of(pdf::File& doc, int i) { return pdf::annotations(doc, doc.get(doc.page(i).ref)); }
+const pdf::Array* annots_of(pdf::File& doc, int i) { return pdf::annotations(doc, doc.get(doc.page(i).ref)); }
 
 // Whether an appearance stream of `annot` was redefined later: that changes what the annotation
 // shows, though not its dictionary.
-bool redrawn(pdf::File& now, const PdfObject& annot, const Comparison& c) {
+bool redrawn(pdf::File& now, const Object& annot, const Comparison& c) {
     bool out = false;
     if (annot.IsDictionary())
         for (const auto& ref : appearance_streams(now, annot.GetDictionary())) out |= c.changed.count(ref.ObjectNumber()) > 0;
-    if (const PdfObject* ap = annot.IsDictionary() ? annot.GetDictionary().GetKey("AP") : nullptr; ap && ap->IsReference())
+    if (const Object* ap = annot.IsDictionary() ? annot.GetDictionary().GetKey("AP") : nullptr; ap && ap->IsReference())
         out |= c.changed.count(ap->GetReference().ObjectNumber()) > 0;
     return out;
 }
@@ -814,7 +814,7 @@ void judge_page_annotations(pdf::File& before, pdf::File& now, const Comparison&
     if (old)
         for (const auto& item : *old)
             if (item.IsReference() && mark::is_badge_annotation(before, item) && (!cur || !std::any_of(cur->begin(), cur->end(),
-                    [&](const PdfObject& x) { return x.IsReference() && x.GetReference() == item.GetReference(); })))
+                    [&](const Object& x) { return x.IsReference() && x.GetReference() == item.GetReference(); })))
                 p.add(finding::pith_changed_annotation, "the badge's link was removed from page " + std::to_string(i + 1));
     if (!cur) return;
     std::vector<Area> areas;
@@ -827,11 +827,11 @@ void judge_page_annotations(pdf::File& before, pdf::File& now, const Comparison&
         }
         const std::uint32_t num = item.GetReference().ObjectNumber();
         if (c.unreadable.count(num) || judged.count(num) || mark::is_badge_annotation(before, item)) continue;  // a changed badge link is its own failure
-        const PdfObject& annot = now.get(item.GetReference());
+        const Object& annot = now.get(item.GetReference());
         const bool again = redrawn(now, annot, c);
         if (!(c.fresh.count(num) || c.changed.count(num) || again)) continue;
         judged.insert(num);
-        const PdfObject* was = c.fresh.count(num) ? nullptr : &before.get(before.reference(num));
+        const Object* was = c.fresh.count(num) ? nullptr : &before.get(before.reference(num));
         judge_annotation(now, annot, was, i, areas, p, again);
     }
 }
@@ -846,13 +846,13 @@ void judge_unlisted_annotations(pdf::File& before, pdf::File& now, const Compari
     for (const auto* set : {&c.fresh, &c.changed})
         for (std::uint32_t num : *set) {
             if (judged.count(num) || c.unreadable.count(num)) continue;
-            const PdfObject& o = now.get(now.reference(num));
+            const Object& o = now.get(now.reference(num));
             if (!o.IsDictionary() || (!kinds.count(name_of(o.GetDictionary().GetKey("Subtype"))) && type_of(o) != "Annot")) continue;
-            if (mark::is_badge_annotation(before, PdfObject(before.reference(num)))) continue;
+            if (mark::is_badge_annotation(before, Object(before.reference(num)))) continue;
             judged.insert(num);
-            const PdfObject* page_ref = o.GetDictionary().GetKey("P");
+            const Object* page_ref = o.GetDictionary().GetKey("P");
             const int page = page_ref && page_ref->IsReference() ? page_index(before, page_ref->GetReference(), keep_clear) : -1;
-            const PdfObject* old = set == &c.changed ? &before.get(before.reference(num)) : nullptr;
+            const Object* old = set == &c.changed ? &before.get(before.reference(num)) : nullptr;
             if (page_ref) {
                 judge_annotation(now, o, old, page, keep_clear, p);
             } else {  // on any page: judged against every area
@@ -877,22 +877,22 @@ void judge_pages(pdf::File& before, pdf::File& now, const Comparison& c, const s
 // The form: /NeedAppearances (viewers redraw every field from its value), XFA (Acrobat shows
 // another form), a calculation order (scripts), new fields other than signatures.
 void judge_form(pdf::File& before, pdf::File& now, const Comparison& c, Problems& p) {
-    const PdfObject* old_form = before.get_key(before.catalog().GetDictionary(), "AcroForm");
-    const PdfObject* form = now.get_key(now.catalog().GetDictionary(), "AcroForm");
+    const Object* old_form = before.get_key(before.catalog().GetDictionary(), "AcroForm");
+    const Object* form = now.get_key(now.catalog().GetDictionary(), "AcroForm");
     if (!form || !form->IsDictionary()) return;
-    const PdfObject empty{PdfDictionary()};
-    const PdfObject& old = old_form && old_form->IsDictionary() ? *old_form : empty;
+    const Object empty{Dictionary()};
+    const Object& old = old_form && old_form->IsDictionary() ? *old_form : empty;
     const std::set<std::string> keys = changed_keys(old, *form);
-    const PdfObject* need = now.get_key(form->GetDictionary(), "NeedAppearances");
+    const Object* need = now.get_key(form->GetDictionary(), "NeedAppearances");
     if (keys.count("NeedAppearances") && need && need->IsBool() && need->GetBool())
         p.add(finding::pith_changed_form, "the form's /NeedAppearances (viewers redraw every field from its value)");
     for (const char* k : {"XFA", "CO"})
         if (keys.count(k)) p.add(finding::pith_changed_form, std::string("the form's /") + k);
-    const PdfObject* fields = now.get_key(form->GetDictionary(), "Fields");
+    const Object* fields = now.get_key(form->GetDictionary(), "Fields");
     if (fields && fields->IsArray())
         for (const auto& item : fields->GetArray())
             if (item.IsReference() && c.fresh.count(item.GetReference().ObjectNumber()) && !c.unreadable.count(item.GetReference().ObjectNumber())) {
-                const PdfObject& field = now.get(item.GetReference());
+                const Object& field = now.get(item.GetReference());
                 if (field.IsDictionary() && !field.GetDictionary().HasKey("Subtype") && field_type(now, field) != "Sig")
                     p.add(finding::pith_changed_form, "a new form field " + field_name(now, field));
             }
@@ -957,15 +957,15 @@ std::vector<std::string> dc_fields(const std::string& xmp) {
 // Info /Title, /Author, /Subject and XMP dc:title, dc:creator, dc:description: what viewers show
 // as the document's title (in the window bar with /DisplayDocTitle), author and subject.
 void judge_document_information(pdf::File& before, pdf::File& now, Problems& p) {
-    const PdfObject* old_info = before.info();
-    const PdfObject* info = now.info();
+    const Object* old_info = before.info();
+    const Object* info = now.info();
     for (const char* key : {"Title", "Author", "Subject"}) {
-        const PdfObject* a = old_info ? before.get_key(old_info->GetDictionary(), key) : nullptr;
-        const PdfObject* b = info ? now.get_key(info->GetDictionary(), key) : nullptr;
+        const Object* a = old_info ? before.get_key(old_info->GetDictionary(), key) : nullptr;
+        const Object* b = info ? now.get_key(info->GetDictionary(), key) : nullptr;
         if ((a ? canon(*a) : "") != (b ? canon(*b) : "")) p.add(finding::pith_changed_metadata, std::string("Info /") + key);
     }
     auto xmp = [](pdf::File& doc) {
-        const PdfObject* md = doc.catalog().GetDictionary().GetKey("Metadata");
+        const Object* md = doc.catalog().GetDictionary().GetKey("Metadata");
         try {
             return md && md->IsReference() && doc.is_stream(md->GetReference()) ? doc.stream_decoded(md->GetReference(), xmp::kMaxPacketSize)
                                                                                  : std::string();
@@ -979,15 +979,15 @@ void judge_document_information(pdf::File& before, pdf::File& now, Problems& p) 
 // A certification signature in the baseline: its DocMDP /P (1: no changes, 2: form filling and
 // signing, 3: also comments), or 0 when the baseline is not certified.
 int docmdp_permissions(pdf::File& doc) {
-    const PdfObject* perms = doc.get_key(doc.catalog().GetDictionary(), "Perms");
-    const PdfObject* sig = perms && perms->IsDictionary() ? doc.get_key(perms->GetDictionary(), "DocMDP") : nullptr;
-    const PdfObject* refs = sig && sig->IsDictionary() ? doc.get_key(sig->GetDictionary(), "Reference") : nullptr;
+    const Object* perms = doc.get_key(doc.catalog().GetDictionary(), "Perms");
+    const Object* sig = perms && perms->IsDictionary() ? doc.get_key(perms->GetDictionary(), "DocMDP") : nullptr;
+    const Object* refs = sig && sig->IsDictionary() ? doc.get_key(sig->GetDictionary(), "Reference") : nullptr;
     if (!refs || !refs->IsArray()) return sig ? 1 : 0;  // a /DocMDP without a readable reference: the strictest
     for (const auto& item : refs->GetArray()) {
-        const PdfObject& r = doc.resolve(item);
+        const Object& r = doc.resolve(item);
         if (!r.IsDictionary() || name_of(doc.get_key(r.GetDictionary(), "TransformMethod")) != "DocMDP") continue;
-        const PdfObject* params = doc.get_key(r.GetDictionary(), "TransformParams");
-        const PdfObject* pv = params && params->IsDictionary() ? doc.get_key(params->GetDictionary(), "P") : nullptr;
+        const Object* params = doc.get_key(r.GetDictionary(), "TransformParams");
+        const Object* pv = params && params->IsDictionary() ? doc.get_key(params->GetDictionary(), "P") : nullptr;
         const long long v = pv && pv->IsNumber() ? pv->GetNumber() : 2;
         return v >= 1 && v <= 3 ? static_cast<int>(v) : 1;
     }
@@ -1052,7 +1052,7 @@ Baseline check_pith_update(pdf::File& file, const std::optional<std::uint64_t>& 
         check_update_objects(*before, stamped, b, problems);
     } catch (const Error& e) {
         problems.push_back(std::string("unreadable (") + e.what() + ")");
-    } catch (const PoDoFo::PdfError& e) {
+    } catch (const pdf::LibraryError& e) {
         problems.push_back(std::string("unreadable (") + pdf::podofo_words(e) + ")");
     }
     if (problems.empty())
@@ -1068,8 +1068,8 @@ void judge_trailer(pdf::File& baseline, pdf::File& file, Problems& p) {
     if (file.encrypted() != baseline.encrypted() || file.encrypt_ref() != baseline.encrypt_ref())
         p.add(finding::pith_changed_catalog, "the encryption (/Encrypt)");
     auto pith_number = [](pdf::File& d) {
-        const PdfObject* info = d.info();
-        const PdfObject* n = info ? info->GetDictionary().GetKey("PithNumber") : nullptr;
+        const Object* info = d.info();
+        const Object* n = info ? info->GetDictionary().GetKey("PithNumber") : nullptr;
         return n ? canon(*n) : std::string();
     };
     if (pith_number(baseline) != pith_number(file)) p.add(finding::pith_changed_metadata, "Info's /PithNumber");
@@ -1169,7 +1169,7 @@ void check_later_changes(pdf::File& file, const Baseline& b, const std::vector<A
         judge_actions(*baseline, file, c, p);
     } catch (const Error& e) {
         p.add(finding::pith_changed_unreadable, std::string("what was appended cannot be read (") + e.what() + ")");
-    } catch (const PoDoFo::PdfError& e) {
+    } catch (const pdf::LibraryError& e) {
         p.add(finding::pith_changed_unreadable, "what was appended cannot be read (" + pdf::podofo_words(e) + ")");
     }
     report_changes(p, count, judge_docmdp(*baseline, other_changes, p), f);

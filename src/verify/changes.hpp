@@ -35,9 +35,9 @@ struct Baseline {
     bool badge_drawn = false;      // pith's update drew a badge and its link
     int badge_page = -1;           // 0-based, where it did
     pdf::Rect badge_rect;          // the link's rectangle there
-    PoDoFo::PdfReference badge_xobject;  // the badge's Form XObject (when badge_drawn)
-    PoDoFo::PdfReference badge_link;     // the badge's link annotation (when badge_drawn)
-    std::vector<PoDoFo::PdfReference> annots_before;  // the badge page's annotations before pith's update
+    pdf::Ref badge_xobject;  // the badge's Form XObject (when badge_drawn)
+    pdf::Ref badge_link;     // the badge's link annotation (when badge_drawn)
+    std::vector<pdf::Ref> annots_before;  // the badge page's annotations before pith's update
 };
 
 // Finds the baseline and checks pith's own update. `prior_length`: pith:priorLength (its

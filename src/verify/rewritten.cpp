@@ -9,8 +9,8 @@
 
 namespace pith::verify {
 
-using PoDoFo::PdfObject;
-using PoDoFo::PdfReference;
+using pdf::Object;
+using pdf::Ref;
 
 namespace {
 
@@ -21,7 +21,7 @@ Baseline badge_after_rewrite(pdf::File& file) {
         const pdf::Page page = file.page(i);
         const auto* annots = pdf::annotations(file, file.get(page.ref));
         if (!annots) continue;
-        std::vector<PdfReference> before;  // under the badge's link: viewers give a click to the last
+        std::vector<Ref> before;  // under the badge's link: viewers give a click to the last
         for (const auto& item : *annots) {
             if (!mark::is_badge_annotation(file, item)) {
                 if (item.IsReference()) before.push_back(item.GetReference());
@@ -29,7 +29,7 @@ Baseline badge_after_rewrite(pdf::File& file) {
             }
             pdf::Rect rect;
             const auto* xobjects = pdf::dictionary_entry(file, page.resources, "XObject");
-            const PdfObject* badge = xobjects ? xobjects->GetDictionary().GetKey(PoDoFo::PdfName(mark::kBadgeResourceName)) : nullptr;
+            const Object* badge = xobjects ? xobjects->GetDictionary().GetKey(pdf::Name(mark::kBadgeResourceName)) : nullptr;
             if (!item.IsReference() || !pdf::annotation_rect(file, file.resolve(item), rect) ||
                 !badge || !badge->IsReference() || !file.is_stream(badge->GetReference()))
                 return b;  // not as pith stamp draws it: the badge's text and links are still checked

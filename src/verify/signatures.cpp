@@ -13,7 +13,7 @@
 namespace pith::verify {
 namespace {
 
-using PoDoFo::PdfObject;
+using pdf::Object;
 
 using pdf::name_of;
 
@@ -28,19 +28,19 @@ struct Signature {
 
 // Signature fields of the form (their kids too), with their /V signature dictionaries. Each
 // field object is visited once: a /Kids loop or a field listed many times costs nothing more.
-void collect(pdf::File& file, const PdfObject* fields, const std::string& inherited_type, int depth,
-             std::vector<std::pair<std::string, const PdfObject*>>& out, std::set<std::uint32_t>& seen) {
+void collect(pdf::File& file, const Object* fields, const std::string& inherited_type, int depth,
+             std::vector<std::pair<std::string, const Object*>>& out, std::set<std::uint32_t>& seen) {
     if (!fields || !fields->IsArray() || depth > 8) return;
     for (const auto& item : fields->GetArray()) {
         if (!item.IsReference() || !seen.insert(item.GetReference().ObjectNumber()).second || seen.size() > 100000) continue;
-        const PdfObject& f = file.resolve(item);
+        const Object& f = file.resolve(item);
         if (!f.IsDictionary()) continue;
-        const PdfObject* ft = file.get_key(f.GetDictionary(), "FT");
+        const Object* ft = file.get_key(f.GetDictionary(), "FT");
         const std::string type = ft ? name_of(ft) : inherited_type;
-        const PdfObject* v = file.get_key(f.GetDictionary(), "V");
-        const PdfObject* t = file.get_key(f.GetDictionary(), "T");
+        const Object* v = file.get_key(f.GetDictionary(), "V");
+        const Object* t = file.get_key(f.GetDictionary(), "T");
         if (type == "Sig" && v && v->IsDictionary())
-            out.emplace_back(t && (t->IsString() || t->IsHexString()) ? t->GetString().GetStringUtf8() : "(unnamed)", v);
+            out.emplace_back(t && pdf::is_string(*t) ? pdf::text_of(t) : "(unnamed)", v);
         collect(file, file.get_key(f.GetDictionary(), "Kids"), type, depth + 1, out, seen);
     }
 }
@@ -69,24 +69,24 @@ std::optional<std::time_t> pdf_date(const std::string& s) {
 
 // The byte range: four direct integers from 0, the gap exactly the hex string /Contents, inside
 // the file; then the CMS over the ranges.
-Signature read_signature(pdf::File& file, const std::string& field, const PdfObject& sig, const std::vector<pdf::Revision>& revisions,
+Signature read_signature(pdf::File& file, const std::string& field, const Object& sig, const std::vector<pdf::Revision>& revisions,
                          const sign::Anchors& anchors) {
     Signature s;
     s.field = field;
     const std::string_view bytes = file.bytes();
     // A signature whose ranges cannot be trusted still names its signer, from /Contents.
     auto name_signer = [&] {
-        const PdfObject* c = sig.GetDictionary().GetKey("Contents");
-        if (!c || !(c->IsHexString() || c->IsString())) return;
-        const std::string der(c->GetString().GetString(), static_cast<std::size_t>(c->GetString().GetLength()));
+        const Object* c = sig.GetDictionary().GetKey("Contents");
+        if (!c || !pdf::is_string(*c)) return;
+        const std::string der = pdf::string_bytes(*c);
         s.cms = sign::inspect(der, {}, anchors, std::nullopt);
         s.cms.valid = false;
     };
-    const PdfObject* range = sig.GetDictionary().GetKey("ByteRange");
+    const Object* range = sig.GetDictionary().GetKey("ByteRange");
     std::uint64_t v[4] = {0, 0, 0, 0};
     bool ok = range && range->IsArray() && range->GetArray().size() == 4;
     for (int i = 0; ok && i < 4; ++i) {
-        const PdfObject& n = range->GetArray()[i];
+        const Object& n = range->GetArray()[i];
         ok = n.IsNumber() && n.GetNumber() >= 0;
         if (ok) v[i] = static_cast<std::uint64_t>(n.GetNumber());
     }
@@ -103,17 +103,16 @@ Signature read_signature(pdf::File& file, const std::string& field, const PdfObj
     ok = gap.size() % 2 == 0 && gap.front() == '<' && gap.back() == '>' &&
          decode_hex(gap.substr(1, gap.size() - 2), der, NonHex::Reject);
     // The gap must be this dictionary's /Contents, not some other hex string left unsigned.
-    const PdfObject* contents = sig.GetDictionary().GetKey("Contents");
-    ok = ok && contents && contents->IsHexString() && static_cast<std::size_t>(contents->GetString().GetLength()) == der.size() &&
-         std::memcmp(contents->GetString().GetString(), der.data(), der.size()) == 0;
+    const Object* contents = sig.GetDictionary().GetKey("Contents");
+    ok = ok && contents && pdf::is_hex_string(*contents) && pdf::string_bytes(*contents) == der;
     if (!ok) {
         s.malformed = "the gap in its /ByteRange is not exactly the hex string /Contents";
         name_signer();
         return s;
     }
-    const PdfObject* m = sig.GetDictionary().GetKey("M");
+    const Object* m = sig.GetDictionary().GetKey("M");
     std::optional<std::time_t> claimed;
-    if (m && (m->IsString() || m->IsHexString())) claimed = pdf_date(m->GetString().GetStringUtf8());
+    if (m && pdf::is_string(*m)) claimed = pdf_date(pdf::text_of(m));
     s.cms = sign::inspect(der, {bytes.substr(0, v[1]), bytes.substr(v[2], v[3])}, anchors, claimed);
     return s;
 }
@@ -179,8 +178,8 @@ void report_other(const std::string& field, const Signature& s, const std::strin
 }  // namespace
 
 bool check_signatures(pdf::File& file, const Baseline& baseline, const sign::Anchors& anchors, Findings& f) {
-    const PdfObject* form = file.get_key(file.catalog().GetDictionary(), "AcroForm");
-    std::vector<std::pair<std::string, const PdfObject*>> fields;
+    const Object* form = file.get_key(file.catalog().GetDictionary(), "AcroForm");
+    std::vector<std::pair<std::string, const Object*>> fields;
     std::set<std::uint32_t> seen;
     if (form && form->IsDictionary()) collect(file, file.get_key(form->GetDictionary(), "Fields"), "", 0, fields, seen);
     const auto revisions = file.revisions();

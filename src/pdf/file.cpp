@@ -1098,6 +1098,7 @@ std::uint32_t File::max_object_number() const { return impl_->max_num; }
 bool File::reconstructed() const { return impl_->reconstructed; }
 const std::vector<std::string>& File::defects() const { return impl_->defects; }
 void File::add_defect(const std::string& what) { impl_->defect(what); }
+void File::add_ambiguity(const std::string& what) { impl_->ambiguity(what); }
 void File::forget_defects_since(std::size_t count) {
     if (count < impl_->defects.size()) impl_->defects.resize(count);
 }

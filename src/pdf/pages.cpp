@@ -100,6 +100,22 @@ PdfReference pages_root(File& f, const PdfObject** root) {
     return ref;
 }
 
+// Viewers take the number of pages from the root's /Count: without one (or with one that is no
+// number), poppler, MuPDF and qpdf show no page at all, whatever /Kids lists. So does pith: it
+// must not stamp or read a page nobody sees.
+bool root_counts_pages(File& f, const PdfObject& root) {
+    const PdfObject* c = f.get_key(root.GetDictionary(), "Count");
+    if (c && (c->IsNumber() || c->IsReal())) return true;
+    f.add_defect("the page tree's root has no /Count: viewers show no page");
+    return false;
+}
+
+// A kid that cannot be read as a page or a node (missing, or in a broken object stream): readers
+// skip it or read something else there, so the pages after it are numbered differently.
+void note_not_a_node(File& f, const PdfReference& ref) {
+    f.add_defect("the page tree lists object " + std::to_string(ref.ObjectNumber()) + ", which is no page or node");
+}
+
 // Full depth-first traversal (used when /Count cannot be trusted). Calls
 // visit(index, ref, inherited) for each leaf; stops when visit returns true.
 template <typename Visit>
@@ -124,7 +140,10 @@ bool traverse(File& f, const PdfObject& node, const PdfReference& ref, Inherited
             continue;
         }
         const PdfObject& kid = f.resolve(k);
-        if (!kid.IsDictionary()) continue;
+        if (!kid.IsDictionary()) {
+            note_not_a_node(f, k.GetReference());
+            continue;
+        }
         if (traverse(f, kid, k.GetReference(), in, depth + 1, seen, index, visit)) return true;
     }
     return false;
@@ -163,6 +182,28 @@ void note_repeated_kids(File& f, const PdfArray& kids, const std::set<std::uint3
                          " twice (a loop or a shared node)");
 }
 
+// Whether the Pages node `node` holds a page anywhere below it (nodes in `seen` not entered).
+bool holds_page(File& f, const PdfObject& node, int depth, std::set<std::uint32_t>& seen) {
+    const PdfObject* kids = depth <= kMaxTreeDepth ? f.get_key(node.GetDictionary(), "Kids") : nullptr;
+    if (!kids || !kids->IsArray()) return false;
+    for (const PdfObject& k : kids->GetArray()) {
+        if (!k.IsReference() || !seen.insert(k.GetReference().ObjectNumber()).second) continue;
+        const PdfObject& kid = f.resolve(k);
+        if (kid.IsDictionary() && (!is_pages_node(kid) || holds_page(f, kid, depth + 1, seen))) return true;
+    }
+    return false;
+}
+
+// A kid that says /Count 0 is skipped on the way down, as MuPDF does; poppler walks /Kids and
+// shows the pages such a node holds, so the two number the pages differently.
+void note_uncounted_pages(File& f, const PdfObject& kid, const PdfReference& ref, int depth, const std::set<std::uint32_t>& path) {
+    std::set<std::uint32_t> seen = path;
+    seen.insert(ref.ObjectNumber());
+    if (holds_page(f, kid, depth, seen))
+        f.add_ambiguity("the page tree's node " + std::to_string(ref.ObjectNumber()) +
+                        " says /Count 0 but holds pages, which some viewers show and others skip");
+}
+
 // The fast path to page `index`: down from `node` by the kids' /Count, loading one branch.
 // Nothing when /Count cannot lead there (missing, wrong, a loop): then the caller traverses.
 std::optional<Page> descend(File& f, const PdfObject* node, PdfReference ref, int index) {
@@ -184,9 +225,13 @@ std::optional<Page> descend(File& f, const PdfObject* node, PdfReference ref, in
         for (const PdfObject& k : kids->GetArray()) {
             if (!k.IsReference()) continue;
             const PdfObject& kid = f.resolve(k);
-            if (!kid.IsDictionary()) continue;
+            if (!kid.IsDictionary()) {
+                note_not_a_node(f, k.GetReference());
+                continue;
+            }
             std::int64_t cnt = is_pages_node(kid) ? node_count(f, kid) : 1;
             if (cnt < 0) return std::nullopt;
+            if (cnt == 0) note_uncounted_pages(f, kid, k.GetReference(), depth + 1, path);
             if (left < cnt) {
                 if (!path.insert(k.GetReference().ObjectNumber()).second) return std::nullopt;  // loop
                 next = &kid;
@@ -228,6 +273,7 @@ int File::page_count() {
         return 0;
     }
     PdfReference rref = pages_root(*this, &root);
+    if (!root_counts_pages(*this, *root)) return 0;
     std::int64_t c = node_count(*this, *root);
     if (c >= 0 && c <= 10000000) {
         // Trust /Count if the first page can be reached through it (reaching the last one
@@ -257,6 +303,8 @@ Page File::page(int index) {
     }
     const PdfObject* root;
     PdfReference rref = pages_root(*this, &root);
+    if (!root_counts_pages(*this, *root))
+        throw Error(name() + ": page " + std::to_string(index + 1) + " does not exist", err::options_invalid);
     // A caller walking many pages: one full traversal instead of a descent per page.
     if (++impl_->page_calls > 8) {
         std::vector<Page> pages;

@@ -8,7 +8,8 @@ record's title (paper A's), MuPDF another paper's or none. Three kinds:
     alternate /Configs, an OCMD's /VE): pith.optional_content.ambiguous (unverified);
   - malformed annotation fields (/Rect, /F, /Border, /AP): pith.annotation.malformed (invalid);
   - object definitions readers resolve differently (an object stream defining an object twice;
-    bytes before %PDF- with a definition no xref lists): pith.objects.ambiguous (invalid).
+    bytes before %PDF- with a definition no xref lists; a page-tree node saying /Count 0 over
+    pages): pith.objects.ambiguous (invalid).
 Controls use the same constructs plainly and must stay trusted.
 
 Every claim is proved by the "reads" proof: page 1 as rendered by poppler (pdftoppm) is
@@ -308,6 +309,24 @@ def build_objects(b):
           "poppler follows the xref (A's title); MuPDF rebuilds it by scanning and reads the later definition (B's title)",
           proof("control-viewers-header-junk.pdf", "!control-viewers-header-junk.pdf")
           + [["text_has", TITLE_A, "poppler"], ["text_has", TITLE_B, "mupdf"]])
+    # a page-tree node that says /Count 0 over A's page, then B's page: poppler walks /Kids and
+    # shows A's page first; MuPDF (and pith's way down by /Count) skips the node, so that page 1 is
+    # B's, where pith stamp draws the badge
+    nz, pb, cb2 = max(objs) + 1, max(objs) + 2, max(objs) + 3
+    zero = dict(objs)
+    zero[ba.PAGE] = page_a.replace("/Parent %d 0 R" % ba.PAGES, "/Parent %d 0 R" % nz, 1).encode("latin-1")
+    zero[nz] = b"<< /Type /Pages /Parent %d 0 R /Kids [ %d 0 R ] /Count 0 >>" % (ba.PAGES, ba.PAGE)
+    zero[pb] = page_a.replace(" %d 0 R" % ba.CONTENT, " %d 0 R" % cb2, 1).encode("latin-1")
+    zero[cb2] = extra[cb]
+    zero[ba.PAGES] = b"<< /Type /Pages /Kids [ %d 0 R %d 0 R ] /Count 1 >>" % (nz, pb)
+    b.write("work/r2v-paper-a-plain.pdf", ba.paper())
+    data = b.stamp(xref_stream_file(zero, ba.CATALOG), "A", "viewers-pages-count-zero.pdf")
+    b.add("viewers-pages-count-zero.pdf", data, "viewers-objects",
+          "paper A whose page tree holds a node saying /Count 0 over A's page, then a page showing B's title (the one "
+          "/Count reaches first, where the stamp draws its badge); stamped with A's record", ("invalid", "pith.objects.ambiguous"),
+          "poppler walks /Kids: page 1 is A's page, unstamped; MuPDF skips the /Count 0 node: page 1 is B's, with the badge",
+          proof("work/r2v-paper-a-plain.pdf", "!work/r2v-paper-a-plain.pdf")
+          + [["text_has", TITLE_A, "poppler"], ["text_has", TITLE_B, "mupdf"], ["text_lacks", TITLE_A, "mupdf"]])
     # an annotation object within /Size that no xref lists: null for poppler, an annotation for MuPDF
     ghost = max(objs) + 40
     cover = stream("/Type /XObject /Subtype /Form /BBox [ 0 0 560 30 ] /Resources << /Font << /F3 %d 0 R >> >>" % F3,

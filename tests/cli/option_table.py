@@ -2,16 +2,23 @@
 # SPDX-License-Identifier: MIT
 """One option table per command (issue 33): the tables of pith stamp and pith verify (printed by
 pith_option_table, built from the same library as pith) against everything made or written from
-them.
+them; and the options of every other command against its man page section and its user docs.
 
 usage: option_table.py --pith PITH --tables PITH_OPTION_TABLE --source SRC
 
-For each command, every row must be an option of `pith CMD --help` and `--help` must show no
+For stamp and verify, every row must be an option of `pith CMD --help` and `--help` must show no
 option the table lacks; every row must be in the command's section of doc/pith.1 and in the
 option table of doc/commands.md, whose "manifest key" column must say the row's key (or "—" for a
 row of the command line only); every key must be taken by a batch manifest line (pith batch
 --dry-run; --verify for verify's), and an unknown key must be refused with a message that names
-exactly the known keys. Exit 0 pass, 1 fail.
+exactly the known keys.
+
+For every command (the Subcommands of `pith --help`, and theirs, as `keys add`; and pith itself),
+the options its --help shows (long and short, but -h/--help) must be exactly the options named on
+the tag lines (after .TP) of its `.SS CMD` section of doc/pith.1 (pith itself: .SH OPTIONS before
+the first .SS), and exactly those in the first column of the table under "Options of `pith CMD`"
+in doc/commands.md (doc/batch.md for batch); doc/pith.1 has no .SS section for a command pith
+lacks. Exit 0 pass, 1 fail.
 """
 import argparse
 import json
@@ -34,14 +41,42 @@ def check(ok, what):
         print("FAIL: " + what)
 
 
-def help_flags(pith, command):
-    text = subprocess.run([pith, command, "--help"], capture_output=True, text=True, check=True).stdout
+def help_text(pith, words):
+    return subprocess.run([pith] + words + ["--help"], capture_output=True, text=True, check=True).stdout
+
+
+def help_block(text, title):
+    """The lines of CLI11's block `title` (Options:, Subcommands:), up to its blank line."""
+    if title not in text:
+        return []
+    return text[text.index(title) + len(title):].split("\n\n")[0].splitlines()
+
+
+def help_flags(text):
+    """Every flag `--help` shows, long and short, but -h/--help."""
     flags = set()
-    for line in text[text.index("Options:"):].splitlines():
+    for line in help_block(text, "Options:"):
         m = re.match(r"^  (-[^ ]+)", line)
         if m:
-            flags.update(f for f in m.group(1).split(",") if f.startswith("--"))
-    return flags - {"--help"}
+            flags.update(m.group(1).split(","))
+    return flags - {"-h", "--help"}
+
+
+def commands(pith):
+    """{name: its --help flags}: pith itself (""), each subcommand and each of theirs ("keys add")."""
+    found = {}
+
+    def walk(words):
+        text = help_text(pith, words)
+        subs = re.findall(r"^  (\S+)", "\n".join(help_block(text, "Subcommands:")), re.M)
+        flags = help_flags(text)
+        if flags or not subs:
+            found[" ".join(words)] = flags
+        for sub in subs:
+            walk(words + [sub])
+
+    walk([])
+    return found
 
 
 def section(text, start, end_pattern):
@@ -50,9 +85,63 @@ def section(text, start, end_pattern):
     return text[at:m.start() if m else len(text)]
 
 
-def man_flags(man, command):
-    body = section(man, ".SS %s\n" % command, r"^\.S[SH] ")
-    return {"--" + m.replace("\\-", "-") for m in re.findall(r"\\-\\-((?:[a-z0-9]|\\-(?=[a-z]))+)", body)}
+def man_sections(man):
+    """{command: body} of each .SS of doc/pith.1's OPTIONS; "" for what comes before the first."""
+    options = section(man, ".SH OPTIONS\n", r"^\.SH ")
+    parts = re.split(r"^\.SS (.+)\n", options, flags=re.M)
+    return dict(zip([""] + parts[1::2], parts[0::2]))
+
+
+def man_flags(body):
+    """The flags the tag lines (the line after each .TP) of a man section name."""
+    flags = set()
+    for tag in re.findall(r"^\.TP\n(.*)$", body, re.M):
+        tag = re.sub(r"\\f[BIRP]", "", tag).replace("\\-", "-")
+        flags.update(re.findall(r"(?<![\w-])(--?[a-z][a-z0-9-]*)", tag))
+    return flags
+
+
+def doc_flags(md, command):
+    """The flags in the first column of the table under "Options of `pith COMMAND`", or None."""
+    title = "`pith %s`" % command if command else "`pith`"
+    m = re.search(r"^#+ Options of %s\n" % re.escape(title), md, re.M)
+    if not m:
+        return None
+    flags = set()
+    for line in section(md, m.group(0), r"^#").splitlines():
+        cells = re.split(r"(?<!\\)\|", line)
+        if len(cells) > 2 and cells[1].strip().startswith("`"):
+            flags.update(re.findall(r"`(--?[a-z][a-z0-9-]*)", cells[1]))
+    return flags
+
+
+def check_documented(name, shown, in_man, in_doc, doc):
+    what = "pith %s" % name if name else "pith"
+    check(not shown - in_man, "doc/pith.1 (%s) lacks %s" % (what, sorted(shown - in_man)))
+    check(not in_man - shown, "doc/pith.1 (%s) documents options it does not have: %s" %
+          (what, sorted(in_man - shown)))
+    check(in_doc is not None, "%s has no table under \"Options of `%s`\"" % (doc, what))
+    if in_doc is not None:
+        check(not shown - in_doc, "%s (Options of %s) lacks %s" % (doc, what, sorted(shown - in_doc)))
+        check(not in_doc - shown, "%s (Options of %s) lists options it does not have: %s" %
+              (doc, what, sorted(in_doc - shown)))
+
+
+def check_all_commands(pith, source, man):
+    """Every command's --help options against its man section and its user docs, both ways."""
+    found = commands(pith)
+    sections = man_sections(man)
+    docs = {}
+    for name, shown in sorted(found.items()):
+        doc = "doc/batch.md" if name == "batch" else "doc/commands.md"
+        if doc not in docs:
+            docs[doc] = open(os.path.join(source, doc), encoding="utf-8").read()
+        check(name in sections, "doc/pith.1 has no section .SS %s" % name)
+        check_documented(name, shown, man_flags(sections.get(name, "")), doc_flags(docs[doc], name), doc)
+    stale = set(sections) - set(found)
+    check(not stale, "doc/pith.1 has sections for commands pith lacks: %s" % sorted(stale))
+    print("%d commands, %d options checked against doc/pith.1 and the user docs" %
+          (len(found), sum(len(f) for f in found.values())))
 
 
 def commands_md_rows(md, command):
@@ -95,10 +184,10 @@ def check_manifest(pith, command, rows, tmp):
 def check_command(args, tables, command, man, md, tmp):
     rows = tables[command]
     longs = {r["long"] for r in rows}
-    shown = help_flags(args.pith, command)
+    shown = {f for f in help_flags(help_text(args.pith, [command])) if f.startswith("--")}
     check(not longs - shown, "%s --help lacks %s" % (command, sorted(longs - shown)))
     check(not shown - longs, "%s --help shows options the table lacks: %s" % (command, sorted(shown - longs)))
-    in_man = man_flags(man, command)
+    in_man = man_flags(man_sections(man).get(command, ""))
     check(not longs - in_man, "doc/pith.1 (.SS %s) lacks %s" % (command, sorted(longs - in_man)))
     documented = commands_md_rows(md, command)
     for r in rows:
@@ -128,6 +217,7 @@ def main():
         check_command(args, tables, "verify", man, md, tmp)
     # The unknown-key message names exactly the stamp table's keys and the manifest's own.
     want = set(MANIFEST_ONLY) | {r["key"] for r in tables["stamp"] if r["key"]}
+    check_all_commands(args.pith, args.source, man)
     check(known == want, "the unknown-key message names %s; the table's keys are %s" %
           (sorted(known), sorted(want)))
     print("%d failed" % len(failures))

@@ -40,7 +40,9 @@ set_tests_properties(cli_error_codes PROPERTIES TIMEOUT 300 LABELS "cli")
 
 # One option table per command (issue 33): every option of pith stamp and pith verify is in its
 # --help, in doc/pith.1 and in doc/commands.md (with its manifest key), and is a batch manifest key
-# unless the table says command line only; an unknown key is refused naming the known ones.
+# unless the table says command line only; an unknown key is refused naming the known ones. Every
+# other command's options (its CLI11 definition, as --help shows it) are exactly those of its
+# section of doc/pith.1 and its options table in doc/commands.md (doc/batch.md for batch).
 add_executable(pith_option_table ${CMAKE_CURRENT_SOURCE_DIR}/cli/option_table_dump.cpp)
 target_link_libraries(pith_option_table PRIVATE pithcore)
 add_test(NAME cli_option_table

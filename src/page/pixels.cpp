@@ -4,6 +4,7 @@
 #include "core/edit_distance.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "core/reply.hpp"
 #include "ocr/ocr_abi.h"
 #include "page/poppler_module.hpp"
 #include "page/title.hpp"
@@ -64,47 +65,8 @@ void on_word(void* context, const PithOcrWord* w) {
 // "pith-pixels 1 <read> <columns> <rows> <dpi> <x0> <y0> <words> <why bytes>\n<why><rgb>", then
 // per word "<x0> <y0> <x1> <y1> <confidence> <pass> <text bytes>\n<text>\n". Numbers as hex floats.
 
-void put(std::string& out, double v, char end = ' ') {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%a%c", v, end);
-    out += buf;
-}
-
-class In {
-public:
-    explicit In(std::string_view s) : s_(s) {}
-    bool literal(std::string_view w) {
-        if (s_.substr(0, w.size()) != w) return false;
-        s_.remove_prefix(w.size());
-        return true;
-    }
-    std::optional<double> number(char end = ' ') {
-        const std::size_t at = s_.find(end);
-        if (at == std::string_view::npos || at == 0 || at > 40) return std::nullopt;
-        const std::string token(s_.substr(0, at));
-        char* stop = nullptr;
-        errno = 0;
-        const double v = std::strtod(token.c_str(), &stop);
-        if (stop != token.c_str() + token.size() || errno == ERANGE || !std::isfinite(v)) return std::nullopt;
-        s_.remove_prefix(at + 1);
-        return v;
-    }
-    std::optional<std::size_t> count(char end = ' ') {
-        const std::optional<double> v = number(end);
-        if (!v || *v < 0 || *v > static_cast<double>(s_.size()) + 1e9 || *v != std::floor(*v)) return std::nullopt;
-        return static_cast<std::size_t>(*v);
-    }
-    std::optional<std::string> bytes(std::size_t n) {
-        if (n > s_.size()) return std::nullopt;
-        std::string out(s_.substr(0, n));
-        s_.remove_prefix(n);
-        return out;
-    }
-    bool done() const { return s_.empty(); }
-
-private:
-    std::string_view s_;
-};
+using reply::put_number;
+using reply::Reply;
 
 // ---------------------------------------------------------------- comparing
 
@@ -678,20 +640,20 @@ std::string encode(const Reading& r) {
     std::string out = "pith-pixels 1 ";
     out += r.read ? "1 " : "0 ";
     out += std::to_string(r.image.columns) + " " + std::to_string(r.image.rows) + " ";
-    put(out, r.image.dpi);
-    put(out, r.image.x0);
-    put(out, r.image.y0);
+    put_number(out, r.image.dpi);
+    put_number(out, r.image.x0);
+    put_number(out, r.image.y0);
     out += std::to_string(r.words.size()) + " " + std::to_string(r.why.size()) + "\n" + r.why;
     out.append(r.image.rgb.begin(), r.image.rgb.end());
     for (const OcrWord& w : r.words) {
-        for (double v : {w.x0, w.y0, w.x1, w.y1, w.confidence, static_cast<double>(w.pass)}) put(out, v);
+        for (double v : {w.x0, w.y0, w.x1, w.y1, w.confidence, static_cast<double>(w.pass)}) put_number(out, v);
         out += std::to_string(w.text.size()) + "\n" + w.text + "\n";
     }
     return out;
 }
 
 std::optional<Reading> decode(std::string_view bytes) {
-    In in(bytes);
+    Reply in(bytes);
     Reading r;
     if (!in.literal("pith-pixels 1 ")) return std::nullopt;
     const std::optional<std::size_t> read = in.count(), columns = in.count(), rows = in.count();

@@ -5,6 +5,7 @@
 #include "core/cpus.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "core/reply.hpp"
 #include "core/findings.hpp"
 #include "core/sanitizer.hpp"
 #include "page/poppler_module.hpp"
@@ -88,55 +89,10 @@ void on_word(void* context, const PithWordFacts* facts) {
 // "<x0> <y0> <x1> <y1> <size> <rotation> <line_end> <visible> <text bytes> <why bytes>\n<text><why>\n".
 // Numbers as C99 hex floats (%a): exact.
 
-void put_number(std::string& out, double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%a ", v);
-    out += buf;
-}
+using reply::put_number;
+using reply::Reply;
 
-class Reader {
-public:
-    explicit Reader(std::string_view s) : s_(s) {}
-    bool literal(std::string_view word) {
-        if (s_.substr(0, word.size()) != word) return false;
-        s_.remove_prefix(word.size());
-        return true;
-    }
-    // A number followed by one space (or newline when `last`).
-    std::optional<double> number(bool last = false) {
-        const std::size_t end = s_.find(last ? '\n' : ' ');
-        if (end == std::string_view::npos || end == 0 || end > 40) return std::nullopt;
-        const std::string token(s_.substr(0, end));
-        char* stop = nullptr;
-        errno = 0;
-        const double v = std::strtod(token.c_str(), &stop);
-        if (stop != token.c_str() + token.size() || errno == ERANGE || std::isnan(v)) return std::nullopt;
-        s_.remove_prefix(end + 1);
-        return v;
-    }
-    std::optional<std::size_t> count(bool last = false) {
-        const std::optional<double> v = number(last);
-        if (!v || *v < 0 || *v > static_cast<double>(s_.size()) || *v != std::floor(*v)) return std::nullopt;
-        return static_cast<std::size_t>(*v);
-    }
-    std::optional<bool> flag() {
-        const std::optional<double> v = number();
-        if (!v || (*v != 0 && *v != 1)) return std::nullopt;
-        return *v == 1;
-    }
-    std::optional<std::string> bytes(std::size_t n) {
-        if (n > s_.size()) return std::nullopt;
-        std::string out(s_.substr(0, n));
-        s_.remove_prefix(n);
-        return out;
-    }
-    bool done() const { return s_.empty(); }
-
-private:
-    std::string_view s_;
-};
-
-std::optional<Word> decode_word(Reader& in) {
+std::optional<Word> decode_word(Reply& in) {
     Word w;
     for (double* v : {&w.x0, &w.y0, &w.x1, &w.y1, &w.size}) {
         const std::optional<double> n = in.number();
@@ -149,7 +105,7 @@ std::optional<Word> decode_word(Reader& in) {
     w.rotation = static_cast<int>(*rotation);
     w.line_end = *line_end;
     w.visible = *visible;
-    const std::optional<std::size_t> text_size = in.count(), why_size = in.count(true);
+    const std::optional<std::size_t> text_size = in.count(), why_size = in.count('\n');
     if (!text_size || !why_size) return std::nullopt;
     std::optional<std::string> text = in.bytes(*text_size), why = in.bytes(*why_size);
     if (!text || !why || !in.literal("\n")) return std::nullopt;
@@ -235,11 +191,11 @@ std::string encode(const Page& page) {
 }
 
 std::optional<Page> decode(std::string_view bytes) {
-    Reader in(bytes);
+    Reply in(bytes);
     Page page;
     if (!in.literal("pith-visible 2 ")) return std::nullopt;
     const std::optional<double> width = in.number(), height = in.number();
-    const std::optional<std::size_t> n = in.count(true);
+    const std::optional<std::size_t> n = in.count('\n');
     if (!width || !height || !n) return std::nullopt;
     page.width = *width;
     page.height = *height;
@@ -292,10 +248,10 @@ std::string encode_ink(const InkMap& m) {
 }
 
 std::optional<InkMap> decode_ink(std::string_view bytes) {
-    Reader in(bytes);
+    Reply in(bytes);
     InkMap m;
     const std::optional<double> width = in.number(), height = in.number();
-    const std::optional<std::size_t> columns = in.count(), rows = in.count(true);
+    const std::optional<std::size_t> columns = in.count(), rows = in.count('\n');
     if (!width || !height || !columns || !rows || !(*width > 0) || !(*height > 0) || *columns == 0 || *rows == 0)
         return std::nullopt;
     m.width = *width, m.height = *height;

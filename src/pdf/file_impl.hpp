@@ -107,7 +107,7 @@ struct File::Impl {
     std::unordered_map<std::uint32_t, std::shared_ptr<const std::string>> shared_streams;
     std::optional<std::unordered_map<std::uint32_t, XrefEntry>> scanned;  // built on demand
     int depth = 0;
-    int page_calls = 0;
+    std::map<int, Page> pages_read;               // by index: the pages asked for so far
     std::optional<std::vector<Page>> all_pages;  // filled once a caller walks many pages
 
     std::unique_ptr<PoDoFo::PdfEncrypt> enc;

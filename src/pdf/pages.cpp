@@ -305,8 +305,9 @@ Page File::page(int index) {
     PdfReference rref = pages_root(*this, &root);
     if (!root_counts_pages(*this, *root))
         throw Error(name() + ": page " + std::to_string(index + 1) + " does not exist", err::options_invalid);
+    if (auto read = impl_->pages_read.find(index); read != impl_->pages_read.end()) return read->second;
     // A caller walking many pages: one full traversal instead of a descent per page.
-    if (++impl_->page_calls > 8) {
+    if (impl_->pages_read.size() >= 8) {
         std::vector<Page> pages;
         std::set<std::uint32_t> seen;
         if (rref.ObjectNumber()) seen.insert(rref.ObjectNumber());
@@ -319,7 +320,7 @@ Page File::page(int index) {
         impl_->all_pages = std::move(pages);
         return page(index);
     }
-    if (std::optional<Page> p = descend(*this, root, rref, index)) return *p;
+    if (std::optional<Page> p = descend(*this, root, rref, index)) return impl_->pages_read[index] = *p;
     // Slow path: full traversal with loop protection.
     std::set<std::uint32_t> seen;
     if (rref.ObjectNumber()) seen.insert(rref.ObjectNumber());
@@ -332,7 +333,7 @@ Page File::page(int index) {
                               return true;
                           });
     if (!found) throw Error(name() + ": page " + std::to_string(index + 1) + " does not exist", err::options_invalid);
-    return result;
+    return impl_->pages_read[index] = result;
 }
 
 const std::string& File::page_content(const Page& page) {

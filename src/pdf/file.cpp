@@ -1088,6 +1088,15 @@ File File::from_bytes(std::string bytes, const std::string& name, const OpenOpti
     return File(std::move(impl));
 }
 
+File File::prefix(std::uint64_t length, const std::string& name, const OpenOptions& options) const {
+    auto impl = std::make_unique<Impl>();
+    impl->name = name;
+    impl->d = impl_->d;
+    impl->n = std::min<std::uint64_t>(length, impl_->n);
+    impl->init(options);
+    return File(std::move(impl));
+}
+
 const std::string& File::name() const { return impl_->name; }
 std::string_view File::bytes() const { return std::string_view(impl_->d, impl_->n); }
 std::uint64_t File::header_offset() const { return impl_->hdr; }

@@ -70,6 +70,9 @@ public:
     static File open(int fd, const std::string& name, const OpenOptions& options = {});
     static File from_bytes(std::string bytes, const std::string& name = "<memory>",
                            const OpenOptions& options = {});
+    // The document this file held when it was `length` bytes long (an earlier revision), read
+    // from the same bytes, not a copy: this File must outlive it.
+    File prefix(std::uint64_t length, const std::string& name, const OpenOptions& options = {}) const;
     File(File&&) noexcept;
     File& operator=(File&&) noexcept;
     ~File();

@@ -94,8 +94,7 @@ std::set<std::string> without(std::set<std::string> keys, std::initializer_list<
 // The document `file` held when it was `length` bytes long; nullopt when those bytes are no PDF.
 std::optional<pdf::File> prefix(pdf::File& file, std::uint64_t length, const std::string& what, const std::string& password) {
     try {
-        return pdf::File::from_bytes(std::string(file.bytes().substr(0, length)), file.name() + " (" + what + ")",
-                                     pdf::OpenOptions{password, !password.empty()});
+        return file.prefix(length, file.name() + " (" + what + ")", pdf::OpenOptions{password, !password.empty()});
     } catch (const Error&) {
         return std::nullopt;
     } catch (const pdf::LibraryError&) {

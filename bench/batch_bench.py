@@ -14,11 +14,16 @@ publisher would stamp), each with an inline record whose title is page 1's first
   pith batch -j 2 --no-check
   peer loop                  for f: exiftool -XMP-dc:Description=... -o TMP f; qpdf TMP --overlay badge.pdf --to=1 -- OUT
                              (a sequential shell loop, one file at a time, like the -j 1 rows)
+  pixels floor, 2 at a time  the title read from pixels alone (floors.py's TITLE_OCR: the top of
+                             page 1 through pdftoppm and tesseract), two files at a time: what
+                             `pith batch -j 2` with its check cannot go below, as stamp and check
+                             each read the title's pixels (what stamp accepts, verify must trust)
 
 All outputs go to a temporary directory (never into the corpus; exiftool is never given
 -overwrite_original). Prints a table and, with --json, one JSON object.
 """
 import argparse
+import concurrent.futures
 import glob
 import hashlib
 import json
@@ -33,6 +38,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(REPO, "tests", "lib"))
 import pdfwriter  # noqa: E402
+from floors import TITLE_OCR  # noqa: E402
 
 
 def badge_pdf(path):
@@ -66,6 +72,32 @@ def timed(cmd, **kw):
     t = time.monotonic()
     p = subprocess.run(cmd, capture_output=True, text=True, **kw)
     return time.monotonic() - t, p
+
+
+def pixels_floor(files, work, repeat):
+    """The title of every file read from pixels alone, two files at a time (best of `repeat`)."""
+    def one(i, f):
+        d = os.path.join(work, "ocr-%03d" % i)
+        os.makedirs(d, exist_ok=True)
+        return subprocess.run(["sh", "-c", TITLE_OCR, "sh", f, d], capture_output=True, timeout=300).returncode == 0
+
+    best, read = None, 0
+    env_limit = os.environ.get("OMP_THREAD_LIMIT")
+    os.environ["OMP_THREAD_LIMIT"] = "1"  # tesseract on one core, as pith runs it
+    try:
+        for _ in range(repeat):
+            t = time.monotonic()
+            with concurrent.futures.ThreadPoolExecutor(2) as pool:
+                read = sum(pool.map(one, range(len(files)), files))
+            t = time.monotonic() - t
+            best = t if best is None else min(best, t)
+    finally:
+        if env_limit is None:
+            del os.environ["OMP_THREAD_LIMIT"]
+        else:
+            os.environ["OMP_THREAD_LIMIT"] = env_limit
+    return {"run": "pixels floor, 2 at a time (pdftoppm + tesseract)", "files": len(files), "ok": read, "failed": len(files) - read,
+            "seconds": round(best, 3), "files_per_second": round(len(files) / best, 1)}
 
 
 def main():
@@ -134,6 +166,8 @@ echo "$ok $failed"
                 best, counts = t, p.stdout.split()
         rows.append({"run": "peer loop (exiftool + qpdf --overlay)", "files": len(files), "ok": int(counts[0]), "failed": int(counts[1]),
                      "seconds": round(best, 3), "files_per_second": round(len(files) / best, 1)})
+
+        rows.append(pixels_floor(files, work, a.repeat))
 
         info = {"corpus": os.path.abspath(a.corpus), "files": len(files), "megabytes": round(size / 1e6, 1), "cores": os.cpu_count(),
                 "repeat": a.repeat, "rows": rows}

@@ -14,19 +14,32 @@
 
 namespace pith::cli {
 
-void add_registry_flags(CLI::App* c, RegistryFlags& f, const std::string& prefix) {
-    // The help of each is its row in options::registry_rows(), which the stamp and verify tables include.
-    const auto row = [](const char* name) { return *options::find(options::registry_rows(), name); };
+namespace {
+
+// The help of each is its row in options::registry_rows(), which the stamp and verify tables include.
+const options::Row& registry_row(const char* name) { return *options::find(options::registry_rows(), name); }
+
+// --offline, --cacert, --cache-dir and the fetching limits, named with `prefix` ("registry-" in batch).
+void add_shared_fetch_flags(CLI::App* c, RegistryFlags& f, const std::string& prefix) {
+    const auto row = registry_row;
     const auto named = [&](const char* name) { return "--" + prefix + std::string(row(name).flags).substr(2); };
-    add_bound(*c, row("--registry"), f.registry);
     add_bound(*c, row("--offline"), f.offline);
-    add_bound(*c, row("--refresh"), f.refresh);
     add_bound(*c, row("--cacert"), f.cacert);
     add_bound(*c, row("--cache-dir"), f.cache_dir);
     c->add_option(named("--timeout"), f.timeout_s, row("--timeout").help)->capture_default_str();
     c->add_option(named("--connect-timeout"), f.connect_timeout_s, row("--connect-timeout").help)->capture_default_str();
     c->add_option(named("--retries"), f.retries, row("--retries").help)->capture_default_str();
 }
+
+}  // namespace
+
+void add_registry_flags(CLI::App* c, RegistryFlags& f, const std::string& prefix) {
+    add_bound(*c, registry_row("--registry"), f.registry);
+    add_bound(*c, registry_row("--refresh"), f.refresh);
+    add_shared_fetch_flags(c, f, prefix);
+}
+
+void add_fetch_flags(CLI::App* c, RegistryFlags& f) { add_shared_fetch_flags(c, f, ""); }
 
 registry::Options registry_options(const RegistryFlags& f) {
     registry::Options o;
@@ -188,7 +201,7 @@ void register_registry_commands(CLI::App& app, int& status) {
     add->add_option("--key-id", k->key_id, "The key's id, as receipts cite it")->required();
     add->add_option("--fingerprint", k->fingerprint, "The fingerprint the key must have (32 hex digits)");
     add->add_option("--keyring", k->keyring, "Keyring file to add to");
-    add_registry_flags(add, k->flags);
+    add_fetch_flags(add, k->flags);
     add->callback([k, &status] { status = run_keys_add(*k); });
     auto* list = keys->add_subcommand("list", "List the keys pith trusts, and entries it refuses");
     list->add_option("--keyring", k->keyrings, "Keyring files (default: as pith verify finds them)")->allow_extra_args(false);

@@ -21,6 +21,9 @@ struct RegistryFlags {
 // `prefix` goes before timeout, connect-timeout and retries: pith batch has its own --timeout and
 // --retries (per worker), so it passes "registry-".
 void add_registry_flags(CLI::App* command, RegistryFlags& flags, const std::string& prefix = "");
+// Only how a URL is fetched (--cacert, the time limits, --retries, --offline) and --cache-dir:
+// for a command that fetches a URL it is given, not the registry's records (pith keys add).
+void add_fetch_flags(CLI::App* command, RegistryFlags& flags);
 registry::Options registry_options(const RegistryFlags& flags);
 
 // The record `query` names (number, short alias or arxiv:ID), fetched and checked; exit status 1

@@ -31,7 +31,6 @@ std::size_t entry_count(const PdfDictionary& dictionary) { return dictionary.Get
 
 PdfObject null_value() { return PdfObject(PoDoFo::PdfVariant()); }
 PdfObject integer_value(std::int64_t value) { return PdfObject(static_cast<PoDoFo::pdf_int64>(value)); }
-PdfObject name_value(const std::string& name) { return PdfObject(PoDoFo::PdfName(name)); }
 
 PdfObject text_value(std::string_view utf8) {
     const bool ascii = std::all_of(utf8.begin(), utf8.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });

@@ -31,9 +31,9 @@ std::size_t entry_count(const Dictionary& dictionary);
 
 // ---- Making a value
 
+// null: PoDoFo 0.9's Object() is an empty dictionary, 0.10's is null; say which.
 Object null_value();
 Object integer_value(std::int64_t value);
-Object name_value(const std::string& name);
 // A text string: PDFDocEncoding's ASCII as is, anything else as UTF-16BE with its mark.
 Object text_value(std::string_view utf8);
 // A hexadecimal string of these bytes.

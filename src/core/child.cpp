@@ -14,7 +14,9 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <utility>
 
 namespace pith::child {
@@ -29,6 +31,23 @@ rlim_t inherited_address_space() {
         std::fclose(statm);
     }
     return static_cast<rlim_t>(pages) * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE));
+}
+
+// In a Task child: the request, framed as "<length>\n<bytes>" (so that no copy of the pipe's
+// write end in another child can keep it waiting); nullopt when the pipe closes first.
+std::optional<std::string> receive(int fd) {
+    std::string in;
+    char buffer[65536];
+    for (;;) {
+        if (const std::size_t eol = in.find('\n'); eol != std::string::npos) {
+            const std::size_t length = std::strtoull(in.c_str(), nullptr, 10);
+            if (in.size() - eol - 1 >= length) return in.substr(eol + 1, length);
+        }
+        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return std::nullopt;
+        in.append(buffer, static_cast<std::size_t>(n));
+    }
 }
 
 void wait_for(pid_t pid, int& status) {
@@ -88,14 +107,48 @@ Child::Child(const Work& work, const std::function<void(pid_t)>& forked) {
     fd_ = fds[0];
 }
 
+Child::Child(const std::function<void()>& prepare, const Task& task) {
+    int request[2];
+    if (!platform::make_pipe(request, false)) {
+        error_ = std::string("cannot create a pipe: ") + std::strerror(errno);
+        return;
+    }
+    *this = Child([&] {
+        ::close(request[1]);
+        prepare();
+        const std::optional<std::string> asked = receive(request[0]);
+        return asked ? task(*asked) : std::string();
+    });
+    ::close(request[0]);
+    if (started()) request_fd_ = request[1];
+    else ::close(request[1]);
+}
+
+bool Child::send(std::string_view request) {
+    if (request_fd_ < 0) return false;
+    struct sigaction ignore {}, old {};
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    ::sigaction(SIGPIPE, &ignore, &old);  // a child that is gone: EPIPE, not the end of pith
+    const bool sent = write_all(request_fd_, std::to_string(request.size()) + "\n") && write_all(request_fd_, request);
+    ::sigaction(SIGPIPE, &old, nullptr);
+    ::close(std::exchange(request_fd_, -1));
+    return sent;
+}
+
 Child::Child(Child&& other) noexcept
-    : pid_(std::exchange(other.pid_, -1)), fd_(std::exchange(other.fd_, -1)), reaped_(other.reaped_), error_(std::move(other.error_)) {}
+    : pid_(std::exchange(other.pid_, -1)),
+      fd_(std::exchange(other.fd_, -1)),
+      request_fd_(std::exchange(other.request_fd_, -1)),
+      reaped_(other.reaped_),
+      error_(std::move(other.error_)) {}
 
 Child& Child::operator=(Child&& other) noexcept {
     if (this != &other) {
         Child gone(std::move(*this));
         pid_ = std::exchange(other.pid_, -1);
         fd_ = std::exchange(other.fd_, -1);
+        request_fd_ = std::exchange(other.request_fd_, -1);
         reaped_ = other.reaped_;
         error_ = std::move(other.error_);
     }
@@ -108,6 +161,7 @@ Child::~Child() {
         (void)reap();
     }
     if (fd_ >= 0) ::close(fd_);
+    if (request_fd_ >= 0) ::close(request_fd_);
 }
 
 bool Child::read_some(std::string& into) {

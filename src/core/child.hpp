@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace pith::child {
 
@@ -41,6 +42,12 @@ public:
     using Work = std::function<std::string()>;
     Child() = default;
     explicit Child(const Work& work, const std::function<void(pid_t)>& forked = {});
+    // A child told its work after it starts: it runs `prepare` (what it can do before it knows,
+    // such as loading a library) while the parent works out the request, then `task` on what
+    // send() gives it. A parent that never sends leaves it nothing to do: it exits, writing
+    // nothing, when its Child is destroyed or the parent dies.
+    using Task = std::function<std::string(const std::string& request)>;
+    Child(const std::function<void()>& prepare, const Task& task);
     Child(Child&& other) noexcept;
     Child& operator=(Child&& other) noexcept;
     Child(const Child&) = delete;
@@ -59,12 +66,15 @@ public:
     // For a caller polling fd(): appends what can be read now to `into`; false once the pipe is
     // closed (the child is done, or dead).
     bool read_some(std::string& into);
+    // The request of a child started with a Task, once; false when the child is gone.
+    bool send(std::string_view request);
     void kill();  // SIGKILL, while it is not reaped
     int reap();   // waits for it to end, closes the pipe; waitpid()'s status
 
 private:
     pid_t pid_ = -1;
     int fd_ = -1;
+    int request_fd_ = -1;  // the write end of a Task child's request pipe, until send()
     bool reaped_ = false;
     std::string error_;
 };

@@ -68,12 +68,15 @@ extern "C" __attribute__((visibility("default"))) int pith_ocr_init_v2(const cha
     Engine& e = engines[languages];
     try {
         e.api = std::make_unique<tesseract::TessBaseAPI>();
-        // No dictionary may "correct" what the pixels show into a word of the text layer; the LSTM
-        // engine alone (the legacy one needs data Debian's fast models do not carry).
+        // No word list may "correct" what the pixels show into a word of the text layer: none of
+        // the legacy engine's, and the LSTM engine alone (the legacy one needs data Debian's fast
+        // models do not carry). The LSTM engine keeps the language's own word lists (its Dict
+        // does not read these parameters): they hold the language's words, not the text layer's,
+        // and group Han and kana into words (without them chi_sim reads a character a word).
         // The language's ambiguity table serves the legacy engine only: "training" skips loading
         // it (a third of Init's time), and is switched off again before anything is read.
-        std::vector<std::string> names = {"load_system_dawg", "load_freq_dawg",    "load_punc_dawg",          "load_number_dawg",
-                                          "load_unambig_dawg", "load_bigram_dawg", "tessedit_ambigs_training"};
+        std::vector<std::string> names = {"load_system_dawg",  "load_freq_dawg",   "load_punc_dawg",
+                                          "load_number_dawg",  "load_unambig_dawg", "load_bigram_dawg", "tessedit_ambigs_training"};
         std::vector<std::string> values(names.size(), "0");
         values.back() = "1";
         e.ready = e.api->Init(nullptr, languages, tesseract::OEM_LSTM_ONLY, nullptr, 0, &names, &values, false) == 0 &&

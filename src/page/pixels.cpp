@@ -687,25 +687,105 @@ std::optional<Reading> decode(std::string_view bytes) {
     return r;
 }
 
-Reader::Reader(std::string_view pdf, int index, const std::string& password, const Region& region, const Languages& languages,
-               std::optional<TitleWords> title)
-    : pdf_(pdf), index_(index), password_(password), region_(region), languages_(languages), title_(std::move(title)) {
-    child_ = child::Child([this] {
-        if (const auto engines = engines_of(languages_.tesseract); !engines.empty())
-            (void)preload(engines[0]);  // Tesseract's data loaded before the limits, as poppler is
-        visible::limit_reading_child(kChildCpuSeconds);
-        try {
-            return "R" + encode(read(pdf_, index_, password_, region_, languages_, title_ ? &*title_ : nullptr));
-        } catch (const Error& e) {
-            return std::string("E") + e.what();
-        }
-    });
+namespace {
+
+// A title's words as the Request carries them: a page of just those words (visible::encode).
+void put_words(std::string& out, const std::vector<visible::Word>& words) {
+    const std::string page = visible::encode(visible::Page{0, 0, words});
+    out += std::to_string(page.size()) + "\n" + page;
+}
+
+std::optional<std::vector<visible::Word>> take_words(Reply& in) {
+    const std::optional<std::size_t> size = in.count('\n');
+    std::optional<std::string> bytes = size ? in.bytes(*size) : std::nullopt;
+    std::optional<visible::Page> page = bytes ? visible::decode(*bytes) : std::nullopt;
+    if (!page) return std::nullopt;
+    return std::move(page->words);
+}
+
+std::optional<std::string> take_text(Reply& in) {
+    const std::optional<std::size_t> size = in.count('\n');
+    return size ? in.bytes(*size) : std::nullopt;
+}
+
+}  // namespace
+
+std::string encode(const Request& q) {
+    std::string out = "pith-ask 1 " + std::to_string(q.index) + " ";
+    const Region& r = q.region;
+    for (double v : {r.x0, r.y0, r.x1, r.y1, r.dpi, r.rest_y0, r.page_height, r.rest_dpi, r.rest_line, q.languages.dpi_scale}) put_number(out, v);
+    out += std::to_string(q.languages.tesseract.size()) + "\n" + q.languages.tesseract;
+    out += std::to_string(q.languages.why.size()) + "\n" + q.languages.why;
+    out += q.title ? "1 " : "0 ";
+    if (q.title) {
+        put_words(out, q.title->read);
+        put_words(out, q.title->unread);
+    }
+    return out;
+}
+
+std::optional<Request> decode_request(std::string_view bytes) {
+    Reply in(bytes);
+    Request q;
+    std::optional<std::size_t> index;
+    if (!in.literal("pith-ask 1 ") || !(index = in.count()) || *index > 1000000) return std::nullopt;
+    q.index = static_cast<int>(*index);
+    Region& r = q.region;
+    for (double* v : {&r.x0, &r.y0, &r.x1, &r.y1, &r.dpi, &r.rest_y0, &r.page_height, &r.rest_dpi, &r.rest_line, &q.languages.dpi_scale}) {
+        const std::optional<double> n = in.number();
+        if (!n) return std::nullopt;
+        *v = *n;
+    }
+    std::optional<std::string> tesseract = take_text(in), why = tesseract ? take_text(in) : std::nullopt;
+    const std::optional<bool> title = why ? in.flag() : std::nullopt;
+    if (!title) return std::nullopt;
+    q.languages.tesseract = std::move(*tesseract);
+    q.languages.why = std::move(*why);
+    if (*title) {
+        std::optional<std::vector<visible::Word>> read = take_words(in), unread = read ? take_words(in) : std::nullopt;
+        if (!unread) return std::nullopt;
+        q.title = TitleWords{std::move(*read), std::move(*unread)};
+    }
+    if (!in.done()) return std::nullopt;
+    return q;
+}
+
+// The child loads Tesseract's data for `engine` while it waits for the request, before the
+// limits, as poppler is loaded; another script's engine once the request names it.
+void Reader::start(const std::string& engine) {
+    child_ = child::Child([engine] { if (!engine.empty()) (void)preload(engine); },
+                          [this](const std::string& asked) {
+                              const std::optional<Request> q = decode_request(asked);
+                              if (!q) return std::string("Ethe request to read the title block does not decode");
+                              if (const auto engines = engines_of(q->languages.tesseract); !engines.empty()) (void)preload(engines[0]);
+                              visible::limit_reading_child(kChildCpuSeconds);
+                              try {
+                                  return "R" + encode(read(pdf_, q->index, password_, q->region, q->languages, q->title ? &*q->title : nullptr));
+                              } catch (const Error& e) {
+                                  return std::string("E") + e.what();
+                              }
+                          });
+}
+
+Reader::Reader(std::string_view pdf, const std::string& password) : pdf_(pdf), password_(password) { start(kLatin); }
+
+Reader::Reader(std::string_view pdf, const std::string& password, Request request) : pdf_(pdf), password_(password) {
+    const std::vector<std::string> engines = engines_of(request.languages.tesseract);
+    start(engines.empty() ? "" : engines[0]);
+    ask(std::move(request));
+}
+
+void Reader::ask(Request request) {
+    (void)child_.send(encode(request));  // a child that is gone: collect() says so
+    request_ = std::move(request);
 }
 
 Reading Reader::collect() {
+    if (!request_) return {false, "the title block's reading was not asked for", {}, {}};
     if (!child_.started()) {  // no child: in this process then
+        const Request& q = *request_;
         try {
-            return read(pdf_, index_, password_, region_, languages_, title_ ? &*title_ : nullptr);
+            return read(pdf_, q.index, password_, q.region, q.languages, q.title ? &*q.title : nullptr);
         } catch (const Error& e) {
             return {false, e.what(), {}, {}};
         }
@@ -995,7 +1075,7 @@ std::string not_front_matter(std::string_view pdf, int index, const std::string&
     // Read in the scripts of the record's title where the page shows it, else in Latin's.
     std::vector<visible::Word> title(title_words.size());
     for (std::size_t i = 0; i < title_words.size(); ++i) title[i].text = title_words[i];
-    Reading r = Reader(pdf, index, password, whole_page(page), languages_for(title)).collect();
+    Reading r = Reader(pdf, password, {index, whole_page(page), languages_for(title), std::nullopt}).collect();
     // pith's own badge (a stamp may put it on this page) is no word of the paper's.
     const auto on_badge = [&](const OcrWord& o) {
         const double cx = (o.x0 + o.x1) / 2, cy = (o.y0 + o.y1) / 2;

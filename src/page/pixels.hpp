@@ -127,29 +127,43 @@ Image render_region(std::string_view pdf, int index, const std::string& password
 Reading read(std::string_view pdf, int index, const std::string& password, const Region& region, const Languages& languages,
              const TitleWords* title = nullptr);
 
-// The same in a child process with a reading's limits (visible::ChildReader): it starts in the
-// constructor and works while the caller goes on; collect() waits for it.
-class Reader {
-public:
-    Reader(std::string_view pdf, int index, const std::string& password, const Region& region, const Languages& languages,
-           std::optional<TitleWords> title = std::nullopt);
-    Reader(const Reader&) = delete;
-    Reader& operator=(const Reader&) = delete;
-    Reading collect();
-
-private:
-    std::string_view pdf_;
-    int index_;
-    std::string password_;
-    Region region_;
-    Languages languages_;
-    std::optional<TitleWords> title_;
-    child::Child child_;  // not started where no child could be
+// What a Reader's child is asked: the region of page `index`, read with `languages`, judged
+// against `title` when given (read()'s arguments).
+struct Request {
+    int index = 0;
+    Region region;
+    Languages languages;
+    std::optional<TitleWords> title;
 };
 
-// For the child's pipe: a lossless encoding of a Reading and its inverse (nullopt on junk).
+// The same in a child process with a reading's limits (visible::ChildReader), which works while
+// the caller goes on; collect() waits for it. Started before the caller knows what to read, the
+// child loads Tesseract for kLatin, most of a reading's cost, while the caller lays the page out
+// and finds the title; ask() then says what to read.
+class Reader {
+public:
+    Reader(std::string_view pdf, const std::string& password);
+    // Started and asked at once (Tesseract loaded for the request's languages).
+    Reader(std::string_view pdf, const std::string& password, Request request);
+    Reader(const Reader&) = delete;
+    Reader& operator=(const Reader&) = delete;
+    void ask(Request request);  // once
+    Reading collect();          // after ask()
+
+private:
+    void start(const std::string& engine);
+    std::string_view pdf_;
+    std::string password_;
+    std::optional<Request> request_;  // read in this process where no child could be started
+    child::Child child_;              // not started where no child could be
+};
+
+// For the child's pipes: lossless encodings of a Reading and a Request and their inverses
+// (nullopt on junk).
 std::string encode(const Reading& r);
 std::optional<Reading> decode(std::string_view bytes);
+std::string encode(const Request& q);
+std::optional<Request> decode_request(std::string_view bytes);
 
 enum class Verdict {
     Agrees,      // the pixels show the title's words, there, legibly, and nothing above it larger

@@ -27,6 +27,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <utility>
 
 namespace pith::stamp {
 namespace {
@@ -188,7 +189,8 @@ int target_page(pdf::File& file, const Options& options) {
 // Each page poppler reads for stamp (page 1 for the title check, the badge's page for its
 // placement: one reading when they are the same page) is preflighted against the budget once
 // and read once, with a glance (doc/placement.md), in a child started as early as possible: it
-// works while the update is made.
+// works while the update is made. So does the child that will read the title's pixels: it loads
+// Tesseract meanwhile.
 class PageReadings {
 public:
     PageReadings(pdf::File& file, const std::string& password) : file_(file), password_(password) {}
@@ -208,10 +210,18 @@ public:
         return done->second;
     }
     const std::string& password() const { return password_; }
+    void start_pixels() { pixels_ = std::make_unique<pixels::Reader>(file_.bytes(), password_); }
+    // The title's pixels read as `request` asks, by the child started for it if there is one.
+    pixels::Reading read_pixels(pixels::Request request) {
+        if (!pixels_) return pixels::Reader(file_.bytes(), password_, std::move(request)).collect();
+        pixels_->ask(std::move(request));
+        return std::exchange(pixels_, nullptr)->collect();
+    }
 
 private:
     pdf::File& file_;
     std::string password_;
+    std::unique_ptr<pixels::Reader> pixels_;
     std::map<int, std::unique_ptr<visible::ChildReader>> readers_;
     std::map<int, visible::Reading> done_;
 };
@@ -505,13 +515,11 @@ void refuse_other_number(const std::string& name, const Carried& c, const PithNu
 // by the renders verify makes, so that stamp never refuses a paper verify would accept.
 // The title read from pixels must agree with the text layer's, as pith verify requires
 // (src/page/pixels.hpp): a record whose title only the text layer spells is refused.
-void check_title_pixels(pdf::File& file, const visible::Page& page, int index, const title::OnPage& t,
-                        const std::string& password) {
+void check_title_pixels(pdf::File& file, PageReadings& pages, const visible::Page& page, int index, const title::OnPage& t) {
     if (!t.span) return;
     const pixels::TitleWords words = pixels::title_words(page, *t.span, t.formula_words);
-    const pixels::Judgement j = pixels::judge(
-        words, pixels::Reader(file.bytes(), index, password, pixels::region_for(page, words.all()), pixels::languages_for(words.read), words)
-                   .collect());
+    const pixels::Judgement j =
+        pixels::judge(words, pages.read_pixels({index, pixels::region_for(page, words.all()), pixels::languages_for(words.read), words}));
     if (j.verdict == pixels::Verdict::Agrees) return;
     if (j.verdict == pixels::Verdict::Unverified)  // what stamp accepts, verify calls trusted
         throw Error(file.name() + ": the record's title cannot be checked: " + j.explanation +
@@ -551,7 +559,7 @@ void check_title(PageReadings& pages, pdf::File& file, const Record& record, Sum
     switch (t.shown) {
         case title::Shown::AsTitle:
             summary.title = "shown";
-            return check_title_pixels(file, *r.page, index, t, pages.password());
+            return check_title_pixels(file, pages, *r.page, index, t);
         case title::Shown::Scanned:
         case title::Shown::Unknown:
             throw Error(name + ": the record's title cannot be checked: " + t.explanation + anyway, err::stamp_title_unchecked);
@@ -633,12 +641,13 @@ bool badge_wanted(pdf::File& file, const std::optional<mark::PithUpdate>& previo
 }
 
 // Page 1 for the title check, the badge's page for its placement.
-void start_readings(PageReadings& pages, pdf::File& file, const Options& options, bool badge, Summary& summary) {
+void start_readings(PageReadings& pages, pdf::File& file, const Options& options, bool badge, bool has_title, Summary& summary) {
     if (options.check_title && file.page_count() == 0)  // pith verify could not say trusted either
         throw Error(file.name() + ": the record's title cannot be checked: the document has no page to show it (--no-title-check "
                                   "stamps the metadata anyway; pith verify will then say unverified)", err::stamp_title_unchecked);
     if (options.check_title) pages.start(0, visible::Look::Glance);
-    else summary.title = "not checked (--no-title-check)";
+    if (options.check_title && has_title) pages.start_pixels();
+    if (!options.check_title) summary.title = "not checked (--no-title-check)";
     const int badge_page = target_page(file, options);
     if (badge && badge_page >= 1 && badge_page <= file.page_count()) pages.start(badge_page - 1, visible::Look::Ink);
 }
@@ -712,7 +721,7 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
     const bool badge = badge_wanted(file, previous, carried, options, summary);
     // poppler reads page 1 and the badge's page in a child while the update is made.
     PageReadings pages(file, options.password);
-    start_readings(pages, file, options, badge, summary);
+    start_readings(pages, file, options, badge, record.title && !record.title->empty(), summary);
 
     std::string_view prior = file.bytes();
     std::optional<AtomicFile> out;

@@ -377,8 +377,9 @@ void check_title_pixels(TitleCheck& title, Findings& f) {
 
 // 7. The record's title against what the title block's page shows a reader (page 1, or after
 // front matter): text nobody sees never binds.
+// `pixels`: a Reader started already (Readers), or null.
 TitleCheck check_title(pdf::File& file, const std::string& plain, const std::string& hash, visible::Reading page1,
-                       const Options& options, Findings& f) {
+                       std::unique_ptr<pixels::Reader> pixels, const Options& options, Findings& f) {
     const int count = file.page_count();
     auto read = [&](int i) {
         if (i == 0) return std::move(page1);
@@ -408,10 +409,13 @@ TitleCheck check_title(pdf::File& file, const std::string& plain, const std::str
         out.area = span_area(words, *t.span, geometry);
         mark(f, block.index + 1, *out.area, "title", "ok", "title");
         out.words = pixels::title_words(*block.reading.page, *t.span, t.formula_words);
-        if (f.failure.empty())
-            out.pixels = std::make_unique<pixels::Reader>(file.bytes(), block.index, options.password,
-                                                          pixels::region_for(*block.reading.page, out.words.all()),
-                                                          pixels::languages_for(out.words.read), out.words);
+        if (f.failure.empty()) {
+            pixels::Request request{block.index, pixels::region_for(*block.reading.page, out.words.all()),
+                                    pixels::languages_for(out.words.read), out.words};
+            if (pixels) pixels->ask(std::move(request));
+            else pixels = std::make_unique<pixels::Reader>(file.bytes(), options.password, std::move(request));
+            out.pixels = std::move(pixels);
+        }
     }
     return out;
 }
@@ -476,12 +480,14 @@ std::vector<std::string> missing_evidence(const Findings& f, bool receipt_valid,
 }
 
 // What page 1 and the badge's page show a reader (checks 6 and 7): poppler lays them out and
-// renders them in children that work while checks 4, 5, 8 and 9 run.
+// renders them in children that work while checks 4, 5, 8 and 9 run. Where the record has a
+// title, the child that will read it from pixels starts too, loading Tesseract meanwhile.
 struct Readers {
     std::optional<visible::ChildReader> page1, badge_page;
+    std::unique_ptr<pixels::Reader> title_pixels;
 };
 
-void start_readers(pdf::File& file, const Embedded& e, const Options& options, Readers& readers, Findings& f) {
+void start_readers(pdf::File& file, const Embedded& e, bool has_title, const Options& options, Readers& readers, Findings& f) {
     if (!options.render)
         return f.info(finding::pith_text_skipped, "the pages were not rendered (a stamper's check of its own output): title and badge not checked");
     if (file.page_count() == 0) return;  // without pages there is nothing for poppler to read either
@@ -490,6 +496,7 @@ void start_readers(pdf::File& file, const Embedded& e, const Options& options, R
     if (e.badge_page != 1) file.preflight_page(file.page(e.badge_page - 1));
     readers.page1.emplace(file.bytes(), 0, options.password);
     if (e.badge_page != 1) readers.badge_page.emplace(file.bytes(), e.badge_page - 1, options.password);
+    if (has_title) readers.title_pixels = std::make_unique<pixels::Reader>(file.bytes(), options.password);
 }
 
 // The pages' readings; a file that defeats the text checks is not given their benefit.
@@ -608,13 +615,13 @@ void judge_badge_only(pdf::File& file, const Embedded& e, const Keyring& keyring
         p["receiptSignedAt"] = record.receipt->signed_at;
     }
     Readers readers;
-    start_readers(file, e, options, readers, f);
+    start_readers(file, e, false, options, readers, f);
     check_receipt_data(p, record.canonical_hash, keyring, f);
     check_links(file, e, record.number, report.number, Baseline{}, options.resolver, f);
     auto [page1, badge_page] = collect_readers(readers, f);
     if (options.render) check_badge_text(e, record.number, Baseline{}, readers.badge_page ? badge_page.page : page1.page, f);
     const std::string title = record.title && record.title_matches() ? *record.title : "";
-    if (options.render) check_title(file, title, record.title_hash.value_or(""), std::move(page1), options, f);
+    if (options.render) check_title(file, title, record.title_hash.value_or(""), std::move(page1), nullptr, options, f);
     decide(report, {"the PDF carries no pith metadata: only " + options.expected->source + " was checked against the page"});
 }
 
@@ -657,7 +664,7 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     }
     const RecordData data = check_record_data(p, *number, report.number, f);
     Readers readers;
-    start_readers(file, e, options, readers, f);
+    start_readers(file, e, data.record && !prop("title").empty(), options, readers, f);
     const bool receipt_valid = check_receipt_data(p, data.hash, keyring, f);
 
     // 8. The bytes before pith's update, and pith's update itself.
@@ -678,7 +685,8 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     if (badge_page.page) mark_hidden(*badge_page.page, file.page(e.badge_page - 1), e.badge_page, f);
     const std::string title_hash = data.record && data.record->title_hash ? *data.record->title_hash : "";
     const std::string signed_title = data.record ? prop("title") : "";
-    TitleCheck title = options.render ? check_title(file, signed_title, title_hash, std::move(page1), options, f) : TitleCheck{};
+    TitleCheck title =
+        options.render ? check_title(file, signed_title, title_hash, std::move(page1), std::move(readers.title_pixels), options, f) : TitleCheck{};
 
     // 9. What changed after the stamp; then PDF signatures, the publisher's over pith's update
     // first of all (they name the signer of what changed).

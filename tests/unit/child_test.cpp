@@ -139,3 +139,42 @@ TEST_CASE("child: a child not waited for is killed and reaped with its Child", "
     }
     CHECK(::kill(pid, 0) == -1);  // gone, and reaped (not a zombie)
 }
+
+TEST_CASE("child: a child told its work after it starts", "[child]") {
+    int ready[2];
+    REQUIRE(::pipe(ready) == 0);
+    // More than a pipe holds at once, and a newline in it: the request is framed by its length.
+    const std::string request = "line\n" + std::string(200000, 'r');
+    Child c([&] { (void)!::write(ready[1], "p", 1); }, [](const std::string& asked) { return "did " + std::to_string(asked.size()) + asked.substr(0, 5); });
+    REQUIRE(c.started());
+    char got = 0;
+    REQUIRE(::read(ready[0], &got, 1) == 1);  // it prepared before anything was sent
+    CHECK(got == 'p');
+    CHECK(c.send(request));
+    CHECK_FALSE(c.send(request));  // once
+    const Ended e = c.wait(60);
+    REQUIRE(e.bytes);
+    CHECK(*e.bytes == "did 200005line\n");
+    CHECK(e.exited_cleanly());
+    ::close(ready[0]);
+    ::close(ready[1]);
+}
+
+TEST_CASE("child: a child never told its work ends with its Child; one that is gone refuses the request", "[child]") {
+    pid_t pid = -1;
+    {
+        Child c([] {}, [](const std::string&) { return std::string("worked"); });
+        pid = c.pid();
+        REQUIRE(pid > 0);
+    }
+    CHECK(::kill(pid, 0) == -1);  // killed and reaped, though it waited for a request
+
+    Child gone([] { ::_exit(3); }, [](const std::string&) { return std::string("worked"); });
+    REQUIRE(gone.started());
+    struct pollfd p = {gone.fd(), POLLIN, 0};
+    REQUIRE(::poll(&p, 1, 60000) == 1);  // it ended before its request
+    CHECK_FALSE(gone.send(std::string(200000, 'x')));  // EPIPE, and no SIGPIPE ends this process
+    const Ended e = gone.wait(60);
+    REQUIRE(e.bytes);
+    CHECK(e.exit_code() == 3);
+}

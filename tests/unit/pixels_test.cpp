@@ -307,6 +307,33 @@ TEST_CASE("pixels: encode and decode", "[pixels]") {
     CHECK_FALSE(pith::pixels::decode(bytes + "x"));
 }
 
+TEST_CASE("pixels: a Reader's request, encoded and decoded", "[pixels]") {
+    pith::pixels::Request q{2, pith::pixels::region_for({612, 792, kTitle}, kTitle), pith::pixels::languages_for(kTitle), std::nullopt};
+    q.region.x0 = 1.0 / 3;
+    q.languages.why = "line one\nline two";
+    q.title = pith::pixels::TitleWords{{kTitle.begin(), kTitle.end() - 1}, {kTitle.back()}};
+    const std::string bytes = pith::pixels::encode(q);
+    const auto back = pith::pixels::decode_request(bytes);
+    REQUIRE(back);
+    CHECK(back->index == 2);
+    CHECK(back->region.x0 == q.region.x0);
+    CHECK(back->region.rest_line == q.region.rest_line);
+    CHECK(back->languages.tesseract == "eng");
+    CHECK(back->languages.why == q.languages.why);
+    REQUIRE(back->title);
+    REQUIRE(back->title->read.size() == kTitle.size() - 1);
+    CHECK(back->title->read[1].text == "Attention");
+    CHECK(back->title->read[1].x1 == kTitle[1].x1);
+    REQUIRE(back->title->unread.size() == 1);
+    CHECK(back->title->unread[0].text == "Models");
+    for (std::size_t cut : {std::size_t{0}, std::size_t{10}, bytes.size() / 2, bytes.size() - 1}) CHECK_FALSE(pith::pixels::decode_request(bytes.substr(0, cut)));
+    CHECK_FALSE(pith::pixels::decode_request(bytes + "x"));
+    q.title.reset();
+    const auto untitled = pith::pixels::decode_request(pith::pixels::encode(q));
+    REQUIRE(untitled);
+    CHECK_FALSE(untitled->title);
+}
+
 namespace {
 
 // A one-page PDF: `title` in Helvetica-Bold 20 pt at the top in grey `grey` (0-1), a body line below.
@@ -335,7 +362,8 @@ pith::pixels::Judgement read_title(const std::string& pdf) {
     for (const Word& w : page->words)
         if (w.size > 15 && w.size < 30) title.push_back(w);
     REQUIRE(!title.empty());
-    pith::pixels::Reader reader(pdf, 0, "", pith::pixels::region_for(*page, title), pith::pixels::languages_for(title));
+    pith::pixels::Reader reader(pdf, "");  // started before the title is known, as pith verify starts it
+    reader.ask({0, pith::pixels::region_for(*page, title), pith::pixels::languages_for(title), std::nullopt});
     return pith::pixels::judge(title, reader.collect());
 }
 

@@ -44,8 +44,8 @@ public:
     explicit Child(const Work& work, const std::function<void(pid_t)>& forked = {});
     // A child told its work after it starts: it runs `prepare` (what it can do before it knows,
     // such as loading a library) while the parent works out the request, then `task` on what
-    // send() gives it. A parent that never sends leaves it nothing to do: it exits, writing
-    // nothing, when its Child is destroyed or the parent dies.
+    // send() gives it. One never told is killed with its Child, and exits, writing nothing,
+    // when the parent dies.
     using Task = std::function<std::string(const std::string& request)>;
     Child(const std::function<void()>& prepare, const Task& task);
     Child(Child&& other) noexcept;

@@ -645,9 +645,12 @@ void start_readings(PageReadings& pages, pdf::File& file, const Options& options
     if (options.check_title && file.page_count() == 0)  // pith verify could not say trusted either
         throw Error(file.name() + ": the record's title cannot be checked: the document has no page to show it (--no-title-check "
                                   "stamps the metadata anyway; pith verify will then say unverified)", err::stamp_title_unchecked);
-    if (options.check_title) pages.start(0, visible::Look::Glance);
-    if (options.check_title && has_title) pages.start_pixels();
-    if (!options.check_title) summary.title = "not checked (--no-title-check)";
+    if (options.check_title) {
+        pages.start(0, visible::Look::Glance);
+        if (has_title) pages.start_pixels();
+    } else {
+        summary.title = "not checked (--no-title-check)";
+    }
     const int badge_page = target_page(file, options);
     if (badge && badge_page >= 1 && badge_page <= file.page_count()) pages.start(badge_page - 1, visible::Look::Ink);
 }

@@ -75,8 +75,8 @@ extern "C" __attribute__((visibility("default"))) int pith_ocr_init_v2(const cha
         // and group Han and kana into words (without them chi_sim reads a character a word).
         // The language's ambiguity table serves the legacy engine only: "training" skips loading
         // it (a third of Init's time), and is switched off again before anything is read.
-        std::vector<std::string> names = {"load_system_dawg",  "load_freq_dawg",   "load_punc_dawg",
-                                          "load_number_dawg",  "load_unambig_dawg", "load_bigram_dawg", "tessedit_ambigs_training"};
+        std::vector<std::string> names = {"load_system_dawg", "load_freq_dawg",    "load_punc_dawg",          "load_number_dawg",
+                                          "load_unambig_dawg", "load_bigram_dawg", "tessedit_ambigs_training"};
         std::vector<std::string> values(names.size(), "0");
         values.back() = "1";
         e.ready = e.api->Init(nullptr, languages, tesseract::OEM_LSTM_ONLY, nullptr, 0, &names, &values, false) == 0 &&

@@ -780,6 +780,12 @@ void Reader::ask(Request request) {
     request_ = std::move(request);
 }
 
+std::unique_ptr<Reader> asked(std::unique_ptr<Reader> started, std::string_view pdf, const std::string& password, Request request) {
+    if (!started) return std::make_unique<Reader>(pdf, password, std::move(request));
+    started->ask(std::move(request));
+    return started;
+}
+
 Reading Reader::collect() {
     if (!request_) return {false, "the title block's reading was not asked for", {}, {}};
     if (!child_.started()) {  // no child: in this process then

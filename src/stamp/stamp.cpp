@@ -213,9 +213,7 @@ public:
     void start_pixels() { pixels_ = std::make_unique<pixels::Reader>(file_.bytes(), password_); }
     // The title's pixels read as `request` asks, by the child started for it if there is one.
     pixels::Reading read_pixels(pixels::Request request) {
-        if (!pixels_) return pixels::Reader(file_.bytes(), password_, std::move(request)).collect();
-        pixels_->ask(std::move(request));
-        return std::exchange(pixels_, nullptr)->collect();
+        return pixels::asked(std::exchange(pixels_, nullptr), file_.bytes(), password_, std::move(request))->collect();
     }
 
 private:

@@ -409,13 +409,10 @@ TitleCheck check_title(pdf::File& file, const std::string& plain, const std::str
         out.area = span_area(words, *t.span, geometry);
         mark(f, block.index + 1, *out.area, "title", "ok", "title");
         out.words = pixels::title_words(*block.reading.page, *t.span, t.formula_words);
-        if (f.failure.empty()) {
-            pixels::Request request{block.index, pixels::region_for(*block.reading.page, out.words.all()),
-                                    pixels::languages_for(out.words.read), out.words};
-            if (pixels) pixels->ask(std::move(request));
-            else pixels = std::make_unique<pixels::Reader>(file.bytes(), options.password, std::move(request));
-            out.pixels = std::move(pixels);
-        }
+        if (f.failure.empty())
+            out.pixels = pixels::asked(std::move(pixels), file.bytes(), options.password,
+                                       {block.index, pixels::region_for(*block.reading.page, out.words.all()),
+                                        pixels::languages_for(out.words.read), out.words});
     }
     return out;
 }

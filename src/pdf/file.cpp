@@ -1223,9 +1223,9 @@ static bool at_top_level(const File::Impl& f, std::uint64_t at) {
     return line < p && f.d[line] == '%';
 }
 
-std::vector<std::string> File::ambiguous_definitions() {
-    Impl& f = *impl_;
-    std::vector<std::string> out = f.ambiguities;
+// The definitions that File::ambiguous_definitions() names from a scan of the whole file.
+static std::vector<std::string> defined_differently(File::Impl& f) {
+    std::vector<std::string> out;
     if (f.reconstructed) return out;  // damaged: refused, or read with --allow-damaged, anyway
     // Revisions as the bytes mark them (each ends with %%EOF), not as the cross-reference chain
     // has them: a damaged original stamped with --allow-damaged is no part of the chain.
@@ -1255,6 +1255,15 @@ std::vector<std::string> File::ambiguous_definitions() {
                     "cross-reference data by scanning (MuPDF) read it");
         }
     }
+    return out;
+}
+
+std::vector<std::string> File::ambiguous_definitions() {
+    Impl& f = *impl_;
+    if (!f.defined_differently) f.defined_differently = defined_differently(f);
+    std::vector<std::string> out = f.ambiguities;
+    for (const std::string& what : *f.defined_differently)
+        if (out.size() < 100) out.push_back(what);
     return out;
 }
 

@@ -103,7 +103,7 @@ public:
     // index names), defined twice in one revision, or -- when bytes precede "%PDF-", which makes
     // MuPDF rebuild the cross-reference data by scanning -- defined later in the file than where
     // the cross-reference data puts it, or where none lists it; and a page-tree node that says
-    // /Count 0 over pages (met on the way to a page). Scans the file on each call.
+    // /Count 0 over pages (met on the way to a page). Scans the file on the first call only.
     std::vector<std::string> ambiguous_definitions();
 
     // The newest trailer (for xref streams: the stream dictionary), without stream keys.

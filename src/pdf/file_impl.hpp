@@ -89,6 +89,9 @@ struct File::Impl {
     // Objects readers may resolve differently though nothing needs repair (listed twice in one
     // cross-reference section or object stream): File::ambiguous_definitions().
     std::vector<std::string> ambiguities;
+    // What the scan of the whole file for definitions found (File::ambiguous_definitions()),
+    // once made: the bytes do not change, and the scan reads every one of them.
+    std::optional<std::vector<std::string>> defined_differently;
     // The last page_content(), kept for its callers (check_page and the text reading ask for the
     // same page in turn) and served again if it decoded cleanly.
     struct PageContent {

@@ -493,7 +493,8 @@ void start_readers(pdf::File& file, const Embedded& e, bool has_title, const Opt
     if (e.badge_page != 1) file.preflight_page(file.page(e.badge_page - 1));
     readers.page1.emplace(file.bytes(), 0, options.password);
     if (e.badge_page != 1) readers.badge_page.emplace(file.bytes(), e.badge_page - 1, options.password);
-    if (has_title) readers.title_pixels = std::make_unique<pixels::Reader>(file.bytes(), options.password);
+    if (has_title && f.failure.empty())  // an invalid file's title is not read from pixels (check_title_pixels)
+        readers.title_pixels = std::make_unique<pixels::Reader>(file.bytes(), options.password);
 }
 
 // The pages' readings; a file that defeats the text checks is not given their benefit.
@@ -690,6 +691,7 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     check_later_changes(file, baseline, keep_clear(e, baseline, title), options.password, f);
     const bool publisher_signed = check_signatures(file, baseline, options.anchors, f);
     check_expected(options, data, *number, f);
+    (void)file.ambiguous_definitions();  // its scan of every byte while the pixels are read; conclude() asks for it
     check_title_pixels(title, f);
     mark_badge(baseline, f);
     conclude(file, e, baseline, title.page, receipt_valid, publisher_signed, options, report);

@@ -34,10 +34,22 @@ typedef int (*PithOcrInitFn)(const char* languages);
 typedef int (*PithOcrFn)(const char* languages, const unsigned char* rgb, int columns, int rows, int dpi, int layout,
                          void (*word)(void*, const PithOcrWord*), void* context);
 
-#define PITH_OCR_LARGE_SYMBOL "pith_ocr_large_v1"
-// Reads only the text lines of the RGB image at least `min_height` pixels tall, with the engine
-// pith_ocr_init_v2 started for `languages`: the page's layout is analysed first (no recognition,
-// cheap), then each such line is recognised alone. For the rest of a page below the title, read
-// at a low resolution for type larger than the title's. Words and return value as pith_ocr_v2.
-typedef int (*PithOcrLargeFn)(const char* languages, const unsigned char* rgb, int columns, int rows, int dpi,
-                              int min_height, void (*word)(void*, const PithOcrWord*), void* context);
+struct PithOcrLine {
+    int x0, y0, x1, y1;  // pixels of the image, row 0 at the top
+};
+
+#define PITH_OCR_TALL_LINES_SYMBOL "pith_ocr_tall_lines_v1"
+// The text lines Tesseract's layout analysis finds in the RGB image at `dpi` that stand at
+// least `min_height` pixels tall and twice as wide (a line of words, not a rule or a picture's
+// edge), to `line` in Tesseract's order. No recognition and no language data: it needs no
+// engine, and runs on a thread of its own beside one. Returns 1 when it analysed the image, 0
+// when the image is empty or Tesseract failed. For the rest of a page below the title, read at
+// a low resolution for type larger than the title's.
+typedef int (*PithOcrTallLinesFn)(const unsigned char* rgb, int columns, int rows, int dpi, int min_height,
+                                  void (*line)(void*, const PithOcrLine*), void* context);
+
+#define PITH_OCR_LINES_SYMBOL "pith_ocr_lines_v1"
+// Recognises each of the `count` lines of the RGB image alone (Tesseract's page segmentation
+// mode 7) with the engine of `languages`. Words and return value as pith_ocr_v2.
+typedef int (*PithOcrLinesFn)(const char* languages, const unsigned char* rgb, int columns, int rows, int dpi,
+                              const PithOcrLine* lines, int count, void (*word)(void*, const PithOcrWord*), void* context);

@@ -112,32 +112,46 @@ extern "C" __attribute__((visibility("default"))) int pith_ocr_v2(const char* la
     }
 }
 
-extern "C" __attribute__((visibility("default"))) int pith_ocr_large_v1(const char* languages, const unsigned char* rgb,
-                                                                        int columns, int rows, int dpi, int min_height,
+extern "C" __attribute__((visibility("default"))) int pith_ocr_tall_lines_v1(const unsigned char* rgb, int columns, int rows,
+                                                                             int dpi, int min_height,
+                                                                             void (*line)(void*, const PithOcrLine*),
+                                                                             void* context) {
+    if (!rgb || columns <= 0 || rows <= 0) return 0;
+    try {
+        tesseract::TessBaseAPI api;
+        api.InitForAnalysePage();  // layout only: the same lines as an engine's analysis, in milliseconds
+        api.SetVariable("debug_file", "/dev/null");  // as an engine's: Tesseract's warnings are no message for pith's user
+        api.SetPageSegMode(tesseract::PSM_AUTO);
+        api.SetVariable("thresholding_method", "2");  // across a picture's shades, as the sparse pass
+        api.SetImage(rgb, columns, rows, 3, columns * 3);
+        api.SetSourceResolution(dpi);
+        const std::unique_ptr<tesseract::PageIterator> it(api.AnalyseLayout());
+        if (it && !it->Empty(tesseract::RIL_TEXTLINE)) do {
+                PithOcrLine b{};
+                if (it->BoundingBox(tesseract::RIL_TEXTLINE, &b.x0, &b.y0, &b.x1, &b.y1) && b.y1 - b.y0 >= min_height &&
+                    b.x1 - b.x0 >= 2 * (b.y1 - b.y0))
+                    line(context, &b);
+            } while (it->Next(tesseract::RIL_TEXTLINE));
+        return 1;
+    } catch (...) {
+        return 0;
+    }
+}
+
+extern "C" __attribute__((visibility("default"))) int pith_ocr_lines_v1(const char* languages, const unsigned char* rgb,
+                                                                        int columns, int rows, int dpi,
+                                                                        const PithOcrLine* lines, int count,
                                                                         void (*word)(void*, const PithOcrWord*),
                                                                         void* context) {
     tesseract::TessBaseAPI* api = engine_for(languages);
     if (!api || !rgb || columns <= 0 || rows <= 0) return 0;
     try {
-        api->SetPageSegMode(tesseract::PSM_AUTO);
-        api->SetVariable("thresholding_method", "2");  // across a picture's shades, as the sparse pass
+        api->SetPageSegMode(tesseract::PSM_SINGLE_LINE);
+        api->SetVariable("thresholding_method", "2");  // as the lines were found
         api->SetImage(rgb, columns, rows, 3, columns * 3);
         api->SetSourceResolution(dpi);
-        struct Box {
-            int x0, y0, x1, y1;
-        };
-        std::vector<Box> tall;
-        {
-            std::unique_ptr<tesseract::PageIterator> it(api->AnalyseLayout());
-            if (it && !it->Empty(tesseract::RIL_TEXTLINE)) do {
-                    Box b{};
-                    if (it->BoundingBox(tesseract::RIL_TEXTLINE, &b.x0, &b.y0, &b.x1, &b.y1) && b.y1 - b.y0 >= min_height &&
-                        b.x1 - b.x0 >= 2 * (b.y1 - b.y0))  // a line of words, not a rule or a picture's edge
-                        tall.push_back(b);
-                } while (it->Next(tesseract::RIL_TEXTLINE));
-        }
-        for (const Box& b : tall) {
-            api->SetPageSegMode(tesseract::PSM_SINGLE_LINE);
+        for (int k = 0; k < count; ++k) {
+            const PithOcrLine& b = lines[k];
             api->SetRectangle(b.x0, b.y0, b.x1 - b.x0, b.y1 - b.y0);
             if (!recognize(api, word, context)) return 0;
         }

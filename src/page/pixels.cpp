@@ -22,7 +22,12 @@
 #include <cstdlib>
 #include <limits>
 #include <map>
+#include <exception>
+#include <functional>
+#include <future>
 #include <mutex>
+#include <system_error>
+#include <thread>
 
 namespace pith::pixels {
 
@@ -30,16 +35,33 @@ namespace {
 
 // ---------------------------------------------------------------- reading (child side)
 
-void on_pixels(void* context, const PithRegionPixels* p) {
-    auto* image = static_cast<Image*>(context);
-    image->columns = p->columns;
-    image->rows = p->rows;
-    image->dpi = p->dpi;
-    image->x0 = p->x0;
-    image->y0 = p->y0;
-    image->rgb.assign(p->rgb, p->rgb + static_cast<std::size_t>(p->columns) * p->rows * 3);
-    if (!p->rendered) image->columns = 0;  // cut short: says nothing
+struct Rendering {
+    const std::function<void(std::size_t, Image)>* rendered;
+    std::vector<bool> told;         // by slice
+    std::exception_ptr failed;      // thrown by `rendered`, for render_regions() to throw
+};
+
+void on_pixels(void* context, int k, const PithRegionPixels* p) {
+    auto* c = static_cast<Rendering*>(context);
+    Image image;
+    image.columns = p->rendered ? p->columns : 0;  // cut short: says nothing
+    image.rows = p->rows;
+    image.dpi = p->dpi;
+    image.x0 = p->x0;
+    image.y0 = p->y0;
+    image.rgb.assign(p->rgb, p->rgb + static_cast<std::size_t>(p->columns) * p->rows * 3);
+    c->told[static_cast<std::size_t>(k)] = true;
+    try {
+        (*c->rendered)(static_cast<std::size_t>(k), std::move(image));
+    } catch (...) {
+        if (!c->failed) c->failed = std::current_exception();
+    }
 }
+
+// One thread for OpenMP: the reading is small, and OpenMP's pool costs more than it gains on 2
+// cores. libgomp reads it when pith-ocr.so loads it, so it is set before, and before pith starts
+// a thread that may load it (setenv() must not race a getenv()).
+void one_openmp_thread() { ::setenv("OMP_THREAD_LIMIT", "1", 0); }
 
 struct OcrContext {
     const Image* image;
@@ -62,7 +84,7 @@ void on_word(void* context, const PithOcrWord* w) {
 }
 
 // ---------------------------------------------------------------- encoding
-// "pith-pixels 1 <read> <columns> <rows> <dpi> <x0> <y0> <words> <why bytes>\n<why><rgb>", then
+// "pith-pixels 1 <read> <columns> <rows> <dpi> <x0> <y0> <row0> <words> <why bytes>\n<why><rgb>", then
 // per word "<x0> <y0> <x1> <y1> <confidence> <pass> <text bytes>\n<text>\n". Numbers as hex floats.
 
 using reply::put_number;
@@ -419,28 +441,53 @@ std::vector<W> reading_order(std::vector<W> words, double line) {
 
 std::size_t edit_distance(std::u32string_view a, std::u32string_view b) { return pith::edit_distance(a, b); }
 
+namespace {
+
+// The pixels of `image` that the box x0..x1, y0..y1 (points) with `margin` (points) touches, in
+// the render's rows and columns, within those `image` holds.
+struct PixelBox {
+    int c0, r0, c1, r1;
+};
+PixelBox box_of(const Image& image, double x0, double y0, double x1, double y1, double margin) {
+    const double scale = image.dpi / 72;
+    return {std::clamp(static_cast<int>(std::floor((x0 - margin - image.x0) * scale)), 0, image.columns),
+            std::clamp(static_cast<int>(std::floor((y0 - margin - image.y0) * scale)), image.row0, image.row0 + image.rows),
+            std::clamp(static_cast<int>(std::ceil((x1 + margin - image.x0) * scale)), 0, image.columns),
+            std::clamp(static_cast<int>(std::ceil((y1 + margin - image.y0) * scale)), image.row0, image.row0 + image.rows)};
+}
+
+}  // namespace
+
+Image around(Image image, const std::vector<visible::Word>& words) {
+    if (image.columns <= 0 || image.rows <= 0 || !(image.dpi > 0) || words.empty()) return image;
+    int r0 = image.row0 + image.rows, r1 = image.row0;
+    for (const auto& w : words) {
+        const PixelBox b = box_of(image, w.x0, w.y0, w.x1, w.y1, (w.y1 - w.y0) / 3);  // contrast()'s larger box
+        r0 = std::min(r0, b.r0), r1 = std::max(r1, b.r1);
+    }
+    if (r1 <= r0) r0 = r1 = image.row0;
+    const std::size_t row = static_cast<std::size_t>(image.columns) * 3;
+    image.rgb.erase(image.rgb.begin() + static_cast<std::ptrdiff_t>((r1 - image.row0) * row), image.rgb.end());
+    image.rgb.erase(image.rgb.begin(), image.rgb.begin() + static_cast<std::ptrdiff_t>((r0 - image.row0) * row));
+    image.rows = r1 - r0;
+    image.row0 = r0;
+    return image;
+}
+
 double contrast(const Image& image, double x0, double y0, double x1, double y1) {
     if (image.columns <= 0 || image.rows <= 0 || !(image.dpi > 0)) return 1;
-    const double scale = image.dpi / 72;
-    auto box = [&](double margin, int* c0, int* r0, int* c1, int* r1) {
-        *c0 = std::clamp(static_cast<int>(std::floor((x0 - margin - image.x0) * scale)), 0, image.columns);
-        *c1 = std::clamp(static_cast<int>(std::ceil((x1 + margin - image.x0) * scale)), 0, image.columns);
-        *r0 = std::clamp(static_cast<int>(std::floor((y0 - margin - image.y0) * scale)), 0, image.rows);
-        *r1 = std::clamp(static_cast<int>(std::ceil((y1 + margin - image.y0) * scale)), 0, image.rows);
-    };
-    auto at = [&](int r, int c) { return image.rgb.data() + (static_cast<std::size_t>(r) * image.columns + c) * 3; };
+    auto at = [&](int r, int c) { return image.rgb.data() + (static_cast<std::size_t>(r - image.row0) * image.columns + c) * 3; };
     // Background: the commonest luminance (of 256 levels) in the box and a margin of a third of its height.
-    int c0, r0, c1, r1;
-    box((y1 - y0) / 3, &c0, &r0, &c1, &r1);
+    const PixelBox outer = box_of(image, x0, y0, x1, y1, (y1 - y0) / 3);
     std::vector<long> histogram(256);
-    for (int r = r0; r < r1; ++r)
-        for (int c = c0; c < c1; ++c) ++histogram[std::min(255, static_cast<int>(luminance(at(r, c)) * 255 + 0.5))];
+    for (int r = outer.r0; r < outer.r1; ++r)
+        for (int c = outer.c0; c < outer.c1; ++c) ++histogram[std::min(255, static_cast<int>(luminance(at(r, c)) * 255 + 0.5))];
     const double background = (std::max_element(histogram.begin(), histogram.end()) - histogram.begin()) / 255.0;
     // Glyphs: the pixels of the box itself that differ from the background at all.
-    box(0, &c0, &r0, &c1, &r1);
+    const PixelBox inner = box_of(image, x0, y0, x1, y1, 0);
     std::vector<double> ink;
-    for (int r = r0; r < r1; ++r)
-        for (int c = c0; c < c1; ++c)
+    for (int r = inner.r0; r < inner.r1; ++r)
+        for (int c = inner.c0; c < inner.c1; ++c)
             if (const double k = ratio(luminance(at(r, c)), background); k >= 1.02) ink.push_back(k);
     if (ink.empty()) return 1;
     const std::size_t at90 = ink.size() * 9 / 10;
@@ -547,9 +594,7 @@ std::string preload(const std::string& languages) {
 #if PITH_TEST_HOOKS
     if (std::getenv("PITH_TEST_NO_OCR")) return why = "no OCR here (PITH_TEST_NO_OCR)";  // test hook: Tesseract missing
 #endif
-    // One thread: the reading is small, and OpenMP's pool costs more than it gains on 2 cores
-    // (read by libgomp when pith-ocr.so loads it, so set before).
-    ::setenv("OMP_THREAD_LIMIT", "1", 0);
+    one_openmp_thread();
     try {
         const auto init = reinterpret_cast<PithOcrInitFn>(poppler_module::symbol(PITH_OCR_INIT_SYMBOL, "pith-ocr.so"));
         if (!init(languages.c_str())) why = missing_data(init, languages);
@@ -559,13 +604,24 @@ std::string preload(const std::string& languages) {
     return why;
 }
 
+void render_regions(std::string_view pdf, int index, const std::string& password, const std::vector<Slice>& slices,
+                    const std::function<void(std::size_t, Image)>& rendered) {
+    static const auto render = reinterpret_cast<PithPageRegionsFn>(poppler_module::symbol(PITH_PAGE_REGIONS_SYMBOL));
+    std::vector<PithRegion> regions;
+    for (const Slice& s : slices) regions.push_back({s.x0, s.y0, s.x1, s.y1, s.dpi});
+    Rendering c{&rendered, std::vector<bool>(slices.size()), nullptr};
+    (void)render(pdf.data(), pdf.size(), index, password.c_str(), regions.data(), static_cast<int>(regions.size()), kRenderSeconds,
+                 &on_pixels, &c);
+    if (c.failed) std::rethrow_exception(c.failed);
+    for (std::size_t k = 0; k < slices.size(); ++k)
+        if (!c.told[k]) rendered(k, Image{});  // not rendered: columns 0
+}
+
 Image render_region(std::string_view pdf, int index, const std::string& password, double x0, double y0, double x1, double y1,
                     double dpi) {
-    static const auto render = reinterpret_cast<PithPageRegionFn>(poppler_module::symbol(PITH_PAGE_REGION_SYMBOL));
-    Image image;
-    if (!render(pdf.data(), pdf.size(), index, password.c_str(), x0, y0, x1, y1, dpi, kRenderSeconds, &on_pixels, &image))
-        image.columns = 0;
-    return image;
+    Image out;
+    render_regions(pdf, index, password, {{x0, y0, x1, y1, dpi}}, [&](std::size_t, Image image) { out = std::move(image); });
+    return out;
 }
 
 void preload_readers() {
@@ -578,19 +634,36 @@ void preload_readers() {
 
 namespace {
 
-// The lines of the page below the title in type larger than the title's (Region::rest_*), as
-// words of pass kPassBelow; a page that cannot be read there fails the reading.
-void read_rest(std::string_view pdf, int index, const std::string& password, const Region& region, const std::string& engine,
-               Reading& r) {
-    static const auto large = reinterpret_cast<PithOcrLargeFn>(poppler_module::symbol(PITH_OCR_LARGE_SYMBOL, "pith-ocr.so"));
-    const Image rest = render_region(pdf, index, password, region.x0, region.rest_y0, region.x1, region.page_height, region.rest_dpi);
+// The lines of the page below the title (`rest`, Region::rest_*) that stand as tall as a line in
+// the title's type, found by layout analysis alone; nullopt when there is no telling.
+std::optional<std::vector<PithOcrLine>> tall_lines(const Image& rest, const Region& region) {
+    if (rest.columns <= 0) return std::nullopt;
+    PithOcrTallLinesFn find = nullptr;
+    try {
+        find = reinterpret_cast<PithOcrTallLinesFn>(poppler_module::symbol(PITH_OCR_TALL_LINES_SYMBOL, "pith-ocr.so"));
+    } catch (const Error&) {  // preload() says why, where the engine starts
+        return std::nullopt;
+    }
+    std::vector<PithOcrLine> lines;
+    const int min_height = static_cast<int>(std::floor(region.rest_line * rest.dpi / 72));
+    const auto on_line = [](void* context, const PithOcrLine* line) { static_cast<std::vector<PithOcrLine>*>(context)->push_back(*line); };
+    if (find(rest.rgb.data(), rest.columns, rest.rows, static_cast<int>(std::lround(rest.dpi)), min_height, on_line, &lines) != 1)
+        return std::nullopt;
+    return lines;
+}
+
+// Those lines read by `engine`, as words of pass kPassBelow; a page that cannot be read there
+// fails the reading.
+void read_rest(const Image& rest, const std::optional<std::vector<PithOcrLine>>& lines, const std::string& engine, Reading& r) {
+    static const auto read_lines = reinterpret_cast<PithOcrLinesFn>(poppler_module::symbol(PITH_OCR_LINES_SYMBOL, "pith-ocr.so"));
     if (rest.columns <= 0) {
         r.read = false, r.why = "the page below the title was not rendered";
         return;
     }
+    if (lines && lines->empty()) return;  // the common case: nothing below as tall as the title's type
     OcrContext c{&rest, &r.words, kPassBelow};
-    const int min_height = static_cast<int>(std::floor(region.rest_line * rest.dpi / 72));
-    if (large(engine.c_str(), rest.rgb.data(), rest.columns, rest.rows, static_cast<int>(std::lround(rest.dpi)), min_height, &on_word, &c) != 1)
+    if (!lines || read_lines(engine.c_str(), rest.rgb.data(), rest.columns, rest.rows, static_cast<int>(std::lround(rest.dpi)),
+                             lines->data(), static_cast<int>(lines->size()), &on_word, &c) != 1)
         r.read = false, r.why = "Tesseract could not read the page below the title";
 }
 
@@ -603,13 +676,7 @@ Reading read(std::string_view pdf, int index, const std::string& password, const
         r.why = languages.why;
         return r;
     }
-    r.image = render_region(pdf, index, password, region.x0, region.y0, region.x1, region.y1,
-                            std::max(kMinDpi, region.dpi * languages.dpi_scale));
-    if (r.image.columns <= 0) {
-        r.why = "the title block was not rendered";
-        r.image = Image{};
-        return r;
-    }
+    one_openmp_thread();
     const std::vector<std::string> engines = engines_of(languages.tesseract);
     // A later engine (Han's traditional model after the simplified one) starts only when the
     // passes before it have not agreed: it costs seconds.
@@ -618,17 +685,36 @@ Reading read(std::string_view pdf, int index, const std::string& password, const
         r.read = r.why.empty();
         return r.read;
     };
-    if (!ready(0)) return r;
-    static const auto ocr = reinterpret_cast<PithOcrFn>(poppler_module::symbol(PITH_OCR_SYMBOL, "pith-ocr.so"));
-    const auto pass = [&](std::size_t k, int layout) {
+    const auto pass = [&](std::size_t k, int layout) {  // after ready(k): pith-ocr.so is loaded
+        static const auto ocr = reinterpret_cast<PithOcrFn>(poppler_module::symbol(PITH_OCR_SYMBOL, "pith-ocr.so"));
         OcrContext c{&r.image, &r.words, static_cast<int>(2 * k) + layout};
         r.read = ocr(engines[k].c_str(), r.image.rgb.data(), r.image.columns, r.image.rows,
                      static_cast<int>(std::lround(r.image.dpi)), layout, &on_word, &c) == 1;
         if (!r.read) r.why = "Tesseract could not read the title block";
         return r.read;
     };
-    if (!pass(0, PITH_OCR_SPARSE)) return r;
-    if (region.rest_dpi > 0 && region.page_height > region.rest_y0) read_rest(pdf, index, password, region, engines[0], r);
+    // The title block, and the page below it when there is one, from one opening of the file.
+    // The first pass over the title block starts on a thread of its own as soon as poppler has
+    // drawn it (once the engine has started), while this thread draws the page below and finds
+    // its tall lines: on two cores the two overlap.
+    std::vector<Slice> slices = {{region.x0, region.y0, region.x1, region.y1, std::max(kMinDpi, region.dpi * languages.dpi_scale)}};
+    const bool rest = region.rest_dpi > 0 && region.page_height > region.rest_y0;
+    if (rest) slices.push_back({region.x0, region.rest_y0, region.x1, region.page_height, region.rest_dpi});
+    std::future<bool> first;
+    Image below;
+    render_regions(pdf, index, password, slices, [&](std::size_t k, Image image) {
+        if (k == 1) return void(below = std::move(image));
+        r.image = std::move(image);
+        if (r.image.columns > 0) first = std::async(std::launch::async, [&] { return ready(0) && pass(0, PITH_OCR_SPARSE); });
+    });
+    const std::optional<std::vector<PithOcrLine>> tall = rest ? tall_lines(below, region) : std::nullopt;
+    if (!first.valid()) {
+        r.why = "the title block was not rendered";
+        r.image = Image{};
+        return r;
+    }
+    if (!first.get()) return r;
+    if (rest) read_rest(below, tall, engines[0], r);
     if (!r.read || (title && judge(*title, r).verdict == Verdict::Agrees)) return r;
     if (!pass(0, PITH_OCR_AUTO)) return r;
     for (std::size_t k = 1; k < engines.size(); ++k)
@@ -638,11 +724,13 @@ Reading read(std::string_view pdf, int index, const std::string& password, const
 
 std::string encode(const Reading& r) {
     std::string out = "pith-pixels 1 ";
+    out.reserve(256 + r.why.size() + r.image.rgb.size() + 128 * r.words.size());
     out += r.read ? "1 " : "0 ";
     out += std::to_string(r.image.columns) + " " + std::to_string(r.image.rows) + " ";
     put_number(out, r.image.dpi);
     put_number(out, r.image.x0);
     put_number(out, r.image.y0);
+    out += std::to_string(r.image.row0) + " ";
     out += std::to_string(r.words.size()) + " " + std::to_string(r.why.size()) + "\n" + r.why;
     out.append(r.image.rgb.begin(), r.image.rgb.end());
     for (const OcrWord& w : r.words) {
@@ -658,14 +746,14 @@ std::optional<Reading> decode(std::string_view bytes) {
     if (!in.literal("pith-pixels 1 ")) return std::nullopt;
     const std::optional<std::size_t> read = in.count(), columns = in.count(), rows = in.count();
     const std::optional<double> dpi = in.number(), x0 = in.number(), y0 = in.number();
-    const std::optional<std::size_t> words = in.count(), why_size = in.count('\n');
-    if (!read || *read > 1 || !columns || !rows || !dpi || !x0 || !y0 || !words || !why_size) return std::nullopt;
-    if (*columns > 100000 || *rows > 100000) return std::nullopt;
+    const std::optional<std::size_t> row0 = in.count(), words = in.count(), why_size = in.count('\n');
+    if (!read || *read > 1 || !columns || !rows || !dpi || !x0 || !y0 || !row0 || !words || !why_size) return std::nullopt;
+    if (*columns > 100000 || *rows > 100000 || *row0 > 100000) return std::nullopt;
     std::optional<std::string> why = in.bytes(*why_size), rgb = in.bytes(*columns * *rows * 3);
     if (!why || !rgb) return std::nullopt;
     r.read = *read == 1;
     r.why = std::move(*why);
-    r.image = {static_cast<int>(*columns), static_cast<int>(*rows), *dpi, *x0, *y0, {rgb->begin(), rgb->end()}};
+    r.image = {static_cast<int>(*columns), static_cast<int>(*rows), *dpi, *x0, *y0, {rgb->begin(), rgb->end()}, static_cast<int>(*row0)};
     for (std::size_t i = 0; i < *words; ++i) {
         OcrWord w;
         for (double* v : {&w.x0, &w.y0, &w.x1, &w.y1, &w.confidence}) {
@@ -750,21 +838,38 @@ std::optional<Request> decode_request(std::string_view bytes) {
     return q;
 }
 
-// The child loads Tesseract's data for `engine` while it waits for the request, before the
-// limits, as poppler is loaded; another script's engine once the request names it.
+// The child loads Tesseract's data for `engine` on a thread of its own, from the moment it
+// starts: Tesseract's start is the slowest step of the reading, and meanwhile the child's main
+// thread waits for the request and renders the title block (on a second core where there is
+// one). read() waits for the load where it needs the engine (preload() holds its lock); another
+// script's engine loads once the request names it.
 void Reader::start(const std::string& engine) {
-    child_ = child::Child([engine] { if (!engine.empty()) (void)preload(engine); },
-                          [this](const std::string& asked) {
-                              const std::optional<Request> q = decode_request(asked);
-                              if (!q) return std::string("Ethe request to read the title block does not decode");
-                              if (const auto engines = engines_of(q->languages.tesseract); !engines.empty()) (void)preload(engines[0]);
-                              visible::limit_reading_child(kChildCpuSeconds);
-                              try {
-                                  return "R" + encode(read(pdf_, q->index, password_, q->region, q->languages, q->title ? &*q->title : nullptr));
-                              } catch (const Error& e) {
-                                  return std::string("E") + e.what();
-                              }
-                          });
+    child_ = child::Child(
+        [engine] {
+            one_openmp_thread();
+            if (engine.empty()) return;
+            try {
+                std::thread([engine] {
+                    try {
+                        (void)preload(engine);
+                    } catch (...) {  // read() says why, when it loads the engine itself
+                    }
+                }).detach();  // the child ends with _exit(): nothing waits for it
+            } catch (const std::system_error&) {  // no thread to spare: read() loads it
+            }
+        },
+        [this](const std::string& asked) {
+            const std::optional<Request> q = decode_request(asked);
+            if (!q) return std::string("Ethe request to read the title block does not decode");
+            visible::limit_reading_child(kChildCpuSeconds);
+            try {
+                Reading r = read(pdf_, q->index, password_, q->region, q->languages, q->title ? &*q->title : nullptr);
+                if (q->title) r.image = around(std::move(r.image), q->title->all());  // the reply carries what judge() reads
+                return "R" + encode(r);
+            } catch (const Error& e) {
+                return std::string("E") + e.what();
+            }
+        });
 }
 
 Reader::Reader(std::string_view pdf, const std::string& password) : pdf_(pdf), password_(password) { start(kLatin); }

@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -89,8 +90,9 @@ Region region_for(const visible::Page& page, const std::vector<visible::Word>& t
 struct Image {
     int columns = 0, rows = 0;
     double dpi = 0;
-    double x0 = 0, y0 = 0;           // points: the page position of the top-left pixel's corner
+    double x0 = 0, y0 = 0;           // points: the page position of the render's top-left pixel's corner
     std::vector<unsigned char> rgb;  // rows * columns * 3, row 0 at the top
+    int row0 = 0;                    // rgb's row 0 is the render's row row0 (around())
 };
 struct OcrWord {
     std::string text;                          // UTF-8 as Tesseract reads it
@@ -114,9 +116,16 @@ struct TitleWords {
 };
 TitleWords title_words(const visible::Page& page, std::pair<std::size_t, std::size_t> span, const std::vector<std::size_t>& unread);
 
-// The region x0..x1, y0..y1 (points from the top left of page `index` as displayed) rendered in
-// this process at `dpi` as a viewer shows it; columns 0 when poppler did not render it whole
-// within kRenderSeconds. Throws pith::Error when pith-text.so cannot be loaded.
+// The regions x0..x1, y0..y1 (points from the top left of page `index` as displayed) rendered
+// in this process at their dpi as a viewer shows them, from one opening of the file, each to
+// `rendered` as soon as it is drawn (in order, so that its reading can start while the next is
+// drawn); an image's columns are 0 when poppler did not render it whole within kRenderSeconds
+// or could not open the page. Throws pith::Error when pith-text.so cannot be loaded.
+struct Slice {
+    double x0, y0, x1, y1, dpi;
+};
+void render_regions(std::string_view pdf, int index, const std::string& password, const std::vector<Slice>& slices,
+                    const std::function<void(std::size_t, Image)>& rendered);
 Image render_region(std::string_view pdf, int index, const std::string& password, double x0, double y0, double x1, double y1,
                     double dpi);
 
@@ -209,6 +218,9 @@ std::string not_front_matter(std::string_view pdf, int index, const std::string&
 // background is the commonest luminance around the box, the glyphs the 90th percentile of the
 // pixels that differ from it.
 double contrast(const Image& image, double x0, double y0, double x1, double y1);
+// The rows of `image` that contrast() reads for the words (each word's box and its margin):
+// what judge() needs of a reading's image, a part of the title block's.
+Image around(Image image, const std::vector<visible::Word>& words);
 
 // Levenshtein distance between two strings of code points.
 std::size_t edit_distance(std::u32string_view a, std::u32string_view b);

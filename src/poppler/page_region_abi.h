@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The C interface between pith (src/page/pixels.cpp) and pith-text.so
-// (src/poppler/page_text_module.cpp) for the pixels of one region of a page, rendered as a viewer
+// (src/poppler/page_text_module.cpp) for the pixels of regions of a page, rendered as a viewer
 // shows it: plain Splash, annotations drawn by their flags, optional content in its default
 // state, transfer functions, soft masks and blend modes applied (doc/visible.md, "The title from
 // pixels"). Plain C types only, as for page_words_abi.h.
@@ -15,10 +15,16 @@ struct PithRegionPixels {
     int rendered;              // 0 when rendering was cut short (time limit)
 };
 
-#define PITH_PAGE_REGION_SYMBOL "pith_page_region_v1"
-// Renders the part x0..x1, y0..y1 (points, page as displayed: CropBox and /Rotate, origin at the
-// top left) of page `index` (0-based) at `dpi` and calls pixels once. Returns 1 when it did, 0
-// when poppler cannot open or unlock the file, the page does not exist or the region is empty.
-typedef int (*PithPageRegionFn)(const char* pdf, std::size_t size, int index, const char* password, double x0, double y0,
-                                double x1, double y1, double dpi, double seconds,
-                                void (*pixels)(void*, const PithRegionPixels*), void* context);
+struct PithRegion {
+    double x0, y0, x1, y1;  // points, page as displayed: CropBox and /Rotate, origin at the top left
+    double dpi;
+};
+
+#define PITH_PAGE_REGIONS_SYMBOL "pith_page_regions_v2"
+// Renders each of the `count` regions of page `index` (0-based) at its dpi, each within
+// `seconds`, and calls pixels(context, k, ...) for region k once it is rendered; a region that is
+// empty on the page is skipped. One opening of the file serves them all. Returns 1 when it
+// opened the page, 0 when poppler cannot open or unlock the file or the page does not exist.
+typedef int (*PithPageRegionsFn)(const char* pdf, std::size_t size, int index, const char* password,
+                                 const PithRegion* regions, int count, double seconds,
+                                 void (*pixels)(void*, int, const PithRegionPixels*), void* context);

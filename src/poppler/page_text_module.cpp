@@ -5,7 +5,7 @@
 //    (pith::visible::page_words(); src/poppler/page_words_abi.h, doc/visible.md);
 //  - pith_page_glance_v2: the page's words and its ink from one render that paints glyphs as
 //    boxes (pith stamp's title check and placement; src/poppler/page_glance_abi.h);
-//  - pith_page_region_v1: the pixels of a region as a viewer shows it, for reading the title
+//  - pith_page_regions_v2: the pixels of regions as a viewer shows them, for reading the title
 //    from pixels (src/page/pixels.hpp; src/poppler/page_region_abi.h).
 #include "page_glance_abi.h"
 #include "page_region_abi.h"
@@ -641,19 +641,18 @@ extern "C" __attribute__((visibility("default"))) int pith_page_glance_v2(
     }
 }
 
-// ================================================================ pith_page_region_v1
-// (src/poppler/page_region_abi.h) A region of the page as a viewer shows it: the title block, for
-// the pixel reading of the title (src/page/pixels.hpp).
+// ================================================================ pith_page_regions_v2
+// (src/poppler/page_region_abi.h) Regions of the page as a viewer shows it: the title block and
+// the page below it, for the pixel reading of the title (src/page/pixels.hpp).
 
 namespace {
 
-int page_region(const char* pdf, std::size_t size, int index, const char* password, double x0, double y0, double x1,
-                double y1, double dpi, double seconds, void (*sink)(void*, const PithRegionPixels*), void* context) {
-    if (!(dpi > 0 && dpi <= 600) || !(x1 > x0) || !(y1 > y0)) return 0;
-    const std::unique_ptr<PDFDoc> opened = open_page(pdf, size, index, password);
-    if (!opened) return 0;
-    PDFDoc& doc = *opened;
-    const int page = index + 1;
+// Region k of the page, to `sink` (nothing when it is empty on the page).
+void render_slice(PDFDoc& doc, int page, const PithRegion& region, double seconds, void (*sink)(void*, int, const PithRegionPixels*),
+                  void* context, int k) {
+    double dpi = region.dpi;
+    const double x0 = region.x0, y0 = region.y0, x1 = region.x1, y1 = region.y1;
+    if (!(dpi > 0 && dpi <= 600) || !(x1 > x0) || !(y1 > y0)) return;
     Clock::time_point deadline = deadline_after(seconds);
     double width, height;
     displayed_size(doc, page, &width, &height);
@@ -664,7 +663,7 @@ int page_region(const char* pdf, std::size_t size, int index, const char* passwo
     const int r0 = std::clamp(static_cast<int>(std::floor(y0 * scale)), 0, static_cast<int>(std::ceil(height * scale)));
     const int c1 = std::clamp(static_cast<int>(std::ceil(x1 * scale)), c0, static_cast<int>(std::ceil(width * scale)));
     const int r1 = std::clamp(static_cast<int>(std::ceil(y1 * scale)), r0, static_cast<int>(std::ceil(height * scale)));
-    if (c1 <= c0 || r1 <= r0) return 0;
+    if (c1 <= c0 || r1 <= r0) return;
     SplashColor white = {255, 255, 255};
     SplashOutputDev out(splashModeRGB8, 4, false, white);  // what pdftoppm draws: nothing left out
     out.setFontAntialias(true);
@@ -672,24 +671,26 @@ int page_region(const char* pdf, std::size_t size, int index, const char* passwo
     out.startDoc(&doc);
     doc.displayPageSlice(&out, page, dpi, dpi, 0, false, true, false, c0, r0, c1 - c0, r1 - r0, &past_deadline, &deadline);
     const std::unique_ptr<SplashBitmap> bitmap(out.takeBitmap());
-    if (!bitmap || bitmap->getWidth() <= 0 || bitmap->getHeight() <= 0) return 0;
+    if (!bitmap || bitmap->getWidth() <= 0 || bitmap->getHeight() <= 0) return;
     const int columns = bitmap->getWidth(), rows = bitmap->getHeight();
     std::vector<unsigned char> rgb(static_cast<std::size_t>(columns) * rows * 3);
     for (int r = 0; r < rows; ++r)
         std::copy_n(bitmap->getDataPtr() + static_cast<std::ptrdiff_t>(r) * bitmap->getRowSize(), 3 * columns,
                     rgb.data() + static_cast<std::size_t>(r) * columns * 3);
     const PithRegionPixels pixels{columns, rows, rgb.data(), dpi, c0 / scale, r0 / scale, Clock::now() <= deadline};
-    sink(context, &pixels);
-    return 1;
+    sink(context, k, &pixels);
 }
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) int pith_page_region_v1(
-    const char* pdf, std::size_t size, int index, const char* password, double x0, double y0, double x1, double y1,
-    double dpi, double seconds, void (*pixels)(void*, const PithRegionPixels*), void* context) {
+extern "C" __attribute__((visibility("default"))) int pith_page_regions_v2(
+    const char* pdf, std::size_t size, int index, const char* password, const PithRegion* regions, int count,
+    double seconds, void (*pixels)(void*, int, const PithRegionPixels*), void* context) {
     try {
-        return page_region(pdf, size, index, password, x0, y0, x1, y1, dpi, seconds, pixels, context);
+        const std::unique_ptr<PDFDoc> opened = open_page(pdf, size, index, password);
+        if (!opened) return 0;
+        for (int k = 0; k < count; ++k) render_slice(*opened, index + 1, regions[k], seconds, pixels, context, k);
+        return 1;
     } catch (...) {
         return 0;
     }

@@ -104,6 +104,21 @@ TEST_CASE("pixels: WCAG contrast of the title's glyphs", "[pixels]") {
     CHECK(pith::pixels::contrast(page_image(one, 0), w.x0, w.y0, w.x1, w.y1) > pith::pixels::kMinContrast);
 }
 
+TEST_CASE("pixels: the part of the image the contrast is read from", "[pixels]") {
+    const std::vector<Word> title = line_of({"Sparse", "Attention"});
+    for (int grey : {0, 0x77, 0xf4}) {
+        const Image whole = page_image(title, grey);
+        const Image part = pith::pixels::around(whole, title);
+        // Rows (40 - 20/3) .. (60 + 20/3) pt at 2 px/pt, and nothing else.
+        CHECK(part.row0 == 66);
+        CHECK(part.rows == 134 - 66);
+        CHECK(part.rgb.size() == static_cast<std::size_t>(part.rows) * part.columns * 3);
+        for (const Word& w : title)
+            CHECK(pith::pixels::contrast(part, w.x0, w.y0, w.x1, w.y1) == pith::pixels::contrast(whole, w.x0, w.y0, w.x1, w.y1));
+    }
+    CHECK(pith::pixels::around(page_image(title, 0), {}).rows == 200);  // no words: all of it
+}
+
 TEST_CASE("pixels: the pixels agree with the text layer", "[pixels]") {
     const auto j = pith::pixels::judge(kTitle, reading_of(kTitle, read_as({"Sparse", "Attention", "Kernels", "for", "Long", "Context", "Models"})));
     CHECK(j.verdict == Verdict::Agrees);
@@ -294,12 +309,15 @@ TEST_CASE("pixels: encode and decode", "[pixels]") {
     Reading r = reading_of(kTitle, read_as({"Sparse", "Attention"}));
     r.image.x0 = 0.1;
     r.image.y0 = 1.0 / 3;
+    r.image = pith::pixels::around(std::move(r.image), kTitle);
     const std::string bytes = pith::pixels::encode(r);
     const auto back = pith::pixels::decode(bytes);
     REQUIRE(back);
     CHECK(back->read);
     CHECK(back->image.rgb == r.image.rgb);
     CHECK(back->image.y0 == r.image.y0);
+    CHECK(back->image.row0 == r.image.row0);
+    CHECK(back->image.row0 > 0);
     REQUIRE(back->words.size() == 2);
     CHECK(back->words[1].text == "Attention");
     CHECK(back->words[1].x1 == r.words[1].x1);

@@ -36,10 +36,12 @@ from bench import CORPUS, corpus_passwords, default_files, own_record, run, run_
 
 # The title read from pixels: the top 40% of page 1 at 150 dpi through tesseract. Since issue 29
 # stamp reads it too (what stamp accepts, verify must call trusted), so both floors include it.
-TITLE_OCR = r"""
+TITLE_RENDER = r"""
 pdfinfo "$1" > "$2/info.txt" &&
 rows=$(awk '/^Page size/ {print int($5 * 150 / 72 * 0.4); exit}' "$2/info.txt") &&
-pdftoppm -f 1 -l 1 -r 150 -gray -x 0 -y 0 -W 100000 -H "$rows" "$1" > "$2/top.pgm" &&
+pdftoppm -f 1 -l 1 -r 150 -gray -x 0 -y 0 -W 100000 -H "$rows" "$1" > "$2/top.pgm"
+"""
+TITLE_OCR = TITLE_RENDER.rstrip() + """ &&
 tesseract "$2/top.pgm" - > /dev/null 2>&1
 """
 STAMP_FLOOR = 'cp "$1" "$2/floor.pdf" && pdftotext -f 1 -l 1 -bbox "$1" /dev/null && ' + TITLE_OCR

@@ -355,7 +355,8 @@ struct TitleCheck {
     int page = 0;                   // 0-based: the title block's page
     std::optional<pdf::Rect> area;  // where that page shows it, when the record gives the plain title
     pixels::TitleWords words;                // the title as the text layer shows it
-    std::unique_ptr<pixels::Reader> pixels;  // the same title block read from pixels, meanwhile
+    std::optional<pixels::Request> ask;      // the reading from pixels that can still make it trusted
+    std::unique_ptr<pixels::Reader> pixels;  // that reading, once asked
 };
 
 // 7b. The title read from pixels must agree with the text layer's (doc/visible.md, "The title
@@ -377,9 +378,8 @@ void check_title_pixels(TitleCheck& title, Findings& f) {
 
 // 7. The record's title against what the title block's page shows a reader (page 1, or after
 // front matter): text nobody sees never binds.
-// `pixels`: a Reader started already (Readers), or null.
 TitleCheck check_title(pdf::File& file, const std::string& plain, const std::string& hash, visible::Reading page1,
-                       std::unique_ptr<pixels::Reader> pixels, const Options& options, Findings& f) {
+                       const Options& options, Findings& f) {
     const int count = file.page_count();
     auto read = [&](int i) {
         if (i == 0) return std::move(page1);
@@ -399,7 +399,7 @@ TitleCheck check_title(pdf::File& file, const std::string& plain, const std::str
         case title::Shown::Scanned:
         case title::Shown::Unknown: f.info(finding::pith_title_none, t.explanation); break;
     }
-    TitleCheck out{block.index, std::nullopt, {}, nullptr};
+    TitleCheck out{block.index, std::nullopt, {}, std::nullopt, nullptr};
     if (!block.reading.page) return out;
     const pdf::Page geometry = file.page(block.index);
     const auto& words = block.reading.page->words;
@@ -410,9 +410,8 @@ TitleCheck check_title(pdf::File& file, const std::string& plain, const std::str
         mark(f, block.index + 1, *out.area, "title", "ok", "title");
         out.words = pixels::title_words(*block.reading.page, *t.span, t.formula_words);
         if (f.failure.empty())
-            out.pixels = pixels::asked(std::move(pixels), file.bytes(), options.password,
-                                       {block.index, pixels::region_for(*block.reading.page, out.words.all()),
-                                        pixels::languages_for(out.words.read), out.words});
+            out.ask = pixels::Request{block.index, pixels::region_for(*block.reading.page, out.words.all()),
+                                      pixels::languages_for(out.words.read), out.words};
     }
     return out;
 }
@@ -619,7 +618,7 @@ void judge_badge_only(pdf::File& file, const Embedded& e, const Keyring& keyring
     auto [page1, badge_page] = collect_readers(readers, f);
     if (options.render) check_badge_text(e, record.number, Baseline{}, readers.badge_page ? badge_page.page : page1.page, f);
     const std::string title = record.title && record.title_matches() ? *record.title : "";
-    if (options.render) check_title(file, title, record.title_hash.value_or(""), std::move(page1), nullptr, options, f);
+    if (options.render) check_title(file, title, record.title_hash.value_or(""), std::move(page1), options, f);  // not from pixels: never trusted
     decide(report, {"the PDF carries no pith metadata: only " + options.expected->source + " was checked against the page"});
 }
 
@@ -683,8 +682,9 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     if (badge_page.page) mark_hidden(*badge_page.page, file.page(e.badge_page - 1), e.badge_page, f);
     const std::string title_hash = data.record && data.record->title_hash ? *data.record->title_hash : "";
     const std::string signed_title = data.record ? prop("title") : "";
-    TitleCheck title =
-        options.render ? check_title(file, signed_title, title_hash, std::move(page1), std::move(readers.title_pixels), options, f) : TitleCheck{};
+    TitleCheck title = options.render ? check_title(file, signed_title, title_hash, std::move(page1), options, f) : TitleCheck{};
+    if (title.ask)  // read while the checks below run
+        title.pixels = pixels::asked(std::move(readers.title_pixels), file.bytes(), options.password, std::move(*title.ask));
 
     // 9. What changed after the stamp; then PDF signatures, the publisher's over pith's update
     // first of all (they name the signer of what changed).

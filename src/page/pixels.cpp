@@ -15,16 +15,16 @@
 #include <unicode/utf8.h>
 
 #include <algorithm>
-#include <cstring>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <limits>
-#include <map>
+#include <cstring>
 #include <exception>
 #include <functional>
 #include <future>
+#include <limits>
+#include <map>
 #include <mutex>
 #include <system_error>
 #include <thread>

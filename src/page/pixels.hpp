@@ -14,8 +14,8 @@
 #include "core/child.hpp"
 
 #include <cstddef>
-#include <memory>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -147,7 +147,8 @@ struct Request {
 };
 
 // The same in a child process with a reading's limits (visible::ChildReader), which works while
-// the caller goes on; collect() waits for it. Started before the caller knows what to read, the
+// the caller goes on; collect() waits for it (given a title, the image it returns is around()
+// the title's words: what judge() reads). Started before the caller knows what to read, the
 // child loads Tesseract for kLatin, most of a reading's cost, while the caller lays the page out
 // and finds the title; ask() then says what to read.
 class Reader {

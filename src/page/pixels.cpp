@@ -37,8 +37,7 @@ namespace {
 
 struct Rendering {
     const std::function<void(std::size_t, Image)>* rendered;
-    std::vector<bool> told;         // by slice
-    std::exception_ptr failed;      // thrown by `rendered`, for render_regions() to throw
+    std::exception_ptr failed;  // thrown by `rendered`, for render_regions() to throw
 };
 
 void on_pixels(void* context, int k, const PithRegionPixels* p) {
@@ -50,7 +49,6 @@ void on_pixels(void* context, int k, const PithRegionPixels* p) {
     image.x0 = p->x0;
     image.y0 = p->y0;
     image.rgb.assign(p->rgb, p->rgb + static_cast<std::size_t>(p->columns) * p->rows * 3);
-    c->told[static_cast<std::size_t>(k)] = true;
     try {
         (*c->rendered)(static_cast<std::size_t>(k), std::move(image));
     } catch (...) {
@@ -609,12 +607,10 @@ void render_regions(std::string_view pdf, int index, const std::string& password
     static const auto render = reinterpret_cast<PithPageRegionsFn>(poppler_module::symbol(PITH_PAGE_REGIONS_SYMBOL));
     std::vector<PithRegion> regions;
     for (const Slice& s : slices) regions.push_back({s.x0, s.y0, s.x1, s.y1, s.dpi});
-    Rendering c{&rendered, std::vector<bool>(slices.size()), nullptr};
+    Rendering c{&rendered, nullptr};
     (void)render(pdf.data(), pdf.size(), index, password.c_str(), regions.data(), static_cast<int>(regions.size()), kRenderSeconds,
                  &on_pixels, &c);
     if (c.failed) std::rethrow_exception(c.failed);
-    for (std::size_t k = 0; k < slices.size(); ++k)
-        if (!c.told[k]) rendered(k, Image{});  // not rendered: columns 0
 }
 
 Image render_region(std::string_view pdf, int index, const std::string& password, double x0, double y0, double x1, double y1,

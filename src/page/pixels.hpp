@@ -119,8 +119,10 @@ TitleWords title_words(const visible::Page& page, std::pair<std::size_t, std::si
 // The regions x0..x1, y0..y1 (points from the top left of page `index` as displayed) rendered
 // in this process at their dpi as a viewer shows them, from one opening of the file, each to
 // `rendered` as soon as it is drawn (in order, so that its reading can start while the next is
-// drawn); an image's columns are 0 when poppler did not render it whole within kRenderSeconds
-// or could not open the page. Throws pith::Error when pith-text.so cannot be loaded.
+// drawn); an image's columns are 0 when poppler did not render it whole within kRenderSeconds,
+// and a region poppler does not draw at all (the page did not open, the region is off it) is not
+// handed over. render_region(): one, columns 0 when not drawn. Throws pith::Error when
+// pith-text.so cannot be loaded.
 struct Slice {
     double x0, y0, x1, y1, dpi;
 };

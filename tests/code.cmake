@@ -59,3 +59,11 @@ add_test(NAME code_finding_codes_typed
           --cxx ${CMAKE_CXX_COMPILER} --source ${CMAKE_SOURCE_DIR}
           --scratch ${CMAKE_CURRENT_BINARY_DIR}/finding-codes-typed)
 set_tests_properties(code_finding_codes_typed PROPERTIES TIMEOUT 300 LABELS "code")
+
+# One title judgement (src/page/title_judgement.cpp): stamp and verify reach the title's verdict
+# only through it, so what stamp accepts, verify's title check calls trusted; the check is proved
+# to catch a title rule called from stamp, a title finding made in verify and a half dropped.
+add_test(NAME code_title_judgement COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/code/title_judgement.py ${CMAKE_SOURCE_DIR})
+add_test(NAME code_title_judgement_planted
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/code/title_judgement.py ${CMAKE_SOURCE_DIR} --planted)
+set_tests_properties(code_title_judgement code_title_judgement_planted PROPERTIES TIMEOUT 60 LABELS "code")

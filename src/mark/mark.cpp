@@ -199,9 +199,11 @@ Json Embedded::to_json() const {
             {"defects", defects}};
 }
 
-void refuse_damaged(const pdf::File& file, bool allow_damaged) {
-    if (!allow_damaged && !file.defects().empty())
-        throw Error(file.name() + ": " + pdf::damage_message(file) + " (--allow-damaged reads it anyway)", err::pdf_damaged);
+void refuse_damaged(const pdf::File& file, bool allow_damaged, const std::string& doing) {
+    if (allow_damaged || file.defects().empty()) return;
+    throw Error(file.name() + ": " + pdf::damage_message(file) + "; refusing to " + doing + " it (--allow-damaged " + doing + "s it anyway" +
+                    (file.reconstructed() ? ", with a rebuilt cross-reference table)" : ")"),
+                err::pdf_damaged);
 }
 
 Embedded extract(const std::string& path, const std::string& password, bool allow_damaged) {

@@ -93,7 +93,9 @@ std::string body_of_link(const std::string& uri);
 // The number a PDF carries, as a registry query: its metadata's; without metadata (a converter
 // dropped it), the one its badge's link names, whole or its prefix (pith:BODY8); "" when none.
 std::string carried_number(const Embedded& e);
-// Damage the reader worked around (pdf::File::defects()): pith::Error unless `allow_damaged`.
-void refuse_damaged(const pdf::File& file, bool allow_damaged);
+// Damage the reader worked around (pdf::File::defects()): pith::Error (pdf.damaged) unless
+// `allow_damaged`; `doing` names what is refused ("stamp", "read"), as --allow-damaged does it.
+// pith stamp, verify and extract refuse damage by this one rule.
+void refuse_damaged(const pdf::File& file, bool allow_damaged, const std::string& doing = "read");
 
 }  // namespace pith::mark

@@ -139,11 +139,10 @@ std::optional<Page> page_words(std::string_view pdf, int index, const std::strin
     return std::move(c.page);
 }
 
-std::optional<Glance> page_glance(std::string_view pdf, int index, const std::string& password, bool words) {
+std::optional<Glance> page_glance(std::string_view pdf, int index, const std::string& password) {
     static const auto fn = reinterpret_cast<PithPageGlanceFn>(poppler_module::symbol(PITH_PAGE_GLANCE_SYMBOL));
     Collected c;
-    if (!fn(pdf.data(), pdf.size(), index, password.c_str(), kGlanceDpi, kGlanceSeconds, &on_ink, words ? &on_page : nullptr,
-            words ? &on_word : nullptr, &c))
+    if (!fn(pdf.data(), pdf.size(), index, password.c_str(), kGlanceDpi, kGlanceSeconds, &on_ink, nullptr, nullptr, &c))
         return std::nullopt;
     if (!c.ink_rendered) c.ink = InkMap{};  // cut short: it says nothing of what the page paints
     return Glance{std::move(c.page), std::move(c.ink)};
@@ -223,8 +222,8 @@ namespace {
 
 // CPU seconds poppler may spend on one page, and the wall-clock time after which the child is
 // killed (a child stuck outside poppler's own time limit, e.g. in fontconfig building its cache).
-constexpr unsigned long kChildSeconds[] = {20, 6, 6};    // by Look
-constexpr double kChildWallSeconds[] = {40, 5, 5};
+constexpr unsigned long kChildSeconds[] = {20, 6};    // by Look
+constexpr double kChildWallSeconds[] = {40, 5};
 constexpr unsigned long long kChildMemory = 2ull << 30;  // bytes of address space, beyond what the child inherits
 
 // In the child: loads pith-text.so, then limits the child's CPU time to `cpu_seconds` and its
@@ -271,7 +270,7 @@ std::string not_rendered() {
 Reading ChildReader::read_here() const {
     try {
         if (look_ == Look::Rendered) return {page_words(pdf_, index_, password_), std::nullopt, false, {}};
-        std::optional<Glance> g = page_glance(pdf_, index_, password_, look_ == Look::Glance);
+        std::optional<Glance> g = page_glance(pdf_, index_, password_);
         if (!g) return {};
         Reading r{std::move(g->page), std::nullopt, false, {}};
         if (g->ink.columns > 0) r.ink = std::move(g->ink);
@@ -294,7 +293,7 @@ ChildReader::ChildReader(std::string_view pdf, int index, const std::string& pas
 }
 
 // The child's message: 'E' and why not; 'N' no page; 'W' and the page's words; 'G', the length
-// of the words' encoding, '\n', the words, then the ink map (or nothing when not rendered).
+// of the page's encoding (no words), '\n', the page, then the ink map (or nothing when not rendered).
 std::string ChildReader::in_child() const {
 #if PITH_TEST_HOOKS
     if (std::getenv(look_ == Look::Rendered ? "PITH_TEST_PAGE_TEXT_CRASH" : "PITH_TEST_GLANCE_CRASH")) std::abort();

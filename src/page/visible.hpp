@@ -64,22 +64,19 @@ struct InkMap {
 };
 inline constexpr int kInkLevel = 24;  // of 255 below white: fainter is paper
 
-// A quick look at a page: its words as laid out, each judged visible by what painting the
-// glyphs as boxes changes in its box (two renders at kGlanceDpi, with and without the boxes; no
-// font is rasterised), and the ink of the render with them. Boxes are not glyphs, so it serves
-// pith stamp (a check against mistakes, confirmed by page_words() where it does not find the
-// title) and never verify's verdict.
+// What a page paints, for pith stamp's placement: the ink of one render at kGlanceDpi with the
+// glyphs painted as their boxes (no font is rasterised). Never a reading of words: pith stamp's
+// title check reads the page as verify does (page_words()).
 struct Glance {
-    Page page;
+    Page page;  // the page's size and rotation; no words
     InkMap ink;
 };
 inline constexpr double kGlanceDpi = 36;       // 2 pt a pixel: 8 pt type still leaves solid ink
-inline constexpr double kGlanceSeconds = 2;    // wall-clock limit for the layout and the render
+inline constexpr double kGlanceSeconds = 2;    // wall-clock limit for the render
 
 // The glance at page `index`, in the calling process; nullopt as for page_words(). Throws
 // pith::Error when pith-text.so cannot be loaded.
-// With `words` false, only the ink (one render, no layout): pith stamp's placement alone.
-std::optional<Glance> page_glance(std::string_view pdf, int index, const std::string& password = "", bool words = true);
+std::optional<Glance> page_glance(std::string_view pdf, int index, const std::string& password = "");
 
 // Loads pith-text.so and sets up poppler once (throws pith::Error when it cannot be loaded):
 // `pith batch` calls it before starting its workers, so that neither they nor their children pay for it.
@@ -90,13 +87,12 @@ void preload();
 // not the run. The child starts in the constructor and works while the caller does other
 // checks; collect() waits for it. Where no child can be started, collect() reads in this process.
 enum class Look {
-    Rendered,  // page_words(): what verify decides on
-    Glance,    // page_glance(): what pith stamp's title check and placement need
-    Ink,       // page_glance() without words: placement alone
+    Rendered,  // page_words(): what stamp's and verify's title judgement and verify's checks read
+    Ink,       // page_glance(): what pith stamp's placement avoids
 };
 struct Reading {
     std::optional<Page> page;   // nullopt: poppler cannot open the page
-    std::optional<InkMap> ink;  // Look::Glance and Look::Ink: what the page paints
+    std::optional<InkMap> ink;  // Look::Ink: what the page paints
     bool failed = false;        // poppler crashed, ran out of time or memory, or could not be loaded
     std::string why;            // when failed
 };

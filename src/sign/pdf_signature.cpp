@@ -74,6 +74,22 @@ std::string text_of(const Object* o) {
 
 bool has_signatures(pdf::File& file) { return !signed_fields(file).empty(); }
 
+int docmdp_permissions(pdf::File& file) {
+    const Object* perms = file.get_key(file.catalog().GetDictionary(), "Perms");
+    const Object* sig = perms && perms->IsDictionary() ? file.get_key(perms->GetDictionary(), "DocMDP") : nullptr;
+    const Object* refs = sig && sig->IsDictionary() ? file.get_key(sig->GetDictionary(), "Reference") : nullptr;
+    if (!refs || !refs->IsArray()) return sig ? 1 : 0;
+    for (const auto& item : refs->GetArray()) {
+        const Object& r = file.resolve(item);
+        if (!r.IsDictionary() || pdf::name_of(file.get_key(r.GetDictionary(), "TransformMethod")) != "DocMDP") continue;
+        const Object* params = file.get_key(r.GetDictionary(), "TransformParams");
+        const Object* pv = params && params->IsDictionary() ? file.get_key(params->GetDictionary(), "P") : nullptr;
+        const long long v = pv && pv->IsNumber() ? pv->GetNumber() : 2;  // 2 when the parameters give none
+        return v >= 1 && v <= 3 ? static_cast<int>(v) : 1;
+    }
+    return 1;
+}
+
 std::vector<std::string> signatures(pdf::File& file) {
     std::vector<std::string> out;
     for (const Object* f : signed_fields(file)) {

@@ -28,6 +28,12 @@ struct Placeholder {
 // Whether the document has a signed signature field (a field /FT /Sig with a /V).
 bool has_signatures(pdf::File& file);
 
+// A certification signature's DocMDP permissions /P (1: no changes, 2: form filling and
+// signing, 3: also comments), or 0 when the document is not certified. A /DocMDP whose
+// reference cannot be read, or names another /P, counts as the strictest. pith stamp refuses
+// a certified document and pith verify judges later changes by this one reading.
+int docmdp_permissions(pdf::File& file);
+
 // Its signed signature fields, each as the user knows it: the field's name (/T) and, where the
 // signature dictionary gives them, the signer's /Name and the signing time /M.
 std::vector<std::string> signatures(pdf::File& file);

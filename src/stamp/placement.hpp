@@ -17,8 +17,7 @@ namespace pith::stamp::placement {
 inline constexpr double kClearance = 2;     // pt kept free around the badge
 inline constexpr double kStep = 6;          // pt between positions along a margin
 
-// What the page paints: read by poppler in a child process, with the title check's glance at
-// the page (visible::ChildReader, Look::Glance).
+// What the page paints: read by poppler in a child process (visible::ChildReader, Look::Ink).
 using InkMap = visible::InkMap;
 using visible::kInkLevel;
 

@@ -8,6 +8,7 @@
 #include "mark/mark.hpp"
 #include "page/pixels.hpp"
 #include "page/title.hpp"
+#include "page/title_judgement.hpp"
 #include "page/visible.hpp"
 #include "pdf/budget.hpp"
 #include "pdf/file.hpp"
@@ -42,29 +43,13 @@ using pdf::Ref;
 std::string fmt(double v) { return pdf::format_number(v); }
 
 
-// Damage found so far (pdf::File::defects()) is an error unless --allow-damaged.
-void refuse_damaged(const pdf::File& file, const Options& options) {
-    if (options.allow_damaged || file.defects().empty()) return;
-    throw Error(file.name() + ": " + pdf::damage_message(file) + "; refusing to stamp (--allow-damaged stamps it anyway" +
-                (file.reconstructed() ? ", with a rebuilt cross-reference table)" : ")"), err::pdf_damaged);
-}
-
-void refuse_certified(pdf::File& file, const std::string& name, bool force) {
-    if (force) return;
-    const Object* perms = file.get_key(file.catalog().GetDictionary(), "Perms");
-    if (!perms || !perms->IsDictionary()) return;
-    const Object* docmdp = file.get_key(perms->GetDictionary(), "DocMDP");
-    if (!docmdp || !docmdp->IsDictionary()) return;
-    long long p = 2;  // the default when TransformParams give none
-    if (const Object* refs = file.get_key(docmdp->GetDictionary(), "Reference"); refs && refs->IsArray())
-        for (const auto& item : refs->GetArray()) {
-            const Object& r = file.resolve(item);
-            if (!r.IsDictionary()) continue;
-            if (const Object* params = file.get_key(r.GetDictionary(), "TransformParams"); params && params->IsDictionary())
-                if (const Object* pv = file.get_key(params->GetDictionary(), "P"); pv && pv->IsNumber()) p = pv->GetNumber();
-        }
+// A certified document allows no badge or metadata added (sign::docmdp_permissions(), the reading
+// pith verify judges later changes by).
+void refuse_certified(pdf::File& file, bool force) {
+    const int p = sign::docmdp_permissions(file);
+    if (force || p == 0) return;
     const char* allowed = p == 1 ? "no changes at all" : p == 2 ? "only form filling and signing" : "only form filling, signing and comments";
-    throw Error(name + ": certified PDF (DocMDP permissions P=" + std::to_string(p) + ": " + allowed +
+    throw Error(file.name() + ": certified PDF (DocMDP permissions P=" + std::to_string(p) + ": " + allowed +
                 "); a badge and new metadata would break the certification. Use --force to stamp anyway.", err::pdf_certified);
 }
 
@@ -186,30 +171,36 @@ int target_page(pdf::File& file, const Options& options) {
 
 // ---------------------------------------------------------------- what poppler reads of pages
 
-// Each page poppler reads for stamp (page 1 for the title check, the badge's page for its
-// placement: one reading when they are the same page) is preflighted against the budget once
-// and read once, with a glance (doc/placement.md), in a child started as early as possible: it
-// works while the update is made. So does the child that will read the title's pixels: it loads
-// Tesseract meanwhile.
+// Each page poppler reads for stamp is preflighted against the budget once and read once, in a
+// child started as early as possible: it works while the update is made. The title's page is
+// read as pith verify reads it (visible::Look::Rendered), for the title judgement both share;
+// the badge's page for the ink its placement avoids (visible::Look::Ink), a second reading when
+// it is the same page. So does the child that will read the title's pixels: it loads Tesseract
+// meanwhile.
 class PageReadings {
 public:
     PageReadings(pdf::File& file, const std::string& password) : file_(file), password_(password) {}
-    // `look`: Glance for the title check, Ink for placement alone; the first start decides.
     void start(int index, visible::Look look) {
-        if (readers_.count(index) || done_.count(index)) return;
-        file_.preflight_page(file_.page(index));  // what poppler is asked to read fits the budget (doc/limits.md)
-        readers_.emplace(index, std::make_unique<visible::ChildReader>(file_.bytes(), index, password_, look));
+        const std::pair<int, visible::Look> key{index, look};
+        if (readers_.count(key) || done_.count(key)) return;
+        if (!preflighted_.count(index)) file_.preflight_page(file_.page(index));  // what poppler is asked to read fits the budget (doc/limits.md)
+        preflighted_.insert(index);
+        readers_.emplace(key, std::make_unique<visible::ChildReader>(file_.bytes(), index, password_, look));
     }
-    const visible::Reading& get(int index) {
-        start(index, visible::Look::Glance);
-        auto done = done_.find(index);
+    const visible::Reading& get(int index, visible::Look look) {
+        start(index, look);
+        const std::pair<int, visible::Look> key{index, look};
+        auto done = done_.find(key);
         if (done == done_.end()) {
-            done = done_.emplace(index, readers_.at(index)->collect()).first;
-            readers_.erase(index);
+            done = done_.emplace(key, readers_.at(key)->collect()).first;
+            readers_.erase(key);
         }
         return done->second;
     }
-    const std::string& password() const { return password_; }
+    // The pages as the title judgement reads them: as pith verify does.
+    title::Pages title_pages() {
+        return {[this](int i) { return get(i, visible::Look::Rendered); }, file_.bytes(), password_, file_.page_count()};
+    }
     void start_pixels() { pixels_ = std::make_unique<pixels::Reader>(file_.bytes(), password_); }
     // The title's pixels read as `request` asks, by the child started for it if there is one.
     pixels::Reading read_pixels(pixels::Request request) {
@@ -220,8 +211,9 @@ private:
     pdf::File& file_;
     std::string password_;
     std::unique_ptr<pixels::Reader> pixels_;
-    std::map<int, std::unique_ptr<visible::ChildReader>> readers_;
-    std::map<int, visible::Reading> done_;
+    std::set<int> preflighted_;
+    std::map<std::pair<int, visible::Look>, std::unique_ptr<visible::ChildReader>> readers_;
+    std::map<std::pair<int, visible::Look>, visible::Reading> done_;
 };
 
 // ---------------------------------------------------------------- placement (issue 21)
@@ -286,7 +278,7 @@ Placement choose_spot(PageReadings& pages, int index, const Options& options, co
                       double view_h, Summary& summary) {
     const Placement& asked = options.placement;
     Where& where = summary.where;
-    const visible::Reading& reading = pages.get(index);
+    const visible::Reading& reading = pages.get(index, visible::Look::Ink);
     const std::optional<placement::InkMap>& map = reading.ink;
     const std::string why = reading.failed || reading.page ? reading.why : "poppler cannot render the page";
     const std::string page = "page " + std::to_string(index + 1);
@@ -507,73 +499,35 @@ void refuse_other_number(const std::string& name, const Carried& c, const PithNu
                 err::stamp_other_number);
 }
 
-// The record's title against page 1, or the title block's page after front matter (pith
-// verify's check): a record that is not this paper's is refused before anything is written. A
-// glance decides when it finds the title set as the title on page 1; anything else is decided
-// by the renders verify makes, so that stamp never refuses a paper verify would accept.
-// The title read from pixels must agree with the text layer's, as pith verify requires
-// (src/page/pixels.hpp): a record whose title only the text layer spells is refused.
-void check_title_pixels(pdf::File& file, PageReadings& pages, const visible::Page& page, int index, const title::OnPage& t) {
-    if (!t.span) return;
-    const pixels::TitleWords words = pixels::title_words(page, *t.span, t.formula_words);
-    const pixels::Judgement j =
-        pixels::judge(words, pages.read_pixels({index, pixels::region_for(page, words.all()), pixels::languages_for(words.read), words}));
-    if (j.verdict == pixels::Verdict::Agrees) return;
-    if (j.verdict == pixels::Verdict::Unverified)  // what stamp accepts, verify calls trusted
-        throw Error(file.name() + ": the record's title cannot be checked: " + j.explanation +
+// The record's title against the title page (page 1, or the title block's page after front
+// matter), judged by the judgement pith verify reports (page/title_judgement.hpp): a record that
+// is not this paper's is refused before anything is written, and what verify would not confirm
+// as the title is refused too, so that what stamp accepts, verify calls trusted.
+void check_title(PageReadings& pages, pdf::File& file, const Record& record, Summary& summary) {
+    const std::string plain = record.title.value_or(""), hash = record.title_hash.value_or("");
+    Findings f;
+    const title::TextJudgement t = title::judge_text(plain, hash, pages.title_pages(), f);
+    if (t.ask) title::judge_pixels(t.words, pages.read_pixels(*t.ask), f);
+    if (title::confirmed(f)) {
+        summary.title = "shown";
+        return;
+    }
+    const std::string& name = file.name();
+    const title::Shown shown = t.block.shown.shown;
+    if (f.failure.empty()) {
+        const std::string why = f.informational.empty() ? "it was not found" : f.informational.front().explanation;
+        throw Error(name + ": the record's title cannot be checked: " + why +
                         " (--no-title-check stamps anyway; pith verify will then say unverified)",
                     err::stamp_title_unchecked);
-    throw Error(file.name() + ": " + j.explanation + "; is this the record of this paper? (--no-title-check stamps anyway)",
-                err::stamp_title_not_shown);
-}
-
-void check_title(PageReadings& pages, pdf::File& file, const Record& record, Summary& summary) {
-    const std::string& name = file.name();
-    visible::Reading r = pages.get(0);
-    const std::string plain = record.title.value_or(""), hash = record.title_hash.value_or("");
-    title::OnPage t = title::on_page(plain, hash, r.page);
-    // What the glance decides: the title shown, or a page that paints no text at all (a scan:
-    // its text layer is invisible to glance and renders alike).
-    const bool decided = t.shown == title::Shown::AsTitle || (t.shown == title::Shown::Scanned && r.ink);
-    int index = 0;
-    if (r.failed || !decided) {
-        auto read = [&](int i) {
-            if (i > 0) file.preflight_page(file.page(i));  // page 1 was, for the glance
-            return visible::ChildReader(file.bytes(), i, pages.password(), visible::Look::Rendered).collect();
-        };
-        const auto pixels_why = [&](int i, const visible::Page& page, double size, const std::vector<std::string>& title) {
-            return pixels::not_front_matter(file.bytes(), i, pages.password(), page, size, title);
-        };
-        title::TitleBlock block = title::title_block(plain, hash, file.page_count(), read, pixels_why);
-        r = std::move(block.reading);
-        t = std::move(block.shown);
-        index = block.index;
     }
-    // What stamp accepts without --no-title-check, verify calls trusted: a title that cannot be
-    // checked is refused as surely as one that is not there.
-    const std::string anyway = " (--no-title-check stamps anyway; pith verify will then say unverified)";
-    if (r.failed)
-        throw Error(name + ": the record's title could not be looked for on page 1 (" + r.why + ")" + anyway, err::stamp_title_unchecked);
-    switch (t.shown) {
-        case title::Shown::AsTitle:
-            summary.title = "shown";
-            return check_title_pixels(file, pages, *r.page, index, t);
-        case title::Shown::Scanned:
-        case title::Shown::Unknown:
-            throw Error(name + ": the record's title cannot be checked: " + t.explanation + anyway, err::stamp_title_unchecked);
-        case title::Shown::NotAsTitle:
-        case title::Shown::Hidden:
-        case title::Shown::Differs: break;
+    std::string how = f.failure.front().explanation;
+    if (shown == title::Shown::Differs && t.block.reading.page) {
+        std::string shows = visible::visible_text(*t.block.reading.page);
+        std::replace(shows.begin(), shows.end(), '\n', ' ');
+        how = "page 1 does not show the record's title \"" + shortened(record.title.value_or("(known by its hash only)"), 80) +
+              "\" (it shows \"" + shortened(shows, 60) + "\")";
     }
-    const std::string title = shortened(record.title.value_or("(known by its hash only)"), 80);
-    std::string shows = visible::visible_text(*r.page);
-    std::replace(shows.begin(), shows.end(), '\n', ' ');
-    shows = shortened(shows, 60);
-    const std::string how = t.shown == title::Shown::Differs ? "page 1 does not show the record's title \"" + title + "\" (it shows \"" + shows + "\")"
-                            : t.shown == title::Shown::Hidden ? "page 1 holds the record's title only as text a reader cannot see"
-                                                              : t.explanation;
-    throw Error(name + ": " + how + "; is this the record of this paper? (--no-title-check stamps anyway)",
-                err::stamp_title_not_shown);
+    throw Error(name + ": " + how + "; is this the record of this paper? (--no-title-check stamps anyway)", err::stamp_title_not_shown);
 }
 
 // What stamp refuses before it reads the PDF: a record that does not recompute (unless
@@ -644,7 +598,7 @@ void start_readings(PageReadings& pages, pdf::File& file, const Options& options
         throw Error(file.name() + ": the record's title cannot be checked: the document has no page to show it (--no-title-check "
                                   "stamps the metadata anyway; pith verify will then say unverified)", err::stamp_title_unchecked);
     if (options.check_title) {
-        pages.start(0, visible::Look::Glance);
+        pages.start(0, visible::Look::Rendered);
         if (has_title) pages.start_pixels();
     } else {
         summary.title = "not checked (--no-title-check)";
@@ -717,8 +671,8 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
         file = std::move(kept);
         summary.replaced_previous = true;
     }
-    refuse_certified(file, file.name(), options.force);
-    refuse_damaged(file, options);  // most damage shows on opening: before the copy and the badge
+    refuse_certified(file, options.force);
+    mark::refuse_damaged(file, options.allow_damaged, "stamp");  // most damage shows on opening: before the copy and the badge
     const bool badge = badge_wanted(file, previous, carried, options, summary);
     // poppler reads page 1 and the badge's page in a child while the update is made.
     PageReadings pages(file, options.password);
@@ -742,7 +696,7 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
     if (badge) draw_badge(file, pages, update, record, options, summary);
     const std::string prior_sha256 = options.rewrite ? "" : prior_digest(prior, copied ? &*copied : nullptr, file.name());
     write_metadata(file, update, properties_for(record, options, prior.size(), prior_sha256, summary));
-    refuse_damaged(file, options);  // and some while reading the page drawn on
+    mark::refuse_damaged(file, options.allow_damaged, "stamp");  // and some while reading the page drawn on
     const std::optional<sign::Placeholder> signature = prepare_signature(file, update, options, summary);
     if (!file.defects().empty())
         summary.warnings.push_back(pdf::damage_message(file) + "; stamped because of --allow-damaged");

@@ -6,6 +6,7 @@
 #include "pdf/budget.hpp"
 #include "pdf/content.hpp"
 #include "pdf/objects.hpp"
+#include "sign/pdf_signature.hpp"
 #include "xmp/xmp.hpp"
 
 #include <algorithm>
@@ -975,24 +976,6 @@ void judge_document_information(pdf::File& before, pdf::File& now, Problems& p) 
     if (dc_fields(xmp(before)) != dc_fields(xmp(now))) p.add(finding::pith_changed_metadata, "the XMP's dc:title, dc:creator or dc:description");
 }
 
-// A certification signature in the baseline: its DocMDP /P (1: no changes, 2: form filling and
-// signing, 3: also comments), or 0 when the baseline is not certified.
-int docmdp_permissions(pdf::File& doc) {
-    const Object* perms = doc.get_key(doc.catalog().GetDictionary(), "Perms");
-    const Object* sig = perms && perms->IsDictionary() ? doc.get_key(perms->GetDictionary(), "DocMDP") : nullptr;
-    const Object* refs = sig && sig->IsDictionary() ? doc.get_key(sig->GetDictionary(), "Reference") : nullptr;
-    if (!refs || !refs->IsArray()) return sig ? 1 : 0;  // a /DocMDP without a readable reference: the strictest
-    for (const auto& item : refs->GetArray()) {
-        const Object& r = doc.resolve(item);
-        if (!r.IsDictionary() || name_of(doc.get_key(r.GetDictionary(), "TransformMethod")) != "DocMDP") continue;
-        const Object* params = doc.get_key(r.GetDictionary(), "TransformParams");
-        const Object* pv = params && params->IsDictionary() ? doc.get_key(params->GetDictionary(), "P") : nullptr;
-        const long long v = pv && pv->IsNumber() ? pv->GetNumber() : 2;
-        return v >= 1 && v <= 3 ? static_cast<int>(v) : 1;
-    }
-    return 1;
-}
-
 }  // namespace
 
 Baseline check_pith_update(pdf::File& file, const std::optional<std::uint64_t>& prior_length, const std::string& password,
@@ -1116,7 +1099,7 @@ void judge_actions(pdf::File& baseline, pdf::File& file, const Comparison& c, Pr
 
 // A certification signature's DocMDP permissions against what changed; the permissions (0: none).
 int judge_docmdp(pdf::File& baseline, bool other_changes, Problems& p) {
-    const int docmdp = docmdp_permissions(baseline);
+    const int docmdp = sign::docmdp_permissions(baseline);
     if (docmdp == 1 && (other_changes || !p.added.empty()))
         p.add(finding::pith_changed_docmdp, "the certification signature's DocMDP permissions (P=1) allow no change at all");
     if (docmdp == 2 && p.markup > 0)

@@ -11,6 +11,7 @@
 #include "mark/mark.hpp"
 #include "page/pixels.hpp"
 #include "page/title.hpp"
+#include "page/title_judgement.hpp"
 #include "page/visible.hpp"
 #include "pdf/file.hpp"
 #include "pdf/objects.hpp"
@@ -364,54 +365,33 @@ struct TitleCheck {
 void check_title_pixels(TitleCheck& title, Findings& f) {
     if (!title.pixels) return;
     if (!f.failure.empty()) return title.pixels.reset();  // invalid already: not worth its cost
-    const pixels::Judgement j = pixels::judge(title.words, title.pixels->collect());
+    const pixels::Verdict v = title::judge_pixels(title.words, title.pixels->collect(), f).verdict;
     for (Region& r : f.regions)  // the title's region says what the pixels made of it
-        if (r.kind == "title") r.outcome = j.verdict == pixels::Verdict::Agrees ? "ok" : j.verdict == pixels::Verdict::Unverified ? "info" : "fail";
-    switch (j.verdict) {
-        case pixels::Verdict::Agrees: f.ok(finding::pith_title_pixels_match, j.explanation); break;
-        case pixels::Verdict::Unverified: f.info(finding::pith_title_pixels_unverified, j.explanation); break;
-        case pixels::Verdict::Differs: f.fail(finding::pith_title_pixels_differs, j.explanation); break;
-        case pixels::Verdict::Faint: f.fail(finding::pith_title_pixels_faint, j.explanation); break;
-        case pixels::Verdict::Outranked: f.fail(finding::pith_title_pixels_outranked, j.explanation); break;
-    }
+        if (r.kind == "title") r.outcome = v == pixels::Verdict::Agrees ? "ok" : v == pixels::Verdict::Unverified ? "info" : "fail";
 }
 
 // 7. The record's title against what the title block's page shows a reader (page 1, or after
 // front matter): text nobody sees never binds.
 TitleCheck check_title(pdf::File& file, const std::string& plain, const std::string& hash, visible::Reading page1,
                        const Options& options, Findings& f) {
-    const int count = file.page_count();
-    auto read = [&](int i) {
+    const auto read = [&](int i) {
         if (i == 0) return std::move(page1);
         file.preflight_page(file.page(i));  // what poppler is asked to read fits the budget (doc/limits.md)
         return visible::ChildReader(file.bytes(), i, options.password).collect();
     };
-    const auto pixels_why = [&](int i, const visible::Page& page, double size, const std::vector<std::string>& title) {
-        return pixels::not_front_matter(file.bytes(), i, options.password, page, size, title);
-    };
-    const title::TitleBlock block = title::title_block(plain, hash, count, read, pixels_why);
-    const title::OnPage& t = block.shown;
-    switch (t.shown) {
-        case title::Shown::AsTitle: f.ok(finding::pith_title_match, t.explanation); break;
-        case title::Shown::NotAsTitle: f.fail(finding::pith_title_not_title, t.explanation); break;
-        case title::Shown::Hidden: f.fail(finding::pith_title_hidden, t.explanation); break;
-        case title::Shown::Differs: f.fail(finding::pith_title_differs, t.explanation); break;
-        case title::Shown::Scanned:
-        case title::Shown::Unknown: f.info(finding::pith_title_none, t.explanation); break;
-    }
-    TitleCheck out{block.index, std::nullopt, {}, std::nullopt, nullptr};
+    title::TextJudgement judged = title::judge_text(plain, hash, {read, file.bytes(), options.password, file.page_count()}, f);
+    const title::TitleBlock& block = judged.block;
+    TitleCheck out{block.index, std::nullopt, std::move(judged.words), std::nullopt, nullptr};
     if (!block.reading.page) return out;
     const pdf::Page geometry = file.page(block.index);
     const auto& words = block.reading.page->words;
     mark_hidden(*block.reading.page, geometry, block.index + 1, f);
+    const title::OnPage& t = block.shown;
     if (t.elsewhere) mark(f, block.index + 1, span_area(words, *t.elsewhere, geometry), "title", "fail", "the record's title, not set as one");
     if (t.span) {
         out.area = span_area(words, *t.span, geometry);
         mark(f, block.index + 1, *out.area, "title", "ok", "title");
-        out.words = pixels::title_words(*block.reading.page, *t.span, t.formula_words);
-        if (f.failure.empty())
-            out.ask = pixels::Request{block.index, pixels::region_for(*block.reading.page, out.words.all()),
-                                      pixels::languages_for(out.words.read), out.words};
+        if (f.failure.empty()) out.ask = std::move(judged.ask);
     }
     return out;
 }

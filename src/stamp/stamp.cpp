@@ -76,13 +76,7 @@ xmp::Properties properties_for(const Record& record, const Options& options, std
         else
             p["title"] = *record.title;
     }
-    if (record.receipt) {
-        p["receiptKeyId"] = record.receipt->key_id;
-        p["receiptAlgorithm"] = record.receipt->algorithm;
-        p["receiptSignature"] = record.receipt->signature_b64;
-        if (!record.receipt->fingerprint.empty()) p["receiptFingerprint"] = record.receipt->fingerprint;
-        if (!record.receipt->signed_at.empty()) p["receiptSignedAt"] = record.receipt->signed_at;
-    }
+    if (record.receipt) xmp::put_receipt(*record.receipt, p);
     for (const auto& [key, value] : p)
         if (has_forbidden_xml_chars(value)) throw Error("record field for pith:" + key + " holds control characters XMP cannot carry", err::record_invalid);
     p["resolverUrl"] = options.resolver + record.number.body;

@@ -202,11 +202,9 @@ RecordData check_record_data(const xmp::Properties& p, const PithNumber& number,
 // 4. The receipt. A key that is revoked, or outside its validity now, makes it at most
 // unverified: the receipt's signed_at is not signed, so it cannot show the signature is older.
 bool check_receipt_data(const xmp::Properties& p, const std::optional<Sha256>& hash, const Keyring& keyring, Findings& f) {
-    auto prop = [&](const char* name) { return property(p, name); };
+    const std::optional<Receipt> receipt = xmp::receipt_of(p);
     bool valid = false;
-    if (!prop("receiptSignature").empty() && hash) {
-        Receipt receipt{prop("receiptKeyId"), prop("receiptAlgorithm"), prop("receiptSignature"), prop("receiptFingerprint"),
-                        prop("receiptSignedAt"), "", "canonical_sha256_bytes"};
+    if (receipt && hash) {
         ReceiptCheck check = check_receipt(receipt, *hash, keyring, now_rfc3339());
         const Code code = receipt_code(check.status);
         if (check.status == ReceiptStatus::Valid) {
@@ -219,7 +217,7 @@ bool check_receipt_data(const xmp::Properties& p, const std::optional<Sha256>& h
             f.fail(code, check.explanation);
         }
     } else {
-        f.info(finding::receipt_absent, prop("receiptSignature").empty() ? "no receipt embedded" : "a receipt is embedded but no hash to check it against");
+        f.info(finding::receipt_absent, !receipt ? "no receipt embedded" : "a receipt is embedded but no hash to check it against");
     }
     for (const auto& w : keyring.warnings) f.info(finding::keyring_entry_refused, w);
     return valid;
@@ -584,13 +582,7 @@ void judge_badge_only(pdf::File& file, const Embedded& e, const Keyring& keyring
     else
         f.fail(finding::pith_number_mismatch, "the number " + record.source + " states does not derive from its record");
     xmp::Properties p;  // the receipt, as pith stamp would have embedded it
-    if (record.receipt) {
-        p["receiptKeyId"] = record.receipt->key_id;
-        p["receiptAlgorithm"] = record.receipt->algorithm;
-        p["receiptSignature"] = record.receipt->signature_b64;
-        p["receiptFingerprint"] = record.receipt->fingerprint;
-        p["receiptSignedAt"] = record.receipt->signed_at;
-    }
+    if (record.receipt) xmp::put_receipt(*record.receipt, p);
     Readers readers;
     start_readers(file, e, false, options, readers, f);
     check_receipt_data(p, record.canonical_hash, keyring, f);

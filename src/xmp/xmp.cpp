@@ -333,4 +333,24 @@ std::string merge(std::string_view existing, const Properties& properties) {
     return out.str();
 }
 
+void put_receipt(const Receipt& receipt, Properties& p) {
+    const std::pair<const char*, const std::string*> fields[] = {{"receiptKeyId", &receipt.key_id},
+                                                                 {"receiptAlgorithm", &receipt.algorithm},
+                                                                 {"receiptSignature", &receipt.signature_b64},
+                                                                 {"receiptFingerprint", &receipt.fingerprint},
+                                                                 {"receiptSignedAt", &receipt.signed_at}};
+    for (const auto& [name, value] : fields)
+        if (!value->empty()) p[name] = *value;
+}
+
+std::optional<Receipt> receipt_of(const Properties& p) {
+    auto prop = [&](const char* name) {
+        const auto it = p.find(name);
+        return it == p.end() ? std::string() : it->second;
+    };
+    if (prop("receiptSignature").empty()) return std::nullopt;
+    return Receipt{prop("receiptKeyId"), prop("receiptAlgorithm"), prop("receiptSignature"), prop("receiptFingerprint"),
+                   prop("receiptSignedAt"), "", "canonical_sha256_bytes"};
+}
+
 }  // namespace pith::xmp

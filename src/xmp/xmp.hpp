@@ -2,7 +2,10 @@
 #pragma once
 // pith's XMP properties: the schema (templates/pith-xmp.json), reading them from a
 // metadata packet, and merging them into one without losing anything it holds.
+#include "core/record.hpp"
+
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +30,14 @@ struct Schema {
 
 // pith property name (without prefix) -> value.
 using Properties = std::map<std::string, std::string>;
+
+// A record's receipt as pith's properties (receiptKeyId, receiptAlgorithm, receiptSignature,
+// receiptFingerprint, receiptSignedAt; empty fields left out): how pith stamp embeds it and pith
+// verify reads it back, written once.
+void put_receipt(const Receipt& receipt, Properties& p);
+// The receipt the properties carry; nullopt without receiptSignature. It signs
+// "canonical_sha256_bytes", the only message pith's receipts sign.
+std::optional<Receipt> receipt_of(const Properties& p);
 
 // What pith reads from a packet.
 struct Packet {

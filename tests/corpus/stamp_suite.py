@@ -270,11 +270,8 @@ NO_VISIBLE_TITLE = {
 }
 # Corpus files whose title the pixels cannot read (logos and symbols: doc/known-limits.md).
 # pith stamp refuses them (stamp.title_unchecked: verify would not say trusted) unless told
-# --no-title-check; verify then says unverified (pith.title.pixels.unverified), or keeps its own
-# failure where NO_VISIBLE_TITLE names one. The "bc" logo's glyphs exist but draw nothing: the
-# glance sees them as boxes, the pixels find nothing to read.
+# --no-title-check; verify then says unverified (pith.title.pixels.unverified).
 PIXELS_UNREADABLE = {
-    "encrypted/adobe-supplement_iso32000-rc4-owner-protected.pdf": "the \"bc\" logo: no letters to read",
     "valid/podofo-TestXRefCheckboxUnicode.pdf": "a title that is one check mark",
 }
 

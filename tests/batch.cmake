@@ -12,7 +12,7 @@ else()
 endif()
 
 foreach(case manifest_errors basic rerun_no_work interrupted_resumes killed_resumes worker_crash worker_killed_retried
-             worker_timeout worker_memory shard verify_mode verdicts examples gnu_parallel corpus)
+             worker_timeout worker_memory shard verify_mode verdicts examples gnu_parallel corpus corpus_selftest)
   add_test(NAME batch_${case}
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/batch/batch_suite.py
             --pith $<TARGET_FILE:pith> --source ${CMAKE_SOURCE_DIR} --shared ${PITH_BATCH_SHARED} ${case})

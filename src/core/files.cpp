@@ -7,6 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <csignal>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -123,8 +125,23 @@ void AtomicFile::write(std::string_view data) {
     if (!error_ && !write_all(fd_, data)) error_ = errno ? errno : EIO;
 }
 
+namespace {
+#if PITH_TEST_HOOKS
+// Test hook (doc/test-hooks.md): PITH_TEST_STOP_AT_COPY=before|after stops pith (SIGSTOP) just
+// before or after it copies the input to the output, so a test can change the input there and
+// let it go on (SIGCONT): the race of tests/stamp/input_changing.py, taken on purpose.
+void stop_at_copy(const char* when) {
+    const char* v = std::getenv("PITH_TEST_STOP_AT_COPY");
+    if (v && std::strcmp(v, when) == 0) std::raise(SIGSTOP);
+}
+#else
+void stop_at_copy(const char*) {}
+#endif
+}  // namespace
+
 bool AtomicFile::copy_from(const InputFile& in, std::uint64_t length) {
     if (error_) return false;
+    stop_at_copy("before");
     std::uint64_t copied = 0;
 #if PITH_HAVE_COPY_FILE_RANGE
     loff_t from = 0;
@@ -145,6 +162,7 @@ bool AtomicFile::copy_from(const InputFile& in, std::uint64_t length) {
         copied += static_cast<std::uint64_t>(n);
     }
 #endif
+    stop_at_copy("after");
     if (copied == length) return true;
     if (copied > 0) error_ = errno ? errno : EIO;  // a partial copy cannot be taken back: commit() fails
     return false;

@@ -198,6 +198,8 @@ class Builder(Folder):
             raise SystemExit("%s: pith stamp's title check: exit %d: %s" % (name, rc, err.strip()))
 
     def add(self, name, data, cls, description, expect, claim, proof, keyring="ring.json", control=False, alt=None):
+        """`alt`: {"exit": 2, "error_code": CODE}, the one refusal an attack may give instead (never a bare exit 2)."""
+        assert not alt or (alt.get("exit") == 2 and alt.get("error_code")), "%s: an alternative names its error code" % name
         self.write(name, data)
         entry = {"name": name, "class": cls, "description": description, "claim": claim, "proof": proof,
                  "keyring": keyring, "control": control,
@@ -693,7 +695,7 @@ def build_structure(b, a):
           "honest A stamped, then a hybrid-reference revision: its xref table does not list page 1's content, "
           "its /XRefStm gives B's content for it (classic readers follow /Prev and see A, hybrid readers see B)",
           ("invalid", "pith.changed.content"), "the table and the xref stream give different content for page 1",
-          [["py", "hybrid_differs", [CONTENT]]], alt={"exit": 2})
+          [["py", "hybrid_differs", [CONTENT]]])
 
 
 def hybrid(a, f, b_content):

@@ -3,10 +3,12 @@
 """Every error code of doc/errors.md: the list equals src/core/error.hpp's, every code is given
 somewhere in src/, and each is produced here by a real failure, with the code in the text line
 (`pith: MESSAGE  [CODE]`), in --json output where the command has it, and in batch reports.
-Codes that need a set-up of their own (a crashing worker, a decompression bomb) are produced by
-the suite named in ELSEWHERE, which this test checks asserts them.
+A code counts as tested only when this run saw pith give it (never because some suite's text
+mentions it): the worker failures, a spoilt output and an input changed during the stamp through
+the test hooks (NEEDS_HOOKS), internal.error by running the unit test case that makes it
+(UNIT_CASE, with --unit).
 
-usage: error_codes.py --pith PITH --source SRC
+usage: error_codes.py --pith PITH --source SRC [--unit PITH_TESTS] [--hooks ON|OFF]
 """
 import argparse
 import http.server
@@ -14,6 +16,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -24,16 +27,12 @@ import pdfedit  # noqa: E402
 from pdfwriter import minimal_pdf  # noqa: E402
 from pithrun import Failure, Workdir, check  # noqa: E402
 
-# Produced (and asserted with their code) by another suite.
-ELSEWHERE = {
-    "output.unverifiable": "tests/batch/batch_suite.py",
-    "worker.crashed": "tests/batch/batch_suite.py",
-    "worker.timeout": "tests/batch/batch_suite.py",
-    "worker.memory": "tests/batch/batch_suite.py",
-    "internal.error": "tests/unit/budget_test.cpp",
-    "input.changed": "tests/stamp/input_changing.py",  # a race: asserted with its code whenever it happens
-    "stamp.drops_signatures": "tests/sign/sign_suite.py",  # needs a signing certificate (sign_setup's PKI)
-}
+# Codes whose failure only a test hook (doc/test-hooks.md) can make on purpose: in a build without
+# hooks (--hooks OFF) they are listed as not produced here and not required.
+NEEDS_HOOKS = {"worker.crashed", "worker.timeout", "worker.memory", "output.unverifiable", "input.changed"}
+# The one code no command can be made to give: what a library throws past pith's own errors.
+# tests/unit/budget_test.cpp produces it; this test runs that test case (--unit) and requires it passes.
+UNIT_CASE = {"internal.error": "budget: within_budget names the file and turns what a hostile file throws into pdf.too_large"}
 
 
 def codes_in_header(src):
@@ -116,10 +115,10 @@ class Ctx(Workdir):
             check(line == "pith: %s  [%s]" % (last["error"], code), "text and --json differ: %r / %r" % (line, last))
         self.seen[code] = True
 
-    def batch_codes(self, manifest_lines, extra=()):
+    def batch_codes(self, manifest_lines, extra=(), env=None):
         m = self.write("m.jsonl", "\n".join(json.dumps(x) for x in manifest_lines) + "\n")
         report = self.path("report.jsonl")
-        self.run(["batch", m, "--report", report, "--progress", "none", "-j", "1"] + list(extra))
+        self.run(["batch", m, "--report", report, "--progress", "none"] + (list(extra) or ["-j", "1"]), env)
         lines = [json.loads(l) for l in open(report)]
         return {r["line"]: r for r in lines if r.get("event") == "file"}
 
@@ -262,29 +261,88 @@ def produce_batch(ctx, stamped, other):
     check(res[2]["status"] == "stamped", "the article: %r" % res[2])
 
 
-def check_elsewhere(src, codes):
-    for code, suite in ELSEWHERE.items():
-        check(code in codes, "ELSEWHERE names %s, which is not a code" % code)
-        text = open(os.path.join(src, suite)).read()
-        check(code in text, "%s does not assert %s" % (suite, code))
+def produce_signed(ctx, stamped):
+    """A publisher-signed stamp, stamped again: it would drop the signature."""
+    c = ctx
+    key, cert = c.path("sign.key"), c.path("sign.pem")
+    signed = c.path("signed.pdf")
+    rc, _, err = c.run(["stamp", c.article, "--record", c.record, "-o", signed, "--sign-cert", cert, "--sign-key", key])
+    check(rc == 0, "signed stamp: " + err)
+    c.expect("stamp.drops_signatures", ["stamp", signed, "--record", c.record, "-o", c.path("again.pdf"), "--json"], json_out=True)
+
+
+def produce_hooks(ctx):
+    """The failures only a test hook makes: a worker that crashes, hangs or runs out of memory, an
+    output spoilt after stamping, an input rewritten between pith's copy and its check."""
+    c = ctx
+    names = {"worker.crashed": ("crash", "PITH_BATCH_TEST_CRASH"), "worker.timeout": ("hang", "PITH_BATCH_TEST_HANG"),
+             "worker.memory": ("hog", "PITH_BATCH_TEST_MEMORY"), "output.unverifiable": ("spoil", "PITH_BATCH_TEST_SPOIL")}
+    lines = []
+    for code, (word, _) in names.items():
+        shutil.copy(c.article, c.path("hook-%s.pdf" % word))
+        lines.append({"input": c.path("hook-%s.pdf" % word), "output": c.path("hook-%s-out.pdf" % word), "record": c.record})
+    env = {var: "hook-%s.pdf" % word for word, var in names.values()}
+    res = c.batch_codes(lines, ["--timeout", "2", "--memory", "256", "-j", "2"], env=env)
+    for line, code in enumerate(names, 1):
+        check(res[line]["status"] == "failed" and res[line]["error_code"] == code, "batch line %d: %r, wanted %s" % (line, res[line], code))
+        check(not os.path.exists(lines[line - 1]["output"]), "%s: an output was left" % code)
+        c.seen[code] = True
+    # input.changed: pith stops after copying its input (PITH_TEST_STOP_AT_COPY), the input changes, pith goes on.
+    src = c.write("changing.pdf", open(c.article, "rb").read())
+    args = ["stamp", src, "--record", c.record, "-o", c.path("changing-out.pdf")]
+    p = subprocess.Popen([c.pith] + args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=c.tmp,
+                         env=c.env(PITH_TEST_STOP_AT_COPY="after"))
+    _, status = os.waitpid(p.pid, os.WUNTRACED)
+    if not os.WIFSTOPPED(status):
+        p.returncode = os.waitstatus_to_exitcode(status)
+        check(False, "PITH_TEST_STOP_AT_COPY=after: pith did not stop (exit %d)" % p.returncode)
+    with open(src, "r+b") as f:
+        f.seek(100)
+        f.write(b"%")
+    os.kill(p.pid, signal.SIGCONT)
+    _, err = p.communicate(timeout=120)
+    line = err.decode("utf-8", "replace").strip()
+    print("%-22s pith %s (changed after the copy)\n%22s -> %s" % ("input.changed", " ".join(args), "", line))
+    check(p.returncode == 2 and line.endswith("  [input.changed]"), "input.changed: exit %d %r" % (p.returncode, line))
+    check_code_once(line, "input.changed")
+    c.seen["input.changed"] = True
+
+
+def produce_unit(unit, codes, seen):
+    """Runs the Catch2 test case that makes each UNIT_CASE code; it must run and pass."""
+    for code, case in UNIT_CASE.items():
+        check(code in codes, "UNIT_CASE names %s, which is not a code" % code)
+        p = subprocess.run([unit, case], capture_output=True, text=True, timeout=120)
+        print("%-22s %s %r -> exit %d" % (code, os.path.basename(unit), case, p.returncode))
+        check(p.returncode == 0 and "All tests passed" in p.stdout and "1 test case" in p.stdout,
+              "unit test case %r: exit %d\n%s" % (case, p.returncode, p.stdout[-2000:]))
+        seen[code] = True
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--pith", required=True)
     ap.add_argument("--source", required=True)
+    ap.add_argument("--unit", help="the Catch2 unit test binary (pith_tests), for UNIT_CASE")
+    ap.add_argument("--hooks", choices=["ON", "OFF"], default="ON", help="whether pith has the test hooks")
     args = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="pith-error-codes-")
     try:
         codes = check_lists(args.source)
-        check_elsewhere(args.source, codes)
         ctx = Ctx(args, tmp)
         stamped, other = produce_cli(ctx)
+        produce_signed(ctx, stamped)
         produce_registry(ctx)
         produce_batch(ctx, stamped, other)
-        missing = sorted(codes - set(ctx.seen) - set(ELSEWHERE))
-        check(not missing, "codes no test produces: %r" % missing)
-        print("error_codes: %d codes, %d produced here, %d by other suites" % (len(codes), len(ctx.seen), len(ELSEWHERE)))
+        if args.hooks == "ON":
+            produce_hooks(ctx)
+        if args.unit:
+            produce_unit(args.unit, codes, ctx.seen)
+        unproducible = (NEEDS_HOOKS if args.hooks == "OFF" else set()) | (set() if args.unit else set(UNIT_CASE))
+        missing = sorted(codes - set(ctx.seen) - unproducible)
+        check(not missing, "codes no test produced: %r" % missing)
+        print("error_codes: %d codes, %d produced in this run%s" % (
+            len(codes), len(ctx.seen), "; not produced (no test hooks / no --unit): %s" % sorted(unproducible) if unproducible else ""))
     except Failure as e:
         print("FAIL:", e)
         return 1

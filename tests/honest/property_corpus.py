@@ -12,8 +12,12 @@ first line; Ctx.make_record: signed by a test key). A file whose page 1 has no t
 record of its file name: a publisher's record always has a title, which such a page cannot
 show. Only the password of an encrypted file is given (it is no override).
 
+and pith stamp accepts at least the floor FLOORS states for the corpus (a stamp that refuses
+everything with documented codes keeps the property; the floor fails it).
+
 usage: property_corpus.py --pith PITH --out DIR [--corpus DIR] [--only SUBSTR] [--jobs N]
-Exit: 0 the property holds on every file, 1 it does not, 77 corpus missing.
+       property_corpus.py --pith PITH --selftest
+Exit: 0 the property holds on every file and the floor holds, 1 it does not, 77 corpus missing.
 """
 import argparse
 import collections
@@ -21,7 +25,9 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -29,6 +35,29 @@ sys.dont_write_bytecode = True  # keep the source tree clean
 sys.path.insert(0, os.path.join(HERE, "..", "corpus"))
 import stamp_suite  # noqa: E402
 from run_honest import error_code  # noqa: E402
+
+
+# The floor, stated beside the corpus it is for (keyed by the rows of its MANIFEST.tsv): how many
+# files outside malformed/ the property is checked on, and how many of them pith stamp must accept
+# (each then trusted). A refusal names a documented code, so a stamp that refuses everything would
+# pass the property itself: the floor is what fails it. Raise a floor when pith accepts more;
+# never lower it to let a change in.
+FLOORS = {147: {"files": 114, "accepted": 73},  # ../shared/corpus (measured: 73 of 114)
+          30: {"files": 22, "accepted": 19}}  # tests/corpus/files, a fresh clone's corpus (measured: 19 of 22)
+
+
+def floor_problems(corpus_rows, results):
+    """What is wrong with the number of files checked and accepted (FLOORS)."""
+    floor = FLOORS.get(corpus_rows)
+    if floor is None:
+        return ["no floor stated for a corpus of %d files (FLOORS in property_corpus.py)" % corpus_rows]
+    accepted = sum(1 for r in results if r.get("outcome") == "accepted, trusted")
+    problems = []
+    if len(results) != floor["files"]:
+        problems.append("%d files checked, FLOORS states %d" % (len(results), floor["files"]))
+    if accepted < floor["accepted"] or not accepted:
+        problems.append("%d files accepted by pith stamp, below the floor of %d" % (accepted, floor["accepted"]))
+    return problems
 
 
 def documented_codes(repo):
@@ -87,15 +116,62 @@ def check_file(ctx, row, codes):
     return dict(res, result="PASS", outcome="accepted, trusted")
 
 
+REFUSE_ALL = """#!/bin/sh
+# The self-test's planted fault: a pith whose stamp refuses every file, with a documented code.
+for a in "$@"; do
+  if [ "$a" = stamp ]; then echo "pith: the record's title is not shown on page 1  [stamp.title_not_shown]" >&2; exit 2; fi
+done
+exec "%s" "$@"
+"""
+
+
+def selftest(args):
+    """The floor on planted faults: floor_problems() on made-up results, then this test run with a
+    pith whose stamp refuses everything (a documented code each time, so only the floor can fail
+    it) on the fresh clone's corpus, tests/corpus/files."""
+    def results(n, accepted):
+        return [{"outcome": "accepted, trusted" if i < accepted else "refused [stamp.title_not_shown]"} for i in range(n)]
+    shared, fresh = FLOORS[147], FLOORS[30]
+    cases = [("the shared corpus at its floor", 147, results(shared["files"], shared["accepted"]), True),
+             ("one file fewer accepted", 147, results(shared["files"], shared["accepted"] - 1), False),
+             ("every file refused", 147, results(shared["files"], 0), False),
+             ("a file dropped from the corpus", 147, results(shared["files"] - 1, shared["accepted"]), False),
+             ("the fresh clone's corpus at its floor", 30, results(fresh["files"], fresh["accepted"]), True),
+             ("a corpus with no floor", 12, results(12, 12), False)]
+    bad = [what for what, rows, rs, ok in cases if (not floor_problems(rows, rs)) != ok]
+    tmp = tempfile.mkdtemp(prefix="property-selftest-")
+    try:
+        fake = os.path.join(tmp, "pith")
+        with open(fake, "w") as f:
+            f.write(REFUSE_ALL % os.path.abspath(args.pith))
+        os.chmod(fake, 0o755)
+        p = subprocess.run([sys.executable, os.path.abspath(__file__), "--pith", fake, "--out", os.path.join(tmp, "out"),
+                            "--corpus", os.path.join(args.repo, "tests", "corpus", "files")],
+                           capture_output=True, text=True, env={k: v for k, v in os.environ.items() if k != "PITH_SHARED"})
+        ok = p.returncode == 1 and "below the floor" in p.stdout and " break the property" in p.stdout \
+            and "; 0 break the property" in p.stdout
+        print("a stamp that refuses every file: exit %d, %s" % (p.returncode, "fails on the floor" if ok else "WRONG"))
+        if not ok:
+            print(p.stdout[-3000:] + p.stderr[-2000:])
+            bad.append("a stamp that refuses every file")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("property_corpus selftest: %d cases and a refusing stamp: %s" % (len(cases), "WRONG: %s" % bad if bad else "all right"))
+    return 1 if bad else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pith", required=True)
-    ap.add_argument("--out", required=True)
     ap.add_argument("--corpus", default=None)
     ap.add_argument("--repo", default=os.path.dirname(os.path.dirname(HERE)))
     ap.add_argument("--only", default=None, help="only files whose path contains this")
     ap.add_argument("--jobs", type=int, default=int(os.environ.get("PITH_CORPUS_JOBS", "1")))
+    ap.add_argument("--selftest", action="store_true", help="check the floor on planted faults (a stamp that refuses all)")
+    ap.add_argument("--out", required="--selftest" not in sys.argv)
     args = ap.parse_args()
+    if args.selftest:
+        return selftest(args)
     if os.environ.get("PITH_SHARED"):
         args.corpus = os.path.join(os.environ["PITH_SHARED"], "corpus")
     args.corpus = os.path.abspath(args.corpus or os.path.join(args.repo, "..", "shared", "corpus"))
@@ -128,7 +204,12 @@ def main():
     print("\n%d files: %s; %d break the property; %.1f s"
           % (len(results), ", ".join("%d %s" % (n, o) for o, n in sorted(outcomes.items())), len(fails),
              time.time() - t0))
-    return 1 if fails else 0
+    floored = [] if args.only else floor_problems(len(stamp_suite.manifest(args.corpus)), results)
+    for line in floored:
+        print("FAIL floor: " + line)
+    print("floor: " + ("not checked (--only)" if args.only else "below it" if floored else "held (%r)"
+                       % FLOORS[len(stamp_suite.manifest(args.corpus))]))
+    return 1 if fails or floored else 0
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ classes, stamped with a signed record of their own title, must verify trusted.
 
 usage: run_honest.py --pith PITH --work DIR [--sample | --full] [--class C] [--form F]
                      [--engine E] [--failed-in REPORT] [--jobs N] [--report FILE] [--list]
+       run_honest.py --selftest
 
 For each paper (corpus.py: class x title form x engine) this script
   compile  writes the paper's source and compiles it once (pdflatex or lualatex); a TeX error
@@ -17,8 +18,11 @@ For each paper (corpus.py: class x title form x engine) this script
   verify   `pith verify --json --keyring ring.json`: must say trusted (exit 0).
 It writes a JSON report of every paper (class, engine, form, titles, stamp exit + code and
 message, verify state + codes, and for a failure the page-1 lines pdftotext -bbox-layout
-shows) and prints the failures grouped by cause. Exit 0 only when every paper is trusted.
+shows) and prints the failures grouped by cause. Exit 0 only when every paper is trusted and
+the run held the number of papers corpus.py states for it (SAMPLE_PAPERS, FULL_PAPERS: a class,
+form or engine dropped fails; not checked when --class, --form or --failed-in narrow the run).
 No list of allowed failures: a refused or untrusted paper fails the run.
+--selftest checks that count on planted faults (no TeX, no pith).
 
 --sample (the default) is the CI sample (corpus.sample()): every class with each engine once
 and every form with each engine at least once. --full is the whole product.
@@ -148,6 +152,45 @@ def run_paper(ctx, work_root, cls, form, engine):
     return res
 
 
+def expected_papers(args):
+    """How many papers the run must hold (corpus.py's stated counts), or None where --class,
+    --form or --failed-in narrow it to a size nothing states."""
+    if args.classes or args.forms or args.failed_in:
+        return None
+    stated = corpus.FULL_PAPERS if args.full else corpus.SAMPLE_PAPERS
+    return sum(n for engine, n in stated.items() if not args.engines or engine in args.engines)
+
+
+def count_problem(want, papers, results):
+    """None when the run held and answered exactly the stated number of papers (and at least one)."""
+    if not papers:
+        return "no papers to run"
+    if want is not None and len(papers) != want:
+        return "%d papers selected, corpus.py states %d" % (len(papers), want)
+    if len(results) != len(papers):
+        return "%d results for %d papers" % (len(results), len(papers))
+    return None
+
+
+def selftest():
+    """count_problem() on planted faults: a dropped class, an empty run, a lost result."""
+    ns = argparse.Namespace(classes=None, forms=None, failed_in=None, full=False, engines=["pdflatex"])
+    want = expected_papers(ns)
+    papers = [p for p in corpus.sample() if p[2] == "pdflatex"]
+    first = papers[0][0]
+    cases = [("the CI sample", want, papers, papers, True),
+             ("a class dropped", want, [p for p in papers if p[0] != first], [p for p in papers if p[0] != first], False),
+             ("an empty run", want, [], [], False),
+             ("a result lost", want, papers, papers[1:], False),
+             ("--class narrows it", expected_papers(argparse.Namespace(**dict(vars(ns), classes=[first]))),
+              papers[:1], papers[:1], True)]
+    full = argparse.Namespace(**dict(vars(ns), full=True, engines=None))
+    cases.append(("the full product", expected_papers(full), corpus.product(), corpus.product(), True))
+    bad = [what for what, w, ps, rs, ok in cases if (count_problem(w, ps, rs) is None) != ok]
+    print("run_honest selftest: %d cases, %s" % (len(cases), "WRONG: %s" % bad if bad else "all right"))
+    return 1 if bad else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pith", required=True)
@@ -163,6 +206,9 @@ def main():
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--report", help="JSON report (default WORK/report.json)")
     ap.add_argument("--list", action="store_true", help="list the papers and exit")
+    ap.add_argument("--selftest", action="store_true", help="check the count check on planted faults, then exit")
+    if "--selftest" in sys.argv[1:]:
+        return selftest()
     args = ap.parse_args()
 
     papers = corpus.product() if args.full else corpus.sample()
@@ -176,6 +222,11 @@ def main():
         for p in papers:
             print(corpus.label(*p))
         return 0
+    want = expected_papers(args)
+    problem = count_problem(want, papers, papers)
+    if problem:
+        print("FAIL: " + problem)
+        return 1
     for tool in corpus.ENGINES + ["pdftotext"]:
         if shutil.which(tool) is None:
             print("%s not installed: install the packages in .ci/packages-latex.txt" % tool)
@@ -189,6 +240,7 @@ def main():
     results.sort(key=lambda r: r["paper"])
     elapsed = time.time() - t0
     fails = [r for r in results if r["result"] != "PASS"]
+    counted = count_problem(want, papers, results)
     report = {"papers": len(results), "passed": len(results) - len(fails), "failed": len(fails),
               "classes": sorted({r["class"] for r in results}), "forms": sorted({r["form"] for r in results}),
               "engines": sorted({r["engine"] for r in results}), "seconds": round(elapsed, 1),
@@ -211,7 +263,9 @@ def main():
     print("\n%d papers (%d classes, %d forms, %d engines): %d trusted, %d failing; %.1f s; report %s"
           % (len(results), len(report["classes"]), len(report["forms"]), len(report["engines"]),
              report["passed"], len(fails), elapsed, args.report or os.path.join(args.work, "report.json")))
-    return 1 if fails else 0
+    print("count: " + (counted or ("%d papers, as corpus.py states" % want if want is not None
+                                   else "not checked (--class, --form or --failed-in narrow the run)")))
+    return 1 if fails or counted else 0
 
 
 if __name__ == "__main__":

@@ -5,18 +5,18 @@
 with --before) beside the automatic one, plus zbarimg on every file stamped with --qr.
 
     tests/stamp/placement_corpus.py --pith build/pith [--before /work/main/build/pith]
-                                     [--corpus ../shared/corpus] [--no-qr] [--json]
+                                     [--corpus DIR] [--no-qr] [--json]
 
 For each file of category "valid" in MANIFEST.tsv: page 1 is rendered before stamping
 (pdftoppm, 72 dpi, grey); the badge's rectangle is the link rectangle `pith stamp --json`
 reports, mapped to the displayed page (CropBox, /Rotate from pdfinfo -box); "inked" is the
 share of its pixels darker than 255-24. With --qr the badge's area is rendered at 300 dpi and
 zbarimg must read exactly the resolver URL. Prints one line per file and a summary table;
-exits 1 when the automatic placement inks a badge on a page where it found a free spot, or a
-QR code does not decode.
+exits 1 when the automatic placement inks a badge on a page where it found a free spot, a
+QR code does not decode, or a valid file is not measured (every one must be: the corpus's count
+is tests/corpus/counts.tsv's).
 """
 import argparse
-import csv
 import json
 import os
 import re
@@ -29,6 +29,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(REPO, "tests", "lib"))
+sys.path.insert(0, os.path.join(REPO, "tests", "corpus"))
+import manifest  # noqa: E402
 from pgm import read_pgm  # noqa: E402
 INK = 24
 RESOLVER = "https://example.org/r/"
@@ -85,16 +87,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--pith", default=os.path.join(REPO, "build", "pith"))
     ap.add_argument("--before", help="pith binary of today's placement (default: --pith with --corner top-right)")
-    ap.add_argument("--corpus", default=os.environ.get("PITH_SHARED", os.path.join(REPO, "..", "shared")) + "/corpus")
+    ap.add_argument("--corpus", help="default: the corpus tests/CMakeLists.txt picks (tests/corpus/manifest.py)")
     ap.add_argument("--record", default=os.path.join(REPO, "examples", "record.json"))
     ap.add_argument("--no-qr", action="store_true")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
-    manifest = os.path.join(a.corpus, "MANIFEST.tsv")
-    if not os.path.exists(manifest):
-        print("corpus not found at %s; skipping" % a.corpus)
-        return 77
-    files = [row["file"] for row in csv.DictReader(open(manifest), delimiter="\t") if row["category"] == "valid"]
+    corpus = manifest.load(a.corpus)  # a missing corpus or file fails here
+    a.corpus = corpus.root
+    files = [row["file"] for row in corpus.rows("valid")]
     tmp = tempfile.mkdtemp(prefix="pith-placement-corpus-")
     rows, problems = [], []
     time_before = time_after = 0.0
@@ -146,8 +146,8 @@ def main():
         shutil.rmtree(tmp, ignore_errors=True)
 
     done = [r for r in rows if "skipped" not in r]
-    if files and not done:
-        problems.append("no file was stamped: nothing was measured")
+    # Every valid file is measured: one pdftoppm or pith cannot read is a problem, not a smaller loop.
+    problems += ["%s: %s" % (r["file"], r["skipped"]) for r in rows if "skipped" in r]
     summary = {
         "files": len(files), "stamped": len(done), "skipped": [r["file"] for r in rows if "skipped" in r],
         "today_mean_inked": sum(r["today"] for r in done) / max(1, len(done)),

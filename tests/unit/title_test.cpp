@@ -14,9 +14,9 @@
 #include <string_view>
 
 #include "core/unicode.hpp"
-#include "corpus_support.hpp"
 #include "page/title.hpp"
 #include "page/visible.hpp"
+#include "required.hpp"
 
 namespace fs = std::filesystem;
 using pith::title::compare;

@@ -12,9 +12,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "corpus_support.hpp"
 #include "page/visible.hpp"
 #include "pdf_support.hpp"
+#include "required.hpp"
 
 namespace fs = std::filesystem;
 using pith::visible::Page;

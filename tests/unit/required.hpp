@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
-// The real-PDF corpus the unit tests read: $PITH_TEST_CORPUS, else the one tests/CMakeLists.txt
-// picked (the shared corpus beside the checkout, else the committed subset tests/corpus/files).
-// Nothing is skipped: a corpus or a file a test names that is not there fails the test.
+// What the Catch2 cases need from outside the build, required: a tool .ci/deps installs, and the
+// real-PDF corpus: $PITH_TEST_CORPUS, else the one tests/CMakeLists.txt picked (the shared corpus
+// beside the checkout, else the committed subset tests/corpus/files). Nothing is skipped: a tool,
+// a corpus or a corpus file a case names that is not there fails the case.
 #pragma once
 
 #include <catch2/catch.hpp>
+
+#include "pdf_support.hpp"
 
 #include <cstdlib>
 #include <filesystem>
@@ -55,3 +58,8 @@ inline std::vector<std::vector<std::string>> manifest() {
 }
 
 }  // namespace corpus
+
+// qpdf checks and encrypts the unit tests' files.
+inline void require_qpdf() {
+    if (!pdftest::have_qpdf()) FAIL("qpdf not installed (Debian: qpdf; .ci/deps installs it)");
+}

@@ -32,8 +32,15 @@ sys.path.insert(0, os.path.join(REPO, "tests", "lib"))
 sys.path.insert(0, os.path.join(REPO, "tests", "corpus"))
 import manifest  # noqa: E402
 from pgm import read_pgm  # noqa: E402
+from pithrun import DAMAGED_CORPUS_FILES  # noqa: E402
 INK = 24
 RESOLVER = "https://example.org/r/"
+# Files whose QR code zbarimg cannot read, with why (examined by hand); one that starts to decode
+# fails too, to come off the list.
+QR_UNREADABLE = {
+    "valid/ctm_cm.pdf": "damaged (stamped with --allow-damaged): poppler stops drawing page 1 at its broken "
+                        "content ('cm' with too few operands), pith's badge included",
+}
 
 
 def run(args, timeout=300):
@@ -107,9 +114,10 @@ def main():
                 rows.append({"file": name, "skipped": "pdftoppm or pdfinfo cannot read page 1"})
                 continue
             before = read_pgm(os.path.join(tmp, "before.pgm"))
+            damaged = ["--allow-damaged"] if name in DAMAGED_CORPUS_FILES else []  # refused without it
             today, t0 = stamp(a.before or a.pith, pdf, a.record, os.path.join(tmp, "today.pdf"),
-                              [] if a.before else ["--corner", "top-right"])
-            auto, t1 = stamp(a.pith, pdf, a.record, os.path.join(tmp, "auto.pdf"), [])
+                              damaged + ([] if a.before else ["--corner", "top-right"]))
+            auto, t1 = stamp(a.pith, pdf, a.record, os.path.join(tmp, "auto.pdf"), damaged)
             if not today or not auto or not today.get("badge") or not auto.get("badge") or auto["badge"]["page"] != 1:
                 rows.append({"file": name, "skipped": "pith stamp refused it or drew no badge on page 1"})
                 continue
@@ -122,7 +130,7 @@ def main():
             if row["auto"] > 0 and not row["boxed"]:
                 problems.append("%s: the badge at a free spot (%s) lies on %.1f%% ink" % (name, row["spot"], 100 * row["auto"]))
             if not a.no_qr:
-                qr, _ = stamp(a.pith, pdf, a.record, os.path.join(tmp, "qr.pdf"), ["--qr"])
+                qr, _ = stamp(a.pith, pdf, a.record, os.path.join(tmp, "qr.pdf"), damaged + ["--qr"])
                 url = RESOLVER + qr["number"].rsplit(":", 1)[1] if qr else ""
                 x0, y0, x1, y1 = display_rect(qr["badge"]["rect"], crop, rotate, 300 / 72) if qr else (0, 0, 0, 0)
                 pad = 40
@@ -134,13 +142,17 @@ def main():
                 row["qr"] = bool(qr) and z == url
                 # A page too small for the badge shrinks it, QR code and all: stamp says so.
                 row["qr_too_small"] = bool(qr) and any("may not scan" in w for w in qr.get("warnings", []))
-                if not row["qr"] and not row["qr_too_small"]:
+                if name in QR_UNREADABLE:
+                    if row["qr"]:
+                        problems.append("%s: the QR code decodes now: take it off QR_UNREADABLE" % name)
+                elif not row["qr"] and not row["qr_too_small"]:
                     problems.append("%s: zbarimg read %r, not %s" % (name, z, url))
             rows.append(row)
             if not a.json:
                 print("%-60s today %5.1f%%  auto %5.1f%%  %s%s%s" % (
                     name, 100 * row["today"], 100 * row["auto"], row["spot"], ", boxed" if row["boxed"] else "",
                     "" if a.no_qr else (", QR ok" if row["qr"] else ", QR unreadable (page too small, warned)" if row["qr_too_small"]
+                                       else ", QR unreadable (known: %s)" % QR_UNREADABLE[name] if name in QR_UNREADABLE
                                        else ", QR FAILS")))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -586,6 +586,11 @@ def case_hostile_form(ctx):
 # Corpus files pith stamp refuses unsigned as well, so signing is not what refuses them; any other
 # refusal, or one of these stamped, fails case_corpus.
 REFUSED_UNSIGNED = {
+    "encrypted/pyhanko-minimal-pubkey-aes256.pdf": "public-key encryption (/Adobe.PubSec) is not supported",
+    "signed/qpdf-acrobat-sign-restricted.pdf": "certified, DocMDP P=1 (stamped with --force only)",
+    "signed/certified-with-indirect-refs-in-dir.pdf": "certified, DocMDP P=1",
+    "signed/verapdf-a2b-6-1-12-t02-pass-a-signed.pdf": "certified, DocMDP P=2",
+    "signed/verapdf-a4-6-1-11-t01-pass-a-signed.pdf": "certified, DocMDP P=2",
 }
 
 

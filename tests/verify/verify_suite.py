@@ -1034,7 +1034,8 @@ def case_malformed_exit2(ctx):
                 problems.append("%s: with --allow-damaged want absent (3) with pdf.damaged, got %d %s" % (name, rc, report.get("informational")))
     print("%d malformed PDFs: %d damaged but readable with --allow-damaged; %d problems"
           % (len(files), damaged, len(problems)))
-    check(damaged > 0 and not problems, "\n".join(problems))
+    check(not problems, "\n".join(problems))
+    corpus.expect("malformed files damaged but readable", damaged, shared=23, committed=4)  # as measured
 
 
 def set_up(ctx):

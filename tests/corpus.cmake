@@ -36,3 +36,12 @@ foreach(group ${PITH_CORPUS_GROUPS})
     TIMEOUT ${PITH_CORPUS_TIMEOUT_${group}}
     LABELS "corpus;stamp")
 endforeach()
+
+# Planted faults that must fail the suites (tests/corpus/planted_faults.py, a few seconds): a
+# corpus copy without a file, without a file and its row, with an unlisted PDF; the Catch2 corpus
+# cases and a Python corpus suite on such a copy; qpdf and xmllint missing from the PATH.
+add_test(NAME corpus_planted_faults
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/corpus/planted_faults.py
+          --pith $<TARGET_FILE:pith> --tests $<TARGET_FILE:pith_tests> --source ${CMAKE_SOURCE_DIR}
+          --work ${CMAKE_CURRENT_BINARY_DIR}/planted-faults)
+set_tests_properties(corpus_planted_faults PROPERTIES TIMEOUT 300 LABELS "corpus")

@@ -3,7 +3,9 @@
 """Builds pith with AddressSanitizer and UBSan in its own build directory and runs stamp,
 verify and extract on every corpus PDF (malformed ones included, also with --allow-damaged)
 and on 60 mutations of two PDFs: no sanitizer report, no crash, no hang, no output left by
-a failed stamp. Skipped (77) when the corpus is missing."""
+a failed stamp; each corpus file stamps (exit 0) but those STAMP_REFUSED names (exit 2), and
+verify reads what stamp wrote. The corpus is --corpus (tests/CMakeLists.txt's), held to
+tests/corpus/counts.tsv: a missing corpus or file fails."""
 import argparse
 import os
 import random
@@ -11,17 +13,40 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "corpus"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "lib"))
+import manifest  # noqa: E402
+from pithrun import DAMAGED_CORPUS_FILES  # noqa: E402
+
+# Corpus files pith stamp refuses (exit 2) with their password and, for malformed/ and damaged
+# ones, --allow-damaged: verify reads the input of these; every other file must stamp.
+STAMP_REFUSED = {
+    "encrypted/pyhanko-minimal-pubkey-aes256.pdf": "public-key encryption (/Adobe.PubSec)",
+    "signed/certified-with-indirect-refs-in-dir.pdf": "certified (DocMDP), needs --force",
+    "signed/qpdf-acrobat-sign-restricted.pdf": "certified (DocMDP), needs --force",
+    "signed/verapdf-a2b-6-1-12-t02-pass-a-signed.pdf": "certified (DocMDP), needs --force",
+    "signed/verapdf-a4-6-1-11-t01-pass-a-signed.pdf": "certified (DocMDP), needs --force",
+    "malformed/DERIVED-minimal-document-truncated-tail.pdf": "no catalog in what remains",
+    "malformed/broken-objstream1.pdf": "an object missing from its object stream",
+    "malformed/circular-page-tree.pdf": "page tree loops before a page",
+    "malformed/issue-146.pdf": "truncated: no catalog",
+    "malformed/issue-99.pdf": "no catalog",
+    "malformed/minimal-aes256-malformed-perms.pdf": "AES-256 with a malformed /Perms",
+    "malformed/qpdf-bad1-5-bytes.pdf": "no %PDF- header",
+    "malformed/qpdf-fuzz-388571629.pdf": "no catalog",
+    "malformed/qpdf-fuzz-69977a.pdf": "no %PDF- header",
+    "malformed/qpdf-fuzz-69977d.pdf": "no startxref and no objects",
+}
+
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--source", required=True)
     ap.add_argument("--build", required=True)
-    ap.add_argument("--shared", required=True)
+    ap.add_argument("--corpus", required=True)
     a = ap.parse_args()
-    corpus = Path(os.environ.get("PITH_SHARED", a.shared)) / "corpus"
-    if not corpus.is_dir():
-        print(f"corpus not found at {corpus}; skipping the sanitizer run")
-        return 77
+    rows = manifest.load(os.path.join(os.environ["PITH_SHARED"], "corpus") if os.environ.get("PITH_SHARED") else a.corpus)
+    corpus = Path(rows.root)
     build = Path(a.build)
     for cmd in (["cmake", "-S", a.source, "-B", str(build), "-DPITH_SANITIZE=ON", "-DPITH_STATIC=OFF", "-DBUILD_TESTING=OFF",
                  "-DCMAKE_BUILD_TYPE=Debug"],
@@ -34,14 +59,11 @@ def main():
     record = str(Path(a.source) / "examples" / "record.json")
     env = dict(os.environ, ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:exitcode=99",
                UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:exitcode=98")
-    passwords = {}
-    for line in (corpus / "MANIFEST.tsv").read_text(encoding="utf-8").splitlines()[1:]:
-        cols = line.split("\t")
-        passwords[cols[0]] = cols[7]
     out = build / "asan-out.pdf"
     failures = runs = 0
 
     def run(label, args):
+        """pith's exit status, None when it hung."""
         nonlocal failures, runs
         runs += 1
         try:
@@ -49,7 +71,7 @@ def main():
         except subprocess.TimeoutExpired:
             failures += 1
             print(f"FAIL {label}: pith {args[0]} hung")
-            return
+            return None
         report = "AddressSanitizer" in r.stderr or "runtime error:" in r.stderr or "LeakSanitizer" in r.stderr
         if report or r.returncode < 0 or r.returncode in (98, 99):
             failures += 1
@@ -57,24 +79,35 @@ def main():
         elif args[0] == "stamp" and r.returncode != 0 and out.exists():
             failures += 1
             print(f"FAIL {label}: a failed stamp left {out}")
+        return r.returncode
 
     # Every corpus file; damaged ones are also read around (--allow-damaged), which is the
     # code that works hardest on bad input.
-    for pdf in sorted(corpus.glob("*/*.pdf")):
-        rel = str(pdf.relative_to(corpus))
-        pw = ["--password", passwords[rel]] if passwords.get(rel) else []
-        allow = ["--allow-damaged"] if rel.startswith("malformed/") else []
-        run(rel, ["stamp", str(pdf), "--record", record, "-o", str(out), "--no-title-check"] + pw + allow)
-        run(rel, ["verify", str(out if out.exists() else pdf)] + pw + allow)
-        run(rel, ["extract", str(pdf)] + pw + allow)
+    refused = 0
+    for row in sorted(rows.rows(), key=lambda r: r["file"]):
+        rel, pdf = row["file"], rows.path(row)
+        pw = ["--password", row["password"]] if row["password"] else []
+        allow = ["--allow-damaged"] if rel.startswith("malformed/") or rel in DAMAGED_CORPUS_FILES else []
+        rc = run(rel, ["stamp", pdf, "--record", record, "-o", str(out), "--no-title-check"] + pw + allow)
+        want = 2 if rel in STAMP_REFUSED else 0
+        if rc != want or (rc == 0) != out.exists():
+            failures += 1
+            print(f"FAIL {rel}: pith stamp exit {rc} (expected {want}: STAMP_REFUSED), output {'written' if out.exists() else 'absent'}")
+        refused += rc == 2
+        # verify reads what stamp wrote; the input only of a file stamp is expected to refuse.
+        run(rel, ["verify", str(out) if want == 0 else pdf] + pw + allow)
+        run(rel, ["extract", pdf] + pw + allow)
         out.unlink(missing_ok=True)
+    print(f"{len(rows.rows())} corpus files ({rows.kind} corpus): {refused} refused by stamp as STAMP_REFUSED says")
 
     # Mutations (fixed seed) of a stamped and an unstamped file: bytes changed, cut out and
     # spliced in, PDF tokens inserted.
     stamped = build / "asan-stamped.pdf"
-    subprocess.run([pith, "stamp", str(Path(a.source) / "examples" / "article.pdf"), "--record", record,
-                    "-o", str(stamped)], capture_output=True, env=env)
-    originals = [p.read_bytes() for p in (stamped, corpus / "valid" / "congress.pdf") if p.exists()]
+    if run("article.pdf", ["stamp", str(Path(a.source) / "examples" / "article.pdf"), "--record", record,
+                           "-o", str(stamped)]) != 0:
+        print("FAIL: examples/article.pdf does not stamp: no mutants of a stamped file")
+        return 1
+    originals = [p.read_bytes() for p in (stamped, corpus / "valid" / "congress.pdf")]  # congress.pdf: in both corpora
     tokens = [b" ", b"\n", b"<<", b">>", b"[", b"]", b"R", b"0 0 R", b"endobj", b"stream", b"BT", b"(",
               b"/Linearized 1 /O 99", b"/Kids [1 0 R]", b"xref"]
     rng = random.Random(20261130)

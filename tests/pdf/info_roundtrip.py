@@ -10,7 +10,7 @@ generated  Writes N small PDFs (fixed seed) whose Info dictionary holds every li
            continuations, balanced and escaped parentheses, CR, LF and CRLF inside strings), hex
            strings, UTF-16BE with a BOM, PDFDocEncoding bytes >= 0x80 and names with #xx, some
            as indirect objects, the Info itself indirect or written in the trailer.
-corpus     Every PDF under DIR ($PITH_SHARED/corpus when set; skipped with 77 when absent): each
+corpus     Every PDF of the corpus DIR ($PITH_SHARED/corpus when set; held to tests/corpus/counts.tsv): each
            stamped (with its MANIFEST.tsv password; damaged and certified ones with --allow-damaged
            --force), those pith still refuses listed.
 
@@ -18,7 +18,8 @@ Each is stamped, then qpdf (independent of pith) reads the Info before and after
 must read back identical, /PithNumber the only one added; where pikepdf is installed, also
 every string's bytes as pikepdf reads them (qpdf's JSON gives some strings only as text). For generated files, qpdf's reading of
 the input must also be the value the generator meant (so the generator tests what it says).
-Exit 0 all identical, 1 a difference, 77 no corpus.
+Exit 0 all identical, 1 a difference (or a missing corpus, corpus file or pikepdf, or counts of
+files stamped and compared other than those stated in corpus()).
 """
 import argparse
 import json
@@ -29,6 +30,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "corpus"))
+import manifest  # noqa: E402
 from pdfwriter import classic  # noqa: E402
 
 # ------------------------------------------------------------------ generated literal strings
@@ -183,7 +186,7 @@ def pikepdf_python():
     for python in (sys.executable, "/usr/bin/python3"):
         if os.path.exists(python) and subprocess.run([python, "-c", "import pikepdf"], capture_output=True).returncode == 0:
             return python
-    return None
+    raise SystemExit("FAIL: pikepdf not installed (Debian: python3-pikepdf; .ci/deps installs it)")
 
 
 def pikepdf_infos(python, files):
@@ -191,7 +194,9 @@ def pikepdf_infos(python, files):
     process reads them all: a process per file spent most of this test importing pikepdf."""
     r = subprocess.run([python, "-c", PIKEPDF_DUMP], input=json.dumps(files), capture_output=True, text=True,
                        timeout=1200)
-    return json.loads(r.stdout) if r.returncode == 0 else [None] * len(files)
+    if r.returncode != 0:
+        raise SystemExit("FAIL: pikepdf could not read the files: " + r.stderr[-1500:])
+    return json.loads(r.stdout)
 
 
 def same_string(got, meant):
@@ -267,8 +272,6 @@ def passwords(corpus_dir):
 def generated(args, work):
     rng = random.Random(args.seed)
     python = pikepdf_python()
-    if not python:
-        print("note: no pikepdf: Info compared by qpdf's JSON only")
     failures = entries = 0
     problems = {}  # src -> what differs
     pairs = []  # (src, out) of each stamped file, for pikepdf
@@ -292,10 +295,9 @@ def generated(args, work):
         else:
             found += compare(before, qpdf_info(out))
             pairs.append((src, out))
-    if python:
-        infos = pikepdf_infos(python, [(f, "") for pair in pairs for f in pair])
-        for n, (src, _) in enumerate(pairs):
-            problems[src] += ["pikepdf: " + p for p in compare(infos[2 * n], infos[2 * n + 1])]
+    infos = pikepdf_infos(python, [(f, "") for pair in pairs for f in pair])
+    for n, (src, _) in enumerate(pairs):
+        problems[src] += ["pikepdf: " + p for p in compare(infos[2 * n], infos[2 * n + 1])]
     for src, found in problems.items():
         if found:
             failures += 1
@@ -304,13 +306,17 @@ def generated(args, work):
     return 1 if failures else 0
 
 
+# Corpus files stamped and compared, and of them those pikepdf opens too, as measured on each
+# corpus (the rest pith refuses, or qpdf or pikepdf cannot read): a file that drops out fails.
+SHARED_STAMPED, COMMITTED_STAMPED = 129, 25
+SHARED_PIKEPDF, COMMITTED_PIKEPDF = 127, 24
+
+
 def corpus(args, work):
     if os.environ.get("PITH_SHARED"):
         args.corpus = os.path.join(os.environ["PITH_SHARED"], "corpus")
-    if not args.corpus or not os.path.isdir(args.corpus):
-        print("SKIP: no corpus at %s" % args.corpus)
-        return 77
-    files = sorted(os.path.join(d, n) for d, _, names in os.walk(args.corpus) for n in names if n.endswith(".pdf"))
+    corpus = manifest.load(args.corpus)  # a missing corpus or corpus file fails
+    files = sorted(corpus.path(r) for r in corpus.rows())
     known = passwords(args.corpus)
     python = pikepdf_python()
     stamped = refused = unreadable = failures = 0
@@ -333,10 +339,12 @@ def corpus(args, work):
             continue
         stamped += 1
         compared.append((src, out, password, compare(before, qpdf_info(out, password) or {})))
-    infos = pikepdf_infos(python, [(f, pw) for src, out, pw, _ in compared for f in (src, out)]) if python else []
+    infos = pikepdf_infos(python, [(f, pw) for src, out, pw, _ in compared for f in (src, out)])
+    pikepdf_read = 0
     for n, (src, out, _, problems) in enumerate(compared):
-        pike_before = infos[2 * n] if infos else None
+        pike_before = infos[2 * n]
         if pike_before is not None:  # pikepdf opens fewer damaged files than qpdf (page-tree loops)
+            pikepdf_read += 1
             problems += ["pikepdf: " + p for p in compare(pike_before, infos[2 * n + 1])]
         if problems:
             failures += 1
@@ -344,7 +352,10 @@ def corpus(args, work):
         os.remove(out)
     print("%d corpus files: %d stamped and compared, %d refused by pith, %d stamped but unreadable to qpdf; "
           "%d with an Info difference" % (len(files), stamped, refused, unreadable, failures))
-    return 1 if failures or stamped == 0 else 0
+    # As measured on each corpus: a file that stops stamping, or that qpdf or pikepdf stops reading, fails.
+    corpus.expect("corpus files stamped and compared by qpdf", stamped, shared=SHARED_STAMPED, committed=COMMITTED_STAMPED)
+    corpus.expect("of them compared by pikepdf too", pikepdf_read, shared=SHARED_PIKEPDF, committed=COMMITTED_PIKEPDF)
+    return 1 if failures else 0
 
 
 def main():

@@ -12,14 +12,16 @@ they give the same page count, order and page objects (number and generation of 
 dictionary; -1 -1 for a page a reader counts but cannot load), or that neither has a page. Files: every row of the corpus's MANIFEST.tsv (with its
 password), and every file of the attack suite's manifest.json (built by attacks_build). A
 disagreement on a file listed in KNOWN (examined and explained) is printed, not failed.
-Exit 0 when they agree, 1 otherwise, 77 (skip) when there is no corpus.
+Exit 0 when they agree, 1 otherwise (a missing corpus, corpus file or attack manifest too).
 """
 import argparse
-import csv
 import json
 import os
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "corpus"))
+import manifest  # noqa: E402
 
 # Files on which the readers disagree, each examined (poppler's answer checked with pdftotext,
 # and qpdf --show-npages and mutool info as third and fourth readers): damaged files, which pith
@@ -49,18 +51,16 @@ KNOWN = {
 
 
 def corpus_files(corpus):
-    manifest = os.path.join(corpus, "MANIFEST.tsv")
-    with open(manifest, newline="", encoding="utf-8") as f:
-        for row in csv.DictReader(f, delimiter="\t"):
-            yield "corpus/" + row["file"], os.path.join(corpus, row["file"]), row.get("password") or ""
+    held = manifest.load(corpus)  # a missing corpus or corpus file fails
+    for row in held.rows():
+        yield "corpus/" + row["file"], held.path(row), row.get("password") or ""
 
 
 def attack_files(work):
-    manifest = os.path.join(work, "manifest.json")
-    if not os.path.exists(manifest):
-        print("note: no %s (attacks_build did not run): corpus only" % manifest)
-        return
-    with open(manifest, encoding="utf-8") as f:
+    listing = os.path.join(work, "manifest.json")
+    if not os.path.exists(listing):  # attacks_build (the fixture) did not run or failed
+        raise SystemExit("FAIL: no %s: the attack files are not there" % listing)
+    with open(listing, encoding="utf-8") as f:
         for e in json.load(f)["files"]:
             yield "attacks/" + e["name"], os.path.join(work, e["name"]), ""
 
@@ -93,9 +93,6 @@ def main():
     shared = os.environ.get("PITH_SHARED")
     if shared and os.path.exists(os.path.join(shared, "corpus", "MANIFEST.tsv")):
         args.corpus = os.path.join(shared, "corpus")
-    if not os.path.exists(os.path.join(args.corpus, "MANIFEST.tsv")):
-        print("skipped: no corpus at %s" % args.corpus)
-        return 77
     files = list(corpus_files(args.corpus)) + (list(attack_files(args.attacks)) if args.attacks else [])
     names = {path: name for name, path, _ in files}
     stdin = "".join("%s\t%s\n" % (path, password) for _, path, password in files)

@@ -5,6 +5,7 @@
 #include "pdf/filters.hpp"
 #include "pdf/syntax.hpp"
 #include "pdf_support.hpp"
+#include "required.hpp"
 
 #include <catch2/catch.hpp>
 #include <zlib.h>
@@ -422,10 +423,7 @@ TEST_CASE("pdf reader: arrays of numbers and hex strings read from memory give w
 }
 
 TEST_CASE("pdf crypt: md5_file_key opens what PoDoFo's Authenticate opens, with the same key", "[pdf]") {
-    if (!pdftest::have_qpdf()) {
-        WARN("qpdf not found: skipping");
-        return;
-    }
+    require_qpdf();
     REQUIRE(ensure_rc4());  // for PoDoFo's Authenticate
     const std::string plain_path = pdftest::temp_path("md5-plain.pdf");
     pdftest::write_file(plain_path, pdftest::classic({{1, "<< /Type /Catalog /Pages 2 0 R >>"}, {2, "<< /Type /Pages /Kids [] /Count 0 >>"},

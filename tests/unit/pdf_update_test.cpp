@@ -3,6 +3,7 @@
 #include "pdf/file.hpp"
 #include "pdf/update.hpp"
 #include "pdf_support.hpp"
+#include "required.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -44,10 +45,7 @@ std::string stamp(File& f, const std::string& comment = "%PithUpdate test") {
 }
 
 void check_with_qpdf(const std::string& bytes, const std::string& name, const std::string& password = "") {
-    if (!pdftest::have_qpdf()) {
-        WARN("qpdf not found: skipping qpdf --check");
-        return;
-    }
+    require_qpdf();
     std::string path = pdftest::temp_path(name);
     pdftest::write_file(path, bytes);
     int rc = -1;
@@ -212,10 +210,7 @@ TEST_CASE("pdf update: header offset and reconstructed input", "[pdf]") {
 }
 
 TEST_CASE("pdf update: encrypted files (made by qpdf)", "[pdf]") {
-    if (!pdftest::have_qpdf()) {
-        WARN("qpdf not found: skipping encryption tests");
-        return;
-    }
+    require_qpdf();
     std::string plain = pdftest::classic(simple_objects(), "/Root 1 0 R /Info 4 0 R");
     std::string src = pdftest::temp_path("plain.pdf");
     pdftest::write_file(src, plain);

@@ -14,6 +14,7 @@
 
 #include "page/visible.hpp"
 #include "pdf_support.hpp"
+#include "required.hpp"
 
 namespace fs = std::filesystem;
 using pith::visible::Page;
@@ -355,31 +356,19 @@ TEST_CASE("visible: a word with letters painted white is not visible", "[visible
 // survives the pipe. Hidden words are counted; with PITH_VISIBLE_REPORT=<file> every word is
 // written there (file, visible, why, size, box, text) for review (doc/visible.md has the figures).
 TEST_CASE("visible: page 1 of the real corpus", "[visible][corpus]") {
-    const char* shared = std::getenv("PITH_SHARED");
-    const fs::path corpus = fs::path(shared && *shared ? shared : PITH_SHARED_DIR) / "corpus";
-    std::ifstream manifest(corpus / "MANIFEST.tsv");
-    if (!manifest) {
-        WARN("corpus not found, skipping: " << corpus.string() << " (set PITH_SHARED)");
-        return;
-    }
     const char* report_path = std::getenv("PITH_VISIBLE_REPORT");
     std::ofstream report;
     if (report_path && *report_path) report.open(report_path);
-    std::string line;
-    std::getline(manifest, line);  // header
-    int pages = 0, words = 0, hidden = 0;
+    int files = 0, pages = 0, words = 0, hidden = 0;
     std::vector<double> ms;
-    while (std::getline(manifest, line)) {
-        std::vector<std::string> cols;
-        std::stringstream row(line);
-        for (std::string c; std::getline(row, c, '\t');) cols.push_back(c);
-        if (cols.size() < 8 || cols[1] == "malformed") continue;
-        std::ifstream in(corpus / cols[0], std::ios::binary);
-        std::stringstream bytes;
-        bytes << in.rdbuf();
+    for (const auto& cols : corpus::manifest()) {
+        REQUIRE(cols.size() >= 8);
+        if (cols[1] == "malformed") continue;
+        ++files;
+        const std::string bytes = corpus::file(cols[0]);
         INFO(cols[0]);
         const auto start = std::chrono::steady_clock::now();
-        const std::optional<Page> page = pith::visible::page_words(bytes.str(), 0, cols[7]);
+        const std::optional<Page> page = pith::visible::page_words(bytes, 0, cols[7]);
         ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
         CHECK(ms.back() < (pith::visible::kRenderSeconds + 3) * 1000);
         if (cols[1] == "valid") CHECK(page);
@@ -402,7 +391,8 @@ TEST_CASE("visible: page 1 of the real corpus", "[visible][corpus]") {
     REQUIRE(!ms.empty());
     WARN(pages << " corpus pages, " << words << " words, " << hidden << " hidden; ms per page: median "
                << ms[ms.size() / 2] << ", max " << ms.back());
-    CHECK(pages >= 50);
+    CHECK(files == corpus::expected(114, 22));  // all but malformed/ (tests/corpus/counts.tsv)
+    CHECK(pages == corpus::expected(113, 22));  // as measured: every file but one of the shared corpus opens
 }
 
 TEST_CASE("visible: a word cut by the page edge is outside the page", "[visible]") {

@@ -9,7 +9,7 @@ paper, an attack that is invalid (a comment laid over the badge after stamping) 
 rewritten by qpdf, it runs `pith verify --json --picture`, decodes the picture itself (PNG
 chunks, CRCs, zlib, the row filters: nothing of pith's) and checks that every region of the
 JSON is outlined in its outcome's colour along its four edges, at the place its PDF coordinates
-and the render's scale (96 dpi) give, on the page found by its frame. Exit 0 pass, 1 fail, 77 skip.
+and the render's scale (96 dpi) give, on the page found by its frame. Exit 0 pass, 1 fail, 77 skip (the _chromium cases without Chromium).
 """
 import json
 import os

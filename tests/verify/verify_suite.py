@@ -9,7 +9,7 @@ examples/article.pdf and checks the result is trusted. Every other case derives 
 from that trusted PDF by editing bytes or appending a hand-written incremental update, runs
 `pith verify --json`, and asserts the state, the exit status and the specific finding code.
 
-Exit 0 pass, 1 fail, 77 skip (e.g. no corpus).
+Exit 0 pass, 1 fail (a missing corpus or corpus file too: tests/corpus/counts.tsv).
 """
 import json
 import os
@@ -24,6 +24,8 @@ import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "corpus"))
+import manifest  # noqa: E402
 import pdfedit  # noqa: E402
 from pithrun import DAMAGED_CORPUS_FILES, Failure, Folder, case_main, check, isolated_env, run_pith  # noqa: E402
 
@@ -596,11 +598,8 @@ def case_absent(ctx):
 
 
 def case_absent_corpus(ctx):
-    valid = os.path.join(ctx.corpus or "", "valid")
-    if not os.path.isdir(valid):
-        print("no corpus at %s: skipped" % valid)
-        return 77
-    files = sorted(os.path.join(valid, f) for f in os.listdir(valid) if f.endswith(".pdf"))
+    corpus = manifest.load(ctx.corpus)  # every valid file of tests/corpus/counts.tsv, or a failure
+    files = sorted(corpus.path(r) for r in corpus.rows("valid"))
     bad = []
     for f in files:
         rc, report, err = ctx.verify(f, keyring=False)
@@ -958,17 +957,13 @@ def case_xmp_external_entity(ctx):
 # malformed corpus
 
 def malformed_files(ctx):
-    folder = os.path.join(ctx.corpus or "", "malformed")
-    if not os.path.isdir(folder):
-        return None
-    return sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".pdf"))
+    """Every malformed corpus file: the corpus's count is tests/corpus/counts.tsv's, or a failure."""
+    corpus = manifest.load(ctx.corpus)
+    return corpus, sorted(corpus.path(r) for r in corpus.rows("malformed"))
 
 
 def case_malformed_no_crash(ctx):
-    files = malformed_files(ctx)
-    if files is None:
-        print("no corpus: skipped")
-        return 77
+    corpus, files = malformed_files(ctx)
     problems = []
     for f in files:
         try:
@@ -1044,10 +1039,7 @@ def case_malformed_exit2(ctx):
     """Every malformed corpus PDF: exit 2 and a one-line message, from extract and verify alike;
     the damaged-but-readable ones are read with --allow-damaged, which lists the damage
     (doc/hostile-files.md, "Damaged PDFs")."""
-    files = malformed_files(ctx)
-    if files is None:
-        print("no corpus: skipped")
-        return 77
+    corpus, files = malformed_files(ctx)
     problems = []
     damaged = 0
     for f in files:
@@ -1065,7 +1057,8 @@ def case_malformed_exit2(ctx):
                 problems.append("%s: with --allow-damaged want absent (3) with pdf.damaged, got %d %s" % (name, rc, report.get("informational")))
     print("%d malformed PDFs: %d damaged but readable with --allow-damaged; %d problems"
           % (len(files), damaged, len(problems)))
-    check(damaged > 0 and not problems, "\n".join(problems))
+    check(not problems, "\n".join(problems))
+    corpus.expect("malformed files damaged but readable", damaged, shared=23, committed=4)  # as measured
 
 
 def set_up(ctx):

@@ -67,3 +67,12 @@ add_test(NAME code_title_judgement COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT
 add_test(NAME code_title_judgement_planted
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/code/title_judgement.py ${CMAKE_SOURCE_DIR} --planted)
 set_tests_properties(code_title_judgement code_title_judgement_planted PROPERTIES TIMEOUT 60 LABELS "code")
+
+# pith's XMP property names once (src/xmp/xmp.hpp's constants = templates/pith-xmp.json's names,
+# which pith.sty shares): a property named by a misspelt constant, a string or a map subscript
+# does not compile.
+add_test(NAME code_xmp_properties
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/code/xmp_properties.py
+          --cxx ${CMAKE_CXX_COMPILER} --source ${CMAKE_SOURCE_DIR}
+          --scratch ${CMAKE_CURRENT_BINARY_DIR}/xmp-properties)
+set_tests_properties(code_xmp_properties PROPERTIES TIMEOUT 300 LABELS "code")

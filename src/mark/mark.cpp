@@ -37,9 +37,9 @@ std::optional<std::uint64_t> recorded_prior_length(pdf::File& file) {
         const Object* md = file.catalog().GetDictionary().GetKey("Metadata");
         if (!md || !md->IsReference() || !file.is_stream(md->GetReference())) return std::nullopt;
         const xmp::Packet packet = xmp::read(file.stream_decoded(md->GetReference()));
-        auto it = packet.pith.find("priorLength");
-        if (it == packet.pith.end()) return std::nullopt;
-        return std::strtoull(it->second.c_str(), nullptr, 10);
+        const std::string length = xmp::get(packet.pith, xmp::property::priorLength);
+        if (length.empty()) return std::nullopt;
+        return std::strtoull(length.c_str(), nullptr, 10);
     } catch (const Error&) {
         return std::nullopt;
     }
@@ -186,7 +186,8 @@ Json Embedded::to_json() const {
     for (const auto& r : revisions) revisions_json.push_back({{"end", r.end}, {"objects", r.objects}, {"pith", r.pith}});
     Json xmp_json = Json::object();
     for (const auto& [k, v] : xmp.pith) xmp_json[k] = v;
-    std::string number = xmp.pith.count("number") ? xmp.pith.at("number") : info.count("PithNumber") ? info.at("PithNumber") : "";
+    std::string number = xmp::get(xmp.pith, xmp::property::number);
+    if (number.empty() && info.count("PithNumber")) number = info.at("PithNumber");
     return {{"file", file},
             {"number", number.empty() ? Json(nullptr) : Json(number)},
             {"xmp", {{"present", has_xmp}, {"error", xmp_error.empty() ? Json(nullptr) : Json(xmp_error)}, {"pith", xmp_json},

@@ -64,34 +64,34 @@ bool has_forbidden_xml_chars(const std::string& s) {
 xmp::Properties properties_for(const Record& record, const Options& options, std::uint64_t prior_length,
                                const std::string& prior_sha256, Summary& summary) {
     xmp::Properties p;
-    p["number"] = record.number.full();
-    p["shortNumber"] = record.number.short_form();
-    p["canonicalSha256"] = to_hex(record.canonical_hash);
-    p["canonicalRecord"] = record.canonical_bytes;
+    xmp::set(p, xmp::property::number, record.number.full());
+    xmp::set(p, xmp::property::shortNumber, record.number.short_form());
+    xmp::set(p, xmp::property::canonicalSha256, to_hex(record.canonical_hash));
+    xmp::set(p, xmp::property::canonicalRecord, record.canonical_bytes);
     if (record.title) {
         if (!record.title_matches())
             summary.warnings.push_back("the record's paper.title does not hash to title_canon_sha256; not embedded");
         else if (has_forbidden_xml_chars(*record.title))
             summary.warnings.push_back("the record's paper.title holds control characters XMP cannot carry; not embedded");
         else
-            p["title"] = *record.title;
+            xmp::set(p, xmp::property::title, *record.title);
     }
     if (record.receipt) xmp::put_receipt(*record.receipt, p);
     for (const auto& [key, value] : p)
         if (has_forbidden_xml_chars(value)) throw Error("record field for pith:" + key + " holds control characters XMP cannot carry", err::record_invalid);
-    p["resolverUrl"] = options.resolver + record.number.body;
+    xmp::set(p, xmp::property::resolverUrl, options.resolver + record.number.body);
     if (summary.page) {  // the badge's look, for pith verify to draw it again and compare
         badge::Options look = options.badge;
         if (summary.where.boxed) look.style = "boxed";
-        p["badge"] = badge::describe(look);
+        xmp::set(p, xmp::property::badge, badge::describe(look));
     }
-    if (!record.consistent()) p["unverified"] = "True";
-    p["stampTool"] = "pith stamp";
-    p["stampToolVersion"] = PITH_VERSION;
-    p["stampedAt"] = now_rfc3339();
+    if (!record.consistent()) xmp::set(p, xmp::property::unverified, "True");
+    xmp::set(p, xmp::property::stampTool, "pith stamp");
+    xmp::set(p, xmp::property::stampToolVersion, PITH_VERSION);
+    xmp::set(p, xmp::property::stampedAt, now_rfc3339());
     if (!options.rewrite) {  // a rewritten file has no bytes before pith's update to compare
-        p["priorLength"] = std::to_string(prior_length);
-        p["priorSha256"] = prior_sha256;
+        xmp::set(p, xmp::property::priorLength, std::to_string(prior_length));
+        xmp::set(p, xmp::property::priorSha256, prior_sha256);
     }
     return p;
 }
@@ -460,7 +460,7 @@ Carried carried_numbers(pdf::File& file, const PithNumber& number) {
         }
         if (!text.empty() && body != number.body) c.others.insert(text);
     };
-    if (auto it = e.xmp.pith.find("number"); it != e.xmp.pith.end()) metadata(it->second);
+    if (const std::string n = xmp::get(e.xmp.pith, xmp::property::number); !n.empty()) metadata(n);
     if (auto it = e.info.find("PithNumber"); it != e.info.end()) metadata(it->second);
     for (const auto& link : e.links) {
         if (link.pith_badge) {

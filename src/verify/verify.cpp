@@ -107,12 +107,6 @@ BadgeText badge_text(const std::string& page_text, const PithNumber& number) {
     return other ? BadgeText::Other : shown ? BadgeText::Shown : BadgeText::None;
 }
 
-// A pith XMP property's value, "" when absent.
-std::string property(const xmp::Properties& p, const char* name) {
-    auto it = p.find(name);
-    return it == p.end() ? std::string() : it->second;
-}
-
 // The host a link goes to, for a picture's label: "example.org", "(no address)".
 std::string host_of(const std::string& uri) {
     const std::size_t scheme = uri.find("://");
@@ -133,7 +127,7 @@ void check_link_overlap(pdf::File& file, const Baseline& baseline, Findings& f);
 std::optional<PithNumber> check_number(const Embedded& e, Report& report) {
     Findings& f = report.findings;
     const auto& p = e.xmp.pith;
-    const std::string xmp_text = property(p, "number");
+    const std::string xmp_text = xmp::get(p, xmp::property::number);
     std::optional<PithNumber> xmp_number = try_number(xmp_text);
     std::optional<PithNumber> info_number = try_number(e.info.count("PithNumber") ? e.info.at("PithNumber") : "");
     if (!xmp_text.empty() && !xmp_number) f.fail(finding::pith_metadata_malformed, "XMP pith:number \"" + xmp_text + "\" is not a Pith number");
@@ -158,18 +152,17 @@ struct RecordData {
 };
 
 RecordData check_record_data(const xmp::Properties& p, const PithNumber& number, const std::string& shown, Findings& f) {
-    auto prop = [&](const char* name) { return property(p, name); };
     RecordData r;
-    if (!prop("canonicalRecord").empty()) {
+    if (!xmp::get(p, xmp::property::canonicalRecord).empty()) {
         try {
-            r.record = read_record(prop("canonicalRecord"), "embedded canonical record");
+            r.record = read_record(xmp::get(p, xmp::property::canonicalRecord), "embedded canonical record");
         } catch (const Error& err) {
             f.fail(finding::pith_record_malformed, err.what());
         }
     }
     if (r.record) {
         r.hash = r.record->canonical_hash;
-        const std::string stated = prop("canonicalSha256");
+        const std::string stated = xmp::get(p, xmp::property::canonicalSha256);
         if (stated.empty())
             f.info(finding::pith_hash_not_stated, "no pith:canonicalSha256 embedded; recomputed " + to_hex(*r.hash));
         else if (stated == to_hex(*r.hash))
@@ -183,7 +176,7 @@ RecordData check_record_data(const xmp::Properties& p, const PithNumber& number,
         return r;
     }
     // Without the record there is no signed title to bind the paper to: never trusted.
-    if (auto stated = sha256_from_hex(prop("canonicalSha256"))) {
+    if (auto stated = sha256_from_hex(xmp::get(p, xmp::property::canonicalSha256))) {
         r.hash = *stated;
         f.info(finding::pith_record_absent, "no canonical record embedded: the hash cannot be recomputed and the paper's title cannot be checked");
         if (number_from_hash(*stated, number.year).body.substr(0, number.body.size()) == number.body)
@@ -227,7 +220,7 @@ bool check_receipt_data(const xmp::Properties& p, const std::optional<Sha256>& h
 void check_links(pdf::File& file, const Embedded& e, const PithNumber& number, const std::string& shown, const Baseline& baseline,
                  const std::string& resolver, Findings& f) {
     std::vector<std::string> disagreements, unsafe, elsewhere;
-    const auto xmp_number = try_number(property(e.xmp.pith, "number"));
+    const auto xmp_number = try_number(xmp::get(e.xmp.pith, xmp::property::number));
     const auto info_number = try_number(e.info.count("PithNumber") ? e.info.at("PithNumber") : "");
     if (xmp_number && info_number && info_number->body != xmp_number->body)
         disagreements.push_back("Info /PithNumber is " + e.info.at("PithNumber"));
@@ -489,12 +482,12 @@ std::pair<visible::Reading, visible::Reading> collect_readers(Readers& readers, 
 // since (rewritten.hpp) has none to check: `rewritten` holds its badge then.
 std::optional<std::uint64_t> check_prior(pdf::File& file, const xmp::Properties& p, PrefixSha256& prefix_hash,
                                          std::optional<Baseline>& rewritten, Findings& f) {
-    const std::string length = property(p, "priorLength");
+    const std::string length = xmp::get(p, xmp::property::priorLength);
     if (length.empty()) return std::nullopt;
     const std::uint64_t prior = std::strtoull(length.c_str(), nullptr, 10);
-    if (prior <= file.bytes().size() && to_hex(prefix_hash.digest(prior)) == property(p, "priorSha256")) {
+    if (prior <= file.bytes().size() && to_hex(prefix_hash.digest(prior)) == xmp::get(p, xmp::property::priorSha256)) {
         f.ok(finding::pith_prior_match, "the " + length + " bytes pith stamped onto are unchanged");
-    } else if ((rewritten = rewritten_since_stamp(file, prior, !property(p, "badge").empty()))) {
+    } else if ((rewritten = rewritten_since_stamp(file, prior, !xmp::get(p, xmp::property::badge).empty()))) {
         f.info(finding::pith_rewritten, "the file was rewritten after stamping (the " + length + " bytes pith stamped onto no longer start it "
                                  "and pith's update is gone), so what changed since cannot be checked");
         return std::nullopt;
@@ -598,7 +591,7 @@ void judge_badge_only(pdf::File& file, const Embedded& e, const Keyring& keyring
 void conclude(pdf::File& file, const Embedded& e, const Baseline& baseline, int title_page, bool receipt_valid, bool publisher_signed,
               const Options& options, Report& report) {
     Findings& f = report.findings;
-    const bool unverified_record = property(e.xmp.pith, "unverified") == "True";
+    const bool unverified_record = xmp::get(e.xmp.pith, xmp::property::unverified) == "True";
     if (unverified_record)
         f.info(finding::pith_record_unverified, "the record was stamped with --allow-unverified: its stated hash or number did not recompute");
     std::vector<std::string> missing = missing_evidence(f, receipt_valid, baseline.badge_drawn || !e.links.empty(), unverified_record);
@@ -618,7 +611,6 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     report.file = path;
     Findings& f = report.findings;
     const auto& p = e.xmp.pith;
-    auto prop = [&](const char* name) { return property(p, name); };
 
     if (!e.xmp_error.empty()) f.fail(finding::pith_metadata_malformed, "the XMP metadata is not well-formed: " + e.xmp_error);
     if (!e.any_pith_data()) {
@@ -633,7 +625,7 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     }
     const RecordData data = check_record_data(p, *number, report.number, f);
     Readers readers;
-    start_readers(file, e, data.record && !prop("title").empty(), options, readers, f);
+    start_readers(file, e, data.record && !xmp::get(p, xmp::property::title).empty(), options, readers, f);
     const bool receipt_valid = check_receipt_data(p, data.hash, keyring, f);
 
     // 8. The bytes before pith's update, and pith's update itself.
@@ -642,9 +634,9 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     const Baseline baseline = rewritten ? *rewritten : check_pith_update(file, prior_length, options.password, f);
     if (!prior_length && baseline.found)
         f.ok(finding::pith_update_none, "no update of pith stamp's: the pith data was written with the document (made by " +
-                                     (prop("stampTool").empty() ? std::string("an unknown tool") : prop("stampTool")) + ")");
+                                     (xmp::get(p, xmp::property::stampTool).empty() ? std::string("an unknown tool") : xmp::get(p, xmp::property::stampTool)) + ")");
     check_links(file, e, *number, report.number, baseline, options.resolver, f);
-    if (baseline.badge_drawn) check_badge_drawing(file, e, *number, baseline, prop("badge"), f);
+    if (baseline.badge_drawn) check_badge_drawing(file, e, *number, baseline, xmp::get(p, xmp::property::badge), f);
 
     // 6. The visible badge text; 7. the title, as a reader sees it on page 1 (or after front
     // matter). Only a title that hashes to the signed title_canon_sha256 counts: pith:title
@@ -653,7 +645,7 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     if (options.render) check_badge_text(e, *number, baseline, readers.badge_page ? badge_page.page : page1.page, f);
     if (badge_page.page) mark_hidden(*badge_page.page, file.page(e.badge_page - 1), e.badge_page, f);
     const std::string title_hash = data.record && data.record->title_hash ? *data.record->title_hash : "";
-    const std::string signed_title = data.record ? prop("title") : "";
+    const std::string signed_title = data.record ? xmp::get(p, xmp::property::title) : "";
     TitleCheck title = options.render ? check_title(file, signed_title, title_hash, std::move(page1), options, f) : TitleCheck{};
     if (title.ask)  // read while the checks below run
         title.pixels = pixels::asked(std::move(readers.title_pixels), file.bytes(), options.password, std::move(*title.ask));

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstring>
 #include <sstream>
+#include <utility>
 
 namespace pith {
 extern const char* const kXmpSchemaJson;
@@ -145,7 +146,7 @@ Packet read(std::string_view packet) {
     // One reading only: a pith property is a simple value, given once, directly in an
     // rdf:Description (as an element or an attribute), in the one packet there is.
     auto set_pith = [&](const std::string& name, std::string value, bool in_description, bool simple) {
-        if (!out.pith.emplace(name, value).second) out.ambiguities.push_back("pith:" + name + " is given more than once");
+        if (!out.pith.values_.emplace(name, value).second) out.ambiguities.push_back("pith:" + name + " is given more than once");
         if (!in_description) out.ambiguities.push_back("pith:" + name + " stands outside an rdf:Description");
         if (!simple) out.ambiguities.push_back("pith:" + name + " is not a simple text value");
     };
@@ -265,9 +266,10 @@ void add_properties(pugi::xml_node rdf, const RdfNames& rdf_name, const std::str
     pugi::xml_node desc = rdf.append_child(rdf_name("Description").c_str());
     desc.append_attribute(rdf_name("about").c_str()) = about.c_str();
     desc.append_attribute(("xmlns:" + schema.prefix).c_str()) = schema.namespace_uri.c_str();
+    const std::map<std::string, std::string> by_name(properties.begin(), properties.end());
     for (const auto& definition : schema.properties) {  // schema order, so packets read the same everywhere
-        auto value = properties.find(definition.name);
-        if (value == properties.end()) continue;
+        auto value = by_name.find(definition.name);
+        if (value == by_name.end()) continue;
         desc.append_child((schema.prefix + ":" + definition.name).c_str()).text() = value->second.c_str();
     }
     for (const auto& [name, value] : properties)
@@ -333,24 +335,28 @@ std::string merge(std::string_view existing, const Properties& properties) {
     return out.str();
 }
 
+std::string get(const Properties& p, Property property) {
+    const auto it = p.values_.find(property.name);
+    return it == p.values_.end() ? std::string() : it->second;
+}
+
+void set(Properties& p, Property property, std::string value) { p.values_[property.name] = std::move(value); }
+
 void put_receipt(const Receipt& receipt, Properties& p) {
-    const std::pair<const char*, const std::string*> fields[] = {{"receiptKeyId", &receipt.key_id},
-                                                                 {"receiptAlgorithm", &receipt.algorithm},
-                                                                 {"receiptSignature", &receipt.signature_b64},
-                                                                 {"receiptFingerprint", &receipt.fingerprint},
-                                                                 {"receiptSignedAt", &receipt.signed_at}};
+    const std::pair<Property, const std::string*> fields[] = {{property::receiptKeyId, &receipt.key_id},
+                                                              {property::receiptAlgorithm, &receipt.algorithm},
+                                                              {property::receiptSignature, &receipt.signature_b64},
+                                                              {property::receiptFingerprint, &receipt.fingerprint},
+                                                              {property::receiptSignedAt, &receipt.signed_at}};
     for (const auto& [name, value] : fields)
-        if (!value->empty()) p[name] = *value;
+        if (!value->empty()) set(p, name, *value);
 }
 
 std::optional<Receipt> receipt_of(const Properties& p) {
-    auto prop = [&](const char* name) {
-        const auto it = p.find(name);
-        return it == p.end() ? std::string() : it->second;
-    };
-    if (prop("receiptSignature").empty()) return std::nullopt;
-    return Receipt{prop("receiptKeyId"), prop("receiptAlgorithm"), prop("receiptSignature"), prop("receiptFingerprint"),
-                   prop("receiptSignedAt"), "", "canonical_sha256_bytes"};
+    if (get(p, property::receiptSignature).empty()) return std::nullopt;
+    return Receipt{get(p, property::receiptKeyId),       get(p, property::receiptAlgorithm), get(p, property::receiptSignature),
+                   get(p, property::receiptFingerprint), get(p, property::receiptSignedAt), "",
+                   "canonical_sha256_bytes"};
 }
 
 }  // namespace pith::xmp

@@ -28,8 +28,58 @@ struct Schema {
     bool defines(const std::string& name) const;
 };
 
-// pith property name (without prefix) -> value.
-using Properties = std::map<std::string, std::string>;
+// One of pith's properties, named as templates/pith-xmp.json (the schema pith.sty shares) names
+// it. Code outside src/xmp reads and writes properties through these constants only, so a
+// misspelt name does not compile (code_xmp_properties checks the constants against the schema
+// file and that no other code names a property by a string).
+struct Property {
+    constexpr explicit Property(const char* property_name) : name(property_name) {}
+    const char* name;
+};
+namespace property {
+inline constexpr Property number{"number"};
+inline constexpr Property shortNumber{"shortNumber"};
+inline constexpr Property canonicalSha256{"canonicalSha256"};
+inline constexpr Property canonicalRecord{"canonicalRecord"};
+inline constexpr Property title{"title"};
+inline constexpr Property receiptKeyId{"receiptKeyId"};
+inline constexpr Property receiptAlgorithm{"receiptAlgorithm"};
+inline constexpr Property receiptSignature{"receiptSignature"};
+inline constexpr Property receiptFingerprint{"receiptFingerprint"};
+inline constexpr Property receiptSignedAt{"receiptSignedAt"};
+inline constexpr Property resolverUrl{"resolverUrl"};
+inline constexpr Property unverified{"unverified"};
+inline constexpr Property stampTool{"stampTool"};
+inline constexpr Property stampToolVersion{"stampToolVersion"};
+inline constexpr Property stampedAt{"stampedAt"};
+inline constexpr Property badge{"badge"};
+inline constexpr Property priorLength{"priorLength"};
+inline constexpr Property priorSha256{"priorSha256"};
+}  // namespace property
+struct Packet;
+
+// pith's properties and their values. Read and written by the constants above (get(), set());
+// a packet may hold names the schema does not define, which iteration shows (by name, in order).
+class Properties {
+public:
+    using const_iterator = std::map<std::string, std::string>::const_iterator;
+    const_iterator begin() const { return values_.begin(); }
+    const_iterator end() const { return values_.end(); }
+    std::size_t size() const { return values_.size(); }
+    bool empty() const { return values_.empty(); }
+    bool operator==(const Properties& other) const { return values_ == other.values_; }
+    bool operator!=(const Properties& other) const { return values_ != other.values_; }
+
+private:
+    friend std::string get(const Properties& p, Property property);
+    friend void set(Properties& p, Property property, std::string value);
+    friend Packet read(std::string_view packet);
+    std::map<std::string, std::string> values_;
+};
+
+// The property's value, "" when absent.
+std::string get(const Properties& p, Property property);
+void set(Properties& p, Property property, std::string value);
 
 // A record's receipt as pith's properties (receiptKeyId, receiptAlgorithm, receiptSignature,
 // receiptFingerprint, receiptSignedAt; empty fields left out): how pith stamp embeds it and pith

@@ -45,7 +45,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     } catch (const pith::Error&) {
         return 0;  // not well-formed: merge would refuse it too, or make a new packet
     }
-    const pith::xmp::Properties set = {{"number", "pith:2024:abcdefgh"}, {"canonicalSha256", "00ff<&>\"'"}};
+    pith::xmp::Properties set;
+    pith::xmp::set(set, pith::xmp::property::number, "pith:2024:abcdefgh");
+    pith::xmp::set(set, pith::xmp::property::canonicalSha256, "00ff<&>\"'");
     std::string merged;
     try {
         merged = pith::xmp::merge(packet, set);

@@ -28,6 +28,13 @@ int count(const std::string& haystack, const std::string& needle) {
 
 }  // namespace
 
+// pith's properties with the values given.
+xmp::Properties properties(std::initializer_list<std::pair<xmp::Property, std::string>> values) {
+    xmp::Properties p;
+    for (const auto& [property, value] : values) xmp::set(p, property, value);
+    return p;
+}
+
 TEST_CASE("the schema comes from templates/pith-xmp.json", "[xmp]") {
     const auto& s = xmp::Schema::pith();
     CHECK(s.namespace_uri == "https://pith.science/ns/xmp/1.0/");
@@ -35,17 +42,21 @@ TEST_CASE("the schema comes from templates/pith-xmp.json", "[xmp]") {
     CHECK(s.defines("number"));
     CHECK(s.defines("canonicalRecord"));
     CHECK_FALSE(s.defines("nonsense"));
-    CHECK_THROWS_WITH(xmp::merge("", {{"nonsense", "x"}}), Catch::Contains("not in templates/pith-xmp.json"));
+    // A packet may hold a pith property the schema does not define; merging never writes one.
+    const xmp::Properties nonsense = xmp::read(R"(<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+<rdf:Description rdf:about="" xmlns:pith="https://pith.science/ns/xmp/1.0/"><pith:nonsense>x</pith:nonsense></rdf:Description></rdf:RDF></x:xmpmeta>)").pith;
+    CHECK(nonsense.size() == 1);
+    CHECK_THROWS_WITH(xmp::merge("", nonsense), Catch::Contains("not in templates/pith-xmp.json"));
 }
 
 TEST_CASE("merging keeps every property, replaces pith's and reads back", "[xmp]") {
     std::string record = R"({"a":"<b>&amp; ]]> \u00e9 😀","n":1})";
-    std::string merged = xmp::merge(kPdfaPacket, {{"number", "pith:2024:YRUNQITD2RKQXO2YH7SDTYYAQ3"}, {"canonicalRecord", record}});
+    std::string merged = xmp::merge(kPdfaPacket, properties({{xmp::property::number, "pith:2024:YRUNQITD2RKQXO2YH7SDTYYAQ3"}, {xmp::property::canonicalRecord, record}}));
     pugi::xml_document doc;
     REQUIRE(doc.load_string(merged.c_str()));  // well-formed
     xmp::Packet p = xmp::read(merged);
-    CHECK(p.pith.at("number") == "pith:2024:YRUNQITD2RKQXO2YH7SDTYYAQ3");
-    CHECK(p.pith.at("canonicalRecord") == record);
+    CHECK(xmp::get(p.pith, xmp::property::number) == "pith:2024:YRUNQITD2RKQXO2YH7SDTYYAQ3");
+    CHECK(xmp::get(p.pith, xmp::property::canonicalRecord) == record);
     CHECK(p.title == "A Paper");
     CHECK(p.pdfa_part == "1");
     CHECK(p.pdfa_conformance == "B");
@@ -59,31 +70,31 @@ TEST_CASE("merging keeps every property, replaces pith's and reads back", "[xmp]
         CHECK(count(merged, "<pdfaProperty:name>" + def.name + "</pdfaProperty:name>") == 1);
 
     // Merging again replaces: one value, one declaration, nothing stale.
-    std::string again = xmp::merge(merged, {{"number", "pith:2023:GZ3OEI4JYPZPS66UULEGJKFYJU"}});
+    std::string again = xmp::merge(merged, properties({{xmp::property::number, "pith:2023:GZ3OEI4JYPZPS66UULEGJKFYJU"}}));
     xmp::Packet q = xmp::read(again);
     CHECK(q.pith.size() == 1);
-    CHECK(q.pith.at("number") == "pith:2023:GZ3OEI4JYPZPS66UULEGJKFYJU");
+    CHECK(xmp::get(q.pith, xmp::property::number) == "pith:2023:GZ3OEI4JYPZPS66UULEGJKFYJU");
     CHECK(count(again, "pith:number") == 2);  // open and close tag
     CHECK(count(again, "<pdfaSchema:namespaceURI>https://pith.science/ns/xmp/1.0/</pdfaSchema:namespaceURI>") == 1);
     CHECK(again.find("pdfaid:part=\"1\"") != std::string::npos);
 }
 
 TEST_CASE("a packet without PDF/A gets no extension schema; an empty one is created", "[xmp]") {
-    std::string fresh = xmp::merge("", {{"number", "pith:2024:YRUNQITD2RKQXO2YH7SDTYYAQ3"}});
+    std::string fresh = xmp::merge("", properties({{xmp::property::number, "pith:2024:YRUNQITD2RKQXO2YH7SDTYYAQ3"}}));
     CHECK(fresh.find("pdfaExtension") == std::string::npos);
     CHECK(fresh.rfind("<?xpacket begin=", 0) == 0);
-    CHECK(xmp::read(fresh).pith.at("number") == "pith:2024:YRUNQITD2RKQXO2YH7SDTYYAQ3");
+    CHECK(xmp::get(xmp::read(fresh).pith, xmp::property::number) == "pith:2024:YRUNQITD2RKQXO2YH7SDTYYAQ3");
 }
 
 TEST_CASE("pith properties written by other tools in any prefix or as attributes are read and replaced", "[xmp]") {
     std::string other = R"(<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
 <rdf:Description rdf:about="" xmlns:p="https://pith.science/ns/xmp/1.0/" p:number="pith:2023:GZ3OEI4JYPZPS66UULEGJKFYJU"><p:title>T</p:title></rdf:Description>
 </rdf:RDF></x:xmpmeta>)";
-    CHECK(xmp::read(other).pith.at("number") == "pith:2023:GZ3OEI4JYPZPS66UULEGJKFYJU");
-    CHECK(xmp::read(other).pith.at("title") == "T");
-    xmp::Packet p = xmp::read(xmp::merge(other, {{"number", "pith:2024:YRUNQITD2RKQXO2YH7SDTYYAQ3"}}));
+    CHECK(xmp::get(xmp::read(other).pith, xmp::property::number) == "pith:2023:GZ3OEI4JYPZPS66UULEGJKFYJU");
+    CHECK(xmp::get(xmp::read(other).pith, xmp::property::title) == "T");
+    xmp::Packet p = xmp::read(xmp::merge(other, properties({{xmp::property::number, "pith:2024:YRUNQITD2RKQXO2YH7SDTYYAQ3"}})));
     CHECK(p.pith.size() == 1);
-    CHECK(p.pith.at("number") == "pith:2024:YRUNQITD2RKQXO2YH7SDTYYAQ3");
+    CHECK(xmp::get(p.pith, xmp::property::number) == "pith:2024:YRUNQITD2RKQXO2YH7SDTYYAQ3");
 }
 
 TEST_CASE("hostile packets: no entity expansion, no recursion, clear errors", "[xmp]") {
@@ -92,7 +103,7 @@ TEST_CASE("hostile packets: no entity expansion, no recursion, clear errors", "[
 <rdf:Description xmlns:pith="https://pith.science/ns/xmp/1.0/"><pith:number>&lol2;&ext;</pith:number></rdf:Description></rdf:RDF></x:xmpmeta>)";
     std::string value;
     try {
-        value = xmp::read(laughs).pith["number"];
+        value = xmp::get(xmp::read(laughs).pith, xmp::property::number);
     } catch (const Error&) {
         value = "refused";
     }
@@ -114,8 +125,8 @@ TEST_CASE("a packet that other readers may read differently is flagged ambiguous
                "</rdf:RDF></x:xmpmeta>";
     };
     // What pith stamp writes reads one way only, merged into a PDF/A packet too.
-    CHECK(xmp::read(xmp::merge("", {{"number", "pith:2024:A"}})).ambiguities.empty());
-    CHECK(xmp::read(xmp::merge(kPdfaPacket, {{"number", "pith:2024:A"}})).ambiguities.empty());
+    CHECK(xmp::read(xmp::merge("", properties({{xmp::property::number, "pith:2024:A"}}))).ambiguities.empty());
+    CHECK(xmp::read(xmp::merge(kPdfaPacket, properties({{xmp::property::number, "pith:2024:A"}}))).ambiguities.empty());
 
     auto ambiguous = [&](const std::string& body, const std::string& why) {
         INFO(body);

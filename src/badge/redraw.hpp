@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Is the badge in a stamped PDF exactly the one pith stamp draws? (issue 14, point 5)
+// Is the badge in a stamped PDF exactly the one pith stamp draws?
 //
 // pith stamp records the badge's options (pith:badge); verify draws the badge again with them,
 // for the number's label and the link's URL, and compares the Form XObject and everything it

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// What a command's option table is made of (issue 33): one row per option, from which the CLI11
+// What a command's option table is made of: one row per option, from which the CLI11
 // flags and `--help` are made, the batch manifest's keys read, and the man page and
 // doc/commands.md checked (ctest cli_option_table). The rows of one command are in its module:
 // stamp/options_table.hpp, verify/options_table.hpp.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The title read a second, independent way: from the pixels (issue 29, point 1; doc/visible.md
+// The title read a second, independent way: from the pixels (doc/visible.md
 // "The title from pixels").
 //
 // The text layer is written by whoever sends the PDF: a font's ToUnicode map can spell one title

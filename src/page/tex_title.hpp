@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// A record's title as the page shows it (issue 28; doc/titles.md).
+// A record's title as the page shows it (doc/titles.md).
 //
 // The registry's records come from arXiv, whose titles are the TeX the authors typed:
 // `Learning $k$-Sparse Polynomials in $O(n\log n)$ Time`, `Schr\"odinger Bridges`, `Trust \&

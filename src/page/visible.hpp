@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Which words of a page a reader actually sees (issue 14, point 3; doc/visible.md).
+// Which words of a page a reader actually sees (doc/visible.md).
 //
 // Text extraction also returns text nobody sees (render mode 3 or 7, white on white, clipped,
 // covered, transparent, off the page, microscopic). page_words() lays the page out with

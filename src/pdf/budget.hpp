@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The work one input file may ask of pith (issue 15; doc/limits.md): decoded stream bytes, in all
+// The work one input file may ask of pith (doc/limits.md): decoded stream bytes, in all
 // and per stream, values parsed, revisions and the form draws of a page poppler renders. Every
 // decode and parse of the file draws from one Budget; past a limit the file is refused with
 // pdf.too_large, never read for gigabytes or hours (nesting past `depth` is damage instead: the

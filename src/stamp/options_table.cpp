@@ -35,7 +35,7 @@ void page(Options& o, const Value& v) {
     o.placement.page = static_cast<int>(v.number);
 }
 
-// A corner or a position given: the badge goes there, not to a free spot (issue 21).
+// A corner or a position given: the badge goes there, not to a free spot.
 void corner(Options& o, const Value& v) {
     o.placement.corner = parse_corner(v.text);
     o.placement.automatic = false;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The options of `pith stamp`, one row each (issue 33): the CLI makes its flags and --help from
+// The options of `pith stamp`, one row each: the CLI makes its flags and --help from
 // this table (cli/pdf_commands.cpp), a `pith batch` manifest line takes the rows that have a key
 // (batch/manifest.cpp), and ctest cli_option_table checks doc/pith.1 and doc/commands.md against it.
 #include "core/option_table.hpp"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Where the badge goes (issue 21): where page `index` paints nothing, so the badge never covers
+// Where the badge goes: where page `index` paints nothing, so the badge never covers
 // the paper. The page is rendered at low resolution by poppler (visible::page_glance(), in a
 // child process); the candidates are the four corners at the configured margins, then positions
 // along the top and bottom margins (doc/placement.md).

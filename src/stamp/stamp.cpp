@@ -210,7 +210,7 @@ private:
     std::map<std::pair<int, visible::Look>, visible::Reading> done_;
 };
 
-// ---------------------------------------------------------------- placement (issue 21)
+// ---------------------------------------------------------------- placement
 
 // Objects drawn only to learn the badge's size are numbered and dropped.
 class DiscardingSink : public pdf::ObjectSink {
@@ -401,7 +401,7 @@ void draw_badge(pdf::File& file, PageReadings& pages, pdf::Update& update, const
     bool sideways = page.rotate == 90 || page.rotate == 270;
     double view_w = sideways ? crop.height() : crop.width(), view_h = sideways ? crop.width() : crop.height();
 
-    // Where the badge goes (issue 21), from its size plain and boxed; then the badge itself.
+    // Where the badge goes, from its size plain and boxed; then the badge itself.
     badge::Options look = options.badge, boxed = options.badge;
     boxed.style = "boxed";
     const Fit plain_fit = fit_badge(measure_badge(record.number.short_form(), url, look), view_w, view_h, options.placement);
@@ -441,7 +441,7 @@ void draw_badge(pdf::File& file, PageReadings& pages, pdf::Update& update, const
 bool names(const std::string& link_body, const std::string& body) { return body.rfind(link_body, 0) == 0; }
 
 // The Pith numbers the input already carries besides the record's: in its XMP and Info, and in
-// resolver links on page 1 and the page of an earlier stamp's badge (issue 22).
+// resolver links on page 1 and the page of an earlier stamp's badge.
 struct Carried {
     std::set<std::string> others;  // other numbers, as the PDF writes them
     bool other_in_link = false;    // one of them in a link pith stamp did not draw: shown on a page

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The options of `pith verify`, one row each (issue 33): the CLI makes its flags and --help from
+// The options of `pith verify`, one row each: the CLI makes its flags and --help from
 // this table (cli/pdf_commands.cpp), and ctest cli_option_table checks doc/pith.1, doc/commands.md
 // and the batch manifest against it. A row with a key is what a `pith batch --verify` manifest
 // line may give per file (read there by the stamp table's rows of the same key).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// `pith verify --picture` and `pith batch --gallery` (issue 34): what the checks looked at,
+// `pith verify --picture` and `pith batch --gallery`: what the checks looked at,
 // drawn over the pages they read. Only the report's regions are drawn (Findings::regions, made
 // by the checks themselves): nothing here reads the page again to guess them. The one new
 // reading is a render of each page shown, at screen resolution, in a child process with the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// What viewers read differently (issue 29): pith judges what poppler shows, and a reader may
+// What viewers read differently: pith judges what poppler shows, and a reader may
 // open the file in MuPDF, Acrobat, PDFium or pdf.js. Where the specification leaves the reading
 // to the viewer, or a malformed value is read one way by one and another way by the next, the
 // page pith read is not the page every reader sees:

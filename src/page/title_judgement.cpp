@@ -7,8 +7,8 @@
 namespace pith::title {
 
 TextJudgement judge_text(const std::string& plain, const std::string& hash, const Pages& pages, Findings& f) {
-    const auto front_matter = [&](int i, const visible::Page& page, double size, const std::vector<std::string>& title) {
-        return pixels::not_front_matter(pages.pdf, i, pages.password, page, size, title);
+    const auto front_matter = [&](int i, const visible::Page& page, double size, const std::vector<std::string>& words) {
+        return pixels::not_front_matter(pages.pdf, i, pages.password, page, size, words);
     };
     TextJudgement out{title_block(plain, hash, pages.count, pages.words, front_matter), {}, std::nullopt};
     const OnPage& t = out.block.shown;
@@ -27,8 +27,8 @@ TextJudgement judge_text(const std::string& plain, const std::string& hash, cons
     if (t.shown == Shown::AsTitle && t.span && out.block.reading.page) {
         const visible::Page& page = *out.block.reading.page;
         out.words = pixels::title_words(page, *t.span, t.formula_words);
-        out.ask = pixels::Request{out.block.index, pixels::region_for(page, out.words.all()), pixels::languages_for(out.words.read),
-                                  out.words};
+        const pixels::Region region = pixels::region_for(page, out.words.all());
+        out.ask = pixels::Request{out.block.index, region, pixels::languages_for(out.words.read), out.words};
     }
     return out;
 }

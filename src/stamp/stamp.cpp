@@ -177,8 +177,8 @@ public:
     void start(int index, visible::Look look) {
         const std::pair<int, visible::Look> key{index, look};
         if (readers_.count(key) || done_.count(key)) return;
-        if (!preflighted_.count(index)) file_.preflight_page(file_.page(index));  // what poppler is asked to read fits the budget (doc/limits.md)
-        preflighted_.insert(index);
+        // What poppler is asked to read fits the budget (doc/limits.md).
+        if (preflighted_.insert(index).second) file_.preflight_page(file_.page(index));
         readers_.emplace(key, std::make_unique<visible::ChildReader>(file_.bytes(), index, password_, look));
     }
     const visible::Reading& get(int index, visible::Look look) {
@@ -518,10 +518,11 @@ void check_title(PageReadings& pages, pdf::File& file, const Record& record, Sum
     if (shown == title::Shown::Differs && t.block.reading.page) {
         std::string shows = visible::visible_text(*t.block.reading.page);
         std::replace(shows.begin(), shows.end(), '\n', ' ');
-        how = "page 1 does not show the record's title \"" + shortened(record.title.value_or("(known by its hash only)"), 80) +
-              "\" (it shows \"" + shortened(shows, 60) + "\")";
+        const std::string title = shortened(record.title.value_or("(known by its hash only)"), 80);
+        how = "page 1 does not show the record's title \"" + title + "\" (it shows \"" + shortened(shows, 60) + "\")";
     }
-    throw Error(name + ": " + how + "; is this the record of this paper? (--no-title-check stamps anyway)", err::stamp_title_not_shown);
+    throw Error(name + ": " + how + "; is this the record of this paper? (--no-title-check stamps anyway)",
+                err::stamp_title_not_shown);
 }
 
 // What stamp refuses before it reads the PDF: a record that does not recompute (unless
@@ -666,7 +667,8 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
         summary.replaced_previous = true;
     }
     refuse_certified(file, options.force);
-    mark::refuse_damaged(file, options.allow_damaged, "stamp");  // most damage shows on opening: before the copy and the badge
+    // Most damage shows on opening: refused before the copy and the badge.
+    mark::refuse_damaged(file, options.allow_damaged, "stamp");
     const bool badge = badge_wanted(file, previous, carried, options, summary);
     // poppler reads page 1 and the badge's page in a child while the update is made.
     PageReadings pages(file, options.password);

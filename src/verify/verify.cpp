@@ -210,7 +210,8 @@ bool check_receipt_data(const xmp::Properties& p, const std::optional<Sha256>& h
             f.fail(code, check.explanation);
         }
     } else {
-        f.info(finding::receipt_absent, !receipt ? "no receipt embedded" : "a receipt is embedded but no hash to check it against");
+        f.info(finding::receipt_absent,
+               !receipt ? "no receipt embedded" : "a receipt is embedded but no hash to check it against");
     }
     for (const auto& w : keyring.warnings) f.info(finding::keyring_entry_refused, w);
     return valid;

@@ -1,5 +1,14 @@
 # SPDX-License-Identifier: MIT
 # Code checks (included by tests/CMakeLists.txt).
+
+# A check of the source tree, NAME, and NAME_planted, which proves on a copy of the tree with the
+# rule broken that the check fails (tests/lib/treecheck.py's command line).
+function(pith_tree_check name script)
+  add_test(NAME ${name} COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/code/${script} ${CMAKE_SOURCE_DIR})
+  add_test(NAME ${name}_planted
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/code/${script} ${CMAKE_SOURCE_DIR} --planted)
+  set_tests_properties(${name} ${name}_planted PROPERTIES TIMEOUT 60 LABELS "code")
+endfunction()
 # No function in src/ over 60 lines, except those listed in tests/code/function-length-allow.txt;
 # a listed function that has been split must leave the list (tools/longest-functions --allow).
 add_test(NAME code_function_length
@@ -40,17 +49,11 @@ set_tests_properties(code_spdx PROPERTIES TIMEOUT 60 LABELS "code")
 
 # The module graph (cmake/modules.cmake, doc/design.md "Modules"): every #include in src/ runs
 # one way, and the check is proved to catch a planted back-arrow and a stale design.md.
-add_test(NAME code_module_graph COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/code/module_graph.py ${CMAKE_SOURCE_DIR})
-add_test(NAME code_module_graph_planted
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/code/module_graph.py ${CMAKE_SOURCE_DIR} --planted)
-set_tests_properties(code_module_graph code_module_graph_planted PROPERTIES TIMEOUT 60 LABELS "code")
+pith_tree_check(code_module_graph module_graph.py)
 
 # PoDoFo stays behind src/pdf (doc/dev/podofo.md): no PoDoFo name outside it, only the member
 # functions PoDoFo 0.9.8 and 0.10 share; the check is proved to catch a planted use of each kind.
-add_test(NAME code_podofo_boundary COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/code/podofo_boundary.py ${CMAKE_SOURCE_DIR})
-add_test(NAME code_podofo_boundary_planted
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/code/podofo_boundary.py ${CMAKE_SOURCE_DIR} --planted)
-set_tests_properties(code_podofo_boundary code_podofo_boundary_planted PROPERTIES TIMEOUT 60 LABELS "code")
+pith_tree_check(code_podofo_boundary podofo_boundary.py)
 
 # Finding codes are typed constants (src/core/finding_codes.hpp): the compiler rejects a code
 # written as a string or misspelt (doc_findings checks the constants against doc/findings.md).
@@ -63,10 +66,7 @@ set_tests_properties(code_finding_codes_typed PROPERTIES TIMEOUT 300 LABELS "cod
 # One title judgement (src/page/title_judgement.cpp): stamp and verify reach the title's verdict
 # only through it, so what stamp accepts, verify's title check calls trusted; the check is proved
 # to catch a title rule called from stamp, a title finding made in verify and a half dropped.
-add_test(NAME code_title_judgement COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/code/title_judgement.py ${CMAKE_SOURCE_DIR})
-add_test(NAME code_title_judgement_planted
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/code/title_judgement.py ${CMAKE_SOURCE_DIR} --planted)
-set_tests_properties(code_title_judgement code_title_judgement_planted PROPERTIES TIMEOUT 60 LABELS "code")
+pith_tree_check(code_title_judgement title_judgement.py)
 
 # pith's XMP property names once (src/xmp/xmp.hpp's constants = templates/pith-xmp.json's names,
 # which pith.sty shares): a property named by a misspelt constant, a string or a map subscript
@@ -79,7 +79,4 @@ set_tests_properties(code_xmp_properties PROPERTIES TIMEOUT 300 LABELS "code")
 
 # Lines in src/ within 120 characters: a ratchet (tests/code/line-length-allow.txt, which only
 # shrinks), proved to catch a long line in a file it does not list and one more in a file it does.
-add_test(NAME code_line_length COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/code/line_length.py ${CMAKE_SOURCE_DIR})
-add_test(NAME code_line_length_planted
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/code/line_length.py ${CMAKE_SOURCE_DIR} --planted)
-set_tests_properties(code_line_length code_line_length_planted PROPERTIES TIMEOUT 60 LABELS "code")
+pith_tree_check(code_line_length line_length.py)

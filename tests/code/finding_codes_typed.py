@@ -10,10 +10,11 @@ usage: finding_codes_typed.py --cxx COMPILER --source SRC --scratch DIR
 """
 import argparse
 import os
-import re
 import shutil
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import compiles  # noqa: E402
 
 CASES = [  # (argument, compiles)
     ("pith::finding::pith_hash_mismatch", True),
@@ -21,20 +22,6 @@ CASES = [  # (argument, compiles)
     ('std::string("pith.hash.mismatch")', False),
     ("pith::finding::pith_hash_mismacth", False),
 ]
-FIRST_LINE = 3  # of the calls, in the unit below
-
-
-def rejected_lines(cxx, source, scratch):
-    unit = os.path.join(scratch, "unit.cpp")
-    with open(unit, "w") as f:
-        f.write('#include "core/findings.hpp"\n'
-                "void emit(pith::Findings& f) {\n")
-        for argument, _ in CASES:
-            f.write("    f.fail(%s, \"planted\");\n" % argument)
-        f.write("}\n")
-    r = subprocess.run([cxx, "-std=c++17", "-fsyntax-only", "-I", os.path.join(source, "src"), unit],
-                       capture_output=True, text=True, timeout=300)
-    return {int(n) for n in re.findall(r"unit\.cpp:(\d+):\d+: error", r.stderr)}, r.stderr
 
 
 def main():
@@ -44,12 +31,11 @@ def main():
     ap.add_argument("--scratch", required=True)
     args = ap.parse_args()
     shutil.rmtree(args.scratch, ignore_errors=True)
-    os.makedirs(args.scratch)
-    rejected, errors = rejected_lines(args.cxx, args.source, args.scratch)
+    results, errors = compiles.verdicts(args.cxx, args.source, args.scratch, "core/findings.hpp", "void emit(pith::Findings& f)",
+                                        ['f.fail(%s, "planted")' % argument for argument, _ in CASES])
     failed = 0
-    for i, (argument, expected) in enumerate(CASES):
-        ok = FIRST_LINE + i not in rejected
-        print(f"f.fail({argument}, ...): {'compiles' if ok else 'rejected'}")
+    for (statement, ok), (_, expected) in zip(results, CASES):
+        print(f"{statement}: {'compiles' if ok else 'rejected'}")
         failed += ok != expected
     if failed:
         print(f"expected only the constant to compile; the compiler said:\n{errors}", file=sys.stderr)

@@ -4,7 +4,8 @@
 templates/pith-xmp.json (the schema pith.sty shares), in its order, and code can name a property
 only by a constant.
 
-Checks the constants against the schema file, then compiles (syntax only, one unit) a read per
+Checks the constants against the schema file (and that the check notices a property renamed in
+a copy of it), then compiles (syntax only, one unit) a read per
 line: by a constant, which must compile (so that the include path and flags are right), and by a
 misspelt constant, a string literal and a map subscript, each of which the compiler must reject
 on its line.
@@ -16,8 +17,10 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import compiles  # noqa: E402
 
 CASES = [  # (expression, compiles)
     ("pith::xmp::get(p, pith::xmp::property::priorLength)", True),
@@ -26,12 +29,12 @@ CASES = [  # (expression, compiles)
     ('pith::xmp::get(p, {"priorLength"})', False),
     ('p["priorLength"]', False),
 ]
-FIRST_LINE = 3  # of the reads, in the unit below
 CONSTANT = re.compile(r'inline constexpr Property (\w+)\{"([^"]*)"\};')
 
 
-def schema_problems(source):
-    schema = [p["name"] for p in json.load(open(os.path.join(source, "templates", "pith-xmp.json")))["properties"]]
+def schema_problems(source, schema_file=None):
+    schema_file = schema_file or os.path.join(source, "templates", "pith-xmp.json")
+    schema = [p["name"] for p in json.load(open(schema_file))["properties"]]
     header = open(os.path.join(source, "src", "xmp", "xmp.hpp")).read()
     constants = CONSTANT.findall(header)
     problems = ["constant %s names \"%s\"" % (c, n) for c, n in constants if c != n]
@@ -42,19 +45,6 @@ def schema_problems(source):
     return problems
 
 
-def rejected_lines(cxx, source, scratch):
-    unit = os.path.join(scratch, "unit.cpp")
-    with open(unit, "w") as f:
-        f.write('#include "xmp/xmp.hpp"\n'
-                "void read(pith::xmp::Properties& p) {\n")
-        for expression, _ in CASES:
-            f.write("    (void)%s;\n" % expression)
-        f.write("}\n")
-    r = subprocess.run([cxx, "-std=c++17", "-fsyntax-only", "-I", os.path.join(source, "src"), unit],
-                       capture_output=True, text=True, timeout=300)
-    return {int(n) for n in re.findall(r"unit\.cpp:(\d+):\d+: error", r.stderr)}, r.stderr
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cxx", required=True)
@@ -62,14 +52,20 @@ def main():
     ap.add_argument("--scratch", required=True)
     args = ap.parse_args()
     shutil.rmtree(args.scratch, ignore_errors=True)
-    os.makedirs(args.scratch)
     problems = schema_problems(args.source)
-    rejected, errors = rejected_lines(args.cxx, args.source, args.scratch)
-    for i, (expression, expected) in enumerate(CASES):
-        compiles = FIRST_LINE + i not in rejected
-        print("%s: %s" % (expression, "compiles" if compiles else "rejected"))
-        if compiles != expected:
-            problems.append("%s %s" % (expression, "compiles" if compiles else "does not compile"))
+    # The check itself, on a schema file with one property renamed: it must say so.
+    planted = json.load(open(os.path.join(args.source, "templates", "pith-xmp.json")))
+    planted["properties"][0]["name"] += "Planted"
+    os.makedirs(args.scratch)
+    json.dump(planted, open(os.path.join(args.scratch, "planted.json"), "w"))
+    if not schema_problems(args.source, os.path.join(args.scratch, "planted.json")):
+        problems.append("a property renamed in the schema file went unnoticed")
+    results, errors = compiles.verdicts(args.cxx, args.source, args.scratch, "xmp/xmp.hpp", "void read(pith::xmp::Properties& p)",
+                                        ["(void)" + expression for expression, _ in CASES])
+    for (expression, expected), (_, ok) in zip(CASES, results):
+        print("%s: %s" % (expression, "compiles" if ok else "rejected"))
+        if ok != expected:
+            problems.append("%s %s" % (expression, "compiles" if ok else "does not compile"))
     for p in problems:
         print("problem:", p, file=sys.stderr)
     if problems and errors:

@@ -441,7 +441,8 @@ def case_shard(d):
             check(a == b, "shard %d/%d depends on manifest order" % (i, n))
             union += a
         check(len(union) == 2000 and len(set(union)) == 2000, "shards of %d not disjoint and complete" % n)
-    # merging the shard reports gives one result per entry
+    # merging the shard reports gives one result per entry (jq, in .ci/packages.txt: a missing jq fails)
+    check(shutil.which("jq") is not None, "jq is not installed, so merge-reports.sh was not run")
     if shutil.which("jq"):
         p = subprocess.run([os.path.join(ARGS.source, "examples", "batch", "merge-reports.sh")] + ["r%d.jsonl" % i for i in range(3)],
                            cwd=d, capture_output=True, text=True)
@@ -572,9 +573,8 @@ def case_examples(d):
 
 
 def case_gnu_parallel(d):
-    if not shutil.which("parallel") or not shutil.which("jq"):
-        print("GNU parallel or jq not installed; skipping")
-        return SKIP
+    if not shutil.which("parallel") or not shutil.which("jq"):  # both in .ci/packages.txt
+        fail("GNU parallel or jq is not installed")
     entries = make_inputs(d, n_article=3, n_tiny=5, junk=False)
     write_manifest(d, entries)
     env = dict(os.environ, PITH=ARGS.pith, HOME=d)

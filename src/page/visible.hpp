@@ -68,7 +68,7 @@ inline constexpr int kInkLevel = 24;  // of 255 below white: fainter is paper
 // glyphs painted as their boxes (no font is rasterised). Never a reading of words: pith stamp's
 // title check reads the page as verify does (page_words()).
 struct Glance {
-    Page page;  // the page's size and rotation; no words
+    Page page;  // empty: a glance lays out nothing
     InkMap ink;
 };
 inline constexpr double kGlanceDpi = 36;       // 2 pt a pixel: 8 pt type still leaves solid ink

@@ -123,7 +123,7 @@ void mark(Findings& f, int page, const pdf::Rect& r, std::string kind, std::stri
 
 void check_link_overlap(pdf::File& file, const Baseline& baseline, Findings& f);
 
-// 1. The number as embedded, and whether the metadata reads one way only.
+// The number as embedded, and whether the metadata reads one way only.
 std::optional<PithNumber> check_number(const Embedded& e, Report& report) {
     Findings& f = report.findings;
     const auto& p = e.xmp.pith;
@@ -192,7 +192,7 @@ RecordData check_record_data(const xmp::Properties& p, const PithNumber& number,
     return r;
 }
 
-// 4. The receipt. A key that is revoked, or outside its validity now, makes it at most
+// The receipt. A key that is revoked, or outside its validity now, makes it at most
 // unverified: the receipt's signed_at is not signed, so it cannot show the signature is older.
 bool check_receipt_data(const xmp::Properties& p, const std::optional<Sha256>& hash, const Keyring& keyring, Findings& f) {
     const std::optional<Receipt> receipt = xmp::receipt_of(p);
@@ -217,7 +217,7 @@ bool check_receipt_data(const xmp::Properties& p, const std::optional<Sha256>& h
     return valid;
 }
 
-// 5. Info, XMP and links name one number; every pith link is a plain link to the resolver.
+// Info, XMP and links name one number; every pith link is a plain link to the resolver.
 void check_links(pdf::File& file, const Embedded& e, const PithNumber& number, const std::string& shown, const Baseline& baseline,
                  const std::string& resolver, Findings& f) {
     std::vector<std::string> disagreements, unsafe, elsewhere;
@@ -352,7 +352,7 @@ struct TitleCheck {
     std::unique_ptr<pixels::Reader> pixels;  // that reading, once asked
 };
 
-// 7b. The title read from pixels must agree with the text layer's (doc/visible.md, "The title
+// The title read from pixels must agree with the text layer's (doc/visible.md, "The title
 // from pixels"). Read only where the verdict can still be trusted: it is the costliest check.
 void check_title_pixels(TitleCheck& title, Findings& f) {
     if (!title.pixels) return;
@@ -362,7 +362,7 @@ void check_title_pixels(TitleCheck& title, Findings& f) {
         if (r.kind == "title") r.outcome = v == pixels::Verdict::Agrees ? "ok" : v == pixels::Verdict::Unverified ? "info" : "fail";
 }
 
-// 7. The record's title against what the title block's page shows a reader (page 1, or after
+// The record's title against what the title block's page shows a reader (page 1, or after
 // front matter): text nobody sees never binds.
 TitleCheck check_title(pdf::File& file, const std::string& plain, const std::string& hash, visible::Reading page1,
                        const Options& options, Findings& f) {
@@ -388,7 +388,7 @@ TitleCheck check_title(pdf::File& file, const std::string& plain, const std::str
     return out;
 }
 
-// 5. The badge pith stamp drew is exactly what it draws for this number, with the options it
+// The badge pith stamp drew is exactly what it draws for this number, with the options it
 // recorded (pith:badge): drawn again and compared object by object.
 void check_badge_drawing(pdf::File& file, const Embedded& e, const PithNumber& number, const Baseline& b, const std::string& recorded,
                          Findings& f) {
@@ -408,7 +408,7 @@ void check_badge_drawing(pdf::File& file, const Embedded& e, const PithNumber& n
         f.fail(finding::pith_badge_drawing_mismatch, "the badge is not what pith stamp draws for " + number.short_form() + ": " + why);
 }
 
-// 6. The badge text a reader sees on the badge's page: the number's first 8 letters, and no
+// The badge text a reader sees on the badge's page: the number's first 8 letters, and no
 // other Pith number.
 void check_badge_text(const Embedded& e, const PithNumber& number, const Baseline& baseline, const std::optional<visible::Page>& page,
                       Findings& f) {
@@ -422,7 +422,7 @@ void check_badge_text(const Embedded& e, const PithNumber& number, const Baselin
     else if (hidden && !baseline.badge_drawn)  // drawn to be unseen
         f.fail(finding::pith_badge_hidden, "the badge's text " + expected + " is on " + where + " only where a reader cannot see it (" +
                                         visible::hidden_reasons(*page) + ")");
-    else  // none, or pith stamp's own badge, unchanged since (9), hidden by its page (too small, content left open)
+    else  // none, or pith stamp's own badge, unchanged since the stamp, hidden by its page (too small, content left open)
         f.info(finding::pith_badge_text_absent, "no visible badge text " + expected + " found on " + where +
                                              (hidden ? " (pith stamp drew it, but it is " + visible::hidden_reasons(*page) + ")" : ""));
 }
@@ -447,8 +447,9 @@ std::vector<std::string> missing_evidence(const Findings& f, bool receipt_valid,
     return missing;
 }
 
-// What page 1 and the badge's page show a reader (checks 6 and 7): poppler lays them out and
-// renders them in children that work while checks 4, 5, 8 and 9 run. Where the record has a
+// What page 1 and the badge's page show a reader (the badge text, the title): poppler lays them
+// out and renders them in children that work while the receipt, the links, the stamp and what
+// changed after it are checked. Where the record has a
 // title, the child that will read it from pixels starts too, loading Tesseract meanwhile.
 struct Readers {
     std::optional<visible::ChildReader> page1, badge_page;
@@ -479,7 +480,7 @@ std::pair<visible::Reading, visible::Reading> collect_readers(Readers& readers, 
     return {std::move(page1), std::move(badge_page)};
 }
 
-// 8. The bytes before pith's update: their length as recorded, when it is. A file rewritten
+// The bytes before pith's update: their length as recorded, when it is. A file rewritten
 // since (rewritten.hpp) has none to check: `rewritten` holds its badge then.
 std::optional<std::uint64_t> check_prior(pdf::File& file, const xmp::Properties& p, PrefixSha256& prefix_hash,
                                          std::optional<Baseline>& rewritten, Findings& f) {
@@ -498,7 +499,8 @@ std::optional<std::uint64_t> check_prior(pdf::File& file, const xmp::Properties&
     return prior;
 }
 
-// 9's areas no later change may cover: the badge (pith stamp's, or pith.sty's links) and the title.
+// The areas no change after the stamp may cover: the badge (pith stamp's, or pith.sty's
+// links) and the title.
 std::vector<Area> keep_clear(const Embedded& e, const Baseline& baseline, const TitleCheck& title) {
     std::vector<Area> areas;
     if (baseline.badge_drawn) areas.push_back({baseline.badge_page, baseline.badge_rect, "the badge"});
@@ -508,7 +510,7 @@ std::vector<Area> keep_clear(const Embedded& e, const Baseline& baseline, const 
     return areas;
 }
 
-// 10. The record the reader fetched.
+// The record the reader fetched.
 void check_expected(const Options& options, const RecordData& data, const PithNumber& number, Findings& f) {
     if (!options.expected) return;
     const auto& record = data.record;
@@ -604,7 +606,7 @@ void conclude(pdf::File& file, const Embedded& e, const Baseline& baseline, int 
     decide(report, missing);
 }
 
-// `prefix_hash`: hashing the file from its start since it was opened (check 8).
+// `prefix_hash`: hashing the file from its start since it was opened (for the bytes before pith's update).
 Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyring, const Options& options,
                    PrefixSha256& prefix_hash) {
     const Embedded e = mark::extract(file);
@@ -629,7 +631,7 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     start_readers(file, e, data.record && !xmp::get(p, xmp::property::title).empty(), options, readers, f);
     const bool receipt_valid = check_receipt_data(p, data.hash, keyring, f);
 
-    // 8. The bytes before pith's update, and pith's update itself.
+    // The bytes before pith's update, and pith's update itself.
     std::optional<Baseline> rewritten;
     const std::optional<std::uint64_t> prior_length = check_prior(file, p, prefix_hash, rewritten, f);
     const Baseline baseline = rewritten ? *rewritten : check_pith_update(file, prior_length, options.password, f);
@@ -639,7 +641,7 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     check_links(file, e, *number, report.number, baseline, options.resolver, f);
     if (baseline.badge_drawn) check_badge_drawing(file, e, *number, baseline, xmp::get(p, xmp::property::badge), f);
 
-    // 6. The visible badge text; 7. the title, as a reader sees it on page 1 (or after front
+    // The visible badge text; the title, as a reader sees it on page 1 (or after front
     // matter). Only a title that hashes to the signed title_canon_sha256 counts: pith:title
     // itself is not signed.
     auto [page1, badge_page] = collect_readers(readers, f);
@@ -651,7 +653,7 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     if (title.ask)  // read while the checks below run
         title.pixels = pixels::asked(std::move(readers.title_pixels), file.bytes(), options.password, std::move(*title.ask));
 
-    // 9. What changed after the stamp; then PDF signatures, the publisher's over pith's update
+    // What changed after the stamp; then PDF signatures, the publisher's over pith's update
     // first of all (they name the signer of what changed).
     check_later_changes(file, baseline, keep_clear(e, baseline, title), options.password, f);
     const bool publisher_signed = check_signatures(file, baseline, options.anchors, f);

@@ -422,7 +422,7 @@ void check_badge_text(const Embedded& e, const PithNumber& number, const Baselin
     else if (hidden && !baseline.badge_drawn)  // drawn to be unseen
         f.fail(finding::pith_badge_hidden, "the badge's text " + expected + " is on " + where + " only where a reader cannot see it (" +
                                         visible::hidden_reasons(*page) + ")");
-    else  // none, or pith stamp's own badge, unchanged since the stamp, hidden by its page (too small, content left open)
+    else  // none, or pith stamp's own badge, unchanged, hidden by its page (too small, content left open)
         f.info(finding::pith_badge_text_absent, "no visible badge text " + expected + " found on " + where +
                                              (hidden ? " (pith stamp drew it, but it is " + visible::hidden_reasons(*page) + ")" : ""));
 }

@@ -239,7 +239,8 @@ Json stamp_one(const Entry& e, const Keyring& keyring, const Options& opt) {
     // Test hook (doc/test-hooks.md): the output of an input whose path contains the text is cut
     // short after stamping, so the check of every output is seen to catch it (output.unverifiable).
     if (const char* v = std::getenv("PITH_BATCH_TEST_SPOIL"); v && *v && e.input.find(v) != std::string::npos)
-        if (::truncate(e.output.c_str(), 64) != 0) return failure(err::internal_error, "PITH_BATCH_TEST_SPOIL: cannot truncate");
+        if (::truncate(e.output.c_str(), 64) != 0)
+            return failure(err::internal_error, "PITH_BATCH_TEST_SPOIL: cannot truncate");
 #endif
     return checked_result(e, keyring, opt, s, number, note);
 }

@@ -203,8 +203,8 @@ Json Embedded::to_json() const {
 void refuse_damaged(const pdf::File& file, bool allow_damaged, const std::string& doing) {
     if (allow_damaged || file.defects().empty()) return;
     const std::string rebuilt = file.reconstructed() ? ", with a rebuilt cross-reference table" : "";
-    throw Error(file.name() + ": " + pdf::damage_message(file) + "; refusing to " + doing + " it (--allow-damaged " + doing +
-                    "s it anyway" + rebuilt + ")",
+    throw Error(file.name() + ": " + pdf::damage_message(file) + "; refusing to " + doing + " it (--allow-damaged " +
+                    doing + "s it anyway" + rebuilt + ")",
                 err::pdf_damaged);
 }
 

@@ -7,8 +7,8 @@
 namespace pith::title {
 
 TextJudgement judge_text(const std::string& plain, const std::string& hash, const Pages& pages, Findings& f) {
-    const auto front_matter = [&](int i, const visible::Page& page, double size, const std::vector<std::string>& words) {
-        return pixels::not_front_matter(pages.pdf, i, pages.password, page, size, words);
+    const auto front_matter = [&](int i, const visible::Page& page, double size, const std::vector<std::string>& shown) {
+        return pixels::not_front_matter(pages.pdf, i, pages.password, page, size, shown);
     };
     TextJudgement out{title_block(plain, hash, pages.count, pages.words, front_matter), {}, std::nullopt};
     const OnPage& t = out.block.shown;

@@ -193,7 +193,8 @@ public:
     }
     // The pages as the title judgement reads them: as pith verify does.
     title::Pages title_pages() {
-        return {[this](int i) { return get(i, visible::Look::Rendered); }, file_.bytes(), password_, file_.page_count()};
+        const auto words = [this](int i) { return get(i, visible::Look::Rendered); };
+        return {words, file_.bytes(), password_, file_.page_count()};
     }
     void start_pixels() { pixels_ = std::make_unique<pixels::Reader>(file_.bytes(), password_); }
     // The title's pixels read as `request` asks, by the child started for it if there is one.

@@ -359,7 +359,8 @@ void check_title_pixels(TitleCheck& title, Findings& f) {
     if (!f.failure.empty()) return title.pixels.reset();  // invalid already: not worth its cost
     const pixels::Verdict v = title::judge_pixels(title.words, title.pixels->collect(), f).verdict;
     for (Region& r : f.regions)  // the title's region says what the pixels made of it
-        if (r.kind == "title") r.outcome = v == pixels::Verdict::Agrees ? "ok" : v == pixels::Verdict::Unverified ? "info" : "fail";
+        if (r.kind == "title")
+            r.outcome = v == pixels::Verdict::Agrees ? "ok" : v == pixels::Verdict::Unverified ? "info" : "fail";
 }
 
 // The record's title against what the title block's page shows a reader (page 1, or after
@@ -371,7 +372,8 @@ TitleCheck check_title(pdf::File& file, const std::string& plain, const std::str
         file.preflight_page(file.page(i));  // what poppler is asked to read fits the budget (doc/limits.md)
         return visible::ChildReader(file.bytes(), i, options.password).collect();
     };
-    title::TextJudgement judged = title::judge_text(plain, hash, {read, file.bytes(), options.password, file.page_count()}, f);
+    title::TextJudgement judged =
+        title::judge_text(plain, hash, {read, file.bytes(), options.password, file.page_count()}, f);
     const title::TitleBlock& block = judged.block;
     TitleCheck out{block.index, std::nullopt, std::move(judged.words), std::nullopt, nullptr};
     if (!block.reading.page) return out;
@@ -635,9 +637,10 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     std::optional<Baseline> rewritten;
     const std::optional<std::uint64_t> prior_length = check_prior(file, p, prefix_hash, rewritten, f);
     const Baseline baseline = rewritten ? *rewritten : check_pith_update(file, prior_length, options.password, f);
+    const std::string tool = xmp::get(p, xmp::property::stampTool);
     if (!prior_length && baseline.found)
         f.ok(finding::pith_update_none, "no update of pith stamp's: the pith data was written with the document (made by " +
-                                     (xmp::get(p, xmp::property::stampTool).empty() ? std::string("an unknown tool") : xmp::get(p, xmp::property::stampTool)) + ")");
+                                     (tool.empty() ? std::string("an unknown tool") : tool) + ")");
     check_links(file, e, *number, report.number, baseline, options.resolver, f);
     if (baseline.badge_drawn) check_badge_drawing(file, e, *number, baseline, xmp::get(p, xmp::property::badge), f);
 

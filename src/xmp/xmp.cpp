@@ -146,7 +146,8 @@ Packet read(std::string_view packet) {
     // One reading only: a pith property is a simple value, given once, directly in an
     // rdf:Description (as an element or an attribute), in the one packet there is.
     auto set_pith = [&](const std::string& name, std::string value, bool in_description, bool simple) {
-        if (!out.pith.values_.emplace(name, value).second) out.ambiguities.push_back("pith:" + name + " is given more than once");
+        if (!out.pith.values_.emplace(name, value).second)
+            out.ambiguities.push_back("pith:" + name + " is given more than once");
         if (!in_description) out.ambiguities.push_back("pith:" + name + " stands outside an rdf:Description");
         if (!simple) out.ambiguities.push_back("pith:" + name + " is not a simple text value");
     };
@@ -354,8 +355,12 @@ void put_receipt(const Receipt& receipt, Properties& p) {
 
 std::optional<Receipt> receipt_of(const Properties& p) {
     if (get(p, property::receiptSignature).empty()) return std::nullopt;
-    return Receipt{get(p, property::receiptKeyId),       get(p, property::receiptAlgorithm), get(p, property::receiptSignature),
-                   get(p, property::receiptFingerprint), get(p, property::receiptSignedAt), "",
+    return Receipt{get(p, property::receiptKeyId),
+                   get(p, property::receiptAlgorithm),
+                   get(p, property::receiptSignature),
+                   get(p, property::receiptFingerprint),
+                   get(p, property::receiptSignedAt),
+                   "",
                    "canonical_sha256_bytes"};
 }
 

@@ -19,7 +19,12 @@ set(CPACK_STRIP_FILES ON)               # debug information stays in the build
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://pith.science")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# The languages whose data reads accented Latin letters are recommended: without them a title
+# with such a letter is not confirmed.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "tesseract-ocr-eng")
+string(CONCAT CPACK_DEBIAN_PACKAGE_RECOMMENDS
+    "tesseract-ocr-deu, tesseract-ocr-fra, tesseract-ocr-hun, tesseract-ocr-spa, tesseract-ocr-dan, tesseract-ocr-isl, "
+    "tesseract-ocr-ces, tesseract-ocr-pol, tesseract-ocr-por, tesseract-ocr-tur, tesseract-ocr-ron")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "texlive-latex-base, tesseract-ocr-chi-sim, tesseract-ocr-chi-tra, tesseract-ocr-jpn, tesseract-ocr-kor, tesseract-ocr-rus, tesseract-ocr-ell, tesseract-ocr-ara, tesseract-ocr-heb, tesseract-ocr-hin")
 # TeX finds pith.sty in /usr/share/texmf once its file list is renewed.
 set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA "${CMAKE_SOURCE_DIR}/cmake/deb/postinst;${CMAKE_SOURCE_DIR}/cmake/deb/postrm")

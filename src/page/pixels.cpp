@@ -15,6 +15,7 @@
 #include <unicode/utf8.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -96,6 +97,7 @@ using reply::Reply;
 struct Token {
     std::u32string text;
     const OcrWord* ocr = nullptr;  // the OCR word it comes from, for OCR tokens
+    bool restored = false;         // its first letter put back (restore_initials()): not read, so never exact
 };
 
 UScriptCode script_of(UChar32 c) {
@@ -111,12 +113,15 @@ bool spaceless(UScriptCode s) {
 }
 bool spaceless(const std::u32string& token) { return token.size() == 1 && spaceless(script_of(static_cast<UChar32>(token[0]))); }
 
-// Cyrillic and Greek letters (case folded) that look like Latin ones: a mixed title read with
-// eng+rus gets either, and the pixels cannot tell them apart.
+// Cyrillic and Greek letters (case folded) whose small or capital form looks like a Latin
+// letter's: a mixed title read with eng+rus gets either, and the pixels cannot tell them apart.
 char32_t same_shape(char32_t c) {
     static constexpr std::pair<char32_t, char32_t> kShapes[] = {
-        {U'\u0430', U'a'}, {U'\u0435', U'e'}, {U'\u043E', U'o'}, {U'\u0440', U'p'}, {U'\u0441', U'c'}, {U'\u0443', U'y'},
-        {U'\u0445', U'x'}, {U'\u0456', U'i'}, {U'\u0458', U'j'}, {U'\u0455', U's'}, {U'\u03BF', U'o'}, {U'\u03BD', U'v'}};
+        {U'\u0430', U'a'}, {U'\u0432', U'b'}, {U'\u0435', U'e'}, {U'\u043A', U'k'}, {U'\u043C', U'm'}, {U'\u043D', U'h'},
+        {U'\u043E', U'o'}, {U'\u0440', U'p'}, {U'\u0441', U'c'}, {U'\u0442', U't'}, {U'\u0443', U'y'}, {U'\u0445', U'x'},
+        {U'\u0456', U'i'}, {U'\u0458', U'j'}, {U'\u0455', U's'}, {U'\u03B1', U'a'}, {U'\u03B2', U'b'}, {U'\u03B5', U'e'},
+        {U'\u03B6', U'z'}, {U'\u03B7', U'h'}, {U'\u03B9', U'i'}, {U'\u03BA', U'k'}, {U'\u03BC', U'm'}, {U'\u03BD', U'v'},
+        {U'\u03BF', U'o'}, {U'\u03C1', U'p'}, {U'\u03C4', U't'}, {U'\u03C5', U'y'}, {U'\u03C7', U'x'}};
     for (const auto& [from, to] : kShapes)
         if (c == from) return to;
     return c;
@@ -168,9 +173,10 @@ std::vector<std::u32string> tokens_of(const std::string& text) {
                 out.push_back(std::u32string(1, c));
                 continue;
             }
+            c = same_shape(c);
             if (c == '0') c = 'o';
             if (c == '1' || c == 'i') c = 'l';
-            token += same_shape(c);
+            token += c;
         }
         if (!token.empty()) out.push_back(token);
         word.clear();
@@ -280,6 +286,12 @@ bool misread(const std::u32string& t, const std::u32string& o, std::size_t allow
 // without spaces (one Han character can be a word).
 bool counts(const std::u32string& t) { return t.size() >= 2 || spaceless(t); }
 
+// A word of the title that must be shown: one that counts, or a digit alone (one digit makes
+// another number: "GPT-3", "GPT-4"; tokens_of() has folded 0 and 1 into o and l).
+bool must_show(const std::u32string& t) {
+    return counts(t) || (t.size() == 1 && (u_isdigit(static_cast<UChar32>(t[0])) || t[0] == U'o' || t[0] == U'l'));
+}
+
 // Letters as the "mostly formula" and outranking rules count them: a character of a script
 // written without spaces counts as two (a two-character Chinese title is a title).
 std::size_t letters_of(const std::string& text) {
@@ -300,6 +312,12 @@ struct Alignment {
     std::vector<std::u32string> extra;    // OCR tokens the title does not have
     std::size_t matched = 0;              // counting title tokens matched
     std::size_t title = 0;                // title tokens
+    // Title tokens (by index) this reading gives exactly, up to what tokens_of() folds: the only
+    // confirmation of a word, as one letter can make another ("increases", "decreases").
+    std::vector<bool> exact;
+    // Title tokens matched only within OCR's tolerance, each with what OCR read there.
+    std::vector<std::pair<std::u32string, std::u32string>> inexact;
+    std::size_t added = 0;  // characters of a script without spaces read where the title has none, tolerated
     std::size_t differences() const { return missing.size() + extra.size(); }
 };
 
@@ -310,6 +328,7 @@ struct Step {
 };
 
 double skip_cost(const std::u32string& s, double confidence) { return counts(s) && confidence >= kMinConfidence ? 1.0 : 0.01; }
+constexpr double kInexactCost = 0.02;
 double confidence_of(const Token& o) { return o.ocr ? o.ocr->confidence : 100; }
 
 std::vector<Step> best_steps(const std::vector<std::u32string>& t, const std::vector<Token>& o) {
@@ -328,7 +347,7 @@ std::vector<Step> best_steps(const std::vector<std::u32string>& t, const std::ve
             auto relax = [&](std::size_t ni, std::size_t nj, double cost, int a, int b) {
                 if (here + cost < dp[ni][nj].cost) dp[ni][nj] = {here + cost, a, b};
             };
-            if (i < n) relax(i + 1, j, skip_cost(t[i], 100), 1, 0);
+            if (i < n) relax(i + 1, j, must_show(t[i]) ? 1.0 : 0.01, 1, 0);
             if (j < m) relax(i, j + 1, skip_cost(o[j].text, confidence_of(o[j])), 0, 1);
             std::u32string tt;
             for (std::size_t a = 1; a <= 3 && i + a <= n; ++a) {
@@ -341,7 +360,9 @@ std::vector<Step> best_steps(const std::vector<std::u32string>& t, const std::ve
                     // each misread must not pass as one).
                     const std::size_t allowed = a == 1 && b == 1 ? allowed_errors(std::max(tt.size(), oo.size()))
                                                                  : std::min<std::size_t>(1, allowed_errors(std::min(tt.size(), oo.size())));
-                    if (misread(tt, oo, allowed)) relax(i + a, j + b, 0, static_cast<int>(a), static_cast<int>(b));
+                    // An exact reading is preferred to one within tolerance, which costs a little
+                    // more than a speck skipped (a speck joined to a word must not spoil it).
+                    if (misread(tt, oo, allowed)) relax(i + a, j + b, tt == oo ? 0 : kInexactCost, static_cast<int>(a), static_cast<int>(b));
                 }
             }
         }
@@ -363,23 +384,34 @@ Alignment align(const std::vector<std::u32string>& t, const std::vector<Token>& 
     std::size_t tolerated = allowed_errors(characters);
     Alignment out;
     out.title = t.size();
+    out.exact.resize(t.size());
+    for (std::size_t i = 0; i < t.size(); ++i) out.exact[i] = !must_show(t[i]);  // a lone letter: nothing to confirm
     for (std::size_t k = 0; k < steps.size();) {
-        if (steps[k].a > 0 && steps[k].b > 0) {
-            for (int x = 0; x < steps[k].a; ++x) out.matched += counts(t[steps[k].i + x]);
+        const Step& s = steps[k];
+        if (s.a > 0 && s.b > 0) {
+            std::u32string title_letters, read_letters;
+            bool restored = false;
+            for (int x = 0; x < s.a; ++x) out.matched += counts(t[s.i + x]), title_letters += t[s.i + x];
+            for (int x = 0; x < s.b; ++x) read_letters += o[s.j + x].text, restored = restored || o[s.j + x].restored;
+            const bool exact = title_letters == read_letters && !restored;
+            for (int x = 0; x < s.a; ++x) out.exact[s.i + x] = exact || !must_show(t[s.i + x]);
+            if (!exact) out.inexact.emplace_back(title_letters, read_letters);
             ++k;
             continue;
         }
         // A gap: the run of skipped tokens up to the next match.
         std::vector<std::u32string> missing, extra;
         for (; k < steps.size() && !(steps[k].a > 0 && steps[k].b > 0); ++k) {
-            if (steps[k].a > 0 && counts(t[steps[k].i])) missing.push_back(t[steps[k].i]);
+            if (steps[k].a > 0 && must_show(t[steps[k].i])) missing.push_back(t[steps[k].i]);
             if (steps[k].b > 0 && skip_cost(o[steps[k].j].text, confidence_of(o[steps[k].j])) >= 1) extra.push_back(o[steps[k].j].text);
         }
         const bool one_character = missing.size() + extra.size() > 0 && missing.size() <= 1 && extra.size() <= 1 &&
                                    std::all_of(missing.begin(), missing.end(), [](const auto& x) { return spaceless(x); }) &&
                                    std::all_of(extra.begin(), extra.end(), [](const auto& x) { return spaceless(x); });
-        if (one_character && tolerated > 0) {
+        if (one_character && tolerated > 0) {  // the character is not confirmed (exact stays false)
             --tolerated;
+            out.inexact.emplace_back(missing.empty() ? U"" : missing.front(), extra.empty() ? U"" : extra.front());
+            out.added += missing.empty();
             continue;
         }
         out.missing.insert(out.missing.end(), missing.begin(), missing.end());
@@ -452,6 +484,34 @@ PixelBox box_of(const Image& image, double x0, double y0, double x1, double y1, 
             std::clamp(static_cast<int>(std::floor((y0 - margin - image.y0) * scale)), image.row0, image.row0 + image.rows),
             std::clamp(static_cast<int>(std::ceil((x1 + margin - image.x0) * scale)), 0, image.columns),
             std::clamp(static_cast<int>(std::ceil((y1 + margin - image.y0) * scale)), image.row0, image.row0 + image.rows)};
+}
+
+}  // namespace
+
+namespace {
+
+// Paints each box (Region::masked) with the commonest colour of the pixels just around it.
+void mask(Image& image, const std::vector<std::array<double, 4>>& boxes) {
+    for (const auto& b : boxes) {
+        const PixelBox p = box_of(image, b[0], b[1], b[2], b[3], 1);
+        if (p.c0 >= p.c1 || p.r0 >= p.r1) continue;
+        // The commonest colour of the ring of pixels just outside the box: the page around it.
+        std::map<std::array<unsigned char, 3>, int> seen;
+        const auto look = [&](int c, int r) {
+            if (c < 0 || c >= image.columns || r < image.row0 || r >= image.row0 + image.rows) return;
+            const unsigned char* px = &image.rgb[(static_cast<std::size_t>(r - image.row0) * image.columns + c) * 3];
+            ++seen[{px[0], px[1], px[2]}];
+        };
+        for (int c = p.c0 - 1; c <= p.c1; ++c) look(c, p.r0 - 1), look(c, p.r1);
+        for (int r = p.r0; r < p.r1; ++r) look(p.c0 - 1, r), look(p.c1, r);
+        std::array<unsigned char, 3> around{255, 255, 255};
+        int most = 0;
+        for (const auto& [colour, n] : seen)
+            if (n > most) around = colour, most = n;
+        for (int r = p.r0; r < p.r1; ++r)
+            for (int c = p.c0; c < p.c1; ++c)
+                std::copy(around.begin(), around.end(), &image.rgb[(static_cast<std::size_t>(r - image.row0) * image.columns + c) * 3]);
+    }
 }
 
 }  // namespace
@@ -663,6 +723,82 @@ void read_rest(const Image& rest, const std::optional<std::vector<PithOcrLine>>&
         r.read = false, r.why = "Tesseract could not read the page below the title";
 }
 
+// Latin letters Tesseract's English model misreads ("Erdés" for "Erdős", "Strafe" for "Straße"),
+// each with a language whose data reads it (Debian's tesseract-ocr-LANG, .ci/packages.txt).
+struct LetterLanguage {
+    std::u32string_view letters;  // small letters; a capital is folded to its small one
+    const char* code;
+};
+constexpr LetterLanguage kLetterLanguages[] = {
+    {U"äöüß", "deu"}, {U"őű", "hun"}, {U"àâæçèéêëîïôœùûÿ", "fra"}, {U"áíñóú", "spa"}, {U"åø", "dan"}, {U"ðþ", "isl"},
+    {U"čďěňřšťůž", "ces"}, {U"ąćęłńśźż", "pol"}, {U"ãõ", "por"}, {U"ğış", "tur"}, {U"ăîșțş", "ron"},
+};
+
+// The languages of kLetterLanguages the title's letters call for, in the table's order.
+std::vector<std::string> letter_languages(const std::vector<visible::Word>& title) {
+    std::u32string letters;
+    for (const visible::Word& w : title) each_char(w.text, [&](UChar32 c) { letters += static_cast<char32_t>(u_tolower(c)); });
+    std::vector<std::string> out;
+    for (const LetterLanguage& l : kLetterLanguages)
+        if (letters.find_first_of(l.letters) != std::u32string::npos) out.push_back(l.code);
+    return out;
+}
+
+// The title's lines and words, read closer: rendered again at kCloserScale times `dpi` (only
+// their band of the page), each line read alone (kPassCloser + k) and each word read alone
+// (kPassAlone + k) by reader k: the title's engines, then the language data its letters call for
+// (letter_languages()), so that a word OCR misread in the title block is read at a size, in a
+// mode and with data where a misreading is rarer. Language data not installed is not read: its
+// words stay unconfirmed.
+void read_closer(std::string_view pdf, int index, const std::string& password, const Region& region, double dpi,
+                 const std::vector<visible::Word>& title, const std::vector<std::string>& engines, Reading& r) {
+    static const auto read_lines = reinterpret_cast<PithOcrLinesFn>(poppler_module::symbol(PITH_OCR_LINES_SYMBOL, "pith-ocr.so"));
+    using Box = std::array<double, 4>;  // points: x0, y0, x1, y1
+    std::vector<Box> lines, words;
+    for (const visible::Word& w : title) {
+        const bool joins = !lines.empty() && (w.y0 + w.y1) / 2 > lines.back()[1] && (w.y0 + w.y1) / 2 < lines.back()[3];
+        if (!joins) lines.push_back({w.x0, w.y0, w.x1, w.y1});
+        Box& l = lines.back();
+        l = {std::min(l[0], w.x0), std::min(l[1], w.y0), std::max(l[2], w.x1), std::max(l[3], w.y1)};
+        const double pad = 0.3 * (w.y1 - w.y0);
+        words.push_back({w.x0 - pad, w.y0 - pad, w.x1 + pad, w.y1 + pad});
+    }
+    if (lines.empty()) return;
+    double top = 1e300, bottom = -1e300;
+    for (Box& l : lines) {
+        const double pad = 0.35 * (l[3] - l[1]);
+        l = {l[0] - 2 * pad, l[1] - pad, l[2] + 2 * pad, l[3] + pad};
+        top = std::min(top, l[1]), bottom = std::max(bottom, l[3]);
+    }
+    const double closer = std::min(kMaxCloserDpi, kCloserScale * dpi);
+    Image image = render_region(pdf, index, password, region.x0, std::max(region.y0, top), region.x1, bottom, closer);
+    if (image.columns <= 0) return;
+    mask(image, region.masked);
+    const auto pixels = [&](const std::vector<Box>& boxes) {
+        const double px = image.dpi / 72;
+        std::vector<PithOcrLine> out;
+        for (const Box& b : boxes)
+            out.push_back({std::clamp(static_cast<int>((b[0] - image.x0) * px), 0, image.columns),
+                           std::clamp(static_cast<int>((b[1] - image.y0) * px), 0, image.rows),
+                           std::clamp(static_cast<int>((b[2] - image.x0) * px), 0, image.columns),
+                           std::clamp(static_cast<int>((b[3] - image.y0) * px), 0, image.rows)});
+        return out;
+    };
+    const std::vector<PithOcrLine> line_boxes = pixels(lines), word_boxes = pixels(words);
+    std::vector<std::string> readers(engines.begin(), engines.begin() + std::min<std::ptrdiff_t>(2, engines.size()));
+    for (const std::string& code : letter_languages(title))
+        if (std::find(readers.begin(), readers.end(), code) == readers.end() && preload(code).empty()) readers.push_back(code);
+    const auto read = [&](const std::string& reader, const std::vector<PithOcrLine>& boxes, int pass) {
+        OcrContext c{&image, &r.words, pass};
+        read_lines(reader.c_str(), image.rgb.data(), image.columns, image.rows, static_cast<int>(std::lround(image.dpi)), boxes.data(),
+                   static_cast<int>(boxes.size()), &on_word, &c);
+    };
+    for (std::size_t k = 0; k < readers.size() && k < static_cast<std::size_t>(kCloserReaders); ++k) {
+        read(readers[k], line_boxes, kPassCloser + static_cast<int>(k));
+        read(readers[k], word_boxes, kPassAlone + static_cast<int>(k));
+    }
+}
+
 }  // namespace
 
 Reading read(std::string_view pdf, int index, const std::string& password, const Region& region, const Languages& languages,
@@ -699,6 +835,7 @@ Reading read(std::string_view pdf, int index, const std::string& password, const
     std::future<bool> first;
     Image below;
     render_regions(pdf, index, password, slices, [&](std::size_t k, Image image) {
+        mask(image, region.masked);
         if (k == 1) return void(below = std::move(image));
         r.image = std::move(image);
         if (r.image.columns > 0) first = std::async(std::launch::async, [&] { return ready(0) && pass(0, PITH_OCR_SPARSE); });
@@ -715,6 +852,8 @@ Reading read(std::string_view pdf, int index, const std::string& password, const
     if (!pass(0, PITH_OCR_AUTO)) return r;
     for (std::size_t k = 1; k < engines.size(); ++k)
         if (!ready(k) || !pass(k, PITH_OCR_SPARSE) || !pass(k, PITH_OCR_AUTO)) return r;
+    if (title && judge(*title, r).verdict == Verdict::Unverified)  // the readings disagree: read closer
+        read_closer(pdf, index, password, region, slices.front().dpi, title->read, engines, r);
     return r;
 }
 
@@ -757,8 +896,8 @@ std::optional<Reading> decode(std::string_view bytes) {
             if (!n) return std::nullopt;
             *v = *n;
         }
-        const std::optional<std::size_t> pass = in.count();
-        if (!pass || *pass > static_cast<std::size_t>(kPassBelow)) return std::nullopt;
+        const std::optional<double> pass = in.number();  // a number, not a count: it may exceed the bytes left
+        if (!pass || *pass < 0 || *pass > kLastPass || *pass != std::floor(*pass)) return std::nullopt;
         w.pass = static_cast<int>(*pass);
         const std::optional<std::size_t> size = in.count('\n');
         if (!size) return std::nullopt;
@@ -798,6 +937,9 @@ std::string encode(const Request& q) {
     std::string out = "pith-ask 1 " + std::to_string(q.index) + " ";
     const Region& r = q.region;
     for (double v : {r.x0, r.y0, r.x1, r.y1, r.dpi, r.rest_y0, r.page_height, r.rest_dpi, r.rest_line, q.languages.dpi_scale}) put_number(out, v);
+    out += std::to_string(r.masked.size()) + " ";
+    for (const auto& box : r.masked)
+        for (double v : box) put_number(out, v);
     out += std::to_string(q.languages.tesseract.size()) + "\n" + q.languages.tesseract;
     out += std::to_string(q.languages.why.size()) + "\n" + q.languages.why;
     out += q.title ? "1 " : "0 ";
@@ -820,6 +962,15 @@ std::optional<Request> decode_request(std::string_view bytes) {
         if (!n) return std::nullopt;
         *v = *n;
     }
+    const std::optional<std::size_t> masked = in.count();
+    if (!masked || *masked > 16) return std::nullopt;
+    r.masked.resize(*masked);
+    for (auto& box : r.masked)
+        for (double& v : box) {
+            const std::optional<double> n = in.number();
+            if (!n) return std::nullopt;
+            v = *n;
+        }
     std::optional<std::string> tesseract = take_text(in), why = tesseract ? take_text(in) : std::nullopt;
     const std::optional<bool> title = why ? in.flag() : std::nullopt;
     if (!title) return std::nullopt;
@@ -1021,19 +1172,36 @@ void restore_initials(const std::vector<visible::Word>& title, std::vector<Token
             const std::vector<std::u32string> tokens = tokens_of(w.text);
             if (tokens.empty() || tokens.front().size() < 3 || t.text != tokens.front().substr(1)) continue;
             const double letter = (w.x1 - w.x0) / static_cast<double>(tokens.front().size());
-            if (t.ocr->x0 - w.x0 >= 0.6 * letter) t.text = tokens.front();
+            if (t.ocr->x0 - w.x0 >= 0.6 * letter) t.text = tokens.front(), t.restored = true;
         }
     }
 }
 
-// The judgement on one OCR pass's words.
-Judgement judge_pass(const std::vector<visible::Word>& title, const Reading& r, const std::vector<OcrWord>& words,
-                     const std::vector<const OcrWord*>& below) {
-    Judgement j;
+// Whether an OCR word stands where the title stands: on its lines, within a line's height of its ends.
+bool in_title(const std::vector<visible::Word>& title, const OcrWord& w) {
+    double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
+    for (const auto& t : title) x0 = std::min(x0, t.x0), y0 = std::min(y0, t.y0), x1 = std::max(x1, t.x1), y1 = std::max(y1, t.y1);
+    const double line = std::max(1.0, title.front().y1 - title.front().y0);
+    const double cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2;
+    return cy >= y0 && cy <= y1 && cx >= x0 - line && cx <= x1 + line;
+}
+
+// One OCR pass's reading of the title: its judgement where words are matched within OCR's
+// tolerance, and which words it gives exactly (judge() asks that of every word).
+struct PassJudgement {
+    Judgement judgement;
+    Alignment alignment;  // when the pass read the title's words (not faint, not unreadable)
+    std::string read;     // what OCR read where the title stands
+};
+
+PassJudgement judge_pass(const std::vector<visible::Word>& title, const Reading& r, const std::vector<OcrWord>& words,
+                         const std::vector<const OcrWord*>& below) {
+    PassJudgement out;
+    Judgement& j = out.judgement;
     const std::string layer = "the text layer shows the title \"" + joined_text(title) + "\"";
     if (const std::string why = unreadable(title, r); !why.empty()) {
         j.explanation = layer + "; the pixels were not read: " + why;
-        return j;
+        return out;
     }
     // Contrast, word by word: the pixels must show every word legibly.
     const auto [faint, contrast_ratio] = faintest(title, r.image);
@@ -1042,38 +1210,36 @@ Judgement judge_pass(const std::vector<visible::Word>& title, const Reading& r, 
         j.verdict = Verdict::Faint;
         j.explanation = layer + ", but the pixels show \"" + faint + "\" at a contrast of " + one_decimal(j.contrast) +
                         ":1 against its background, too faint to read (at least " + one_decimal(kMinContrast) + ":1)";
-        return j;
+        return out;
     }
     // The OCR words where the title stands (inside its boxes' extent), and the others.
-    double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300, tallest = 0;
-    for (const auto& w : title) x0 = std::min(x0, w.x0), y0 = std::min(y0, w.y0), x1 = std::max(x1, w.x1), y1 = std::max(y1, w.y1);
+    double y1 = -1e300, tallest = 0;
+    for (const auto& w : title) y1 = std::max(y1, w.y1);
     const double line = std::max(1.0, title.front().y1 - title.front().y0);
     std::vector<Token> here;
     std::vector<const OcrWord*> elsewhere;
-    std::string read_text;  // as OCR reads it, for the explanation
     const std::vector<OcrWord> ordered = reading_order(words, line);  // `here` and `elsewhere` point into it
     for (const OcrWord& w : ordered) {
-        const double cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2;
-        if (!(cy >= y0 && cy <= y1 && cx >= x0 - line && cx <= x1 + line)) {
+        if (!in_title(title, w)) {
             elsewhere.push_back(&w);
             continue;
         }
-        read_text += (read_text.empty() ? "" : " ") + w.text;
+        out.read += (out.read.empty() ? "" : " ") + w.text;
         tallest = std::max(tallest, w.y1 - w.y0);
         for (auto& token : tokens_of(w.text)) here.push_back({std::move(token), &w});
     }
     restore_initials(title, here);
-    const Alignment a = align_title(title, here, line);
-    const std::string pixels = "the pixels (OCR) read \"" + read_text + "\" there";
+    const Alignment& a = out.alignment = align_title(title, here, line);
+    const std::string pixels = "the pixels (OCR) read \"" + out.read + "\" there";
     if (a.missing.empty() && a.extra.empty()) {
         if (const std::string larger = outranking(elsewhere, tallest, y1, below, type_of(title)); !larger.empty()) {
             j.verdict = Verdict::Outranked;
             j.explanation = layer + " and " + pixels + ", but the pixels also show " + larger;
-            return j;
+            return out;
         }
         j.verdict = Verdict::Agrees;
         j.explanation = layer + "; " + pixels + " too (contrast " + one_decimal(j.contrast) + ":1)";
-        return j;
+        return out;
     }
     const std::string differences = (a.missing.empty() ? "" : "without " + quoted_list(a.missing)) +
                                     (a.missing.empty() || a.extra.empty() ? "" : " and ") +
@@ -1082,7 +1248,7 @@ Judgement judge_pass(const std::vector<visible::Word>& title, const Reading& r, 
     else if (a.missing.size() <= 1 && a.extra.size() <= 1 && (a.matched >= 3 || a.title <= 2))  // a misread word, or a title too short to tell
         j.explanation = layer + ", but " + pixels + ", " + differences + " (one word: possibly OCR's misreading; not confirmed)";
     else j.verdict = Verdict::Differs, j.explanation = layer + ", but " + pixels + ", " + differences;
-    return j;
+    return out;
 }
 
 // Best first: the title read (agreeing, or outranked by larger text), then not confirmed, then other words read.
@@ -1097,24 +1263,83 @@ int rank(Verdict v) {
     return 5;
 }
 
+// Where the best pass finds the title within OCR's tolerance, each of its words must still be
+// read exactly by some pass (a closer one included): the tolerance finds where a word stands,
+// never what it says. Unverified, naming what was read instead, when one is not.
+// The title's tokens (as align_title() takes them from the left) that a word read alone gives:
+// the OCR words of one pass kPassAlone + k whose centres lie in the title word's box give exactly
+// its tokens, and nothing else. A right-to-left title is not read word by word.
+std::vector<bool> read_alone(const std::vector<visible::Word>& title, const Reading& r) {
+    std::vector<bool> out;
+    for (const visible::Word& w : title) {
+        const std::vector<std::u32string> tokens = tokens_of(w.text);
+        if (std::any_of(tokens.begin(), tokens.end(), right_to_left)) return {};
+        bool alone = false;
+        for (int pass = kPassAlone; pass <= kLastPass && !alone; ++pass) {
+            std::vector<std::u32string> read;
+            for (const OcrWord& o : r.words) {
+                const double cx = (o.x0 + o.x1) / 2, cy = (o.y0 + o.y1) / 2;
+                if (o.pass != pass || cx < w.x0 || cx > w.x1 || cy < w.y0 || cy > w.y1) continue;
+                for (auto& token : tokens_of(o.text)) read.push_back(std::move(token));
+            }
+            alone = !tokens.empty() && read == tokens;
+        }
+        out.insert(out.end(), tokens.size(), alone);
+    }
+    return out;
+}
+
+void require_exact_words(const std::vector<visible::Word>& title, const Reading& r, const std::vector<PassJudgement>& passes,
+                         const PassJudgement& best, Judgement& j) {
+    std::vector<bool> confirmed = best.alignment.exact;
+    if (const std::vector<bool> alone = read_alone(title, r); alone.size() == confirmed.size())
+        for (std::size_t i = 0; i < confirmed.size(); ++i) confirmed[i] = confirmed[i] || alone[i];
+    std::size_t added = best.alignment.added;
+    for (const PassJudgement& p : passes) {
+        if (p.alignment.exact.size() != confirmed.size()) continue;
+        for (std::size_t i = 0; i < confirmed.size(); ++i) confirmed[i] = confirmed[i] || p.alignment.exact[i];
+        if (p.judgement.verdict == Verdict::Agrees) added = std::min(added, p.alignment.added);
+    }
+    std::string pairs;
+    for (const auto& [title_word, read_word] : best.alignment.inexact)
+        pairs += (pairs.empty() ? "\"" : ", \"") + utf8(read_word) + "\" for \"" + utf8(title_word) + "\"";
+    if (std::all_of(confirmed.begin(), confirmed.end(), [](bool c) { return c; }) && added == 0) return;
+    j.verdict = Verdict::Unverified;
+    j.explanation = "the text layer shows the title \"" + joined_text(title) + "\", but the pixels (OCR) read \"" + best.read +
+                    "\" there: " + pairs +
+                    "; a word is confirmed only by a reading that gives exactly it, and no reading, closer ones included, "
+                    "did (possibly OCR's misreading; not confirmed)";
+}
+
 }  // namespace
 
 Judgement judge(const std::vector<visible::Word>& title, const Reading& r) {
-    std::optional<Judgement> best;
-    int best_rank = 0;
     std::vector<const OcrWord*> below;
     for (const OcrWord& w : r.words)
         if (w.pass == kPassBelow) below.push_back(&w);
-    for (int pass = 0; pass < kPassBelow; ++pass) {
+    std::vector<PassJudgement> passes;
+    std::optional<std::size_t> best;
+    int best_rank = 0;
+    for (int pass = 0; pass < kPassAlone; ++pass) {
+        if (pass == kPassBelow) continue;
         std::vector<OcrWord> words;
         for (const OcrWord& w : r.words)
             if (w.pass == pass) words.push_back(w);
-        Judgement j = judge_pass(title, r, words, below);
+        if (words.empty() && pass > kPassBelow) continue;  // no closer reading was made
+        // A closer reading reads the title's lines only: what the title block's passes read
+        // around them still outranks the title.
+        if (pass > kPassBelow)
+            for (const OcrWord& w : r.words)
+                if (w.pass < kPassBelow && !in_title(title, w)) words.push_back(w);
+        passes.push_back(judge_pass(title, r, words, below));
+        const Judgement& j = passes.back().judgement;
         // A pass that reads no word where the title stands is no evidence either way.
         const int k = j.explanation.find(kReadsNothing) != std::string::npos ? 9 : rank(j.verdict);
-        if (!best || k < best_rank) best = std::move(j), best_rank = k;
+        if (!best || k < best_rank) best = passes.size() - 1, best_rank = k;
     }
-    return *best;
+    Judgement j = passes[*best].judgement;
+    if (j.verdict == Verdict::Agrees) require_exact_words(title, r, passes, passes[*best], j);
+    return j;
 }
 
 Judgement judge(const TitleWords& title, Reading r) {

@@ -13,6 +13,7 @@
 // title block after front matter skips are read too (not_front_matter()).
 #include "core/child.hpp"
 
+#include <array>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -73,6 +74,16 @@ inline constexpr double kRestMinDpi = 36, kRestMaxDpi = 150;
 // Words read there carry this pass number (OcrWord::pass), after the title's passes: two for each
 // of at most two engines (Han is read by chi_sim and chi_tra apart).
 inline constexpr int kPassBelow = 4;
+// Where no pass reads each word of the title exactly, its lines and words are read once more,
+// closer: rendered at this many times the title block's resolution (at most kMaxCloserDpi), each
+// line read alone (Tesseract's single-line mode; pass kPassCloser + k) and each word read alone
+// (kPassAlone + k) by reader k: each of at most two engines, then the language data the title's
+// accented letters call for. A word is confirmed only by a reading that gives exactly it (judge()).
+inline constexpr double kCloserScale = 4, kMaxCloserDpi = 600;
+inline constexpr int kCloserReaders = 6;
+inline constexpr int kPassCloser = kPassBelow + 1;
+inline constexpr int kPassAlone = kPassCloser + kCloserReaders;
+inline constexpr int kLastPass = kPassAlone + kCloserReaders - 1;
 
 // The part of the page rendered: points, page as displayed (CropBox, /Rotate), origin top-left.
 struct Region {
@@ -81,6 +92,10 @@ struct Region {
     // The rest of the page, from rest_y0 down to page_height, read at rest_dpi for lines at least
     // rest_line points tall (none when rest_dpi is 0).
     double rest_y0 = 0, page_height = 0, rest_dpi = 0, rest_line = 0;
+    // Boxes (points: x0, y0, x1, y1) painted over with the colour around them before anything is
+    // read: pith's own badge, which verify finds on the page and stamp never saw there, so that
+    // both read the same pixels (the badge stands on blank page: verify checks it covers nothing).
+    std::vector<std::array<double, 4>> masked;
 };
 // Full width, from the top of the page to a line and a half below the title's last line (so
 // that the next line is read whole, not as junk on the title's edge), at the resolution that
@@ -98,7 +113,7 @@ struct OcrWord {
     std::string text;                          // UTF-8 as Tesseract reads it
     double x0 = 0, y0 = 0, x1 = 0, y1 = 0;     // points, page as displayed, origin top-left
     double confidence = 0;                     // 0-100
-    int pass = 0;                              // 2k: the k-th engine's sparse-text segmentation; 2k+1: its automatic layout; kPassBelow
+    int pass = 0;  // 2k, 2k+1: the k-th engine's sparse-text and automatic layouts; kPassBelow; kPassCloser + k; kPassAlone + k
 };
 struct Reading {
     bool read = false;  // the region was rendered and OCR ran

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -300,6 +301,23 @@ pdf::Rect user_rect(const visible::Word& w, const pdf::Page& page) {
     };
     auto [ax, ay] = at(w.x0, w.y0);
     auto [bx, by] = at(w.x1, w.y1);
+    return {std::min(ax, bx), std::min(ay, by), std::max(ax, bx), std::max(ay, by)};
+}
+
+// A box of the page's default user space as the page is displayed (points, top-left origin):
+// user_rect() turned around.
+std::array<double, 4> display_box(const pdf::Rect& r, const pdf::Page& page) {
+    const pdf::Rect& c = page.crop_box;
+    auto at = [&](double x, double y) -> std::pair<double, double> {
+        switch (page.rotate) {
+            case 90: return {y - c.lly, x - c.llx};
+            case 180: return {c.urx - x, y - c.lly};
+            case 270: return {c.ury - y, c.urx - x};
+            default: return {x - c.llx, c.ury - y};
+        }
+    };
+    auto [ax, ay] = at(r.llx, r.lly);
+    auto [bx, by] = at(r.urx, r.ury);
     return {std::min(ax, bx), std::min(ay, by), std::max(ax, bx), std::max(ay, by)};
 }
 
@@ -653,6 +671,8 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     const std::string title_hash = data.record && data.record->title_hash ? *data.record->title_hash : "";
     const std::string signed_title = data.record ? xmp::get(p, xmp::property::title) : "";
     TitleCheck title = options.render ? check_title(file, signed_title, title_hash, std::move(page1), options, f) : TitleCheck{};
+    if (title.ask && baseline.badge_drawn && baseline.badge_page == title.page)  // read as stamp read it, before the badge
+        title.ask->region.masked.push_back(display_box(baseline.badge_rect, file.page(title.page)));
     if (title.ask)  // read while the checks below run
         title.pixels = pixels::asked(std::move(readers.title_pixels), file.bytes(), options.password, std::move(*title.ask));
 

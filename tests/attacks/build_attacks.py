@@ -13,7 +13,7 @@ MuPDF (mutool draw), exiftool or qpdf/pikepdf, never with pith: a claim that doe
 fails the build (exit 1). Exit 77 when a needed tool is missing.
 
 --only MODULE,... builds the keys and records A, B, C and then only those attack-class modules'
-files: words,headings (not in the default build: their counts are expected_counts_words.json's)
+files: formulas,headings (not in the default build: their counts are expected_counts_words.json's)
 or any of titles, resave, viewers, changes, pixels.
 """
 import argparse
@@ -1215,7 +1215,8 @@ def main():
     import resave  # noqa: E402
     import titles  # noqa: E402
     import viewers  # noqa: E402
-    return finish(args, b, (titles, resave, viewers, changes, pixels), a)
+    import words  # noqa: E402
+    return finish(args, b, (titles, resave, viewers, changes, pixels, words), a)
 
 
 def finish(args, b, modules, a):

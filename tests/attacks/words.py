@@ -2,10 +2,13 @@
 """Attack files: a forged word within OCR's tolerance. The text layer spells the record's title
 exactly; the glyphs draw a title that differs in one short edit of one word that changes the
 claim (a prefix that reverses it, a letter or two that make another word, a digit, a relation
-sign, an exponent), and every viewer shows the glyphs. Not in the default build (the suite fails
-on any trusted attack, and src/page/pixels.cpp still tolerates one error in five characters):
-`build_attacks.py --only words,headings` builds them with headings.py's, counts in
-expected_counts_words.json.
+sign, an exponent), and every viewer shows the glyphs. build() makes the prefix, letter and digit
+classes and the controls, in the default build: a word is confirmed only when a reading gives
+exactly it, so each is `unverified` (OCR reads the drawn word; it cannot tell whether the drawn
+word or its own reading is wrong). build_formulas() makes the relation signs and exponents, which
+pith does not yet read from pixels (formulas and symbols are left out of the comparison): not in
+the default build, `build_attacks.py --only formulas,headings` builds them with headings.py's,
+counts in expected_counts_words.json.
 
 Four ways to make the glyphs differ from the text (each a font or a marked span, never hidden text):
   remapped    Helvetica-Bold re-encoded (/Differences) to draw the forged letters, its ToUnicode
@@ -389,9 +392,10 @@ def build_word(b, cls, stem, title, old, new, kind, what):
     proof = ([["text_has", title, "poppler"], ["text_has", forged, "mupdf"]] if kind == "actualtext" else
              [["text_has", title, "both"]])
     proof += [["same_render", ref], ["mod", "words", "ocr_reads", forged_word(forged, new), forged_word(title, old)]]
+    expect = ("invalid", "pith.title.pixels.differs") if cls == "words-sign" else ("unverified", "pith.title.pixels.unverified")
     add(b, name, data, cls,
         "a record titled %r; the page's title spells it, but draws %r (%s: %s)" % (title, forged, what, how),
-        ("invalid", "pith.title.pixels.differs"),
+        expect,
         "pdftotext and mutool extract the record's title; both renderers draw exactly the pixels of the page whose "
         "text layer says %r, and Tesseract reads the forged words in both renders" % forged, proof, said)
 
@@ -468,7 +472,14 @@ def build_controls(b):
 
 def build(b, a):
     for entry in WORDS:
-        build_word(b, *entry)
+        if entry[0] != "words-sign":
+            build_word(b, *entry)
+    build_controls(b)
+
+
+def build_formulas(b, a):
+    for entry in WORDS:
+        if entry[0] == "words-sign":
+            build_word(b, *entry)
     for entry in EXPONENTS:
         build_exponent(b, *entry)
-    build_controls(b)

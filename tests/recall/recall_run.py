@@ -5,6 +5,7 @@
 usage: recall_run.py --pith PITH --work DIR [--sample | --full] [--root DIR]... [--limit N]
                      [--jobs N] [--report FILE] [--list]
        recall_run.py --reclassify REPORT [OUT]
+       recall_run.py --selftest
 
 Each PDF is given the title a registry would hold for it, found without pith: its own metadata
 title (pdfinfo's Info Title, else the XMP dc:title pdfinfo -meta prints), kept only where page 1
@@ -24,6 +25,7 @@ it fails when a listed file is missing (naming the Debian package that ships it)
 files than SAMPLE_COMPARED reach pith, on any file stamp accepted that verify does not call
 trusted, and on a refusal in no named class. Refusals in a named class are reported, not failed:
 their share is measured, not yet at the project's goal (doc/known-limits.md).
+--selftest checks the classes and the title check on measured messages and planted ones (no pith).
 --full runs every PDF under the roots (default: TeX Live's doc tree); it fails only on an
 accepted file that is not trusted. Python standard library, poppler-utils (pdfinfo, pdftotext).
 """
@@ -403,6 +405,133 @@ def print_table(s, results, examples=True):
                                                    or r.get("verify") or r.get("error")))
 
 
+# One measured refusal per class (file, code, message abridged, title), the title check's cases,
+# and what --selftest expects of them: the classifier and the check on known input, no pith.
+SELFTEST_REFUSALS = [
+    ("source2e", "stamp.title_not_shown", 'page 1 does not show the record\'s title "The LaTeX2ε Sources" '
+     '(it shows "The L A TEX 2 ε Sources Johannes Braams David Carlisle A...")', "The LaTeX2ε Sources",
+     "tex_logo_text_layer"),
+    ("exscale", "stamp.title_unchecked", 'the text layer shows the title "The exscale package ∗ for use with '
+     'L A TEX2e", but the pixels (OCR) read "The exscale package* for use with ETRX2e" there, without "tex2e" '
+     "(one word: possibly OCR's misreading; not confirmed)", "The exscale package for use with LaTeX2e",
+     "tex_logo_ocr"),
+    ("bgteubner", "stamp.title_unchecked", 'the pixels (OCR) read "Erstellen von Buchern fiir den Springer" '
+     'there, without "fur" and with "fllr"', "Erstellen von Büchern für den Springer", "accent_ocr"),
+    ("expkv-opt", "stamp.title_not_shown", 'the pixels (OCR) read "€XPkVIOPT parse class" there, without '
+     '"expkv", "opt", "expkv"', "expkv-opt - parse class", "ocr_misread"),
+    ("yax", "stamp.title_unchecked", "the title is mostly formula or symbols, which OCR does not read", "YaX",
+     "symbols_only"),
+    ("dccpaper", "stamp.title_not_shown", 'only where the page\'s own heading "IJDC | General Article" '
+     "outranks it (in larger type, or in its type above it): not set as the paper's title", "The dccpaper bundle",
+     "outranked_by_heading"),
+    ("docstrip", "stamp.title_not_shown", "only inside other text or in small type (a citation, a footnote, a "
+     "reference), not set as the paper's title", "The DocStrip program", "not_set_as_title"),
+    ("expkv", "stamp.title_not_shown", 'page 1 does not show the record\'s title "expkv - an expandable '
+     '<key>=<value>" (it shows "expkv an exP andable ⟨key ⟩=⟨value ⟩")', "expkv - an expandable <key>=<value>",
+     "angle_brackets"),
+    ("showkerning", "stamp.title_not_shown", 'page 1 does not show the record\'s title "The showkerning package" '
+     '(it shows "The showke rnin g package")', "The showkerning package", "text_layer_differs"),
+    ("lscape", "stamp.title_unchecked", "the title runs sideways on the page as it is shown", "The lscape package",
+     "sideways_title"),
+    ("a scan", "stamp.title_unchecked", "the record's title cannot be checked: page 1 shows no text", "A Title",
+     "page_unreadable"),
+    ("planted", "internal.error", "a failure inside pith", "A Title", "unclassified"),
+    ("planted", "stamp.title_not_shown", "a wording no class knows", "A Title", "unclassified"),
+]
+SELFTEST_PRINTED = [
+    ("The emoji package Emoji support in (Lua)LaTeX", "x\nThe emoji package\nEmoji support in (Lua)LATEX\n", True),
+    ("Standard Document Classes for LaTeX version 2e", "Standard Document Classes for L A TEX version 2e\n", True),
+    ("The apa6 class", "we use The apa6 class here\n", False),
+    ("The Clean Thesis Package", "The cleanthesis Package\n", False),
+    ("Schrödinger Bridges", "Schro\u0308dinger Bridges\n", True),
+    ("hyphenated title", "hyphen-\nated title\n", True),
+]
+
+
+def run_problems(sample, results, s):
+    """What fails a run: a file stamp accepted that verify does not call trusted, a tool error;
+    with a sample (rows of sample.tsv), also a refusal in no named class, a skip row not skipped
+    so, and fewer files reaching pith than SAMPLE_COMPARED. Changed outcomes are printed."""
+    problems = []
+    for r in results:
+        if r["result"] == "accepted_not_trusted":
+            problems.append("%s: stamp accepted, verify says %s %s" % (r["file"], r["verify"]["state"],
+                                                                        r["verify"]["failure"]))
+        elif r["result"] == "error":
+            problems.append("%s: %s" % (r["file"], r["error"]))
+    if sample is None:
+        return problems
+    expect = {rel: e for rel, _, e in sample}
+    for r in results:
+        if r["result"] == "refused" and r["cls"] == "unclassified":
+            problems.append("%s: a refusal in no named class: %s" % (r["file"], r["stamp"]["message"]))
+        e, got = expect.get(r["file"], ""), outcome(r)
+        if e.startswith("skip:") and got != e:
+            problems.append("%s: sample.tsv says %s, the run says %s" % (r["file"], e, got))
+        elif e != got:  # measured, not failed: a refusal fixed, or a new one in a named class
+            print("changed: %s: sample.tsv says %s, the run says %s" % (r["file"], e, got))
+    if s["compared"] < SAMPLE_COMPARED:
+        problems.append("%d files reached pith, SAMPLE_COMPARED states %d" % (s["compared"], SAMPLE_COMPARED))
+    print("floor: %d files reached pith, SAMPLE_COMPARED states %d" % (s["compared"], SAMPLE_COMPARED))
+    return problems
+
+
+def sample_selftest():
+    """run_problems() on the sample as measured (passes) and with one fault planted in turn."""
+    sample = read_sample()
+    measured = []
+    for rel, _, e in sample:
+        kind, _, detail = e.partition(":")
+        r = {"file": rel, "result": {"skip": "skipped"}.get(kind, kind)}
+        if kind == "skip":
+            r["skip"] = detail
+        elif kind == "refused":
+            r.update(cls=detail, stamp={"code": "stamp.title_not_shown", "message": "measured"})
+        measured.append(r)
+    first_trusted = next(i for i, r in enumerate(measured) if r["result"] == "trusted")
+    first_refused = next(i for i, r in enumerate(measured) if r["result"] == "refused")
+    first_skip = next(i for i, r in enumerate(measured) if r["result"] == "skipped")
+
+    def planted(i, **change):
+        rs = [dict(r) for r in measured]
+        rs[i].update(change)
+        return rs
+    cases = [("the sample as measured", measured, True),
+             ("a trusted file skipped", planted(first_trusted, result="skipped", skip="no_title"), False),
+             ("a trusted file accepted, not trusted", planted(first_trusted, result="accepted_not_trusted",
+                                                             verify={"state": "invalid", "failure": []}), False),
+             ("a refusal in no class", planted(first_refused, cls="unclassified"), False),
+             ("a skip row given to pith", planted(first_skip, result="trusted"), False),
+             ("a refusal fixed", planted(first_refused, result="trusted"), True),
+             ("a trusted file refused in a named class", planted(first_trusted, result="refused", cls="ocr_misread",
+                                                                 stamp={"code": None, "message": "m"}), True)]
+    bad = []
+    for what, rs, ok in cases:
+        problems = run_problems(sample, rs, summarise(rs))
+        if (not problems) != ok:
+            bad.append("%s: %s" % (what, problems or "passed"))
+    return bad
+
+
+def selftest():
+    bad = []
+    for what, code, message, title, want in SELFTEST_REFUSALS:
+        got = refusal_class(code, message, title)
+        if got != want:
+            bad.append("%s: class %s, want %s" % (what, got, want))
+    for title, text, want in SELFTEST_PRINTED:
+        if printed(title, text) != want:
+            bad.append("printed(%r): %s, want %s" % (title, not want, want))
+    bad += sample_selftest()
+    named = {name for name, _, _ in REFUSAL_CLASSES}
+    shown = {case[4] for case in SELFTEST_REFUSALS}
+    if named - shown:
+        bad.append("classes without a case: %s" % sorted(named - shown))
+    print("recall selftest: %d refusals, %d title checks: %s" % (
+        len(SELFTEST_REFUSALS), len(SELFTEST_PRINTED), "WRONG: %s" % bad if bad else "all right"))
+    return 1 if bad else 0
+
+
 def reclassify(argv):
     """--reclassify REPORT [OUT]: the refusals of an earlier report put in today's classes (a
     function of the stored code, message and title: no pith run), its table printed again."""
@@ -433,6 +562,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--report", help="JSON report (default WORK/report.json)")
     ap.add_argument("--list", action="store_true", help="list the files and exit")
+    if "--selftest" in sys.argv[1:]:
+        return selftest()
     if "--reclassify" in sys.argv[1:]:
         return reclassify(sys.argv[sys.argv.index("--reclassify") + 1:])
     args = ap.parse_args()
@@ -484,26 +615,7 @@ def main():
     print_table(s, results)
     print("\n%.1f s; report %s" % (elapsed, path))
 
-    problems = []
-    for r in results:
-        if r["result"] == "accepted_not_trusted":
-            problems.append("%s: stamp accepted, verify says %s %s" % (r["file"], r["verify"]["state"],
-                                                                        r["verify"]["failure"]))
-        elif r["result"] == "error":
-            problems.append("%s: %s" % (r["file"], r["error"]))
-    if sample is not None:
-        expect = {rel: e for rel, _, e in sample}
-        for r in results:
-            if r["result"] == "refused" and r["cls"] == "unclassified":
-                problems.append("%s: a refusal in no named class: %s" % (r["file"], r["stamp"]["message"]))
-            e, got = expect.get(r["file"]), outcome(r)
-            if e.startswith("skip:") and got != e:
-                problems.append("%s: sample.tsv says %s, the run says %s" % (r["file"], e, got))
-            elif e != got:  # measured, not failed: a refusal fixed, or a new one in a named class
-                print("changed: %s: sample.tsv says %s, the run says %s" % (r["file"], e, got))
-        if s["compared"] < SAMPLE_COMPARED:
-            problems.append("%d files reached pith, SAMPLE_COMPARED states %d" % (s["compared"], SAMPLE_COMPARED))
-        print("floor: %d files reached pith, SAMPLE_COMPARED states %d" % (s["compared"], SAMPLE_COMPARED))
+    problems = run_problems(sample, results, s)
     for p in problems:
         print("FAIL: " + p)
     return 1 if problems else 0

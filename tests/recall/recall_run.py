@@ -244,6 +244,9 @@ REFUSAL_CLASSES = [
      "OCR misreads the title's words (a display or decorative font, letters spaced out, \"F o nt\", "
      "the title's lines read in another order); the text layer matches",
      lambda c, m, t: pixels(m)),
+    ("faint_word",
+     "a word of the title in a light colour (a beamer theme's), too faint for pith's contrast rule",
+     lambda c, m, t: "too faint to read" in m),
     ("symbols_only",
      "a title that is mostly a logo or symbols (\"YaX\" set as a logo), which OCR is not asked to "
      "read: unchecked",
@@ -264,6 +267,10 @@ REFUSAL_CLASSES = [
     ("sideways_title",
      "a title that runs sideways as the page is shown (a landscape page), which OCR does not read",
      lambda c, m, t: "runs sideways" in m),
+    ("damaged_file",
+     "a file pith reads as damaged (a startxref offset off the cross-reference section); "
+     "--allow-damaged stamps it",
+     lambda c, m, t: c == "pdf.damaged"),
     ("page_unreadable",
      "page 1's text or pixels could not be read",
      lambda c, m, t: c == "stamp.title_unchecked"),
@@ -309,7 +316,7 @@ def run_file(ctx, work_root, index, path, root):
     rv, j = stamp_suite.verify_json(ctx, out, "", ctx.keyring)
     j = j or {}
     res["verify"] = {"exit": rv.rc, "state": j.get("state"),
-                     "failure": [[x.get("code"), x.get("message")] for x in j.get("failure", [])]}
+                     "failure": [[x.get("code"), x.get("explanation")] for x in j.get("failure", [])]}
     res["result"] = "trusted" if rv.rc == 0 and j.get("state") == "trusted" else "accepted_not_trusted"
     if res["result"] == "trusted":
         shutil.rmtree(work)  # failures keep their folder for a look
@@ -433,6 +440,10 @@ SELFTEST_REFUSALS = [
      '(it shows "The showke rnin g package")', "The showkerning package", "text_layer_differs"),
     ("lscape", "stamp.title_unchecked", "the title runs sideways on the page as it is shown", "The lscape package",
      "sideways_title"),
+    ("URbeamer", "stamp.title_not_shown", 'the pixels show "Im" at a contrast of 1.8:1 against its background, '
+     "too faint to read (at least 2.0:1)", "LaTeX-beamer - Im Corporate Design", "faint_word"),
+    ("ksp-thesis", "pdf.damaged", "damaged PDF: startxref/Prev offset 267986 does not point to a cross-reference "
+     "section", "The ksp-thesis class", "damaged_file"),
     ("a scan", "stamp.title_unchecked", "the record's title cannot be checked: page 1 shows no text", "A Title",
      "page_unreadable"),
     ("planted", "internal.error", "a failure inside pith", "A Title", "unclassified"),

@@ -15,7 +15,7 @@ one resolution, cuts out the title block and:
            letters or more is read there that is not a title word and that Splash's cut-out
            does not show either (another title drawn over it);
   pixels   where OCR does not read every word (formulas, small marks), the renderer's cut-out,
-           binarised, must match Splash's within a small tolerance: at most 5 % of either's
+           binarised at 192, must match Splash's within a small tolerance: at most 5 % of either's
            ink farther than 2 px from the other's. Splash is what pith read: a render that
            agrees with it shows what pith judged.
 
@@ -66,7 +66,9 @@ TOOLS = {"splash": ("pdftoppm", "poppler-utils"), "cairo": ("pdftocairo", "poppl
          "mupdf": ("mutool", "mupdf-tools"), "gs": ("gs", "ghostscript"), "ocr": ("tesseract", "tesseract-ocr"),
          "text": ("pdftotext", "poppler-utils")}
 TOOL_TIMEOUT = 180
-INK = 128             # a pixel darker than this is ink
+# A pixel darker than this is ink. Not 128: the renderers turn colour into grey differently
+# (pure red is 77 in poppler and MuPDF, 129 in Ghostscript), and coloured type is ink in all.
+INK = 192
 REACH = 2             # px: ink this close to the other render's ink agrees with it
 PIXEL_TOLERANCE = 0.05  # the share of ink allowed farther than REACH from the other render's
 MAX_PIXELS = 40e6     # a full page at the chosen resolution stays under this
@@ -182,8 +184,9 @@ def render(tool, pdf, page, dpi, password, base):
         cmd += (["-sPDFPassword=" + pw] if pw else []) + [pdf]
     p = subprocess.run(cmd, capture_output=True, timeout=TOOL_TIMEOUT)
     if p.returncode != 0 or not os.path.exists(out) or os.path.getsize(out) == 0:
-        raise RuntimeError("%s drew nothing (exit %d): %s"
-                           % (cmd[0], p.returncode, p.stderr.decode("utf-8", "replace")[-300:]))
+        said = [line.strip() for line in p.stderr.decode("utf-8", "replace").splitlines()
+                if line.strip() and "ICC support is not available" not in line]
+        raise RuntimeError("%s drew nothing (exit %d): %s" % (cmd[0], p.returncode, " / ".join(said)[-300:]))
     return read_tiff(out) if tool == "cairo" else read_pgm(out)
 
 

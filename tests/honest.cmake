@@ -9,9 +9,11 @@ set(_pith_honest ${CMAKE_CURRENT_SOURCE_DIR}/honest)
 foreach(engine pdflatex lualatex)
   add_test(NAME honest_sample_${engine}
            COMMAND ${Python3_EXECUTABLE} ${_pith_honest}/run_honest.py --sample --engine ${engine}
-                   --pith $<TARGET_FILE:pith>
+                   --pith $<TARGET_FILE:pith> --keep
                    --work ${CMAKE_CURRENT_BINARY_DIR}/honest-out/sample-${engine})
-  set_tests_properties(honest_sample_${engine} PROPERTIES LABELS "honest;latex" TIMEOUT 900)
+  # --keep: the trusted papers stay for the renderer differential (tests/differential.cmake)
+  set_tests_properties(honest_sample_${engine} PROPERTIES LABELS "honest;latex" TIMEOUT 900
+                       FIXTURES_SETUP pith_honest_papers)
 endforeach()
 
 # Stamp and verify agree on every corpus file outside malformed/: accepted => trusted,
@@ -19,10 +21,11 @@ endforeach()
 # states for the corpus (FLOORS: 73 of 114 files of the shared corpus, 19 of 22 of tests/corpus/files).
 add_test(NAME honest_property_corpus
          COMMAND ${Python3_EXECUTABLE} ${_pith_honest}/property_corpus.py
-                 --pith $<TARGET_FILE:pith> --corpus ${PITH_TEST_CORPUS}
+                 --pith $<TARGET_FILE:pith> --corpus ${PITH_TEST_CORPUS} --keep
                  --out ${CMAKE_CURRENT_BINARY_DIR}/honest-out/property-corpus)
+# --keep: the trusted files stay for the renderer differential (tests/differential.cmake)
 set_tests_properties(honest_property_corpus PROPERTIES LABELS "honest;corpus" TIMEOUT 1200
-                     SKIP_RETURN_CODE 77)
+                     SKIP_RETURN_CODE 77 FIXTURES_SETUP pith_corpus_stamped)
 
 # The floors themselves (issue 46): run_honest.py's count check on planted faults (a class dropped,
 # an empty run, a lost result), and property_corpus.py run with a pith whose stamp refuses every

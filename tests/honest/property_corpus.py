@@ -15,7 +15,7 @@ show. Only the password of an encrypted file is given (it is no override).
 and pith stamp accepts at least the floor FLOORS states for the corpus (a stamp that refuses
 everything with documented codes keeps the property; the floor fails it).
 
-usage: property_corpus.py --pith PITH --out DIR [--corpus DIR] [--only SUBSTR] [--jobs N]
+usage: property_corpus.py --pith PITH --out DIR [--corpus DIR] [--only SUBSTR] [--jobs N] [--keep]
        property_corpus.py --pith PITH --selftest
 Exit: 0 the property holds on every file and the floor holds, 1 it does not, 77 corpus missing.
 """
@@ -34,7 +34,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True  # keep the source tree clean
 sys.path.insert(0, os.path.join(HERE, "..", "corpus"))
 import stamp_suite  # noqa: E402
-from run_honest import error_code  # noqa: E402
+from run_honest import error_code, keep_only  # noqa: E402
 
 
 # The floor, stated beside the corpus it is for (keyed by the rows of its MANIFEST.tsv): how many
@@ -65,7 +65,7 @@ def documented_codes(repo):
         return set(re.findall(r"^\| `([a-z_]+\.[a-z_.]+)` \|", f.read(), re.M))
 
 
-def check_file(ctx, row, codes):
+def check_file(ctx, row, codes, keep=False):
     rel = row["file"]
     inp = os.path.join(ctx.corpus, rel)
     password = row.get("password") or ""
@@ -112,7 +112,10 @@ def check_file(ctx, row, codes):
         return dict(res, result="FAIL", outcome="accepted",
                     why="stamp accepted, verify %s: %s" % (j.get("state"), " ".join(
                         c for c, _ in res["verify"]["failure"]) or " ".join(res["verify"]["informational"])))
-    shutil.rmtree(work)
+    if keep:
+        keep_only(work, rel, j, rv.rc, password)
+    else:
+        shutil.rmtree(work)
     return dict(res, result="PASS", outcome="accepted, trusted")
 
 
@@ -168,6 +171,8 @@ def main():
     ap.add_argument("--only", default=None, help="only files whose path contains this")
     ap.add_argument("--jobs", type=int, default=int(os.environ.get("PITH_CORPUS_JOBS", "1")))
     ap.add_argument("--selftest", action="store_true", help="check the floor on planted faults (a stamp that refuses all)")
+    ap.add_argument("--keep", action="store_true",
+                    help="keep each trusted file's stamped.pdf and verify report (tests/differential/renderers.py)")
     ap.add_argument("--out", required="--selftest" not in sys.argv)
     args = ap.parse_args()
     if args.selftest:
@@ -186,10 +191,13 @@ def main():
     codes = documented_codes(args.repo)
     rows = [r for r in stamp_suite.manifest(args.corpus) if r["file"].split("/")[0] in stamp_suite.STAMP_GROUPS
             and (not args.only or args.only in r["file"])]
-    results = sorted((res for _, res in stamp_suite.run_pool(args.jobs, lambda r: check_file(ctx, r, codes), rows)),
+    results = sorted((res for _, res in stamp_suite.run_pool(args.jobs, lambda r: check_file(ctx, r, codes, args.keep), rows)),
                      key=lambda r: r["file"])
     with open(os.path.join(args.out, "report.json"), "w", encoding="utf-8") as f:
         json.dump(results, f, indent=1, ensure_ascii=False)
+    if args.keep:  # which corpus the kept files come from: its count is stated by its rows
+        with open(os.path.join(args.out, "kept-corpus.json"), "w", encoding="utf-8") as f:
+            json.dump({"corpus": args.corpus, "manifest_rows": len(stamp_suite.manifest(args.corpus))}, f)
     outcomes = collections.Counter(r.get("outcome", "error") for r in results if r["result"] == "PASS")
     fails = [r for r in results if r["result"] != "PASS"]
     for r in results:

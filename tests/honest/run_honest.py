@@ -4,7 +4,7 @@
 classes, stamped with a signed record of their own title, must verify trusted.
 
 usage: run_honest.py --pith PITH --work DIR [--sample | --full] [--class C] [--form F]
-                     [--engine E] [--failed-in REPORT] [--jobs N] [--report FILE] [--list]
+                     [--engine E] [--failed-in REPORT] [--jobs N] [--report FILE] [--list] [--keep]
        run_honest.py --selftest
 
 For each paper (corpus.py: class x title form x engine) this script
@@ -108,7 +108,18 @@ def title_lines(lines, title):
     return lines[:3]
 
 
-def run_paper(ctx, work_root, cls, form, engine):
+def keep_only(work, name, report, rc, password=""):
+    """Leaves in `work` only stamped.pdf and kept.json (the name, verify's JSON report and exit
+    status): what tests/differential/renderers.py compares across renderers."""
+    for entry in os.listdir(work):
+        if entry != "stamped.pdf":
+            path = os.path.join(work, entry)
+            shutil.rmtree(path) if os.path.isdir(path) else os.remove(path)
+    with open(os.path.join(work, "kept.json"), "w", encoding="utf-8") as f:
+        json.dump({"name": name, "password": password, "verify": report, "exit": rc}, f, ensure_ascii=False)
+
+
+def run_paper(ctx, work_root, cls, form, engine, keep=False):
     name = corpus.label(cls, form, engine)
     work = os.path.join(work_root, name)
     shutil.rmtree(work, ignore_errors=True)
@@ -148,7 +159,10 @@ def run_paper(ctx, work_root, cls, form, engine):
                        " ".join(c for c, _ in res["verify"]["failure"]) or " ".join(res["verify"]["informational"])))
         return res
     res["result"] = "PASS"
-    shutil.rmtree(work)  # keep the build dir small: failures stay for a look
+    if keep:
+        keep_only(work, name, j, rv.rc)
+    else:
+        shutil.rmtree(work)  # keep the build dir small: failures stay for a look
     return res
 
 
@@ -206,6 +220,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--report", help="JSON report (default WORK/report.json)")
     ap.add_argument("--list", action="store_true", help="list the papers and exit")
+    ap.add_argument("--keep", action="store_true",
+                    help="keep each trusted paper's stamped.pdf and verify report (tests/differential/renderers.py)")
     ap.add_argument("--selftest", action="store_true", help="check the count check on planted faults, then exit")
     if "--selftest" in sys.argv[1:]:
         return selftest()
@@ -236,7 +252,7 @@ def main():
     os.makedirs(args.work)
     # stamp_suite's context: a test key and keyring in WORK, pith run with an empty HOME
     ctx = stamp_suite.Ctx(argparse.Namespace(pith=args.pith, corpus=None, out=args.work, repo=args.repo))
-    results = [res for _, res in stamp_suite.run_pool(args.jobs, lambda p: run_paper(ctx, args.work, *p), papers)]
+    results = [res for _, res in stamp_suite.run_pool(args.jobs, lambda p: run_paper(ctx, args.work, *p, keep=args.keep), papers)]
     results.sort(key=lambda r: r["paper"])
     elapsed = time.time() - t0
     fails = [r for r in results if r["result"] != "PASS"]

@@ -117,11 +117,12 @@ bool spaceless(const std::u32string& token) { return token.size() == 1 && spacel
 // letter's: a mixed title read with eng+rus gets either, and the pixels cannot tell them apart.
 char32_t same_shape(char32_t c) {
     static constexpr std::pair<char32_t, char32_t> kShapes[] = {
-        {U'\u0430', U'a'}, {U'\u0432', U'b'}, {U'\u0435', U'e'}, {U'\u043A', U'k'}, {U'\u043C', U'm'}, {U'\u043D', U'h'},
-        {U'\u043E', U'o'}, {U'\u0440', U'p'}, {U'\u0441', U'c'}, {U'\u0442', U't'}, {U'\u0443', U'y'}, {U'\u0445', U'x'},
-        {U'\u0456', U'i'}, {U'\u0458', U'j'}, {U'\u0455', U's'}, {U'\u03B1', U'a'}, {U'\u03B2', U'b'}, {U'\u03B5', U'e'},
-        {U'\u03B6', U'z'}, {U'\u03B7', U'h'}, {U'\u03B9', U'i'}, {U'\u03BA', U'k'}, {U'\u03BC', U'm'}, {U'\u03BD', U'v'},
-        {U'\u03BF', U'o'}, {U'\u03C1', U'p'}, {U'\u03C4', U't'}, {U'\u03C5', U'y'}, {U'\u03C7', U'x'}};
+        {U'\u0430', U'a'}, {U'\u0432', U'b'}, {U'\u0435', U'e'}, {U'\u043A', U'k'}, {U'\u043C', U'm'},
+        {U'\u043D', U'h'}, {U'\u043E', U'o'}, {U'\u0440', U'p'}, {U'\u0441', U'c'}, {U'\u0442', U't'},
+        {U'\u0443', U'y'}, {U'\u0445', U'x'}, {U'\u0456', U'i'}, {U'\u0458', U'j'}, {U'\u0455', U's'},
+        {U'\u03B1', U'a'}, {U'\u03B2', U'b'}, {U'\u03B5', U'e'}, {U'\u03B6', U'z'}, {U'\u03B7', U'h'},
+        {U'\u03B9', U'i'}, {U'\u03BA', U'k'}, {U'\u03BC', U'm'}, {U'\u03BD', U'v'}, {U'\u03BF', U'o'},
+        {U'\u03C1', U'p'}, {U'\u03C4', U't'}, {U'\u03C5', U'y'}, {U'\u03C7', U'x'}};
     for (const auto& [from, to] : kShapes)
         if (c == from) return to;
     return c;
@@ -362,7 +363,8 @@ std::vector<Step> best_steps(const std::vector<std::u32string>& t, const std::ve
                                                                  : std::min<std::size_t>(1, allowed_errors(std::min(tt.size(), oo.size())));
                     // An exact reading is preferred to one within tolerance, which costs a little
                     // more than a speck skipped (a speck joined to a word must not spoil it).
-                    if (misread(tt, oo, allowed)) relax(i + a, j + b, tt == oo ? 0 : kInexactCost, static_cast<int>(a), static_cast<int>(b));
+                    if (misread(tt, oo, allowed))
+                        relax(i + a, j + b, tt == oo ? 0 : kInexactCost, static_cast<int>(a), static_cast<int>(b));
                 }
             }
         }
@@ -509,8 +511,10 @@ void mask(Image& image, const std::vector<std::array<double, 4>>& boxes) {
         for (const auto& [colour, n] : seen)
             if (n > most) around = colour, most = n;
         for (int r = p.r0; r < p.r1; ++r)
-            for (int c = p.c0; c < p.c1; ++c)
-                std::copy(around.begin(), around.end(), &image.rgb[(static_cast<std::size_t>(r - image.row0) * image.columns + c) * 3]);
+            for (int c = p.c0; c < p.c1; ++c) {
+                const std::size_t at = (static_cast<std::size_t>(r - image.row0) * image.columns + c) * 3;
+                std::copy(around.begin(), around.end(), &image.rgb[at]);
+            }
     }
 }
 
@@ -730,14 +734,16 @@ struct LetterLanguage {
     const char* code;
 };
 constexpr LetterLanguage kLetterLanguages[] = {
-    {U"äöüß", "deu"}, {U"őű", "hun"}, {U"àâæçèéêëîïôœùûÿ", "fra"}, {U"áíñóú", "spa"}, {U"åø", "dan"}, {U"ðþ", "isl"},
-    {U"čďěňřšťůž", "ces"}, {U"ąćęłńśźż", "pol"}, {U"ãõ", "por"}, {U"ğış", "tur"}, {U"ăîșțş", "ron"},
+    {U"äöüß", "deu"}, {U"őű", "hun"}, {U"àâæçèéêëîïôœùûÿ", "fra"}, {U"áíñóú", "spa"}, {U"åø", "dan"},
+    {U"ðþ", "isl"}, {U"čďěňřšťůž", "ces"}, {U"ąćęłńśźż", "pol"}, {U"ãõ", "por"}, {U"ğış", "tur"},
+    {U"ăîșțş", "ron"},
 };
 
 // The languages of kLetterLanguages the title's letters call for, in the table's order.
 std::vector<std::string> letter_languages(const std::vector<visible::Word>& title) {
     std::u32string letters;
-    for (const visible::Word& w : title) each_char(w.text, [&](UChar32 c) { letters += static_cast<char32_t>(u_tolower(c)); });
+    for (const visible::Word& w : title)
+        each_char(w.text, [&](UChar32 c) { letters += static_cast<char32_t>(u_tolower(c)); });
     std::vector<std::string> out;
     for (const LetterLanguage& l : kLetterLanguages)
         if (letters.find_first_of(l.letters) != std::u32string::npos) out.push_back(l.code);
@@ -752,7 +758,8 @@ std::vector<std::string> letter_languages(const std::vector<visible::Word>& titl
 // words stay unconfirmed.
 void read_closer(std::string_view pdf, int index, const std::string& password, const Region& region, double dpi,
                  const std::vector<visible::Word>& title, const std::vector<std::string>& engines, Reading& r) {
-    static const auto read_lines = reinterpret_cast<PithOcrLinesFn>(poppler_module::symbol(PITH_OCR_LINES_SYMBOL, "pith-ocr.so"));
+    static const auto read_lines =
+        reinterpret_cast<PithOcrLinesFn>(poppler_module::symbol(PITH_OCR_LINES_SYMBOL, "pith-ocr.so"));
     using Box = std::array<double, 4>;  // points: x0, y0, x1, y1
     std::vector<Box> lines, words;
     for (const visible::Word& w : title) {
@@ -787,11 +794,12 @@ void read_closer(std::string_view pdf, int index, const std::string& password, c
     const std::vector<PithOcrLine> line_boxes = pixels(lines), word_boxes = pixels(words);
     std::vector<std::string> readers(engines.begin(), engines.begin() + std::min<std::ptrdiff_t>(2, engines.size()));
     for (const std::string& code : letter_languages(title))
-        if (std::find(readers.begin(), readers.end(), code) == readers.end() && preload(code).empty()) readers.push_back(code);
+        if (std::find(readers.begin(), readers.end(), code) == readers.end() && preload(code).empty())
+            readers.push_back(code);
     const auto read = [&](const std::string& reader, const std::vector<PithOcrLine>& boxes, int pass) {
         OcrContext c{&image, &r.words, pass};
-        read_lines(reader.c_str(), image.rgb.data(), image.columns, image.rows, static_cast<int>(std::lround(image.dpi)), boxes.data(),
-                   static_cast<int>(boxes.size()), &on_word, &c);
+        read_lines(reader.c_str(), image.rgb.data(), image.columns, image.rows, static_cast<int>(std::lround(image.dpi)),
+                   boxes.data(), static_cast<int>(boxes.size()), &on_word, &c);
     };
     for (std::size_t k = 0; k < readers.size() && k < static_cast<std::size_t>(kCloserReaders); ++k) {
         read(readers[k], line_boxes, kPassCloser + static_cast<int>(k));
@@ -1180,7 +1188,8 @@ void restore_initials(const std::vector<visible::Word>& title, std::vector<Token
 // Whether an OCR word stands where the title stands: on its lines, within a line's height of its ends.
 bool in_title(const std::vector<visible::Word>& title, const OcrWord& w) {
     double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
-    for (const auto& t : title) x0 = std::min(x0, t.x0), y0 = std::min(y0, t.y0), x1 = std::max(x1, t.x1), y1 = std::max(y1, t.y1);
+    for (const auto& t : title)
+        x0 = std::min(x0, t.x0), y0 = std::min(y0, t.y0), x1 = std::max(x1, t.x1), y1 = std::max(y1, t.y1);
     const double line = std::max(1.0, title.front().y1 - title.front().y0);
     const double cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2;
     return cy >= y0 && cy <= y1 && cx >= x0 - line && cx <= x1 + line;
@@ -1289,8 +1298,8 @@ std::vector<bool> read_alone(const std::vector<visible::Word>& title, const Read
     return out;
 }
 
-void require_exact_words(const std::vector<visible::Word>& title, const Reading& r, const std::vector<PassJudgement>& passes,
-                         const PassJudgement& best, Judgement& j) {
+void require_exact_words(const std::vector<visible::Word>& title, const Reading& r,
+                         const std::vector<PassJudgement>& passes, const PassJudgement& best, Judgement& j) {
     std::vector<bool> confirmed = best.alignment.exact;
     if (const std::vector<bool> alone = read_alone(title, r); alone.size() == confirmed.size())
         for (std::size_t i = 0; i < confirmed.size(); ++i) confirmed[i] = confirmed[i] || alone[i];
@@ -1305,10 +1314,10 @@ void require_exact_words(const std::vector<visible::Word>& title, const Reading&
         pairs += (pairs.empty() ? "\"" : ", \"") + utf8(read_word) + "\" for \"" + utf8(title_word) + "\"";
     if (std::all_of(confirmed.begin(), confirmed.end(), [](bool c) { return c; }) && added == 0) return;
     j.verdict = Verdict::Unverified;
-    j.explanation = "the text layer shows the title \"" + joined_text(title) + "\", but the pixels (OCR) read \"" + best.read +
-                    "\" there: " + pairs +
-                    "; a word is confirmed only by a reading that gives exactly it, and no reading, closer ones included, "
-                    "did (possibly OCR's misreading; not confirmed)";
+    j.explanation = "the text layer shows the title \"" + joined_text(title) + "\", but the pixels (OCR) read \"" +
+                    best.read + "\" there: " + pairs +
+                    "; a word is confirmed only by a reading that gives exactly it, and no reading, closer ones "
+                    "included, did (possibly OCR's misreading; not confirmed)";
 }
 
 }  // namespace

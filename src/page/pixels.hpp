@@ -113,7 +113,8 @@ struct OcrWord {
     std::string text;                          // UTF-8 as Tesseract reads it
     double x0 = 0, y0 = 0, x1 = 0, y1 = 0;     // points, page as displayed, origin top-left
     double confidence = 0;                     // 0-100
-    int pass = 0;  // 2k, 2k+1: the k-th engine's sparse-text and automatic layouts; kPassBelow; kPassCloser + k; kPassAlone + k
+    // 2k, 2k+1: the k-th engine's sparse-text and automatic layouts; kPassBelow; kPassCloser + k; kPassAlone + k
+    int pass = 0;
 };
 struct Reading {
     bool read = false;  // the region was rendered and OCR ran

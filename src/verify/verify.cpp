@@ -671,7 +671,8 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     const std::string title_hash = data.record && data.record->title_hash ? *data.record->title_hash : "";
     const std::string signed_title = data.record ? xmp::get(p, xmp::property::title) : "";
     TitleCheck title = options.render ? check_title(file, signed_title, title_hash, std::move(page1), options, f) : TitleCheck{};
-    if (title.ask && baseline.badge_drawn && baseline.badge_page == title.page)  // read as stamp read it, before the badge
+    // Read as stamp read the page: before its badge.
+    if (title.ask && baseline.badge_drawn && baseline.badge_page == title.page)
         title.ask->region.masked.push_back(display_box(baseline.badge_rect, file.page(title.page)));
     if (title.ask)  // read while the checks below run
         title.pixels = pixels::asked(std::move(readers.title_pixels), file.bytes(), options.password, std::move(*title.ask));

@@ -301,13 +301,14 @@ std::size_t letters_of(const std::string& text) {
     return n;
 }
 
-// Title tokens aligned with the OCR tokens read where the title stands: groups of 1-3 title
-// tokens against 1-3 OCR tokens (OCR splits and joins words inside formulas: "O(n logn)")
-// match when their letters agree within allowed_errors(); the alignment leaves as few counting
-// tokens unmatched as it can. Characters of scripts written without spaces are tokens of their
-// own, which match only when equal; between two that match, one character misread, dropped or
-// added is OCR's error, tolerated as in a word: allowed_errors() of the title's characters, never
-// two side by side (gap_tolerated()).
+// Title tokens aligned with the OCR tokens read where the title stands, to place each word:
+// groups of 1-3 title tokens against 1-3 OCR tokens (OCR splits and joins words inside formulas:
+// "O(n logn)") are placed together when their letters agree within allowed_errors(); the
+// alignment leaves as few counting tokens unplaced as it can. Characters of scripts written
+// without spaces are tokens of their own, placed only when equal; between two placed, one
+// character misread, dropped or added (allowed_errors() of the title's characters, never two side
+// by side) is placed as in a word. A token placed within tolerance is not confirmed: only `exact`
+// ones are (judge()).
 struct Alignment {
     std::vector<std::u32string> missing;  // title tokens the pixels do not show
     std::vector<std::u32string> extra;    // OCR tokens the title does not have

@@ -13,10 +13,12 @@
 // positions in bytes() unless documented otherwise.
 #include "pdf/types.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace pith::pdf {
@@ -56,6 +58,26 @@ struct Page {
     Ref resources_owner;  // node holding /Resources (page or ancestor); (0,0) if absent
     Object resources{PoDoFo::PdfVariant()};  // the effective /Resources, resolved (Null if absent)
 };
+
+// A rectangle of the page's default user space where a reader sees it: points from the top-left
+// corner of the page as displayed (its crop box turned by /Rotate), x0 <= x1, y0 <= y1.
+struct Shown {
+    double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+};
+inline Shown shown(const Rect& r, const Page& page) {
+    const Rect& c = page.crop_box;
+    auto at = [&](double x, double y) -> std::pair<double, double> {
+        switch (page.rotate) {
+            case 90: return {y - c.lly, x - c.llx};
+            case 180: return {c.urx - x, y - c.lly};
+            case 270: return {c.ury - y, c.urx - x};
+            default: return {x - c.llx, c.ury - y};
+        }
+    };
+    const auto [ax, ay] = at(r.llx, r.lly);
+    const auto [bx, by] = at(r.urx, r.ury);
+    return {std::min(ax, bx), std::min(ay, by), std::max(ax, bx), std::max(ay, by)};
+}
 
 struct OpenOptions {
     std::string password;            // tried after the empty password

@@ -88,20 +88,10 @@ struct Box {
 
 // A region (default user space) as pixels of the shot (page as displayed, top-left origin).
 Box box_of(const Region& r, const Shot& s) {
-    const pdf::Rect& c = s.geometry.crop_box;
-    auto shown = [&](double ux, double uy) -> std::pair<double, double> {  // inverse of verify.cpp's user_rect
-        switch (s.geometry.rotate) {
-            case 90: return {uy - c.lly, ux - c.llx};
-            case 180: return {c.urx - ux, uy - c.lly};
-            case 270: return {c.ury - uy, c.urx - ux};
-            default: return {ux - c.llx, c.ury - uy};
-        }
-    };
-    auto [ax, ay] = shown(r.x0, r.y0);
-    auto [bx, by] = shown(r.x1, r.y1);
+    const pdf::Shown b = pdf::shown({r.x0, r.y0, r.x1, r.y1}, s.geometry);
     const double k = s.dpi / 72;
-    return {static_cast<int>(std::floor(std::min(ax, bx) * k)), static_cast<int>(std::floor(std::min(ay, by) * k)),
-            static_cast<int>(std::ceil(std::max(ax, bx) * k)), static_cast<int>(std::ceil(std::max(ay, by) * k))};
+    return {static_cast<int>(std::floor(b.x0 * k)), static_cast<int>(std::floor(b.y0 * k)),
+            static_cast<int>(std::ceil(b.x1 * k)), static_cast<int>(std::ceil(b.y1 * k))};
 }
 
 Rgb colour_of(const std::string& outcome) {

@@ -304,23 +304,6 @@ pdf::Rect user_rect(const visible::Word& w, const pdf::Page& page) {
     return {std::min(ax, bx), std::min(ay, by), std::max(ax, bx), std::max(ay, by)};
 }
 
-// A box of the page's default user space as the page is displayed (points, top-left origin):
-// user_rect() turned around.
-std::array<double, 4> display_box(const pdf::Rect& r, const pdf::Page& page) {
-    const pdf::Rect& c = page.crop_box;
-    auto at = [&](double x, double y) -> std::pair<double, double> {
-        switch (page.rotate) {
-            case 90: return {y - c.lly, x - c.llx};
-            case 180: return {c.urx - x, y - c.lly};
-            case 270: return {c.ury - y, c.urx - x};
-            default: return {x - c.llx, c.ury - y};
-        }
-    };
-    auto [ax, ay] = at(r.llx, r.lly);
-    auto [bx, by] = at(r.urx, r.ury);
-    return {std::min(ax, bx), std::min(ay, by), std::max(ax, bx), std::max(ay, by)};
-}
-
 // The box around words first..last of a page pith read, in default user space.
 pdf::Rect span_area(const std::vector<visible::Word>& words, std::pair<std::size_t, std::size_t> span, const pdf::Page& geometry) {
     pdf::Rect area = user_rect(words[span.first], geometry);
@@ -672,8 +655,10 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     const std::string signed_title = data.record ? xmp::get(p, xmp::property::title) : "";
     TitleCheck title = options.render ? check_title(file, signed_title, title_hash, std::move(page1), options, f) : TitleCheck{};
     // Read as stamp read the page: before its badge.
-    if (title.ask && baseline.badge_drawn && baseline.badge_page == title.page)
-        title.ask->region.masked.push_back(display_box(baseline.badge_rect, file.page(title.page)));
+    if (title.ask && baseline.badge_drawn && baseline.badge_page == title.page) {
+        const pdf::Shown badge = pdf::shown(baseline.badge_rect, file.page(title.page));
+        title.ask->region.masked.push_back({badge.x0, badge.y0, badge.x1, badge.y1});
+    }
     if (title.ask)  // read while the checks below run
         title.pixels = pixels::asked(std::move(readers.title_pixels), file.bytes(), options.password, std::move(*title.ask));
 

@@ -282,6 +282,36 @@ bool misread(const std::u32string& t, const std::u32string& o, std::size_t allow
     return std::max(t.size(), o.size()) - std::min(t.size(), o.size()) == 1 && !t.empty() && !o.empty() && t.front() == o.front();
 }
 
+// TeX's logos in a word as tokens_of() gives it ("tex", "latex", "luatex", "tex2e", "enctex"): OCR
+// reads the letters they raise or lower from the baseline (the A of LaTeX, the E of TeX) as other
+// letters or not at all ("LuaTX", "IATRX", "TrEX"). A logo stands for its own letters only: every
+// other letter must be read exactly, and a moved letter as itself, as at most two consonants or
+// not at all; never as a vowel, which would make a word of it ("TeX" drawn as "Tax").
+bool consonant(char32_t c) { return c >= U'b' && c <= U'z' && std::u32string_view(U"eiouy").find(c) == std::u32string_view::npos; }
+
+// Whether `read` gives `title` from `i` on; `moved`: title's positions that are a logo's moved letter.
+bool reads_as(const std::u32string& title, const std::vector<bool>& moved, std::size_t i, std::u32string_view read) {
+    if (i == title.size()) return read.empty();
+    if (!moved[i]) return !read.empty() && read.front() == title[i] && reads_as(title, moved, i + 1, read.substr(1));
+    if (reads_as(title, moved, i + 1, read)) return true;  // not read at all
+    for (std::size_t n = 1; n <= 2 && n <= read.size(); ++n) {
+        const bool letters = std::all_of(read.begin(), read.begin() + n, [&](char32_t c) { return c == title[i] || consonant(c); });
+        if (letters && reads_as(title, moved, i + 1, read.substr(n))) return true;
+    }
+    return false;
+}
+
+// Whether `read` is OCR's reading of `title`, a word with a TeX logo in it.
+bool logo_reading(const std::u32string& title, const std::u32string& read) {
+    std::vector<bool> moved(title.size(), false);
+    bool logo = false;
+    for (std::size_t at = title.find(U"tex"); at != std::u32string::npos; at = title.find(U"tex", at + 3)) {
+        moved[at + 1] = logo = true;  // TeX's E
+        if (at >= 2 && title.compare(at - 2, 2, U"la") == 0) moved[at - 1] = true;  // LaTeX's A
+    }
+    return logo && reads_as(title, moved, 0, read);
+}
+
 // A word that counts: two characters or more (a lone letter or digit can be a speck or a
 // footnote mark, and changes no title into another), or a character of a script written
 // without spaces (one Han character can be a word).
@@ -396,7 +426,7 @@ Alignment align(const std::vector<std::u32string>& t, const std::vector<Token>& 
             bool restored = false;
             for (int x = 0; x < s.a; ++x) out.matched += counts(t[s.i + x]), title_letters += t[s.i + x];
             for (int x = 0; x < s.b; ++x) read_letters += o[s.j + x].text, restored = restored || o[s.j + x].restored;
-            const bool exact = title_letters == read_letters && !restored;
+            const bool exact = (title_letters == read_letters || logo_reading(title_letters, read_letters)) && !restored;
             for (int x = 0; x < s.a; ++x) out.exact[s.i + x] = exact || !must_show(t[s.i + x]);
             if (!exact) out.inexact.emplace_back(title_letters, read_letters);
             ++k;
@@ -768,8 +798,9 @@ void read_closer(std::string_view pdf, int index, const std::string& password, c
         if (!joins) lines.push_back({w.x0, w.y0, w.x1, w.y1});
         Box& l = lines.back();
         l = {std::min(l[0], w.x0), std::min(l[1], w.y0), std::max(l[2], w.x1), std::max(l[3], w.y1)};
+        // Little to the sides: a word alone, not the edge of a picture it touches.
         const double pad = 0.3 * (w.y1 - w.y0);
-        words.push_back({w.x0 - pad, w.y0 - pad, w.x1 + pad, w.y1 + pad});
+        words.push_back({w.x0 - pad / 2, w.y0 - pad, w.x1 + pad / 2, w.y1 + pad});
     }
     if (lines.empty()) return;
     double top = 1e300, bottom = -1e300;

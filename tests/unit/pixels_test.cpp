@@ -168,6 +168,29 @@ TEST_CASE("pixels: the record's formulas and logos are not read from pixels", "[
     CHECK(pith::pixels::judge(words, reading_of(line, read)).verdict != Verdict::Agrees);
 }
 
+TEST_CASE("pixels: TeX's logos, their moved letters read as consonants or not at all", "[pixels]") {
+    const auto judged = [](const std::vector<Word>& t, const std::vector<OcrWord>& words) {
+        const auto j = pith::pixels::judge(t, reading_of(t, words));
+        INFO(j.explanation);
+        return j.verdict;
+    };
+    const std::vector<Word> title = line_of({"The", "LuaTEX", "and", "LaTeX", "Reference", "Manual"});
+    const auto read = [&](const char* luatex, const char* latex) {
+        return judged(title, {ocr("The", title[0]), ocr(luatex, title[1]), ocr("and", title[2]), ocr(latex, title[3]),
+                              ocr("Reference", title[4]), ocr("Manual", title[5])});
+    };
+    CHECK(read("LuaTEX", "LaTeX") == Verdict::Agrees);
+    CHECK(read("LuaTX", "IATRX") == Verdict::Agrees);  // E not read; A read, E as R
+    CHECK(read("LuaTrEX", "LTeX") == Verdict::Agrees);  // E read as rE; A not read
+    // A vowel for a moved letter makes a word of the logo; the other letters are read exactly.
+    CHECK(read("LuaTEX", "LaTaX") != Verdict::Agrees);
+    CHECK(read("LuaTEX", "LoTeX") != Verdict::Agrees);
+    CHECK(read("LuaTEX", "LaTeK") != Verdict::Agrees);
+    const std::vector<Word> tex = line_of({"Typesetting", "with", "TeX", "Today"});
+    CHECK(judged(tex, {ocr("Typesetting", tex[0]), ocr("with", tex[1]), ocr("Tax", tex[2]), ocr("Today", tex[3])}) !=
+          Verdict::Agrees);
+}
+
 TEST_CASE("pixels: words the title does not have, or title words the pixels do not show", "[pixels]") {
     // Another paper's title drawn where the text layer spells the record's (a lying ToUnicode).
     const auto other = pith::pixels::judge(kTitle, reading_of(kTitle, read_as({"Quantum", "Annealing", "Schedules", "for", "Sparse", "Graph", "Colouring"})));

@@ -287,7 +287,9 @@ bool misread(const std::u32string& t, const std::u32string& o, std::size_t allow
 // letters or not at all ("LuaTX", "IATRX", "TrEX"). A logo stands for its own letters only: every
 // other letter must be read exactly, and a moved letter as itself, as at most two consonants or
 // not at all; never as a vowel, which would make a word of it ("TeX" drawn as "Tax").
-bool consonant(char32_t c) { return c >= U'b' && c <= U'z' && std::u32string_view(U"eiouy").find(c) == std::u32string_view::npos; }
+bool consonant(char32_t c) {
+    return c >= U'b' && c <= U'z' && std::u32string_view(U"eiouy").find(c) == std::u32string_view::npos;
+}
 
 // Whether `read` gives `title` from `i` on; `moved`: title's positions that are a logo's moved letter.
 bool reads_as(const std::u32string& title, const std::vector<bool>& moved, std::size_t i, std::u32string_view read) {
@@ -295,7 +297,8 @@ bool reads_as(const std::u32string& title, const std::vector<bool>& moved, std::
     if (!moved[i]) return !read.empty() && read.front() == title[i] && reads_as(title, moved, i + 1, read.substr(1));
     if (reads_as(title, moved, i + 1, read)) return true;  // not read at all
     for (std::size_t n = 1; n <= 2 && n <= read.size(); ++n) {
-        const bool letters = std::all_of(read.begin(), read.begin() + n, [&](char32_t c) { return c == title[i] || consonant(c); });
+        const auto letter = [&](char32_t c) { return c == title[i] || consonant(c); };
+        const bool letters = std::all_of(read.begin(), read.begin() + static_cast<std::ptrdiff_t>(n), letter);
         if (letters && reads_as(title, moved, i + 1, read.substr(n))) return true;
     }
     return false;
@@ -426,7 +429,8 @@ Alignment align(const std::vector<std::u32string>& t, const std::vector<Token>& 
             bool restored = false;
             for (int x = 0; x < s.a; ++x) out.matched += counts(t[s.i + x]), title_letters += t[s.i + x];
             for (int x = 0; x < s.b; ++x) read_letters += o[s.j + x].text, restored = restored || o[s.j + x].restored;
-            const bool exact = (title_letters == read_letters || logo_reading(title_letters, read_letters)) && !restored;
+            const bool same = title_letters == read_letters || logo_reading(title_letters, read_letters);
+            const bool exact = same && !restored;
             for (int x = 0; x < s.a; ++x) out.exact[s.i + x] = exact || !must_show(t[s.i + x]);
             if (!exact) out.inexact.emplace_back(title_letters, read_letters);
             ++k;

@@ -525,35 +525,6 @@ PixelBox box_of(const Image& image, double x0, double y0, double x1, double y1, 
 
 }  // namespace
 
-namespace {
-
-// Paints each box (Region::masked) with the commonest colour of the pixels just around it.
-void mask(Image& image, const std::vector<std::array<double, 4>>& boxes) {
-    for (const auto& b : boxes) {
-        const PixelBox p = box_of(image, b[0], b[1], b[2], b[3], 1);
-        if (p.c0 >= p.c1 || p.r0 >= p.r1) continue;
-        // The commonest colour of the ring of pixels just outside the box: the page around it.
-        std::map<std::array<unsigned char, 3>, int> seen;
-        const auto look = [&](int c, int r) {
-            if (c < 0 || c >= image.columns || r < image.row0 || r >= image.row0 + image.rows) return;
-            const unsigned char* px = &image.rgb[(static_cast<std::size_t>(r - image.row0) * image.columns + c) * 3];
-            ++seen[{px[0], px[1], px[2]}];
-        };
-        for (int c = p.c0 - 1; c <= p.c1; ++c) look(c, p.r0 - 1), look(c, p.r1);
-        for (int r = p.r0; r < p.r1; ++r) look(p.c0 - 1, r), look(p.c1, r);
-        std::array<unsigned char, 3> around{255, 255, 255};
-        int most = 0;
-        for (const auto& [colour, n] : seen)
-            if (n > most) around = colour, most = n;
-        for (int r = p.r0; r < p.r1; ++r)
-            for (int c = p.c0; c < p.c1; ++c) {
-                const std::size_t at = (static_cast<std::size_t>(r - image.row0) * image.columns + c) * 3;
-                std::copy(around.begin(), around.end(), &image.rgb[at]);
-            }
-    }
-}
-
-}  // namespace
 
 Image around(Image image, const std::vector<visible::Word>& words) {
     if (image.columns <= 0 || image.rows <= 0 || !(image.dpi > 0) || words.empty()) return image;
@@ -814,9 +785,9 @@ void read_closer(std::string_view pdf, int index, const std::string& password, c
         top = std::min(top, l[1]), bottom = std::max(bottom, l[3]);
     }
     const double closer = std::min(kMaxCloserDpi, kCloserScale * dpi);
-    Image image = render_region(pdf, index, password, region.x0, std::max(region.y0, top), region.x1, bottom, closer);
+    const Image image =
+        render_region(pdf, index, password, region.x0, std::max(region.y0, top), region.x1, bottom, closer);
     if (image.columns <= 0) return;
-    mask(image, region.masked);
     const auto pixels = [&](const std::vector<Box>& boxes) {
         const double px = image.dpi / 72;
         std::vector<PithOcrLine> out;
@@ -879,7 +850,6 @@ Reading read(std::string_view pdf, int index, const std::string& password, const
     std::future<bool> first;
     Image below;
     render_regions(pdf, index, password, slices, [&](std::size_t k, Image image) {
-        mask(image, region.masked);
         if (k == 1) return void(below = std::move(image));
         r.image = std::move(image);
         if (r.image.columns > 0) first = std::async(std::launch::async, [&] { return ready(0) && pass(0, PITH_OCR_SPARSE); });
@@ -981,9 +951,6 @@ std::string encode(const Request& q) {
     std::string out = "pith-ask 1 " + std::to_string(q.index) + " ";
     const Region& r = q.region;
     for (double v : {r.x0, r.y0, r.x1, r.y1, r.dpi, r.rest_y0, r.page_height, r.rest_dpi, r.rest_line, q.languages.dpi_scale}) put_number(out, v);
-    out += std::to_string(r.masked.size()) + " ";
-    for (const auto& box : r.masked)
-        for (double v : box) put_number(out, v);
     out += std::to_string(q.languages.tesseract.size()) + "\n" + q.languages.tesseract;
     out += std::to_string(q.languages.why.size()) + "\n" + q.languages.why;
     out += q.title ? "1 " : "0 ";
@@ -1006,15 +973,6 @@ std::optional<Request> decode_request(std::string_view bytes) {
         if (!n) return std::nullopt;
         *v = *n;
     }
-    const std::optional<std::size_t> masked = in.count();
-    if (!masked || *masked > 16) return std::nullopt;
-    r.masked.resize(*masked);
-    for (auto& box : r.masked)
-        for (double& v : box) {
-            const std::optional<double> n = in.number();
-            if (!n) return std::nullopt;
-            v = *n;
-        }
     std::optional<std::string> tesseract = take_text(in), why = tesseract ? take_text(in) : std::nullopt;
     const std::optional<bool> title = why ? in.flag() : std::nullopt;
     if (!title) return std::nullopt;

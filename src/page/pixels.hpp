@@ -13,7 +13,6 @@
 // title block after front matter skips are read too (not_front_matter()).
 #include "core/child.hpp"
 
-#include <array>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -92,10 +91,6 @@ struct Region {
     // The rest of the page, from rest_y0 down to page_height, read at rest_dpi for lines at least
     // rest_line points tall (none when rest_dpi is 0).
     double rest_y0 = 0, page_height = 0, rest_dpi = 0, rest_line = 0;
-    // Boxes (points: x0, y0, x1, y1) painted over with the colour around them before anything is
-    // read: pith's own badge, which verify finds on the page and stamp never saw there, so that
-    // both read the same pixels (the badge stands on blank page: verify checks it covers nothing).
-    std::vector<std::array<double, 4>> masked;
 };
 // Full width, from the top of the page to a line and a half below the title's last line (so
 // that the next line is read whole, not as junk on the title's edge), at the resolution that

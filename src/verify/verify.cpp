@@ -27,7 +27,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <array>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -654,11 +653,6 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     const std::string title_hash = data.record && data.record->title_hash ? *data.record->title_hash : "";
     const std::string signed_title = data.record ? xmp::get(p, xmp::property::title) : "";
     TitleCheck title = options.render ? check_title(file, signed_title, title_hash, std::move(page1), options, f) : TitleCheck{};
-    // Read as stamp read the page: before its badge.
-    if (title.ask && baseline.badge_drawn && baseline.badge_page == title.page) {
-        const pdf::Shown badge = pdf::shown(baseline.badge_rect, file.page(title.page));
-        title.ask->region.masked.push_back({badge.x0, badge.y0, badge.x1, badge.y1});
-    }
     if (title.ask)  // read while the checks below run
         title.pixels = pixels::asked(std::move(readers.title_pixels), file.bytes(), options.password, std::move(*title.ask));
 

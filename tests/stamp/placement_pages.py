@@ -111,8 +111,9 @@ def make_pdf(path, case, rotate, offset, title="Title"):
     if case == "everywhere":
         llx, lly, urx, ury = media
         content += "q %g 0 0 %g %g %g cm /Im1 Do Q\n" % (urx - llx, ury - lly, llx, lly)
-    # the title where a reader sees it: right of the left margin's band
-    content += text_ops(title.replace("\\", "").replace("(", "").replace(")", ""), 80, H / 2, 10, crop, rotate)
+    # the title where a reader sees it: between the margins' bands (at 8 pt the record's title ends
+    # near x = 480, clear of the right band, which would hide its last word black on black)
+    content += text_ops(title.replace("\\", "").replace("(", "").replace(")", ""), 80, H / 2, 8, crop, rotate)
     content = content.encode()
     image = image_xobject()
     objects = [

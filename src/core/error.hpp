@@ -34,6 +34,7 @@ inline constexpr const char* sign_key_invalid = "sign.key_invalid";
 inline constexpr const char* sign_already_signed = "sign.already_signed";
 inline constexpr const char* stamp_title_not_shown = "stamp.title_not_shown";
 inline constexpr const char* stamp_title_unchecked = "stamp.title_unchecked";
+inline constexpr const char* stamp_construct_unlisted = "stamp.construct_unlisted";
 inline constexpr const char* stamp_other_number = "stamp.other_number";
 inline constexpr const char* stamp_badge_elsewhere = "stamp.badge_elsewhere";
 inline constexpr const char* stamp_drops_signatures = "stamp.drops_signatures";

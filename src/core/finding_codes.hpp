@@ -103,6 +103,7 @@ inline constexpr Code pith_changed_unreadable{"pith.changed.unreadable"};  // a 
 inline constexpr Code pith_changed_docmdp{"pith.changed.docmdp"};          // a change a certification forbids
 inline constexpr Code pith_xref_chain{"pith.xref.chain"};                  // the /Prev chain skips pith's revision
 // pith verify: what viewers read differently
+inline constexpr Code pith_construct_unlisted{"pith.construct.unlisted"};  // drawn with what the closed list lacks
 inline constexpr Code pith_optional_content_ambiguous{"pith.optional_content.ambiguous"};  // optional content the viewer decides
 inline constexpr Code pith_annotation_malformed{"pith.annotation.malformed"};  // an annotation viewers read differently
 inline constexpr Code pith_objects_ambiguous{"pith.objects.ambiguous"};        // an object with two definitions

@@ -5,6 +5,7 @@
 #include "core/files.hpp"
 #include "core/keys.hpp"
 #include "core/unicode.hpp"
+#include "drawing/closed_list.hpp"
 #include "mark/mark.hpp"
 #include "page/pixels.hpp"
 #include "page/title.hpp"
@@ -497,15 +498,16 @@ void refuse_other_number(const std::string& name, const Carried& c, const PithNu
 // The record's title against the title page (page 1, or the title block's page after front
 // matter), judged by the judgement pith verify reports (page/title_judgement.hpp): a record that
 // is not this paper's is refused before anything is written, and what verify would not confirm
-// as the title is refused too, so that what stamp accepts, verify calls trusted.
-void check_title(PageReadings& pages, pdf::File& file, const Record& record, Summary& summary) {
+// as the title is refused too, so that what stamp accepts, verify calls trusted. Returns the
+// title's page (0-based).
+int check_title(PageReadings& pages, pdf::File& file, const Record& record, Summary& summary) {
     const std::string plain = record.title.value_or(""), hash = record.title_hash.value_or("");
     Findings f;
     const title::TextJudgement t = title::judge_text(plain, hash, pages.title_pages(), f);
     if (t.ask) title::judge_pixels(t.words, pages.read_pixels(*t.ask), f);
     if (title::confirmed(f)) {
         summary.title = "shown";
-        return;
+        return t.block.index;
     }
     const std::string& name = file.name();
     const title::Shown shown = t.block.shown.shown;
@@ -524,6 +526,22 @@ void check_title(PageReadings& pages, pdf::File& file, const Record& record, Sum
     }
     throw Error(name + ": " + how + "; is this the record of this paper? (--no-title-check stamps anyway)",
                 err::stamp_title_not_shown);
+}
+
+// The pages verify reads (page 1, the title's, the badge's) must draw only with what every common
+// viewer draws alike: the closed list verify holds them to.
+void refuse_unlisted(pdf::File& file, const std::set<int>& pages, bool allow_unlisted) {
+    if (allow_unlisted) return;
+    if (const std::string what = drawing::unlisted_on(file, pages); !what.empty())
+        throw Error(file.name() + ": " + what + "; pith verify could not say trusted (--allow-unlisted stamps anyway)",
+                    err::stamp_construct_unlisted);
+}
+
+// What verify will hold the pages to: the record's title shown as the title (unless
+// --no-title-check), and the pages it reads drawn only with what the closed list holds.
+void check_pages(PageReadings& pages, pdf::File& file, const Record& record, const Options& options, Summary& summary) {
+    const int title_page = options.check_title ? check_title(pages, file, record, summary) : 0;
+    refuse_unlisted(file, {0, title_page, summary.page - 1}, options.allow_unlisted);
 }
 
 // What stamp refuses before it reads the PDF: a record that does not recompute (unless
@@ -698,7 +716,7 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
     if (!file.defects().empty())
         summary.warnings.push_back(pdf::damage_message(file) + "; stamped because of --allow-damaged");
 
-    if (options.check_title && file.page_count() > 0) check_title(pages, file, record, summary);
+    if (file.page_count() > 0) check_pages(pages, file, record, options, summary);
 
     summary.prior_length = options.rewrite ? 0 : prior.size();
     summary.added = write_result(output, prior, update, info, signature, options, out, file.name());

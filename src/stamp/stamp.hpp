@@ -36,6 +36,7 @@ struct Options {
     std::string resolver = kDefaultResolver;  // the badge links to resolver + BODY
     bool allow_unverified = false;  // stamp a record whose stated hash or number does not recompute
     bool allow_damaged = false;     // stamp a damaged PDF (pdf::File::defects()) instead of refusing it
+    bool allow_unlisted = false;    // stamp pages that draw with what the closed list lacks (drawing/closed_list.hpp)
     bool force = false;             // stamp a certified PDF whose DocMDP permissions forbid changes
     bool rewrite = false;           // write a whole new file (PoDoFo) instead of an incremental update
     std::string password;           // for encrypted PDFs that need a user password

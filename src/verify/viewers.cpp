@@ -2,6 +2,7 @@
 #include "verify/viewers.hpp"
 
 #include "core/error.hpp"
+#include "drawing/closed_list.hpp"
 #include "pdf/budget.hpp"
 #include "pdf/content.hpp"
 #include "pdf/objects.hpp"
@@ -304,6 +305,10 @@ std::vector<std::string> check_viewers(pdf::File& file, const std::set<int>& pag
         }
         if (auto why = malformed_annotations(file, index); !why.empty())
             f.fail(finding::pith_annotation_malformed, "on " + where + ", viewers read malformed annotations differently: " + joined(why));
+    }
+    if (std::string what = drawing::unlisted_on(file, pages); !what.empty()) {
+        f.info(finding::pith_construct_unlisted, what + " (viewers may show it differently)");
+        missing.push_back("a page checked draws with constructs pith's closed list lacks");
     }
     if (auto why = file.ambiguous_definitions(); !why.empty())
         f.fail(finding::pith_objects_ambiguous, "viewers resolve some objects to different definitions: " + joined(why));

@@ -11,6 +11,8 @@
 //  - malformed annotation fields on those pages (/Rect not four numbers, /F not an integer,
 //    /Border or /BS malformed, an appearance that is not a stream or does not parse):
 //    pith.annotation.malformed (failure);
+//  - a page drawn with constructs the closed list lacks (drawing/closed_list.hpp):
+//    pith.construct.unlisted, never trusted (unverified);
 //  - object definitions readers resolve differently (pdf::File::ambiguous_definitions()):
 //    pith.objects.ambiguous (failure).
 #include "core/findings.hpp"

@@ -24,7 +24,7 @@ import threading
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import pdfedit  # noqa: E402
-from pdfwriter import minimal_pdf  # noqa: E402
+from pdfwriter import classic, minimal_pdf, stream  # noqa: E402
 from pithrun import Failure, Workdir, check  # noqa: E402
 
 # Codes whose failure only a test hook (doc/test-hooks.md) can make on purpose: in a build without
@@ -217,6 +217,13 @@ def produce_cli(ctx):
     # A page that shows no text: the title cannot be checked.
     c.expect("stamp.title_unchecked", ["stamp", c.write("blank.pdf", minimal_pdf()), "--record", r, "-o", c.path("b.pdf"), "--json"],
              json_out=True)
+    # A page drawn with what the closed list lacks: a PostScript XObject.
+    postscript = classic([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                          b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 4 0 R "
+                          b"/Resources << /XObject << /X0 5 0 R >> >> >>",
+                          stream("", b"/X0 Do"), stream("/Type /XObject /Subtype /PS", b"0 setgray")])
+    c.expect("stamp.construct_unlisted", ["stamp", c.write("postscript.pdf", postscript), "--record", r, "--no-title-check",
+                                          "-o", c.path("ps.pdf"), "--json"], json_out=True)
     stamped = c.path("stamped.pdf")
     rc, _, err = c.run(["stamp", a, "--record", r, "-o", stamped])
     check(rc == 0, "stamp: " + err)

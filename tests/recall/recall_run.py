@@ -274,6 +274,14 @@ REFUSAL_CLASSES = [
     ("page_unreadable",
      "page 1's text or pixels could not be read",
      lambda c, m, t: c == "stamp.title_unchecked"),
+    ("overprint",
+     "page 1 draws with overprint on (a logo or figure from a drawing program), which some viewers "
+     "simulate and others do not: off pith's closed list",
+     lambda c, m, t: c == "stamp.construct_unlisted" and ("/OP true" in m or "/op true" in m)),
+    ("unlisted_construct",
+     "page 1 draws with another construct off pith's closed list (a black-generation or undercolour "
+     "function, a halftone, an unknown operator, a multimedia annotation), named in the message",
+     lambda c, m, t: c == "stamp.construct_unlisted"),
 ]
 
 

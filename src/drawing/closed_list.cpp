@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: MIT
+#include "drawing/closed_list.hpp"
+
+#include <cmath>
+#include <set>
+#include <string_view>
+
+#include "pdf/budget.hpp"
+#include "pdf/content.hpp"
+#include "pdf/objects.hpp"
+
+namespace pith::drawing {
+namespace {
+
+using pdf::name_of;
+using pdf::Object;
+using pdf::Operand;
+
+// ---------------------------------------------------------------- the list
+
+// PDF 1.7's content operators (ISO 32000-1, annex A). Within a compatibility section BX ... EX
+// a viewer skips operators it does not know, so what it draws there would depend on the viewer;
+// but every operator is checked against this list wherever it stands, so a section holding only
+// listed operators draws the same everywhere. d0 and d1 only begin a Type 3 glyph procedure. BI
+// stands for the inline image (ID and EI are passed over with its data).
+const std::set<std::string_view> kOperators = {
+    "b",  "B",  "b*", "B*", "BDC", "BI", "BMC", "BT", "BX", "c",  "cm",  "CS",  "cs", "d",  "Do", "DP", "EMC", "ET",
+    "EX", "f",  "F",  "f*", "G",   "g",  "gs",  "h",  "i",  "j",  "J",   "K",   "k",  "l",  "m",  "M",  "MP",  "n",
+    "q",  "Q",  "re", "RG", "rg",  "ri", "s",   "S",  "SC", "sc", "SCN", "scn", "sh", "T*", "Tc", "Td", "TD",  "Tf",
+    "Tj", "TJ", "TL", "Tm", "Tr",  "Ts", "Tw",  "Tz", "v",  "w",  "W",   "W*",  "y",  "'",  "\""};
+const std::set<std::string_view> kGlyphOperators = {"d0", "d1"};
+
+const std::set<std::string> kIntents = {"AbsoluteColorimetric", "RelativeColorimetric", "Saturation", "Perceptual"};
+
+// The blend modes of PDF 1.4 (ISO 32000-1, 11.3.5), which PDF/A-2 allows.
+const std::set<std::string> kBlendModes = {
+    "Normal",    "Compatible", "Multiply",   "Screen",    "Overlay", "Darken",     "Lighten", "ColorDodge", "ColorBurn",
+    "HardLight", "SoftLight",  "Difference", "Exclusion", "Hue",     "Saturation", "Color",   "Luminosity"};
+
+// Graphics-state entries every viewer applies alike. /Name is PDF 1.0's name of the resource,
+// and /AAPL:AA Apple's switch for anti-aliasing: neither changes what is drawn. Not listed:
+// transfer functions (/TR, /TR2 other than the identity or default), black generation and
+// undercolour removal other than the default, halftones other than the default (each applied
+// by some renderers and printers and ignored by others: a black generation and undercolour
+// removal can turn black type white in print), overprint turned on (simulated by some viewers
+// only), and any other key.
+const std::set<std::string> kPlainStateKeys = {"Type", "LW", "LC", "LJ",  "ML", "D",   "FL",   "SM",
+                                               "SA",   "CA", "ca", "AIS", "TK", "OPM", "Name", "AAPL:AA"};
+
+const std::set<std::string> kColourFamilies = {"DeviceGray", "DeviceRGB", "DeviceCMYK", "CalGray",    "CalRGB", "Lab",
+                                               "ICCBased",   "Indexed",   "Pattern",    "Separation", "DeviceN"};
+const std::set<std::string> kFontTypes = {"Type1", "MMType1", "TrueType", "Type0", "Type3"};
+const std::set<std::string> kCidFontTypes = {"CIDFontType0", "CIDFontType2"};
+
+// Annotation types a viewer draws from their appearance alone. Not listed: multimedia and 3D
+// (drawn by a player, or not at all), printer's marks and trap networks (print only), watermark
+// annotations, redactions, projections.
+const std::set<std::string> kAnnotationTypes = {
+    "Text",      "Link",     "FreeText",  "Line",  "Square", "Circle", "Polygon", "PolyLine",       "Highlight",
+    "Underline", "Squiggly", "StrikeOut", "Stamp", "Caret",  "Ink",    "Popup",   "FileAttachment", "Widget"};
+
+// A number as PDF writes it, and every reader parses alike: digits with at most one point and
+// an optional sign in front. "1.2.3", "--5" or "1e5" are read differently by different parsers.
+bool plain_number(std::string_view text) {
+    std::size_t i = (!text.empty() && (text[0] == '+' || text[0] == '-')) ? 1 : 0;
+    bool digits = false, point = false;
+    for (; i < text.size(); ++i) {
+        if (text[i] >= '0' && text[i] <= '9')
+            digits = true;
+        else if (text[i] == '.' && !point)
+            point = true;
+        else
+            return false;
+    }
+    return digits && text.size() <= 40;
+}
+
+// A graphics-state entry and its value (resolved) on the list; a soft mask is walked apart.
+bool state_entry_listed(const std::string& key, const Object& v) {
+    const std::string name = name_of(&v);
+    if (key == "RI") return kIntents.count(name) > 0;
+    if (key == "BM")  // a name, or an array whose first mode every viewer knows
+        return kBlendModes.count(v.IsArray() && !v.GetArray().empty() ? name_of(&v.GetArray()[0]) : name) > 0;
+    if (key == "TR") return name == "Identity";
+    if (key == "TR2") return name == "Identity" || name == "Default";
+    if (key == "BG2" || key == "UCR2" || key == "HT") return name == "Default";
+    if (key == "OP" || key == "op") return v.IsBool() && !v.GetBool();
+    if (key == "Font") return v.IsArray() && !v.GetArray().empty();
+    if (key == "SMask") return v.IsDictionary() || name == "None";
+    return kPlainStateKeys.count(key) > 0;
+}
+
+// ---------------------------------------------------------------- the walk
+
+constexpr int kMaxDepth = 16;               // forms, patterns and glyph procedures within each other
+constexpr std::size_t kMaxObjects = 20000;  // objects a page's drawing reaches, each walked once
+
+class Walk {
+public:
+    explicit Walk(pdf::File& file) : file_(file) {}
+
+    std::set<std::string> unlisted;  // each named once, in order
+
+    void content(const std::string& bytes, const Object* resources, bool glyph_procedure, int depth);
+    void xobject(const Object& value, const Object* resources, int depth, bool appearance = false);
+    void annotation(const Object& value, int depth);
+
+private:
+    void operation(std::string_view op, const std::vector<Operand>& operands, std::size_t n, const Object* resources,
+                   bool glyph_procedure, int depth);
+    void numbers(const Operand& operand);
+    void graphics_state(const Object& value, int depth);
+    void soft_mask(const Object& value, int depth);
+    void colour_space(const Object& value, const Object* resources, int depth);
+    void font(const Object& value, const Object* resources, int depth);
+    void pattern(const Object& value, const Object* resources, int depth);
+    void shading(const Object& value, const Object* resources, int depth);
+    void stream_content(const Object& value, const Object* resources, bool glyph_procedure, int depth);
+
+    // The entry `name` of the page's (or form's) /Resources category, as stored (a reference is
+    // left as one, so that each object is walked once); nullptr when absent.
+    const Object* resource(const Object* resources, const char* category, const std::string& name);
+    // True the first time a reference is reached (direct objects always count as new).
+    bool first_visit(const Object& value);
+
+    void note(std::string what) { unlisted.insert(std::move(what)); }
+    // True (and noted) past kMaxDepth: a drawing nested deeper than any honest page's.
+    bool too_deep(int depth) {
+        if (depth > kMaxDepth) note("drawing nested more than " + std::to_string(kMaxDepth) + " deep");
+        return depth > kMaxDepth;
+    }
+
+    pdf::File& file_;
+    std::set<std::uint32_t> seen_;
+};
+
+bool Walk::first_visit(const Object& value) {
+    if (!value.IsReference()) return true;
+    if (seen_.size() >= kMaxObjects) {
+        note("more than " + std::to_string(kMaxObjects) + " objects drawn on one page");
+        return false;
+    }
+    return seen_.insert(value.GetReference().ObjectNumber()).second;
+}
+
+const Object* Walk::resource(const Object* resources, const char* category, const std::string& name) {
+    if (!resources) return nullptr;
+    const Object* dict = pdf::dictionary_entry(file_, *resources, category);
+    return dict ? dict->GetDictionary().GetKey(pdf::Name(name)) : nullptr;
+}
+
+void Walk::numbers(const Operand& operand) {
+    if (operand.kind == Operand::Number && !plain_number(operand.number_text))
+        note("the number \"" + std::string(operand.number_text.substr(0, 20)) + "\"");
+    for (const Operand& item : operand.items) numbers(item);
+}
+
+void Walk::content(const std::string& bytes, const Object* resources, bool glyph_procedure, int depth) {
+    pdf::ContentLexer lexer(bytes);
+    std::vector<Operand> operands;
+    std::size_t n = 0;
+    std::string_view op;
+    try {
+        for (;;) {
+            if (n == operands.size()) operands.emplace_back();
+            const auto token = lexer.token(op, operands[n]);
+            if (token == pdf::ContentLexer::Token::End) break;
+            if (token == pdf::ContentLexer::Token::Operand) {
+                numbers(operands[n++]);
+                continue;
+            }
+            operation(op, operands, n, resources, glyph_procedure, depth);
+            n = 0;
+        }
+    } catch (const pdf::TooLarge&) {
+        throw;
+    } catch (const Error&) {
+        // a syntax error ends the content for every reader: what precedes it was walked, and
+        // the damage is the file's defects' to report
+    }
+}
+
+void Walk::operation(std::string_view op, const std::vector<Operand>& operands, std::size_t n, const Object* resources,
+                     bool glyph_procedure, int depth) {
+    if (!kOperators.count(op) && !(glyph_procedure && kGlyphOperators.count(op))) {
+        note("content operator " + std::string(op.substr(0, 20)));
+        return;
+    }
+    const Operand* last = n > 0 ? &operands[n - 1] : nullptr;
+    const std::string name = last && last->kind == Operand::Name ? last->bytes : "";
+    if (op == "ri" && !kIntents.count(name)) note("rendering intent /" + name);
+    if (op == "Tf" && n >= 2 && operands[n - 2].kind == Operand::Name) {  // font size last
+        if (const Object* f = resource(resources, "Font", operands[n - 2].bytes)) font(*f, resources, depth);
+        return;
+    }
+    if (name.empty()) return;
+    if (op == "gs") {
+        if (const Object* gs = resource(resources, "ExtGState", name)) graphics_state(*gs, depth);
+    } else if (op == "Do") {
+        if (const Object* x = resource(resources, "XObject", name)) xobject(*x, resources, depth);
+    } else if (op == "cs" || op == "CS") {
+        if (name == "DeviceGray" || name == "DeviceRGB" || name == "DeviceCMYK" || name == "Pattern") return;
+        if (const Object* cs = resource(resources, "ColorSpace", name)) colour_space(*cs, resources, depth);
+    } else if (op == "sh") {
+        if (const Object* s = resource(resources, "Shading", name)) shading(*s, resources, depth);
+    } else if (op == "scn" || op == "SCN") {
+        if (const Object* p = resource(resources, "Pattern", name)) pattern(*p, resources, depth);
+    }
+}
+
+void Walk::stream_content(const Object& value, const Object* resources, bool glyph_procedure, int depth) {
+    if (!value.IsReference() || !file_.is_stream(value.GetReference())) return;
+    std::shared_ptr<const std::string> bytes;
+    try {
+        bytes = file_.stream_decoded_shared(value.GetReference());
+    } catch (const pdf::TooLarge&) {
+        throw;
+    } catch (const Error&) {
+        return;  // undecodable: no reader draws it, and the file's defects say so
+    }
+    content(*bytes, resources, glyph_procedure, depth);
+}
+
+void Walk::graphics_state(const Object& value, int depth) {
+    const Object& gs = file_.resolve(value);
+    if (!gs.IsDictionary() || !first_visit(value)) return;
+    for (const auto& [key, stored] : pdf::entries(gs.GetDictionary())) {
+        const Object& v = file_.resolve(*stored);
+        if (key == "SMask" && name_of(&v) != "None") soft_mask(v, depth);
+        if (key == "Font" && v.IsArray() && !v.GetArray().empty()) font(v.GetArray()[0], nullptr, depth);
+        if (!state_entry_listed(key, v))
+            note("graphics state /" + key + (name_of(&v).empty() ? "" : " /" + name_of(&v)) +
+                 (v.IsBool() && v.GetBool() ? " true" : ""));
+    }
+}
+
+void Walk::soft_mask(const Object& value, int depth) {
+    const Object& mask = file_.resolve(value);
+    if (!mask.IsDictionary()) return;
+    const std::string type = name_of(pdf::entry(file_, mask, "S"));
+    if (type != "Alpha" && type != "Luminosity") note("soft mask /S /" + type);
+    const Object* transfer = pdf::entry(file_, mask, "TR");
+    if (transfer && name_of(transfer) != "Identity") note("soft mask /TR");
+    if (const Object* group = mask.GetDictionary().GetKey("G")) xobject(*group, nullptr, depth);
+}
+
+void Walk::colour_space(const Object& value, const Object* resources, int depth) {
+    const Object& cs = file_.resolve(value);
+    if (cs.IsName()) {
+        const std::string name = name_of(&cs);
+        if (name != "DeviceGray" && name != "DeviceRGB" && name != "DeviceCMYK" && name != "Pattern")
+            note("colour space /" + name);
+        return;
+    }
+    if (!cs.IsArray() || cs.GetArray().empty()) return note("a colour space that is not a name or an array");
+    if (too_deep(depth)) return;
+    if (!first_visit(value)) return;
+    const auto& a = cs.GetArray();
+    const std::string family = name_of(&file_.resolve(a[0]));
+    if (!kColourFamilies.count(family)) return note("colour space /" + family);
+    auto item = [&](std::size_t i) -> const Object* { return i < a.size() ? &a[i] : nullptr; };
+    if (family == "ICCBased") {
+        const Object& profile = item(1) ? file_.resolve(*item(1)) : cs;
+        if (const Object* alternate = profile.IsDictionary() ? pdf::entry(file_, profile, "Alternate") : nullptr)
+            colour_space(*alternate, resources, depth + 1);
+    } else if (family == "Indexed" || family == "Pattern") {
+        if (item(1)) colour_space(*item(1), resources, depth + 1);
+    } else if (family == "Separation") {
+        if (item(2)) colour_space(*item(2), resources, depth + 1);
+    } else if (family == "DeviceN") {
+        if (item(2)) colour_space(*item(2), resources, depth + 1);
+        const Object* attributes = item(4) ? &file_.resolve(*item(4)) : nullptr;
+        if (const Object* colourants = attributes ? pdf::dictionary_entry(file_, *attributes, "Colorants") : nullptr)
+            for (const auto& [key, space] : pdf::entries(colourants->GetDictionary()))
+                colour_space(*space, resources, depth + 1);
+    }
+}
+
+void Walk::xobject(const Object& value, const Object* resources, int depth, bool appearance) {
+    if (!first_visit(value)) return;
+    const Object& x = file_.resolve(value);
+    if (!x.IsDictionary()) return;
+    if (too_deep(depth)) return;
+    std::string subtype = name_of(pdf::entry(file_, x, "Subtype"));
+    if (appearance && subtype.empty()) subtype = "Form";  // an appearance is drawn as a form, /Subtype or not
+    for (const char* key : {"OPI", "Alternates", "Ref", "PS"})
+        if (x.GetDictionary().HasKey(key)) note(subtype + " XObject with /" + key);
+    if (subtype == "Image") {
+        if (const Object* cs = pdf::entry(file_, x, "ColorSpace")) colour_space(*cs, resources, depth + 1);
+        if (const Object* intent = pdf::entry(file_, x, "Intent"); intent && !kIntents.count(name_of(intent)))
+            note("rendering intent /" + name_of(intent));
+        if (const Object* mask = x.GetDictionary().GetKey("SMask")) xobject(*mask, resources, depth + 1);
+    } else if (subtype == "Form") {
+        const Object* own = pdf::dictionary_entry(file_, x, "Resources");
+        if (const Object* group = pdf::dictionary_entry(file_, x, "Group"))
+            if (const Object* cs = pdf::entry(file_, *group, "CS")) colour_space(*cs, own ? own : resources, depth + 1);
+        stream_content(value, own ? own : resources, false, depth + 1);
+    } else {
+        note("XObject /Subtype /" + subtype);
+    }
+}
+
+void Walk::font(const Object& value, const Object* resources, int depth) {
+    if (!first_visit(value)) return;
+    const Object& f = file_.resolve(value);
+    if (!f.IsDictionary()) return;
+    const std::string subtype = name_of(pdf::entry(file_, f, "Subtype"));
+    if (!kFontTypes.count(subtype)) return note("font /Subtype /" + subtype);
+    if (subtype == "Type0") {
+        const Object* descendants = pdf::entry(file_, f, "DescendantFonts");
+        const bool one = descendants && descendants->IsArray() && !descendants->GetArray().empty();
+        const Object* cid = one ? &file_.resolve(descendants->GetArray()[0]) : nullptr;
+        const std::string cid_type = cid && cid->IsDictionary() ? name_of(pdf::entry(file_, *cid, "Subtype")) : "";
+        if (!kCidFontTypes.count(cid_type)) note("CID font /Subtype /" + cid_type);
+    } else if (subtype == "Type3") {
+        if (too_deep(depth)) return;
+        const Object* own = pdf::dictionary_entry(file_, f, "Resources");
+        if (const Object* procs = pdf::dictionary_entry(file_, f, "CharProcs"))
+            for (const auto& [glyph, proc] : pdf::entries(procs->GetDictionary()))
+                if (first_visit(*proc)) stream_content(*proc, own ? own : resources, true, depth + 1);
+    }
+}
+
+void Walk::pattern(const Object& value, const Object* resources, int depth) {
+    if (!first_visit(value)) return;
+    const Object& p = file_.resolve(value);
+    if (!p.IsDictionary()) return;
+    if (too_deep(depth)) return;
+    const Object* type = pdf::entry(file_, p, "PatternType");
+    const long kind = type && pdf::is_number(*type) ? std::lround(pdf::number_value(*type)) : 0;
+    if (kind == 1) {
+        const Object* own = pdf::dictionary_entry(file_, p, "Resources");
+        stream_content(value, own ? own : resources, false, depth + 1);
+    } else if (kind == 2) {
+        if (const Object* s = pdf::entry(file_, p, "Shading")) shading(*s, resources, depth + 1);
+        if (const Object* gs = pdf::entry(file_, p, "ExtGState")) graphics_state(*gs, depth + 1);
+    } else {
+        note("pattern type " + std::to_string(kind));
+    }
+}
+
+void Walk::shading(const Object& value, const Object* resources, int depth) {
+    if (!first_visit(value)) return;
+    const Object& s = file_.resolve(value);
+    if (!s.IsDictionary()) return;
+    const Object* type = pdf::entry(file_, s, "ShadingType");
+    const long kind = type && pdf::is_number(*type) ? std::lround(pdf::number_value(*type)) : 0;
+    if (kind < 1 || kind > 7) note("shading type " + std::to_string(kind));
+    if (const Object* cs = pdf::entry(file_, s, "ColorSpace")) colour_space(*cs, resources, depth + 1);
+}
+
+// An annotation on the page: its type, and every appearance it may show (each drawn as a form).
+void Walk::annotation(const Object& value, int depth) {
+    const Object& a = file_.resolve(value);
+    if (!a.IsDictionary()) return;
+    const std::string subtype = pdf::subtype_of(file_, a);
+    if (!kAnnotationTypes.count(subtype)) note("annotation /Subtype /" + subtype);
+    const Object* appearances = pdf::dictionary_entry(file_, a, "AP");
+    if (!appearances) return;
+    for (const auto& [kind, shown] : pdf::entries(appearances->GetDictionary())) {
+        const Object& states = file_.resolve(*shown);
+        const bool one_form = shown->IsReference() && file_.is_stream(shown->GetReference());
+        if (!one_form && states.IsDictionary())
+            for (const auto& [state, form] : pdf::entries(states.GetDictionary()))
+                xobject(*form, nullptr, depth + 1, true);
+        else
+            xobject(*shown, nullptr, depth + 1, true);
+    }
+}
+
+// /Rotate as the page tree gives it (inherited), and /UserUnit: a rotation that is not a
+// multiple of 90 degrees or a unit other than 1 is drawn by some viewers and ignored by others.
+void geometry(pdf::File& file, const pdf::Page& page, std::set<std::string>& unlisted) {
+    const Object* node = &file.get(page.ref);
+    for (int level = 0; node && node->IsDictionary() && level < 32; ++level) {
+        if (const Object* rotate = pdf::entry(file, *node, "Rotate")) {
+            const double r = pdf::is_number(*rotate) ? pdf::number_value(*rotate) : 1;
+            if (r != std::floor(r) || std::fmod(r, 90) != 0) unlisted.insert("/Rotate that is not a multiple of 90");
+            break;
+        }
+        node = pdf::dictionary_entry(file, *node, "Parent");
+    }
+    if (const Object* unit = pdf::entry(file, file.get(page.ref), "UserUnit"))
+        if (!pdf::is_number(*unit) || pdf::number_value(*unit) != 1) unlisted.insert("/UserUnit other than 1");
+}
+
+}  // namespace
+
+std::vector<std::string> unlisted_constructs(pdf::File& file, int page_index) {
+    const pdf::Page page = file.page(page_index);
+    Walk walk(file);
+    geometry(file, page, walk.unlisted);
+    const Object* resources = page.resources.IsDictionary() ? &page.resources : nullptr;
+    walk.content(file.page_content(page), resources, false, 0);
+    if (const pdf::Array* annots = pdf::annotations(file, file.get(page.ref)))
+        for (const Object& a : *annots) walk.annotation(a, 0);
+    return {walk.unlisted.begin(), walk.unlisted.end()};
+}
+
+std::string unlisted_on(pdf::File& file, const std::set<int>& pages) {
+    std::string out;
+    for (int index : pages) {
+        if (index < 0 || index >= file.page_count()) continue;
+        const std::vector<std::string> what = unlisted_constructs(file, index);
+        if (what.empty()) continue;
+        out += std::string(out.empty() ? "" : "; ") + "page " + std::to_string(index + 1) +
+               " draws with what pith's closed list lacks: ";
+        for (std::size_t i = 0; i < what.size(); ++i) out += (i ? ", " : "") + what[i];
+    }
+    return out;
+}
+
+}  // namespace pith::drawing

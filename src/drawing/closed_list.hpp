@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The closed list: what a page may draw with for pith to say that every common viewer shows it
+// alike. Attack rounds kept finding constructs that one renderer draws and another does not
+// (transfer functions, halftones, overprint, compatibility sections, PostScript XObjects, a
+// user unit); a list of refusals never ends, so this is a list of what is accepted, in the
+// manner of PDF/A-2b's restrictions and pyHanko's whitelist rules. Anything a page draws that is
+// not on it is named, and the file is not trusted (stamp refuses it the same way).
+//
+// The list covers the content that draws the page and everything it reaches: content operators,
+// graphics-state entries, colour spaces, shadings, patterns, XObjects, fonts (and the glyph
+// procedures of Type 3 fonts), the page's geometry (/Rotate, /UserUnit), and the annotations on
+// the page (their types and the appearances they draw). doc/trust.md lists it; the renderer
+// differential (tests/differential/renderers.py) is the test that keeps it honest.
+#include "pdf/file.hpp"
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace pith::drawing {
+
+// What `page` (0-based) draws with that the closed list does not hold, each named once
+// ("content operator BX", "graphics state /TR", "XObject /Subtype /PS"); empty when everything
+// is listed. Throws pdf::TooLarge past the file's budget.
+std::vector<std::string> unlisted_constructs(pdf::File& file, int page);
+
+// The same for each of `pages` (0-based; those past the file's end are passed over), said as
+// stamp's refusal and verify's finding both say it: "page 2 draws with what pith's closed list
+// lacks: graphics state /TR". Empty when everything is listed.
+std::string unlisted_on(pdf::File& file, const std::set<int>& pages);
+
+}  // namespace pith::drawing

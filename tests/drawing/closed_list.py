@@ -1,0 +1,198 @@
+# SPDX-License-Identifier: MIT
+"""The closed list (src/drawing/closed_list.cpp, doc/trust.md#the-closed-list), end to end.
+
+One paper, its title in Helvetica, drawn again with one construct each: constructs off the list
+must make `pith stamp` refuse the paper with stamp.construct_unlisted naming the construct, and
+with --allow-unlisted the stamped paper must verify `unverified` with pith.construct.unlisted
+naming it; constructs on the list (the controls) must stamp without an override and verify
+`trusted`. Reached through a form, a pattern, a Type 3 glyph or an annotation's appearance counts
+as drawn by the page.
+
+    closed_list.py --pith PITH --source SRC
+"""
+import argparse
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+sys.dont_write_bytecode = True
+from pdfwriter import classic, stream  # noqa: E402
+from pithrun import isolated_env  # noqa: E402
+
+TITLE = "Closed Lists of Drawing Constructs"
+BODY = ["What a page may draw with, for every viewer to show it alike.",
+        "Each file below adds one construct to this page."]
+FN = "<< /FunctionType 2 /Domain [0 1] /C0 [1] /C1 [0] /N 1 >>"
+
+
+def page(extra_content="", gstates="", xobjects="", extra_objects=(), page_keys="", annots="", shadings="",
+         colour_spaces="", fonts="", patterns=""):
+    """The paper, with `extra_content` drawn after its text (resource names /G0, /X0, /Sh0,
+    /CS0, /T3, /P0 as the cases give them) and `extra_objects` from object 6 on."""
+    text = "BT /F1 24 Tf 72 700 Td (%s) Tj ET\n" % TITLE
+    text += "".join("BT /F1 11 Tf 72 %d Td (%s) Tj ET\n" % (640 - 16 * i, line) for i, line in enumerate(BODY))
+    content = (text + extra_content).encode()
+    resources = "/Font << /F1 4 0 R %s >>" % fonts
+    for key, value in (("ExtGState", gstates), ("XObject", xobjects), ("Shading", shadings),
+                       ("ColorSpace", colour_spaces), ("Pattern", patterns)):
+        if value:
+            resources += " /%s << %s >>" % (key, value)
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        ("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R /Resources << %s >> %s %s >>"
+         % (resources, page_keys, "/Annots [%s]" % annots if annots else "")).encode(),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        stream("", content),
+    ] + [o if isinstance(o, bytes) else o.encode() for o in extra_objects]
+    return classic(objects)
+
+
+def form(content, resources=""):
+    return stream("/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << %s >>" % resources, content.encode())
+
+
+# Off the list: (name, what the message must name, page).
+UNLISTED = [
+    ("transfer", "graphics state /TR", lambda: page("q /G0 gs 0.5 g 72 500 200 40 re f Q\n", gstates="/G0 << /TR %s >>" % FN)),
+    ("black-generation", "graphics state /BG",
+     lambda: page("q /G0 gs 0 g 72 500 200 40 re f Q\n", gstates="/G0 << /BG %s /UCR %s >>" % (FN, FN))),
+    ("halftone", "graphics state /HT",
+     lambda: page("q /G0 gs 0.5 g 72 500 200 40 re f Q\n",
+                  gstates="/G0 << /HT << /HalftoneType 1 /Frequency 60 /Angle 45 /SpotFunction /Round >> >>")),
+    ("overprint", "graphics state /OP true",
+     lambda: page("q /G0 gs 0 0 0 0 k 72 500 200 40 re f Q\n", gstates="/G0 << /OP true /op true /OPM 1 >>")),
+    ("unknown-operator", "content operator xq", lambda: page("BX 1 2 xq EX\n")),
+    ("odd-number", "the number \"0.0.5\"", lambda: page("q 1 0 0 1 0 0.0.5 cm Q\n")),
+    ("postscript-xobject", "XObject /Subtype /PS",
+     lambda: page("/X0 Do\n", xobjects="/X0 6 0 R",
+                  extra_objects=[stream("/Type /XObject /Subtype /PS", b"0 setgray")])),
+    ("screen-annotation", "annotation /Subtype /Screen",
+     lambda: page(annots="<< /Type /Annot /Subtype /Screen /Rect [72 400 272 440] >>")),
+    ("user-unit", "/UserUnit other than 1", lambda: page(page_keys="/UserUnit 2")),
+    ("transfer-in-form", "graphics state /TR",
+     lambda: page("/X0 Do\n", xobjects="/X0 6 0 R",
+                  extra_objects=[form("q /G0 gs 0.5 g 72 500 200 40 re f Q", "/ExtGState << /G0 << /TR %s >> >>" % FN)])),
+    ("transfer-in-appearance", "graphics state /TR",
+     lambda: page(annots="<< /Type /Annot /Subtype /Square /Rect [72 400 272 440] /F 4 /AP << /N 6 0 R >> >>",
+                  extra_objects=[stream("/BBox [0 0 200 40] /Resources << /ExtGState << /G0 << /TR %s >> >> >>" % FN,
+                                        b"/G0 gs 0.5 g 0 0 200 40 re f")])),
+    ("overprint-in-type3-glyph", "graphics state /OP true",
+     lambda: page("BT /T3 20 Tf 72 500 Td (a) Tj ET\n", fonts="/T3 6 0 R", extra_objects=[
+         "<< /Type /Font /Subtype /Type3 /FontBBox [0 0 1000 1000] /FontMatrix [0.001 0 0 0.001 0 0] "
+         "/CharProcs << /a 7 0 R >> /Encoding << /Type /Encoding /Differences [97 /a] >> /FirstChar 97 "
+         "/LastChar 97 /Widths [1000] /Resources << /ExtGState << /G0 << /OP true >> >> >> >>",
+         stream("", b"1000 0 0 0 1000 1000 d1 /G0 gs 0 0 1000 1000 re f")])),
+    ("shading-type-9", "shading type 9",
+     lambda: page("/Sh0 sh\n", shadings="/Sh0 << /ShadingType 9 /ColorSpace /DeviceGray >>")),
+]
+
+# On the list: (name, page).
+LISTED = [
+    ("plain", lambda: page()),
+    ("transparency", lambda: page("q /G0 gs 1 0 0 rg 72 500 200 40 re f Q\n",
+                                  gstates="/G0 << /Type /ExtGState /CA 0.5 /ca 0.5 /BM /Multiply /LW 2 /SA true >>")),
+    ("distiller-defaults", lambda: page("q /G0 gs 0.5 g 72 500 200 40 re f Q\n", gstates=(
+        "/G0 << /Type /ExtGState /SA false /SM 0.02 /OP false /op false /OPM 1 /TR2 /Default /BG2 /Default "
+        "/UCR2 /Default /HT /Default /Name /R4 >>"))),
+    ("compatibility-section-of-listed", lambda: page("BX q 0 0 1 rg 72 500 200 40 re f Q EX\n")),
+    ("separation-colour", lambda: page("q /CS0 cs 0.7 scn 72 500 200 40 re f Q\n", colour_spaces=(
+        "/CS0 [/Separation /Spot /DeviceCMYK << /FunctionType 2 /Domain [0 1] /C0 [0 0 0 0] /C1 [0 1 1 0] /N 1 >>]"))),
+    ("axial-shading", lambda: page("q 72 500 200 40 re W n /Sh0 sh Q\n", shadings=(
+        "/Sh0 << /ShadingType 2 /ColorSpace /DeviceRGB /Coords [72 0 272 0] "
+        "/Function << /FunctionType 2 /Domain [0 1] /C0 [1 1 1] /C1 [0 0 1] /N 1 >> >>"))),
+    ("appearance-without-subtype", lambda: page(
+        annots="<< /Type /Annot /Subtype /Square /Rect [72 400 272 440] /F 4 /AP << /N 6 0 R >> >>",
+        extra_objects=[stream("/BBox [0 0 200 40]", b"0 0 1 RG 2 w 1 1 198 38 re S")])),
+]
+
+
+class Run:
+    def __init__(self, pith, tmp):
+        self.pith, self.tmp = pith, tmp
+        self.env = isolated_env(os.path.join(tmp, "home"))
+        os.makedirs(self.env["HOME"])
+        self.failures = 0
+
+    def pith_run(self, *args):
+        p = subprocess.run([self.pith] + list(args), capture_output=True, env=self.env, timeout=300)
+        return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+    def check(self, ok, what):
+        print(("ok   " if ok else "FAIL ") + what)
+        self.failures += 0 if ok else 1
+        return ok
+
+    def record(self):
+        """A record of TITLE signed by a key of this run, and the keyring that trusts it."""
+        secret, keyring = os.path.join(self.tmp, "test.key"), os.path.join(self.tmp, "keyring.json")
+        rc, _, err = self.pith_run("keygen", "--key-id", "closed-list-test", "--secret", secret, "--keyring", keyring)
+        assert rc == 0, err
+        meta = {"submitted_at": "2024-01-01T00:00:00Z",
+                "title_canon_sha256": hashlib.sha256(TITLE.lower().encode()).hexdigest()}
+        rec = {"record_type": "pith_number_record", "paper": {"title": TITLE},
+               "canonical_record": {"metadata": meta, "schema_version": "1.0",
+                                    "source": {"id": "closed-list", "kind": "test", "version": 1}}}
+        unsigned, signed = os.path.join(self.tmp, "record.json"), os.path.join(self.tmp, "record-signed.json")
+        with open(unsigned, "w") as f:
+            json.dump(rec, f)
+        rc, _, err = self.pith_run("sign", unsigned, "--secret", secret, "-o", signed)
+        assert rc == 0, err
+        return signed, keyring
+
+    def verify(self, path, keyring):
+        rc, out, err = self.pith_run("verify", path, "--json", "--keyring", keyring)
+        try:
+            return json.loads(out)
+        except ValueError:
+            return {"state": "no report (%d): %s" % (rc, err.strip()[:200])}
+
+
+def unlisted_finding(report):
+    return " ".join(f.get("explanation", "") for f in report.get("informational", [])
+                    if f.get("code") == "pith.construct.unlisted")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pith", required=True)
+    ap.add_argument("--source", required=True)
+    a = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="pith-closed-list-") as tmp:
+        run = Run(os.path.abspath(a.pith), tmp)
+        record, keyring = run.record()
+        for name, construct, make in UNLISTED:
+            src, out = os.path.join(tmp, name + ".pdf"), os.path.join(tmp, name + "-stamped.pdf")
+            with open(src, "wb") as f:
+                f.write(make())
+            rc, _, err = run.pith_run("stamp", src, "--record", record, "-o", out)
+            run.check(rc != 0 and "[stamp.construct_unlisted]" in err and construct in err and not os.path.exists(out),
+                      "%s: stamp refuses it, naming %s, and writes nothing (%s)" % (name, construct, err.strip()[-160:]))
+            rc, _, err = run.pith_run("stamp", src, "--record", record, "-o", out, "--allow-unlisted")
+            if not run.check(rc == 0, "%s: --allow-unlisted stamps it (%s)" % (name, err.strip()[-160:])):
+                continue
+            report = run.verify(out, keyring)
+            run.check(report.get("state") == "unverified" and construct in unlisted_finding(report),
+                      "%s: verify says %s, pith.construct.unlisted naming %s (%s)"
+                      % (name, report.get("state"), construct, unlisted_finding(report)[:160]))
+        for name, make in LISTED:
+            src, out = os.path.join(tmp, name + ".pdf"), os.path.join(tmp, name + "-stamped.pdf")
+            with open(src, "wb") as f:
+                f.write(make())
+            rc, _, err = run.pith_run("stamp", src, "--record", record, "-o", out)
+            if not run.check(rc == 0, "control %s: stamp accepts it (%s)" % (name, err.strip()[-200:])):
+                continue
+            report = run.verify(out, keyring)
+            run.check(report.get("state") == "trusted",
+                      "control %s: verify says %s %s" % (name, report.get("state"), unlisted_finding(report)[:160]))
+        print("%d unlisted constructs, %d controls; %d failure(s)" % (len(UNLISTED), len(LISTED), run.failures))
+        return 1 if run.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

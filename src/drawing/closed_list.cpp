@@ -59,6 +59,11 @@ const std::set<std::string> kAnnotationTypes = {
     "Text",      "Link",     "FreeText",  "Line",  "Square", "Circle", "Polygon", "PolyLine",       "Highlight",
     "Underline", "Squiggly", "StrikeOut", "Stamp", "Caret",  "Ink",    "Popup",   "FileAttachment", "Widget"};
 
+// Actions a link or the document may run: each goes somewhere (a page, a file, a URL, another
+// program, which viewers ask about first) and none changes what the page shows. Not listed: JavaScript, hiding or showing annotations and
+// optional content, resetting or importing form data, renditions, transitions, 3D views.
+const std::set<std::string> kActions = {"GoTo", "GoToR", "GoToE", "URI", "Named", "Thread", "Launch"};
+
 // A number as PDF writes it, and every reader parses alike: digits with at most one point and
 // an optional sign in front. "1.2.3", "--5" or "1e5" are read differently by different parsers.
 bool plain_number(std::string_view text) {
@@ -104,6 +109,9 @@ public:
     void content(const std::string& bytes, const Object* resources, bool glyph_procedure, int depth);
     void xobject(const Object& value, const Object* resources, int depth, bool appearance = false);
     void annotation(const Object& value, int depth);
+    // An action and the actions its /Next chains (`whose`: "Link annotation", "the document's
+    // open action"): each on kActions.
+    void actions(const Object& value, const std::string& whose);
 
 private:
     void operation(std::string_view op, const std::vector<Operand>& operands, std::size_t n, const Object* resources,
@@ -355,9 +363,18 @@ void Walk::annotation(const Object& value, int depth) {
     if (!a.IsDictionary()) return;
     const std::string subtype = pdf::subtype_of(file_, a);
     if (!kAnnotationTypes.count(subtype)) note("annotation /Subtype /" + subtype);
+    // What changes the page once it is open: actions on hover, focus or click, a note opened
+    // over the page, another appearance while the pointer rests on it.
+    if (a.GetDictionary().HasKey("AA")) note(subtype + " annotation with actions on events (/AA)");
+    if (const Object* action = pdf::entry(file_, a, "A")) actions(*action, subtype + " annotation");
+    if (const Object* open = pdf::entry(file_, a, "Open"); open && open->IsBool() && open->GetBool())
+        note(subtype + " annotation opened over the page (/Open true)");
     const Object* appearances = pdf::dictionary_entry(file_, a, "AP");
     if (!appearances) return;
     for (const auto& [kind, shown] : pdf::entries(appearances->GetDictionary())) {
+        // The rollover appearance shows while the pointer rests on the annotation, as it may for
+        // minutes; the down appearance only while a button presses it (a checkbox's press).
+        if (kind == "R") note(subtype + " annotation with a rollover appearance (/R)");
         const Object& states = file_.resolve(*shown);
         const bool one_form = shown->IsReference() && file_.is_stream(shown->GetReference());
         if (!one_form && states.IsDictionary())
@@ -366,6 +383,37 @@ void Walk::annotation(const Object& value, int depth) {
         else
             xobject(*shown, nullptr, depth + 1, true);
     }
+}
+
+void Walk::actions(const Object& value, const std::string& whose) {
+    std::vector<const Object*> todo{&value};  // /Next is an action or an array of them; a chain may loop
+    for (int count = 0; !todo.empty(); ++count) {
+        if (count == 64) return note(whose + " chains more than 64 actions");
+        const Object& action = file_.resolve(*todo.back());
+        todo.pop_back();
+        if (action.IsArray()) {
+            for (const Object& item : action.GetArray()) todo.push_back(&item);
+        } else if (action.IsDictionary()) {
+            const std::string type = name_of(pdf::entry(file_, action, "S"));
+            if (!kActions.count(type)) note(whose + " runs a /" + type + " action");
+            if (const Object* next = action.GetDictionary().GetKey("Next")) todo.push_back(next);
+        }
+    }
+}
+
+// What the document does when opened, beyond showing its pages: an open action or actions on
+// events, document-level scripts, a portable collection (the viewer shows its files instead of
+// the cover page), an XFA form (Acrobat draws the form's own layout instead of the page).
+void document(pdf::File& file, Walk& walk) {
+    const Object& catalog = file.catalog();
+    if (const Object* open = pdf::entry(file, catalog, "OpenAction"); open && open->IsDictionary())
+        walk.actions(*open, "the document's open action");
+    if (catalog.GetDictionary().HasKey("AA")) walk.unlisted.insert("the document has actions on events (/AA)");
+    const Object* names = pdf::dictionary_entry(file, catalog, "Names");
+    if (names && names->GetDictionary().HasKey("JavaScript")) walk.unlisted.insert("document-level JavaScript");
+    if (catalog.GetDictionary().HasKey("Collection")) walk.unlisted.insert("a portable collection (/Collection)");
+    const Object* form = pdf::dictionary_entry(file, catalog, "AcroForm");
+    if (form && form->GetDictionary().HasKey("XFA")) walk.unlisted.insert("an XFA form");
 }
 
 // /Rotate as the page tree gives it (inherited), and /UserUnit: a rotation that is not a
@@ -390,6 +438,8 @@ std::vector<std::string> unlisted_constructs(pdf::File& file, int page_index) {
     const pdf::Page page = file.page(page_index);
     Walk walk(file);
     geometry(file, page, walk.unlisted);
+    if (file.get(page.ref).IsDictionary() && file.get(page.ref).GetDictionary().HasKey("AA"))
+        walk.unlisted.insert("the page has actions on events (/AA)");
     const Object* resources = page.resources.IsDictionary() ? &page.resources : nullptr;
     walk.content(file.page_content(page), resources, false, 0);
     if (const pdf::Array* annots = pdf::annotations(file, file.get(page.ref)))
@@ -397,8 +447,18 @@ std::vector<std::string> unlisted_constructs(pdf::File& file, int page_index) {
     return {walk.unlisted.begin(), walk.unlisted.end()};
 }
 
+std::vector<std::string> unlisted_behaviour(pdf::File& file) {
+    Walk walk(file);
+    document(file, walk);
+    return {walk.unlisted.begin(), walk.unlisted.end()};
+}
+
 std::string unlisted_on(pdf::File& file, const std::set<int>& pages) {
     std::string out;
+    if (const std::vector<std::string> what = unlisted_behaviour(file); !what.empty()) {
+        out = "the document does what pith's closed list lacks when opened: ";
+        for (std::size_t i = 0; i < what.size(); ++i) out += (i ? ", " : "") + what[i];
+    }
     for (int index : pages) {
         if (index < 0 || index >= file.page_count()) continue;
         const std::vector<std::string> what = unlisted_constructs(file, index);

@@ -10,7 +10,8 @@
 // The list covers the content that draws the page and everything it reaches: content operators,
 // graphics-state entries, colour spaces, shadings, patterns, XObjects, fonts (and the glyph
 // procedures of Type 3 fonts), the page's geometry (/Rotate, /UserUnit), and the annotations on
-// the page (their types and the appearances they draw). doc/trust.md lists it; the renderer
+// the page (their types, actions and the appearances they draw), and what the document does
+// when opened (unlisted_behaviour()). doc/trust.md lists it; the renderer
 // differential (tests/differential/renderers.py) is the test that keeps it honest.
 #include "pdf/file.hpp"
 
@@ -25,7 +26,12 @@ namespace pith::drawing {
 // is listed. Throws pdf::TooLarge past the file's budget.
 std::vector<std::string> unlisted_constructs(pdf::File& file, int page);
 
-// The same for each of `pages` (0-based; those past the file's end are passed over), said as
+// What the document does when opened that the closed list does not hold: an open action other
+// than going to a place, actions on events, document-level JavaScript, a portable collection,
+// an XFA form. Empty when it only shows its pages.
+std::vector<std::string> unlisted_behaviour(pdf::File& file);
+
+// The same for the document and each of `pages` (0-based; those past the file's end are passed over), said as
 // stamp's refusal and verify's finding both say it: "page 2 draws with what pith's closed list
 // lacks: graphics state /TR". Empty when everything is listed.
 std::string unlisted_on(pdf::File& file, const std::set<int>& pages);

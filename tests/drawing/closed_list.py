@@ -31,7 +31,7 @@ FN = "<< /FunctionType 2 /Domain [0 1] /C0 [1] /C1 [0] /N 1 >>"
 
 
 def page(extra_content="", gstates="", xobjects="", extra_objects=(), page_keys="", annots="", shadings="",
-         colour_spaces="", fonts="", patterns=""):
+         colour_spaces="", fonts="", patterns="", catalog=""):
     """The paper, with `extra_content` drawn after its text (resource names /G0, /X0, /Sh0,
     /CS0, /T3, /P0 as the cases give them) and `extra_objects` from object 6 on."""
     text = "BT /F1 24 Tf 72 700 Td (%s) Tj ET\n" % TITLE
@@ -43,7 +43,7 @@ def page(extra_content="", gstates="", xobjects="", extra_objects=(), page_keys=
         if value:
             resources += " /%s << %s >>" % (key, value)
     objects = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
+        ("<< /Type /Catalog /Pages 2 0 R %s >>" % catalog).encode(),
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
         ("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R /Resources << %s >> %s %s >>"
          % (resources, page_keys, "/Annots [%s]" % annots if annots else "")).encode(),
@@ -88,6 +88,20 @@ UNLISTED = [
          "/CharProcs << /a 7 0 R >> /Encoding << /Type /Encoding /Differences [97 /a] >> /FirstChar 97 "
          "/LastChar 97 /Widths [1000] /Resources << /ExtGState << /G0 << /OP true >> >> >> >>",
          stream("", b"1000 0 0 0 1000 1000 d1 /G0 gs 0 0 1000 1000 re f")])),
+    ("document-javascript", "document-level JavaScript",
+     lambda: page(catalog="/Names << /JavaScript << /Names [(a) << /S /JavaScript /JS (app.alert(1)) >>] >> >>")),
+    ("open-action-script", "open action runs a /JavaScript action",
+     lambda: page(catalog="/OpenAction << /S /GoTo /D [3 0 R /Fit] /Next << /S /JavaScript /JS (1) >> >>")),
+    ("xfa-form", "an XFA form", lambda: page(catalog="/AcroForm << /Fields [] /XFA [] >>")),
+    ("annotation-events", "Link annotation with actions on events (/AA)",
+     lambda: page(annots="<< /Type /Annot /Subtype /Link /Rect [72 690 400 730] /AA << /E << /S /JavaScript /JS (1) >> >> >>")),
+    ("link-hides", "Link annotation runs a /Hide action",
+     lambda: page(annots="<< /Type /Annot /Subtype /Link /Rect [72 690 400 730] /A << /S /Hide /T (x) >> >>")),
+    ("rollover-appearance", "Square annotation with a rollover appearance (/R)",
+     lambda: page(annots="<< /Type /Annot /Subtype /Square /Rect [72 400 272 440] /F 4 /AP << /N 6 0 R /R 6 0 R >> >>",
+                  extra_objects=[stream("/BBox [0 0 200 40]", b"0 0 1 RG 2 w 1 1 198 38 re S")])),
+    ("note-opened", "Text annotation opened over the page (/Open true)",
+     lambda: page(annots="<< /Type /Annot /Subtype /Text /Rect [72 400 92 420] /Open true /Contents (note) >>")),
     ("shading-type-9", "shading type 9",
      lambda: page("/Sh0 sh\n", shadings="/Sh0 << /ShadingType 9 /ColorSpace /DeviceGray >>")),
 ]
@@ -106,6 +120,10 @@ LISTED = [
     ("axial-shading", lambda: page("q 72 500 200 40 re W n /Sh0 sh Q\n", shadings=(
         "/Sh0 << /ShadingType 2 /ColorSpace /DeviceRGB /Coords [72 0 272 0] "
         "/Function << /FunctionType 2 /Domain [0 1] /C0 [1 1 1] /C1 [0 0 1] /N 1 >> >>"))),
+    ("links-that-go-somewhere", lambda: page(
+        catalog="/OpenAction [3 0 R /Fit]",
+        annots="<< /Type /Annot /Subtype /Link /Rect [72 600 400 630] /A << /S /URI /URI (https://example.org/) >> >> "
+               "<< /Type /Annot /Subtype /Link /Rect [72 560 400 590] /A << /S /GoTo /D [3 0 R /Fit] >> >>")),
     ("appearance-without-subtype", lambda: page(
         annots="<< /Type /Annot /Subtype /Square /Rect [72 400 272 440] /F 4 /AP << /N 6 0 R >> >>",
         extra_objects=[stream("/BBox [0 0 200 40]", b"0 0 1 RG 2 w 1 1 198 38 re S")])),

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// closed_list_probe: what page 1 of each PDF draws with that pith's closed list lacks
-// (drawing::unlisted_constructs), one line a file: "FILE<TAB>construct; construct" ("-" when
-// everything is listed, "error: ..." when the file cannot be read). Used by tests/drawing.cmake.
+// closed_list_probe: what the document and page 1 of each PDF do or draw with that pith's closed
+// list lacks, as stamp and verify say it (drawing::unlisted_on), one line a file:
+// "FILE<TAB>what" ("-" when everything is listed, "error: ..." when the file cannot be read).
+// Used by tests/drawing.cmake.
 //   closed_list_probe FILE...
 #include "core/error.hpp"
 #include "drawing/closed_list.hpp"
@@ -18,10 +19,8 @@ int main(int argc, char** argv) {
         std::cout << argv[i] << '\t';
         try {
             pith::pdf::File file = pith::pdf::File::open(argv[i]);
-            std::string line;
-            if (file.page_count() > 0)
-                for (const std::string& what : pith::drawing::unlisted_constructs(file, 0)) line += (line.empty() ? "" : "; ") + what;
-            std::cout << (line.empty() ? "-" : line) << '\n';
+            const std::string what = pith::drawing::unlisted_on(file, {0});
+            std::cout << (what.empty() ? "-" : what) << '\n';
         } catch (const pith::Error& e) {
             std::cout << "error: " << e.what() << '\n';
         }

@@ -29,8 +29,8 @@ pith_module(ocr LOADED)                            # pith-ocr.so: Tesseract on a
 pith_module(tex DEPENDS core)                      # TeX in record titles, as text
 pith_module(xmp DEPENDS core)                      # the XMP packet and pith's schema
 pith_module(pdf DEPENDS core)                      # reading PDFs and writing incremental updates
-pith_module(drawing DEPENDS pdf core)              # the closed list of what a page may draw with
 pith_module(page DEPENDS poppler ocr core)         # what a reader sees: words, ink, pixels, the title rules
+pith_module(drawing DEPENDS page pdf core)         # the closed list of what a page may draw with
 pith_module(badge DEPENDS pdf core)                # the badge: drawn, redrawn and compared
 pith_module(mark DEPENDS page xmp pdf core)        # the pith mark: pith's update, badge names, what a PDF carries
 pith_module(sign DEPENDS pdf core)                 # PDF signatures (PAdES), made and checked

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "drawing/closed_list.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <string_view>
@@ -60,8 +61,9 @@ const std::set<std::string> kAnnotationTypes = {
     "Underline", "Squiggly", "StrikeOut", "Stamp", "Caret",  "Ink",    "Popup",   "FileAttachment", "Widget"};
 
 // Actions a link or the document may run: each goes somewhere (a page, a file, a URL, another
-// program, which viewers ask about first) and none changes what the page shows. Not listed: JavaScript, hiding or showing annotations and
-// optional content, resetting or importing form data, renditions, transitions, 3D views.
+// program, which viewers ask about first) and none changes what the page shows. Not listed:
+// JavaScript, hiding or showing annotations and optional content, resetting or importing form
+// data, renditions, transitions, 3D views.
 const std::set<std::string> kActions = {"GoTo", "GoToR", "GoToE", "URI", "Named", "Thread", "Launch"};
 
 // A number as PDF writes it, and every reader parses alike: digits with at most one point and
@@ -102,13 +104,21 @@ constexpr std::size_t kMaxObjects = 20000;  // objects a page's drawing reaches,
 
 class Walk {
 public:
-    explicit Walk(pdf::File& file) : file_(file) {}
+    Walk(pdf::File& file, std::vector<pdf::Rect> keep_clear = {}) : file_(file), keep_clear_(std::move(keep_clear)) {}
 
     std::set<std::string> unlisted;  // each named once, in order
 
     void content(const std::string& bytes, const Object* resources, bool glyph_procedure, int depth);
     void xobject(const Object& value, const Object* resources, int depth, bool appearance = false);
     void annotation(const Object& value, int depth);
+    // The annotation's /Rect meets an area kept clear (one that cannot be read meets them all).
+    bool meets_kept_area(const Object& annotation) {
+        pdf::Rect r;
+        if (!pdf::annotation_rect(file_, annotation, r)) return !keep_clear_.empty();
+        for (const pdf::Rect& area : keep_clear_)
+            if (pdf::overlaps(r, area)) return true;
+        return false;
+    }
     // An action and the actions its /Next chains (`whose`: "Link annotation", "the document's
     // open action"): each on kActions.
     void actions(const Object& value, const std::string& whose);
@@ -139,6 +149,7 @@ private:
     }
 
     pdf::File& file_;
+    std::vector<pdf::Rect> keep_clear_;  // on this page
     std::set<std::uint32_t> seen_;
 };
 
@@ -372,9 +383,12 @@ void Walk::annotation(const Object& value, int depth) {
     const Object* appearances = pdf::dictionary_entry(file_, a, "AP");
     if (!appearances) return;
     for (const auto& [kind, shown] : pdf::entries(appearances->GetDictionary())) {
-        // The rollover appearance shows while the pointer rests on the annotation, as it may for
-        // minutes; the down appearance only while a button presses it (a checkbox's press).
-        if (kind == "R") note(subtype + " annotation with a rollover appearance (/R)");
+        // The rollover appearance shows while the pointer rests on the annotation, the down
+        // appearance while a button presses it: where that is the title or the badge, the
+        // reader may see other words there than pith read.
+        if ((kind == "R" || kind == "D") && meets_kept_area(a))
+            note(subtype + " annotation with a " + (kind == "R" ? "rollover" : "pressed") +
+                 " appearance over the title or badge");
         const Object& states = file_.resolve(*shown);
         const bool one_form = shown->IsReference() && file_.is_stream(shown->GetReference());
         if (!one_form && states.IsDictionary())
@@ -434,9 +448,12 @@ void geometry(pdf::File& file, const pdf::Page& page, std::set<std::string>& unl
 
 }  // namespace
 
-std::vector<std::string> unlisted_constructs(pdf::File& file, int page_index) {
+std::vector<std::string> unlisted_constructs(pdf::File& file, int page_index, const std::vector<Area>& keep_clear) {
     const pdf::Page page = file.page(page_index);
-    Walk walk(file);
+    std::vector<pdf::Rect> here;
+    for (const Area& a : keep_clear)
+        if (a.page == page_index) here.push_back(a.rect);
+    Walk walk(file, std::move(here));
     geometry(file, page, walk.unlisted);
     if (file.get(page.ref).IsDictionary() && file.get(page.ref).GetDictionary().HasKey("AA"))
         walk.unlisted.insert("the page has actions on events (/AA)");
@@ -447,13 +464,33 @@ std::vector<std::string> unlisted_constructs(pdf::File& file, int page_index) {
     return {walk.unlisted.begin(), walk.unlisted.end()};
 }
 
+pdf::Rect words_area(const std::vector<visible::Word>& words, Span span, const pdf::Page& geometry) {
+    const auto box = [&](std::size_t i) {
+        return pdf::user({words[i].x0, words[i].y0, words[i].x1, words[i].y1}, geometry);
+    };
+    pdf::Rect area = box(span.first);
+    for (std::size_t i = span.first + 1; i <= span.second && i < words.size(); ++i) {
+        const pdf::Rect r = box(i);
+        area = {std::min(area.llx, r.llx), std::min(area.lly, r.lly), std::max(area.urx, r.urx),
+                std::max(area.ury, r.ury)};
+    }
+    return area;
+}
+
+Area title_area(const title::TitleBlock& block, pdf::File& file) {
+    const pdf::Page geometry = file.page(block.index);
+    if (!block.reading.page || !block.shown.span || block.reading.page->words.empty())
+        return {block.index, geometry.crop_box, "the title"};
+    return {block.index, words_area(block.reading.page->words, *block.shown.span, geometry), "the title"};
+}
+
 std::vector<std::string> unlisted_behaviour(pdf::File& file) {
     Walk walk(file);
     document(file, walk);
     return {walk.unlisted.begin(), walk.unlisted.end()};
 }
 
-std::string unlisted_on(pdf::File& file, const std::set<int>& pages) {
+std::string unlisted_on(pdf::File& file, const std::set<int>& pages, const std::vector<Area>& keep_clear) {
     std::string out;
     if (const std::vector<std::string> what = unlisted_behaviour(file); !what.empty()) {
         out = "the document does what pith's closed list lacks when opened: ";
@@ -461,7 +498,7 @@ std::string unlisted_on(pdf::File& file, const std::set<int>& pages) {
     }
     for (int index : pages) {
         if (index < 0 || index >= file.page_count()) continue;
-        const std::vector<std::string> what = unlisted_constructs(file, index);
+        const std::vector<std::string> what = unlisted_constructs(file, index, keep_clear);
         if (what.empty()) continue;
         out += std::string(out.empty() ? "" : "; ") + "page " + std::to_string(index + 1) +
                " draws with what pith's closed list lacks: ";

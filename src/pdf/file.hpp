@@ -79,6 +79,22 @@ inline Shown shown(const Rect& r, const Page& page) {
     return {std::min(ax, bx), std::min(ay, by), std::max(ax, bx), std::max(ay, by)};
 }
 
+// The inverse of shown(): a box where a reader sees it, in the page's default user space.
+inline Rect user(const Shown& s, const Page& page) {
+    const Rect& c = page.crop_box;
+    auto at = [&](double x, double y) -> std::pair<double, double> {
+        switch (page.rotate) {
+            case 90: return {c.llx + y, c.lly + x};
+            case 180: return {c.urx - x, c.lly + y};
+            case 270: return {c.urx - y, c.ury - x};
+            default: return {c.llx + x, c.ury - y};
+        }
+    };
+    const auto [ax, ay] = at(s.x0, s.y0);
+    const auto [bx, by] = at(s.x1, s.y1);
+    return {std::min(ax, bx), std::min(ay, by), std::max(ax, bx), std::max(ay, by)};
+}
+
 struct OpenOptions {
     std::string password;            // tried after the empty password
     bool password_given = false;     // true when the user passed --password

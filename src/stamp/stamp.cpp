@@ -498,16 +498,16 @@ void refuse_other_number(const std::string& name, const Carried& c, const PithNu
 // The record's title against the title page (page 1, or the title block's page after front
 // matter), judged by the judgement pith verify reports (page/title_judgement.hpp): a record that
 // is not this paper's is refused before anything is written, and what verify would not confirm
-// as the title is refused too, so that what stamp accepts, verify calls trusted. Returns the
-// title's page (0-based).
-int check_title(PageReadings& pages, pdf::File& file, const Record& record, Summary& summary) {
+// as the title is refused too, so that what stamp accepts, verify calls trusted. Returns where
+// the title is (its page's 0-based index in `page`).
+drawing::Area check_title(PageReadings& pages, pdf::File& file, const Record& record, Summary& summary) {
     const std::string plain = record.title.value_or(""), hash = record.title_hash.value_or("");
     Findings f;
     const title::TextJudgement t = title::judge_text(plain, hash, pages.title_pages(), f);
     if (t.ask) title::judge_pixels(t.words, pages.read_pixels(*t.ask), f);
     if (title::confirmed(f)) {
         summary.title = "shown";
-        return t.block.index;
+        return drawing::title_area(t.block, file);
     }
     const std::string& name = file.name();
     const title::Shown shown = t.block.shown.shown;
@@ -529,10 +529,12 @@ int check_title(PageReadings& pages, pdf::File& file, const Record& record, Summ
 }
 
 // The pages verify reads (page 1, the title's, the badge's) must draw only with what every common
-// viewer draws alike: the closed list verify holds them to.
-void refuse_unlisted(pdf::File& file, const std::set<int>& pages, bool allow_unlisted) {
+// viewer draws alike: the closed list verify holds them to, with the title and the badge kept clear.
+void refuse_unlisted(pdf::File& file, const std::vector<drawing::Area>& kept, bool allow_unlisted) {
     if (allow_unlisted) return;
-    if (const std::string what = drawing::unlisted_on(file, pages); !what.empty())
+    std::set<int> pages{0};
+    for (const drawing::Area& a : kept) pages.insert(a.page);
+    if (const std::string what = drawing::unlisted_on(file, pages, kept); !what.empty())
         throw Error(file.name() + ": " + what + "; pith verify could not say trusted (--allow-unlisted stamps anyway)",
                     err::stamp_construct_unlisted);
 }
@@ -540,8 +542,11 @@ void refuse_unlisted(pdf::File& file, const std::set<int>& pages, bool allow_unl
 // What verify will hold the pages to: the record's title shown as the title (unless
 // --no-title-check), and the pages it reads drawn only with what the closed list holds.
 void check_pages(PageReadings& pages, pdf::File& file, const Record& record, const Options& options, Summary& summary) {
-    const int title_page = options.check_title ? check_title(pages, file, record, summary) : 0;
-    refuse_unlisted(file, {0, title_page, summary.page - 1}, options.allow_unlisted);
+    std::vector<drawing::Area> kept;
+    if (options.check_title) kept.push_back(check_title(pages, file, record, summary));
+    const double* r = summary.rect;
+    if (summary.page > 0) kept.push_back({summary.page - 1, {r[0], r[1], r[2], r[3]}, "the badge"});
+    refuse_unlisted(file, kept, options.allow_unlisted);
 }
 
 // What stamp refuses before it reads the PDF: a record that does not recompute (unless

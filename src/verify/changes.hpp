@@ -11,6 +11,7 @@
 //    comments that cover neither the title nor the badge.
 // Anything else is a failure naming what changed.
 #include "core/findings.hpp"
+#include "drawing/closed_list.hpp"
 #include "pdf/file.hpp"
 
 #include <cstdint>
@@ -20,12 +21,7 @@
 
 namespace pith::verify {
 
-// A rectangle on a page, in the page's default user space.
-struct Area {
-    int page = 0;  // 0-based
-    pdf::Rect rect;
-    std::string what;  // "the badge", "the title"
-};
+using drawing::Area;
 
 // The document a stamp left: pith's update and all before it (or, without one, the first revision).
 struct Baseline {

@@ -8,6 +8,7 @@
 #include "core/number.hpp"
 #include "core/sanitizer.hpp"
 #include "core/unicode.hpp"
+#include "drawing/closed_list.hpp"
 #include "mark/mark.hpp"
 #include "page/pixels.hpp"
 #include "page/title.hpp"
@@ -287,31 +288,7 @@ void check_link_overlap(pdf::File& file, const Baseline& baseline, Findings& f) 
                                             " (pith's link is above " + (older == 1 ? "it" : "them") + ")");
 }
 
-// A word's box (top-left origin, the page as displayed) in the page's default user space.
-pdf::Rect user_rect(const visible::Word& w, const pdf::Page& page) {
-    const pdf::Rect& c = page.crop_box;
-    auto at = [&](double x, double y) -> std::pair<double, double> {
-        switch (page.rotate) {
-            case 90: return {c.llx + y, c.lly + x};
-            case 180: return {c.urx - x, c.lly + y};
-            case 270: return {c.urx - y, c.ury - x};
-            default: return {c.llx + x, c.ury - y};
-        }
-    };
-    auto [ax, ay] = at(w.x0, w.y0);
-    auto [bx, by] = at(w.x1, w.y1);
-    return {std::min(ax, bx), std::min(ay, by), std::max(ax, bx), std::max(ay, by)};
-}
 
-// The box around words first..last of a page pith read, in default user space.
-pdf::Rect span_area(const std::vector<visible::Word>& words, std::pair<std::size_t, std::size_t> span, const pdf::Page& geometry) {
-    pdf::Rect area = user_rect(words[span.first], geometry);
-    for (std::size_t i = span.first + 1; i <= span.second && i < words.size(); ++i) {
-        const pdf::Rect r = user_rect(words[i], geometry);
-        area = {std::min(area.llx, r.llx), std::min(area.lly, r.lly), std::max(area.urx, r.urx), std::max(area.ury, r.ury)};
-    }
-    return area;
-}
 
 // A page with text a reader cannot see (a scan's text layer) would fill a picture: the first ones.
 constexpr std::size_t kMaxHiddenRegions = 100;
@@ -328,7 +305,7 @@ void mark_hidden(const visible::Page& page, const pdf::Page& geometry, int page_
         while (!page.words[last].line_end && last + 1 < page.words.size() && !page.words[last + 1].visible &&
                page.words[last + 1].hidden_why == w.hidden_why)
             ++last;
-        mark(f, page_number, span_area(page.words, {i, last}, geometry), "hidden", "info", "unseen: " + w.hidden_why);
+        mark(f, page_number, drawing::words_area(page.words, {i, last}, geometry), "hidden", "info", "unseen: " + w.hidden_why);
         i = last;
     }
 }
@@ -381,9 +358,9 @@ TitleCheck check_title(pdf::File& file, const std::string& plain, const std::str
     const auto& words = block.reading.page->words;
     mark_hidden(*block.reading.page, geometry, block.index + 1, f);
     const title::OnPage& t = block.shown;
-    if (t.elsewhere) mark(f, block.index + 1, span_area(words, *t.elsewhere, geometry), "title", "fail", "the record's title, not set as one");
+    if (t.elsewhere) mark(f, block.index + 1, drawing::words_area(words, *t.elsewhere, geometry), "title", "fail", "the record's title, not set as one");
     if (t.span) {
-        out.area = span_area(words, *t.span, geometry);
+        out.area = drawing::title_area(block, file).rect;
         mark(f, block.index + 1, *out.area, "title", "ok", "title");
         if (f.failure.empty()) out.ask = std::move(judged.ask);
     }
@@ -593,15 +570,17 @@ void judge_badge_only(pdf::File& file, const Embedded& e, const Keyring& keyring
 }
 
 // What withholds trusted (every check must have been made, nothing read two ways), then the state.
-void conclude(pdf::File& file, const Embedded& e, const Baseline& baseline, int title_page, bool receipt_valid, bool publisher_signed,
-              const Options& options, Report& report) {
+// `kept`: the title's and the badge's areas (keep_clear()).
+void conclude(pdf::File& file, const Embedded& e, const Baseline& baseline, int title_page, const std::vector<Area>& kept,
+              bool receipt_valid, bool publisher_signed, const Options& options, Report& report) {
     Findings& f = report.findings;
     const bool unverified_record = xmp::get(e.xmp.pith, xmp::property::unverified) == "True";
     if (unverified_record)
         f.info(finding::pith_record_unverified, "the record was stamped with --allow-unverified: its stated hash or number did not recompute");
     std::vector<std::string> missing = missing_evidence(f, receipt_valid, baseline.badge_drawn || !e.links.empty(), unverified_record);
     // What viewers read differently on the pages read (title, badge) and in the file's objects.
-    for (std::string& why : check_viewers(file, {0, title_page, e.badge_page - 1, baseline.badge_drawn ? baseline.badge_page : 0}, f))
+    const std::set<int> pages{0, title_page, e.badge_page - 1, baseline.badge_drawn ? baseline.badge_page : 0};
+    for (std::string& why : check_viewers(file, pages, kept, f))
         missing.push_back(std::move(why));
     if (options.require_signed_stamp && !publisher_signed)
         missing.push_back("the stamp is not signed by a publisher trusted here (--require-signed-stamp)");
@@ -658,13 +637,14 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
 
     // What changed after the stamp; then PDF signatures, the publisher's over pith's update
     // first of all (they name the signer of what changed).
-    check_later_changes(file, baseline, keep_clear(e, baseline, title), options.password, f);
+    const std::vector<Area> kept = keep_clear(e, baseline, title);
+    check_later_changes(file, baseline, kept, options.password, f);
     const bool publisher_signed = check_signatures(file, baseline, options.anchors, f);
     check_expected(options, data, *number, f);
     (void)file.ambiguous_definitions();  // its scan of every byte while the pixels are read; conclude() asks for it
     check_title_pixels(title, f);
     mark_badge(baseline, f);
-    conclude(file, e, baseline, title.page, receipt_valid, publisher_signed, options, report);
+    conclude(file, e, baseline, title.page, kept, receipt_valid, publisher_signed, options, report);
     return report;
 }
 

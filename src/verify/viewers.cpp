@@ -293,7 +293,8 @@ std::vector<std::string> malformed_annotations(pdf::File& file, int page_index) 
     return out;
 }
 
-std::vector<std::string> check_viewers(pdf::File& file, const std::set<int>& pages, Findings& f) {
+std::vector<std::string> check_viewers(pdf::File& file, const std::set<int>& pages,
+                                       const std::vector<drawing::Area>& keep_clear, Findings& f) {
     std::vector<std::string> missing;
     const int count = file.page_count();
     for (int index : pages) {
@@ -306,7 +307,7 @@ std::vector<std::string> check_viewers(pdf::File& file, const std::set<int>& pag
         if (auto why = malformed_annotations(file, index); !why.empty())
             f.fail(finding::pith_annotation_malformed, "on " + where + ", viewers read malformed annotations differently: " + joined(why));
     }
-    if (std::string what = drawing::unlisted_on(file, pages); !what.empty()) {
+    if (std::string what = drawing::unlisted_on(file, pages, keep_clear); !what.empty()) {
         f.info(finding::pith_construct_unlisted, what + " (viewers may show it differently)");
         missing.push_back("a page checked draws with constructs pith's closed list lacks");
     }

@@ -16,6 +16,7 @@
 //  - object definitions readers resolve differently (pdf::File::ambiguous_definitions()):
 //    pith.objects.ambiguous (failure).
 #include "core/findings.hpp"
+#include "drawing/closed_list.hpp"
 #include "pdf/file.hpp"
 
 #include <set>
@@ -34,6 +35,8 @@ std::vector<std::string> malformed_annotations(pdf::File& file, int page);
 // Checks `pages` (0-based: the title's and the badge's) and the file's object definitions,
 // recording findings in `f`. Returns why the file is not trusted where nothing failed (for
 // pith.evidence.missing).
-std::vector<std::string> check_viewers(pdf::File& file, const std::set<int>& pages, Findings& f);
+// `keep_clear`: the title's and the badge's areas (drawing::unlisted_on).
+std::vector<std::string> check_viewers(pdf::File& file, const std::set<int>& pages,
+                                       const std::vector<drawing::Area>& keep_clear, Findings& f);
 
 }  // namespace pith::verify

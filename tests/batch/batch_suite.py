@@ -593,10 +593,11 @@ def case_gnu_parallel(d):
 
 
 # The shared corpus's size and the floor of files batch must stamp there, stated here (measured:
-# 66 of 147 stamped, the rest refused as pith stamp refuses them). A corpus that lost files, or a
-# batch that stamps fewer, fails.
+# 64 of 147 stamped, the rest refused as pith stamp refuses them; 66 before the closed list, which
+# refuses an XFA form and a file with a document-level script among them). A corpus that lost
+# files, or a batch that stamps fewer, fails.
 CORPUS_FILES = 147
-CORPUS_STAMPED = 66
+CORPUS_STAMPED = 64
 
 
 def corpus_count_problems(files, stamped):

@@ -277,6 +277,20 @@ PIXELS_UNREADABLE = {
 }
 
 
+# Corpus files whose document or page 1 does what pith's closed list lacks (doc/trust.md#the-closed-list),
+# and what the refusal names: pith stamp refuses them (stamp.construct_unlisted) unless told
+# --allow-unlisted; verify then says unverified (pith.construct.unlisted).
+UNLISTED = {
+    "signed/pikepdf-form_210966-designer-signed.pdf": "an XFA form",
+    "encrypted/pikepdf-form_dd0293-designer-aes.pdf": "an XFA form",
+    "valid/podofo-TestIndexedRGB-pdfcreator.pdf": "document-level JavaScript",
+    "encrypted/qpdf-enc-R6-U=view-attachments-cleartext-metadata.pdf": "document-level JavaScript",
+    "encrypted/encrypted_doc_no_id.pdf": "the page has actions on events (/AA)",
+    "malformed/issue-117.pdf": "the number \"2`1\"",
+    "malformed/issue-297.pdf": "open action runs a /JavaScript action",
+}
+
+
 # Corpus files whose first line is not their title: the title they show, and what the first line is.
 HELLO = ("Hello World", "its first line is a signature field's appearance, in type smaller than the title")
 TITLE_SHOWN = {
@@ -604,6 +618,13 @@ def check_stamped_file(ctx, row):
                             % (code, r.brief()))
         force += ["--no-title-check"]
         info.append("title check: refused %s, then stamped with --no-title-check" % code)
+    if rel in UNLISTED:
+        r, _ = stamp(ctx, inp, signed, out, password, force)
+        if r.rc != 2 or "[stamp.construct_unlisted]" not in r.err or UNLISTED[rel] not in r.err or os.path.exists(out):
+            problems.append("stamp of a file off the closed list: want refused (exit 2, stamp.construct_unlisted naming "
+                            "%s, no output), got %s" % (UNLISTED[rel], r.brief()))
+        force += ["--allow-unlisted"]
+        info.append("closed list: refused (%s), then stamped with --allow-unlisted" % UNLISTED[rel])
     r, summary = stamp(ctx, inp, signed, out, password, force)
     if r.rc != 0 or summary is None:
         return "FAIL", problems + ["pith stamp failed: " + r.brief()], info
@@ -734,6 +755,8 @@ def check_stamped_file(ctx, row):
     elif rel in PIXELS_UNREADABLE:
         want, want_rc, want_code = "unverified", 4, "pith.title.pixels.unverified"
         info.append("pixels unreadable: " + PIXELS_UNREADABLE[rel])
+    elif rel in UNLISTED and title is not None:
+        want, want_rc, want_code = "unverified", 4, "pith.construct.unlisted"
     r, j = verify_json(ctx, out, password, ctx.keyring, allow)
     if (j or {}).get("state") != want or r.rc != want_rc:
         problems.append("verify --keyring: want %s/exit %d, got %s/exit %s failures=%s %s"
@@ -793,7 +816,7 @@ def check_stamped_file(ctx, row):
                 problems.append("re-stamped output %d bytes vs first output %d bytes" % (size2, size1))
             info.append("sizes in %d, out %d/%d/%d" % (len(data_in), size1, size2, size3))
             r, j = verify_json(ctx, out3, password, ctx.keyring, allow)
-            want = "trusted" if title is not None and rel not in PIXELS_UNREADABLE else "unverified"
+            want = "trusted" if title is not None and rel not in PIXELS_UNREADABLE and rel not in UNLISTED else "unverified"
             if rel in NO_VISIBLE_TITLE:
                 want = NO_VISIBLE_TITLE[rel][0]
             if (j or {}).get("state") != want:
@@ -933,8 +956,14 @@ def check_refused(ctx, rel, inp, work, expect_verify):
     if "damaged PDF" in msg:
         if "--allow-damaged" not in msg:
             problems.append("the refusal of a damaged PDF does not mention --allow-damaged")
-        # (the seed record is another paper's: this is about damage, not the title)
-        r, summary = stamp(ctx, inp, ctx.seed, out, "", ["--allow-damaged", "--no-title-check"])
+        # (the seed record is another paper's: this is about damage, not the title, nor the closed list)
+        overrides = ["--allow-damaged", "--no-title-check"]
+        if rel in UNLISTED:
+            r, _ = stamp(ctx, inp, ctx.seed, out, "", overrides)
+            if r.rc != 2 or "[stamp.construct_unlisted]" not in r.err or UNLISTED[rel] not in r.err or os.path.exists(out):
+                problems.append("--allow-damaged alone: want refused naming %s, got %s" % (UNLISTED[rel], r.brief()))
+            overrides.append("--allow-unlisted")
+        r, summary = stamp(ctx, inp, ctx.seed, out, "", overrides)
         if r.rc != 0:
             problems.append("--allow-damaged did not stamp it: " + r.brief())
         else:

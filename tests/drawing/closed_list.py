@@ -97,9 +97,11 @@ UNLISTED = [
      lambda: page(annots="<< /Type /Annot /Subtype /Link /Rect [72 690 400 730] /AA << /E << /S /JavaScript /JS (1) >> >> >>")),
     ("link-hides", "Link annotation runs a /Hide action",
      lambda: page(annots="<< /Type /Annot /Subtype /Link /Rect [72 690 400 730] /A << /S /Hide /T (x) >> >>")),
-    ("rollover-appearance", "Square annotation with a rollover appearance (/R)",
-     lambda: page(annots="<< /Type /Annot /Subtype /Square /Rect [72 400 272 440] /F 4 /AP << /N 6 0 R /R 6 0 R >> >>",
-                  extra_objects=[stream("/BBox [0 0 200 40]", b"0 0 1 RG 2 w 1 1 198 38 re S")])),
+    ("rollover-over-title", "Square annotation with a rollover appearance over the title or badge",
+     lambda: page(annots="<< /Type /Annot /Subtype /Square /Rect [72 690 400 730] /F 4 /AP << /N 6 0 R /R 7 0 R >> >>",
+                  extra_objects=[stream("/BBox [0 0 328 40]", b""),
+                                 stream("/BBox [0 0 328 40] /Resources << /Font << /F1 4 0 R >> >>",
+                                        b"1 g 0 0 328 40 re f 0 g BT /F1 24 Tf 0 12 Td (Open Lists) Tj ET")])),
     ("note-opened", "Text annotation opened over the page (/Open true)",
      lambda: page(annots="<< /Type /Annot /Subtype /Text /Rect [72 400 92 420] /Open true /Contents (note) >>")),
     ("shading-type-9", "shading type 9",
@@ -124,6 +126,9 @@ LISTED = [
         catalog="/OpenAction [3 0 R /Fit]",
         annots="<< /Type /Annot /Subtype /Link /Rect [72 600 400 630] /A << /S /URI /URI (https://example.org/) >> >> "
                "<< /Type /Annot /Subtype /Link /Rect [72 560 400 590] /A << /S /GoTo /D [3 0 R /Fit] >> >>")),
+    ("rollover-and-pressed-away-from-title", lambda: page(
+        annots="<< /Type /Annot /Subtype /Square /Rect [72 400 272 440] /F 4 /AP << /N 6 0 R /R 6 0 R /D 6 0 R >> >>",
+        extra_objects=[stream("/BBox [0 0 200 40]", b"0 0 1 RG 2 w 1 1 198 38 re S")])),
     ("appearance-without-subtype", lambda: page(
         annots="<< /Type /Annot /Subtype /Square /Rect [72 400 272 440] /F 4 /AP << /N 6 0 R >> >>",
         extra_objects=[stream("/BBox [0 0 200 40]", b"0 0 1 RG 2 w 1 1 198 38 re S")])),

@@ -17,7 +17,6 @@ GROUPS = ("valid", "pdfa", "signed", "large")
 # must draw only with what the list holds.
 EXPECTED = {
     "valid/podofo-TestIndexedRGB-pdfcreator.pdf": "document-level JavaScript",  # a form that submits itself
-    "valid/pypdf-example-skia-linearized.pdf": "Text annotation with a rollover appearance (/R)",
     "signed/pikepdf-form_210966-designer-signed.pdf": "an XFA form",  # Adobe LiveCycle Designer
 }
 

@@ -41,8 +41,11 @@ from run_honest import error_code, keep_only  # noqa: E402
 # files outside malformed/ the property is checked on, and how many of them pith stamp must accept
 # (each then trusted). A refusal names a documented code, so a stamp that refuses everything would
 # pass the property itself: the floor is what fails it. Raise a floor when pith accepts more;
-# never lower it to let a change in.
-FLOORS = {147: {"files": 114, "accepted": 73},  # ../shared/corpus (measured: 73 of 114)
+# never lower it to let a change in. (Lowered once from 73, on purpose: the closed list refuses
+# two forms made with Adobe LiveCycle Designer, XFA forms Acrobat draws from their own layout,
+# and a file with Acrobat's document-level script that announces its attachments:
+# doc/trust.md#the-closed-list.)
+FLOORS = {147: {"files": 114, "accepted": 70},  # ../shared/corpus (measured: 70 of 114)
           30: {"files": 22, "accepted": 19}}  # tests/corpus/files, a fresh clone's corpus (measured: 19 of 22)
 
 

@@ -246,8 +246,10 @@ def compare(before, after, added="/PithNumber"):
 
 
 def stamp(pith, record, src, out, extra=()):
-    # The record is another paper's (examples/record.json): what is checked is Info, not the title.
-    r = subprocess.run([pith, "stamp", src, "--record", record, "-o", out, "--no-badge", "--no-title-check", *extra],
+    # The record is another paper's (examples/record.json): what is checked is Info, not the title
+    # nor the closed list, on every file pith reads.
+    r = subprocess.run([pith, "stamp", src, "--record", record, "-o", out, "--no-badge", "--no-title-check",
+                        "--allow-unlisted", *extra],
                        capture_output=True, text=True, timeout=120)
     return r.returncode, r.stderr.strip()
 

@@ -454,6 +454,12 @@ SELFTEST_REFUSALS = [
      "section", "The ksp-thesis class", "damaged_file"),
     ("a scan", "stamp.title_unchecked", "the record's title cannot be checked: page 1 shows no text", "A Title",
      "page_unreadable"),
+    ("hagenberg-thesis", "stamp.construct_unlisted", "page 1 draws with what pith's closed list lacks: graphics "
+     "state /OP true, graphics state /op true; pith verify could not say trusted (--allow-unlisted stamps anyway)",
+     "Partial Solutions to Universal Problems", "overprint"),
+    ("newsletr", "stamp.construct_unlisted", "page 1 draws with what pith's closed list lacks: graphics state /BG, "
+     "graphics state /UCR; pith verify could not say trusted (--allow-unlisted stamps anyway)", "A Newsletter",
+     "unlisted_construct"),
     ("planted", "internal.error", "a failure inside pith", "A Title", "unclassified"),
     ("planted", "stamp.title_not_shown", "a wording no class knows", "A Title", "unclassified"),
 ]

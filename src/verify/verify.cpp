@@ -288,8 +288,6 @@ void check_link_overlap(pdf::File& file, const Baseline& baseline, Findings& f) 
                                             " (pith's link is above " + (older == 1 ? "it" : "them") + ")");
 }
 
-
-
 // A page with text a reader cannot see (a scan's text layer) would fill a picture: the first ones.
 constexpr std::size_t kMaxHiddenRegions = 100;
 

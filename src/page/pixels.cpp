@@ -573,6 +573,8 @@ TitleWords title_words(const visible::Page& page, std::pair<std::size_t, std::si
     TitleWords out;
     for (std::size_t i = span.first; i <= span.second && i < page.words.size(); ++i)
         (std::find(unread.begin(), unread.end(), i) == unread.end() ? out.read : out.unread).push_back(page.words[i]);
+    for (const visible::Word& w : page.words)
+        if (w.visible) (title::badge_word(w) ? out.badge : out.page).push_back(w);
     return out;
 }
 
@@ -957,6 +959,8 @@ std::string encode(const Request& q) {
     if (q.title) {
         put_words(out, q.title->read);
         put_words(out, q.title->unread);
+        put_words(out, q.title->badge);
+        put_words(out, q.title->page);
     }
     return out;
 }
@@ -979,9 +983,11 @@ std::optional<Request> decode_request(std::string_view bytes) {
     q.languages.tesseract = std::move(*tesseract);
     q.languages.why = std::move(*why);
     if (*title) {
-        std::optional<std::vector<visible::Word>> read = take_words(in), unread = read ? take_words(in) : std::nullopt;
-        if (!unread) return std::nullopt;
-        q.title = TitleWords{std::move(*read), std::move(*unread)};
+        std::optional<std::vector<visible::Word>> read = take_words(in), unread = read ? take_words(in) : std::nullopt,
+                                                  badge = unread ? take_words(in) : std::nullopt,
+                                                  page = badge ? take_words(in) : std::nullopt;
+        if (!page) return std::nullopt;
+        q.title = TitleWords{std::move(*read), std::move(*unread), std::move(*badge), std::move(*page)};
     }
     if (!in.done()) return std::nullopt;
     return q;
@@ -1105,25 +1111,118 @@ std::string large_pair(const std::vector<const OcrWord*>& words, double height, 
     return "";
 }
 
-// Words the pixels show in larger type than the title's: above the title's bottom (`bottom`),
-// kOutrankRatio times the height of its tallest word; below it (the rest of the page),
-// kOutrankRatio times its type (font size, points), not its words' ink: a line with descenders
-// stands taller than a title in capitals of the same type. "" when there are none.
-std::string outranking(const std::vector<const OcrWord*>& elsewhere, double tallest, double bottom,
-                       const std::vector<const OcrWord*>& below, double type) {
-    const std::string ratio = one_decimal(kOutrankRatio);
-    if (const std::string pair = large_pair(elsewhere, kOutrankRatio * tallest, bottom); !pair.empty())
-        return pair + " above it in larger type (more than " + ratio + " times as tall)";
-    if (const std::string pair = large_pair(below, kOutrankRatio * type, 1e300); !pair.empty())
-        return pair + " below it in type more than " + ratio + " times the title's";
-    return "";
+// A word's type size, points, from the height of its ink and its letters: whatever drew it
+// (text, outlines, an image), the ink of a word with ascenders or capitals and descenders stands
+// about 0.91 of its type tall, with ascenders alone 0.70, with descenders alone 0.66, in
+// x-height letters alone 0.45 (Computer Modern, Times and Helvetica agree within a tenth).
+double ink_type(const OcrWord& w) {
+    bool up = false, down = false;
+    each_char(w.text, [&](UChar32 c) {
+        up = up || u_isupper(c) || u_isdigit(c) || std::u32string_view(U"bdfhklt!?()[]{}/|'\"\u00df").find(static_cast<char32_t>(c)) != std::u32string_view::npos;
+        down = down || std::u32string_view(U"gjpqy,;()[]{}|/Q").find(static_cast<char32_t>(c)) != std::u32string_view::npos;
+    });
+    return (w.y1 - w.y0) / (up && down ? 0.91 : up ? 0.70 : down ? 0.66 : 0.45);
 }
 
-// The title's type: its largest word's font size, points (a mark or a subscript is smaller).
-double type_of(const std::vector<visible::Word>& title) {
-    double size = 0;
-    for (const auto& w : title) size = std::max(size, w.size);
-    return size;
+// A word's type as the page sets it: where the text layer's visible words under it explain its
+// ink (their boxes, a quarter of their height around them, span it from top to bottom), the
+// smaller of their largest font size and its ink's type (OCR's box around two lines of small
+// text, a table's rows, is no large word; glyphs drawn smaller than their text box are small);
+// else its ink's (text drawn as outlines or an image, glyphs drawn beyond their box).
+double type_of(const OcrWord& w, const std::vector<visible::Word>& page) {
+    double top = 1e300, bottom = -1e300, size = 0;
+    for (const visible::Word& t : page) {
+        if (!t.visible || t.x1 <= w.x0 || t.x0 >= w.x1 || t.y1 <= w.y0 || t.y0 >= w.y1) continue;
+        const double margin = 0.25 * (t.y1 - t.y0);
+        top = std::min(top, t.y0 - margin), bottom = std::max(bottom, t.y1 + margin), size = std::max(size, t.size);
+    }
+    const double ink = ink_type(w);
+    return top <= w.y0 && bottom >= w.y1 ? std::min(size, ink) : ink;
+}
+
+// The OCR words the outranking rules weigh: read with kMinConfidence or more, with a letter,
+// wider than tall (not a margin's stamp read across).
+bool weighs(const OcrWord& w) {
+    return w.confidence >= kMinConfidence && letters_of(w.text) > 0 && w.x1 - w.x0 >= w.y1 - w.y0;
+}
+
+// Lines of the page as the pixels show them, top to bottom: words side by side (their middles
+// within half a word's height; a word read twice, once), each line in the lower median type of
+// its words (type_of()).
+struct InkLine {
+    std::vector<const OcrWord*> words;
+    double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300, type = 0;
+    std::string text() const {
+        std::string out;
+        for (const OcrWord* w : words) out += (out.empty() ? "" : " ") + w->text;
+        return out;
+    }
+    std::size_t letters() const {
+        std::size_t n = 0;
+        for (const OcrWord* w : words) n += letters_of(w->text);
+        return n;
+    }
+    std::size_t tokens() const {  // of three letters or more
+        std::size_t n = 0;
+        for (const OcrWord* w : words)
+            for (const auto& t : tokens_of(w->text)) n += t.size() >= 3 || spaceless(t);
+        return n;
+    }
+};
+std::vector<InkLine> ink_lines(std::vector<const OcrWord*> words, const std::vector<visible::Word>& page) {
+    std::sort(words.begin(), words.end(), [](const OcrWord* a, const OcrWord* b) { return a->x0 < b->x0; });
+    std::vector<InkLine> lines;
+    for (const OcrWord* w : words) {
+        const double cy = (w->y0 + w->y1) / 2, h = w->y1 - w->y0;
+        auto it = std::find_if(lines.begin(), lines.end(), [&](const InkLine& l) {
+            return std::abs((l.y0 + l.y1) / 2 - cy) <= std::min(h, l.y1 - l.y0) / 2;
+        });
+        if (it == lines.end()) it = lines.insert(lines.end(), InkLine{});
+        const auto same = [&](const OcrWord* v) { return std::min(v->x1, w->x1) - std::max(v->x0, w->x0) > (w->x1 - w->x0) / 2; };
+        if (std::any_of(it->words.begin(), it->words.end(), same)) continue;  // read twice: by the title block's pass and below it
+        it->words.push_back(w);
+        it->x0 = std::min(it->x0, w->x0), it->y0 = std::min(it->y0, w->y0), it->x1 = std::max(it->x1, w->x1), it->y1 = std::max(it->y1, w->y1);
+    }
+    for (InkLine& l : lines) {
+        std::vector<double> types;
+        for (const OcrWord* w : l.words) types.push_back(type_of(*w, page));
+        std::nth_element(types.begin(), types.begin() + static_cast<std::ptrdiff_t>((types.size() - 1) / 2), types.end());
+        l.type = types[(types.size() - 1) / 2];  // of two words, the smaller
+    }
+    std::sort(lines.begin(), lines.end(), [](const InkLine& a, const InkLine& b) { return a.y0 < b.y0; });
+    return lines;
+}
+
+// The title is the page's own when no other line of three letters or more (two in huge type)
+// outranks it (pixels.hpp's kAboveType and the ratios beside it; doc/visible.md), the title's
+// type and every line's as the page sets them (type_of()). "" when none outranks it, else what
+// does and where.
+std::string outranking(const std::vector<const OcrWord*>& elsewhere, const std::vector<const OcrWord*>& title_ink,
+                       double top, double bottom, const std::vector<const OcrWord*>& below, const std::vector<visible::Word>& page) {
+    std::vector<double> types;
+    for (const OcrWord* w : title_ink) types.push_back(type_of(*w, page));
+    if (types.empty()) return "";
+    std::nth_element(types.begin(), types.begin() + static_cast<std::ptrdiff_t>(types.size() / 2), types.end());
+    const double type = types[types.size() / 2];
+    std::vector<const OcrWord*> others;
+    for (const auto* words : {&elsewhere, &below})
+        for (const OcrWord* w : *words)
+            if (weighs(*w)) others.push_back(w);
+    for (const InkLine& l : ink_lines(others, page)) {
+        if (l.letters() < 2) continue;  // a mark, a digit, a speck, a drop cap
+        const double ratio = l.type / type;
+        const std::string line = "\"" + l.text() + "\" ";
+        const std::string times = one_decimal(ratio) + " times the title's type";
+        const double middle = (l.y0 + l.y1) / 2;
+        if (ratio >= kHugeType && middle >= top) return line + "in type " + times;
+        if (l.letters() < 3) continue;
+        const bool right_over = l.y1 >= top - kPrefixGap * type;
+        if (middle < top && ((ratio >= kLargerType && l.tokens() >= 2) || (ratio >= kAboveType && right_over)))
+            return line + "above it in type " + times;
+        if (middle >= top && middle <= bottom && ratio >= kAboveType && l.tokens() >= 2) return line + "beside it in type " + times;
+        if (middle > bottom && ratio >= kLargerType && l.tokens() >= 2) return line + "below it in type " + times;
+    }
+    return "";
 }
 
 std::string joined_text(const std::vector<visible::Word>& words) {
@@ -1198,7 +1297,7 @@ struct PassJudgement {
 };
 
 PassJudgement judge_pass(const std::vector<visible::Word>& title, const Reading& r, const std::vector<OcrWord>& words,
-                         const std::vector<const OcrWord*>& below) {
+                         const std::vector<const OcrWord*>& below, const std::vector<visible::Word>& page) {
     PassJudgement out;
     Judgement& j = out.judgement;
     const std::string layer = "the text layer shows the title \"" + joined_text(title) + "\"";
@@ -1216,8 +1315,8 @@ PassJudgement judge_pass(const std::vector<visible::Word>& title, const Reading&
         return out;
     }
     // The OCR words where the title stands (inside its boxes' extent), and the others.
-    double y1 = -1e300, tallest = 0;
-    for (const auto& w : title) y1 = std::max(y1, w.y1);
+    double y0 = 1e300, y1 = -1e300;
+    for (const auto& w : title) y0 = std::min(y0, w.y0), y1 = std::max(y1, w.y1);
     const double line = std::max(1.0, title.front().y1 - title.front().y0);
     std::vector<Token> here;
     std::vector<const OcrWord*> elsewhere;
@@ -1228,14 +1327,16 @@ PassJudgement judge_pass(const std::vector<visible::Word>& title, const Reading&
             continue;
         }
         out.read += (out.read.empty() ? "" : " ") + w.text;
-        tallest = std::max(tallest, w.y1 - w.y0);
         for (auto& token : tokens_of(w.text)) here.push_back({std::move(token), &w});
     }
     restore_initials(title, here);
     const Alignment& a = out.alignment = align_title(title, here, line);
     const std::string pixels = "the pixels (OCR) read \"" + out.read + "\" there";
     if (a.missing.empty() && a.extra.empty()) {
-        if (const std::string larger = outranking(elsewhere, tallest, y1, below, type_of(title)); !larger.empty()) {
+        std::vector<const OcrWord*> title_ink;
+        for (const Token& t : here)
+            if (t.ocr && (title_ink.empty() || title_ink.back() != t.ocr)) title_ink.push_back(t.ocr);
+        if (const std::string larger = outranking(elsewhere, title_ink, y0, y1, below, page); !larger.empty()) {
             j.verdict = Verdict::Outranked;
             j.explanation = layer + " and " + pixels + ", but the pixels also show " + larger;
             return out;
@@ -1316,7 +1417,7 @@ void require_exact_words(const std::vector<visible::Word>& title, const Reading&
 
 }  // namespace
 
-Judgement judge(const std::vector<visible::Word>& title, const Reading& r) {
+Judgement judge(const std::vector<visible::Word>& title, const Reading& r, const std::vector<visible::Word>& page) {
     std::vector<const OcrWord*> below;
     for (const OcrWord& w : r.words)
         if (w.pass == kPassBelow) below.push_back(&w);
@@ -1334,7 +1435,7 @@ Judgement judge(const std::vector<visible::Word>& title, const Reading& r) {
         if (pass > kPassBelow)
             for (const OcrWord& w : r.words)
                 if (w.pass < kPassBelow && !in_title(title, w)) words.push_back(w);
-        passes.push_back(judge_pass(title, r, words, below));
+        passes.push_back(judge_pass(title, r, words, below, page));
         const Judgement& j = passes.back().judgement;
         // A pass that reads no word where the title stands is no evidence either way.
         const int k = j.explanation.find(kReadsNothing) != std::string::npos ? 9 : rank(j.verdict);
@@ -1355,8 +1456,21 @@ Judgement judge(const TitleWords& title, Reading r) {
             if (cy >= u.y0 && cy <= u.y1) covered += std::max(0.0, std::min(w.x1, u.x1) - std::max(w.x0, u.x0));
         return covered >= 0.5 * (w.x1 - w.x0);
     };
-    r.words.erase(std::remove_if(r.words.begin(), r.words.end(), under_unread), r.words.end());
-    return judge(title.read, r);
+    // What OCR reads of pith's badge: over a badge word, and spelling only pieces of it ("pith:",
+    // the number's letters), so that no other words can hide behind a word that says "pith:".
+    const auto on_badge = [&](const OcrWord& o) {
+        const double cx = (o.x0 + o.x1) / 2, cy = (o.y0 + o.y1) / 2;
+        return std::any_of(title.badge.begin(), title.badge.end(), [&](const visible::Word& b) {
+            if (cx < b.x0 - 2 || cx > b.x1 + 2 || cy < b.y0 - 2 || cy > b.y1 + 2) return false;
+            std::u32string spelt;
+            for (const auto& t : tokens_of(b.text)) spelt += t;
+            const auto pieces = tokens_of(o.text);
+            return std::all_of(pieces.begin(), pieces.end(), [&](const std::u32string& t) { return spelt.find(t) != std::u32string::npos; });
+        });
+    };
+    r.words.erase(std::remove_if(r.words.begin(), r.words.end(), [&](const OcrWord& w) { return under_unread(w) || on_badge(w); }),
+                  r.words.end());
+    return judge(title.read, r, title.page);
 }
 
 Region whole_page(const visible::Page& page) { return {0, 0, page.width, page.height, kFrontMatterDpi}; }

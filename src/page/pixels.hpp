@@ -34,8 +34,19 @@ inline constexpr double kMinDpi = 72, kMaxDpi = 300;
 // barely sees the words. WCAG asks 3:1 of large text for comfortable reading; honest grey titles
 // stand at 2.5:1 (the corpus's tug2005.pdf), forged faint ones at 1.6:1 and below (doc/dev/pixels.md).
 inline constexpr double kMinContrast = 2.0;
-// A word the pixels show above the title (or beside it), at least this many times the height of
-// the title's tallest word, outranks it.
+// The title is the page's own when no line the pixels show outranks it (judge()), each line's
+// type measured by the text layer where it explains the ink, else by the ink (its height and
+// letters): above the title, a line right over it (at most kPrefixGap of its type apart) in
+// kAboveType of its type or more ("A Critique of", "Retracted:"; a chapter's number and a class's
+// labels and running heads stand one LaTeX size smaller, 0.83, or less), or one of two words or
+// more anywhere above it in kLargerType or more (one larger word alone may be a logo or a label:
+// "Highlights", a university's name, the corpus's GeoBase); beside it, a line of two words or
+// more in kAboveType or more (another title printed beside it); below it, a line of two words or
+// more in kLargerType or more (another title set larger under it; honest authors, dates and
+// translations may stand in the title's type); beside or below it, a line in kHugeType times its
+// type (RETRACTED, a rubber stamp across the page).
+inline constexpr double kAboveType = 0.85, kPrefixGap = 1.0, kLargerType = 1.1, kHugeType = 2.0;
+// Front matter (not_front_matter()): two words side by side this many times the title's type.
 inline constexpr double kOutrankRatio = 1.3;
 // Tesseract's confidence (0-100) below which a word it reads counts neither as an extra word
 // nor as one that outranks the title: specks, rules and logos read as letters.
@@ -120,9 +131,11 @@ struct Reading {
 
 // The title's words split into those the pixels are asked to read and those they are not: words
 // that spell part of the record's formulas or logos (title::OnPage::formula_words), which OCR
-// does not read (α as "a", the LaTeX logo as "ETRX").
+// does not read (α as "a", the LaTeX logo as "ETRX"). With them, the page's badge words
+// (title::badge_word()): what OCR reads of a badge is no line of the paper's (judge()); and the
+// page's visible words, which measure the type of what the pixels show (judge()).
 struct TitleWords {
-    std::vector<visible::Word> read, unread;
+    std::vector<visible::Word> read, unread, badge, page;
     std::vector<visible::Word> all() const;  // for region_for()
 };
 TitleWords title_words(const visible::Page& page, std::pair<std::size_t, std::size_t> span, const std::vector<std::size_t>& unread);
@@ -207,7 +220,9 @@ struct Judgement {
 // `title`: the words the text layer matched as the title (title::OnPage::span), in order. Each
 // OCR pass is judged; the best judgement stands (each segmentation misses lines the other
 // reads: one on a mostly empty strip, the other where a line touches the next).
-Judgement judge(const std::vector<visible::Word>& title, const Reading& r);
+// `page`: the page's visible words (TitleWords::page), which measure the type of the lines the
+// pixels show where they explain their ink.
+Judgement judge(const std::vector<visible::Word>& title, const Reading& r, const std::vector<visible::Word>& page = {});
 
 // judge() on the words to read; what OCR reads where an unread word stands is left out.
 Judgement judge(const TitleWords& title, Reading r);

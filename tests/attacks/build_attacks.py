@@ -13,7 +13,7 @@ MuPDF (mutool draw), exiftool or qpdf/pikepdf, never with pith: a claim that doe
 fails the build (exit 1). Exit 77 when a needed tool is missing.
 
 --only MODULE,... builds the keys and records A, B, C and then only those attack-class modules'
-files: formulas,headings (not in the default build: their counts are expected_counts_words.json's)
+files: formulas,headings_same_type (not in the default build: their counts are expected_counts_words.json's)
 or any of titles, resave, viewers, changes, pixels.
 """
 import argparse
@@ -1213,12 +1213,13 @@ def main():
                  build_xmp, build_keys):
         step(b, a)
     import changes  # noqa: E402  (these import this file as a module: after main's own steps)
+    import headings  # noqa: E402
     import pixels  # noqa: E402
     import resave  # noqa: E402
     import titles  # noqa: E402
     import viewers  # noqa: E402
     import words  # noqa: E402
-    return finish(args, b, (titles, resave, viewers, changes, pixels, words), a)
+    return finish(args, b, (titles, resave, viewers, changes, pixels, words, headings), a)
 
 
 def finish(args, b, modules, a):

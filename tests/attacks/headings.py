@@ -3,9 +3,10 @@
 as a title, but the page as a reader sees it is another paper: a line of its own above the title
 in nearly the same type ("A Critique of"), a larger title in another colour beside a paler record
 title, a larger heading drawn as outlines, as an image or in glyphs the text layer calls hidden,
-a heading written as one "word" joined by punctuation, a page listing several titles in the same
-type, one huge word over the title. Not in the default build: `build_attacks.py --only
-words,headings` (see words.py), counts in expected_counts_words.json.
+a heading written as one "word" joined by punctuation, two titles side by side, one huge word
+over the title; and, not in the default build (headings_same_type.py), other titles below A's in
+its type. Each is `invalid` (pith.title.pixels.outranked: the lines
+the pixels show, whatever draws them, weighed by the type they are set in, src/page/pixels.cpp).
 
 Each is paper A's page (or A's title on a page of its own) stamped by plain `pith stamp` with A's
 record (words.stamp_plain). Proofs: pdftotext and mutool extract A's title; Tesseract reads the
@@ -151,19 +152,24 @@ def build_joined(b):
 
 def build_list(b):
     cls = "heading-list"
-    others = ["Quantum Annealing Schedules for Graph Colouring", "Tensor Network Methods for Gauge Theories",
-              "Why Sparse Attention Kernels Fail at Scale"]
-    ops = text_lines("F3", 18, 72, 700, [ba.TITLE_A] + others, leading=30) + line("Contents", 12, 740, font="F2")
-    attack(b, "heading-list-contents.pdf", cls, page_of(ops),
-           "a contents page: A's title and three other titles below it, all in 18 pt Helvetica-Bold", others[2],
-           [["text_has", others[0], "both"]])
     attack(b, "heading-list-two-up.pdf", cls, side_by_side(ba.paper(), ba.paper_b()),
            "a 1224 x 792 page showing paper A and paper B side by side (2-up), their titles on one baseline in the "
            "same type", "Quantum Annealing Schedules", [["text_has", ba.TITLE_B, "both"]])
+
+
+def build_same_type(b):
+    """Other titles below A's in its type: not in the default build (headings_same_type.py)."""
+    cls = "heading-same-type"
+    others = ["Quantum Annealing Schedules for Graph Colouring", "Tensor Network Methods for Gauge Theories",
+              "Why Sparse Attention Kernels Fail at Scale"]
+    ops = text_lines("F3", 18, 72, 700, [ba.TITLE_A] + others, leading=30) + line("Contents", 12, 740, font="F2")
+    attack(b, "heading-same-type-contents.pdf", cls, page_of(ops),
+           "a contents page: A's title and three other titles below it, all in 18 pt Helvetica-Bold", others[2],
+           [["text_has", others[0], "both"]])
     ops = (TITLE + text_lines("F2", 12, 72, 670, ba.AUTHORS) + text_lines("F2", 10, 72, 630, ba.BODY[:2]) +
            text_lines("F3", 18, 72, 520, [ba.TITLE_B], leading=22) + text_lines("F2", 12, 72, 490, ["Grace Hopper"]) +
            text_lines("F2", 10, 72, 450, ba.BODY[:2]))
-    attack(b, "heading-list-stacked.pdf", cls, page_of(ops),
+    attack(b, "heading-same-type-stacked.pdf", cls, page_of(ops),
            "a page of two abstracts: A's title, authors and abstract, then B's title in the same type with its own",
            "Quantum Annealing Schedules", [["text_has", ba.TITLE_B, "both"]])
 

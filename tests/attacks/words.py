@@ -7,8 +7,8 @@ classes and the controls, in the default build: a word is confirmed only when a 
 exactly it, so each is `unverified` (OCR reads the drawn word; it cannot tell whether the drawn
 word or its own reading is wrong). build_formulas() makes the relation signs and exponents, which
 pith does not yet read from pixels (formulas and symbols are left out of the comparison): not in
-the default build, `build_attacks.py --only formulas,headings` builds them with headings.py's,
-counts in expected_counts_words.json.
+the default build, `build_attacks.py --only formulas` builds them, counts in
+expected_counts_words.json.
 
 Four ways to make the glyphs differ from the text (each a font or a marked span, never hidden text):
   remapped    Helvetica-Bold re-encoded (/Differences) to draw the forged letters, its ToUnicode

@@ -227,6 +227,10 @@ REFUSAL_CLASSES = [
     # (name, what it is, test on (code, message, title)); the first that matches names the
     # refusal. Named from the messages of the full run and page 1 of a sample of each
     # (doc/dev/recall.md).
+    ("outranked_in_pixels",
+     "a line the pixels show outranks the title: a logo or an institution of two words or more above "
+     "it in larger type, a picture placeholder's word in huge type, an author's name set larger",
+     lambda c, m, t: "but the pixels also show" in m),
     ("tex_logo_text_layer",
      "a TeX logo in the title (LaTeX2ε): the text layer sets it in pieces (\"L A TEX 2 ε\") that the "
      "record's word does not match",
@@ -436,6 +440,9 @@ SELFTEST_REFUSALS = [
      '"expkv", "opt", "expkv"', "expkv-opt - parse class", "ocr_misread"),
     ("yax", "stamp.title_unchecked", "the title is mostly formula or symbols, which OCR does not read", "YaX",
      "symbols_only"),
+    ("kdgmasterthesis", "stamp.title_not_shown", 'the text layer shows the title "Minimax optimisatie" and the '
+     'pixels (OCR) read "Minimax optimisatie" there, but the pixels also show "Karel de Grote-Hogeschool" above it '
+     "in type 1.3 times the title's type", "Minimax optimisatie", "outranked_in_pixels"),
     ("dccpaper", "stamp.title_not_shown", 'only where the page\'s own heading "IJDC | General Article" '
      "outranks it (in larger type, or in its type above it): not set as the paper's title", "The dccpaper bundle",
      "outranked_by_heading"),

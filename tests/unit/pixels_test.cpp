@@ -168,6 +168,25 @@ TEST_CASE("pixels: the record's formulas and logos are not read from pixels", "[
     CHECK(pith::pixels::judge(words, reading_of(line, read)).verdict != Verdict::Agrees);
 }
 
+TEST_CASE("pixels: what OCR reads of pith's badge is no line of the paper's", "[pixels]") {
+    const std::vector<OcrWord> same = read_as({"Sparse", "Attention", "Kernels", "for", "Long", "Context", "Models"});
+    pith::pixels::TitleWords words;
+    words.read = kTitle;
+    Word badge = line_of({"pith:XOGOFZAQ"}, 5, 20)[0];
+    badge.x0 = 450, badge.x1 = 580;
+    words.badge = {badge};
+    // The badge's words, read over it in larger type than it is set (OCR's boxes around small
+    // type): left out.
+    std::vector<OcrWord> read = same;
+    read.push_back({"pith:", 450, 2, 500, 27, 90});
+    read.push_back({"XOGOFZAQ", 505, 2, 580, 27, 90});
+    CHECK(pith::pixels::judge(words, reading_of(kTitle, read)).verdict == Verdict::Agrees);
+    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, read)).verdict == Verdict::Outranked);  // without the badge
+    // Other words over a badge word still count: nothing hides behind a word that says "pith:".
+    read.back().text = "RETRACTED";
+    CHECK(pith::pixels::judge(words, reading_of(kTitle, read)).verdict == Verdict::Outranked);
+}
+
 TEST_CASE("pixels: TeX's logos, their moved letters read as consonants or not at all", "[pixels]") {
     const auto judged = [](const std::vector<Word>& t, const std::vector<OcrWord>& words) {
         const auto j = pith::pixels::judge(t, reading_of(t, words));
@@ -272,30 +291,45 @@ TEST_CASE("pixels: faint titles, titles outranked, pixels that cannot be read", 
     CHECK(faint.verdict == Verdict::Faint);
     CHECK(faint.explanation.find("1.1:1") != std::string::npos);
     CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, same, 0x77)).verdict == Verdict::Agrees);
-    // Text above the title, twice as tall (another title set as an image over the record's).
-    std::vector<OcrWord> above = same;
-    above.push_back({"Quantum", 50, 0, 200, 40, 90});
-    // ... one large word alone is a logo (a corpus file's "GeoBase" above its title).
-    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, above)).verdict == Verdict::Agrees);
-    above.push_back({"Annealing", 210, 1, 400, 39, 90});
-    const auto outranked = pith::pixels::judge(kTitle, reading_of(kTitle, above));
-    CHECK(outranked.verdict == Verdict::Outranked);
-    CHECK(outranked.explanation.find("Quantum") != std::string::npos);
-    // ... but not a running head in smaller type, nor something tall and narrow (a margin stamp).
-    std::vector<OcrWord> head = same;
-    head.push_back({"Preprint", 50, 5, 120, 15, 90});
-    head.push_back({"arXiv", 2, 0, 12, 38, 90});
-    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, head)).verdict == Verdict::Agrees);
-    // Below the title, anywhere on the rest of the page (read for large lines only): two words
-    // side by side in larger type outrank it too (another title set as a picture below an added one).
-    std::vector<OcrWord> below = same;
-    below.push_back({"Quantum", 50, 300, 200, 340, 90, pith::pixels::kPassBelow});
-    below.push_back({"Annealing", 210, 301, 400, 339, 90, pith::pixels::kPassBelow});
-    const auto under = pith::pixels::judge(kTitle, reading_of(kTitle, below));
-    CHECK(under.verdict == Verdict::Outranked);
-    CHECK(under.explanation.find("\"Quantum Annealing\" below it in type more than 1.3 times the title's") != std::string::npos);
-    below[below.size() - 1].y0 = below[below.size() - 2].y0 = 320;  // a heading in the title's type is no rival
-    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, below)).verdict == Verdict::Agrees);
+    // The title's type is read from its ink: these words stand 20 pt tall, most with ascenders
+    // alone (0.70 of their type), so the title is set in about 28.6 pt (pixels::ink_type).
+    const auto verdict = [&](std::vector<OcrWord> extra) {
+        std::vector<OcrWord> words = same;
+        words.insert(words.end(), extra.begin(), extra.end());
+        return pith::pixels::judge(kTitle, reading_of(kTitle, words));
+    };
+    using pith::pixels::kPassBelow;
+    // Right over the title, a line in 0.85 of its type or more outranks it, one word too
+    // ("Retracted:" over the title, a heading drawn as an image)...
+    const auto above = verdict({{"Retracted:", 50, 15, 200, 35, 90}});
+    CHECK(above.verdict == Verdict::Outranked);
+    CHECK(above.explanation.find("\"Retracted:\" above it in type 1.0 times the title's type") != std::string::npos);
+    // ... further up, only a line of two words or more in 1.1 times its type or more (a thesis
+    // cover's institution in its type, far above the title, does not)...
+    CHECK(verdict({{"Retracted:", 50, -40, 200, -20, 90}}).verdict == Verdict::Agrees);
+    CHECK(verdict({{"Retracted", 50, -60, 250, -30, 90}, {"Paper", 260, -60, 400, -30, 90}}).verdict == Verdict::Outranked);
+    CHECK(verdict({{"Highlights", 50, -60, 250, -30, 90}}).verdict == Verdict::Agrees);  // one word: a logo, a label
+    // ... and not a running head in smaller type, nor something tall and narrow (a margin stamp),
+    // nor a mark, nor a word read with little confidence.
+    CHECK(verdict({{"Preprint", 50, 25, 120, 35, 90}, {"arXiv", 2, 0, 12, 38, 90}, {"*+", 50, 0, 80, 38, 90},
+                   {"Quantum", 50, 10, 200, 38, 30}}).verdict == Verdict::Agrees);
+    // Beside the title, two words in 0.85 of its type (a second title printed beside it, two
+    // pages 2-up); one word alone may be a logo or a form's field.
+    CHECK(verdict({{"Quantum", 700, 38, 800, 62, 90}, {"Annealing", 810, 38, 900, 62, 90}}).verdict == Verdict::Outranked);
+    CHECK(verdict({{"Quantum", 700, 38, 800, 62, 90}}).verdict == Verdict::Agrees);
+    // Below it, on the rest of the page: two words in 1.1 times its type or more (another title
+    // set larger under it)...
+    const auto larger = verdict({{"Tensor", 50, 300, 120, 324, 90, kPassBelow}, {"Network", 130, 300, 220, 324, 90, kPassBelow}});
+    CHECK(larger.verdict == Verdict::Outranked);
+    CHECK(larger.explanation.find("\"Tensor Network\" below it in type 1.2 times the title's type") != std::string::npos);
+    // ... not a line in its type (authors, a date, a translation), nor one larger word (a label).
+    CHECK(verdict({{"Tensor", 50, 300, 120, 320, 90, kPassBelow}, {"Network", 130, 300, 220, 320, 90, kPassBelow},
+                   {"Results", 50, 400, 120, 430, 90, kPassBelow}}).verdict == Verdict::Agrees);
+    // Beside or below it, one word in twice the title's type (FAKE across the page).
+    const auto huge = verdict({{"FAKE", 50, 300, 400, 400, 90, kPassBelow}});
+    CHECK(huge.verdict == Verdict::Outranked);
+    CHECK(verdict({{"GeoBase", 50, -120, 400, -20, 90}}).verdict == Verdict::Agrees);  // a logo above the title
+    CHECK(huge.explanation.find("\"FAKE\" in type 5.0 times the title's type") != std::string::npos);
     // No OCR: unverified, saying why.
     Reading none;
     none.why = "no OCR here";

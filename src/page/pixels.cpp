@@ -1116,10 +1116,12 @@ std::string large_pair(const std::vector<const OcrWord*>& words, double height, 
 // about 0.91 of its type tall, with ascenders alone 0.70, with descenders alone 0.66, in
 // x-height letters alone 0.45 (Computer Modern, Times and Helvetica agree within a tenth).
 double ink_type(const OcrWord& w) {
+    constexpr std::u32string_view kAscending = U"bdfhklt!?()[]{}/|'\"\u00df", kDescending = U"gjpqy,;()[]{}|/Q";
     bool up = false, down = false;
     each_char(w.text, [&](UChar32 c) {
-        up = up || u_isupper(c) || u_isdigit(c) || std::u32string_view(U"bdfhklt!?()[]{}/|'\"\u00df").find(static_cast<char32_t>(c)) != std::u32string_view::npos;
-        down = down || std::u32string_view(U"gjpqy,;()[]{}|/Q").find(static_cast<char32_t>(c)) != std::u32string_view::npos;
+        const auto is = [&](std::u32string_view set) { return set.find(static_cast<char32_t>(c)) != set.npos; };
+        up = up || u_isupper(c) || u_isdigit(c) || is(kAscending);
+        down = down || is(kDescending);
     });
     return (w.y1 - w.y0) / (up && down ? 0.91 : up ? 0.70 : down ? 0.66 : 0.45);
 }
@@ -1178,16 +1180,20 @@ std::vector<InkLine> ink_lines(std::vector<const OcrWord*> words, const std::vec
             return std::abs((l.y0 + l.y1) / 2 - cy) <= std::min(h, l.y1 - l.y0) / 2;
         });
         if (it == lines.end()) it = lines.insert(lines.end(), InkLine{});
-        const auto same = [&](const OcrWord* v) { return std::min(v->x1, w->x1) - std::max(v->x0, w->x0) > (w->x1 - w->x0) / 2; };
-        if (std::any_of(it->words.begin(), it->words.end(), same)) continue;  // read twice: by the title block's pass and below it
+        const auto same = [&](const OcrWord* v) {  // read twice: by the title block's pass and below it
+            return std::min(v->x1, w->x1) - std::max(v->x0, w->x0) > (w->x1 - w->x0) / 2;
+        };
+        if (std::any_of(it->words.begin(), it->words.end(), same)) continue;
         it->words.push_back(w);
-        it->x0 = std::min(it->x0, w->x0), it->y0 = std::min(it->y0, w->y0), it->x1 = std::max(it->x1, w->x1), it->y1 = std::max(it->y1, w->y1);
+        it->x0 = std::min(it->x0, w->x0), it->y0 = std::min(it->y0, w->y0);
+        it->x1 = std::max(it->x1, w->x1), it->y1 = std::max(it->y1, w->y1);
     }
     for (InkLine& l : lines) {
         std::vector<double> types;
         for (const OcrWord* w : l.words) types.push_back(type_of(*w, page));
-        std::nth_element(types.begin(), types.begin() + static_cast<std::ptrdiff_t>((types.size() - 1) / 2), types.end());
-        l.type = types[(types.size() - 1) / 2];  // of two words, the smaller
+        const auto lower_median = types.begin() + static_cast<std::ptrdiff_t>((types.size() - 1) / 2);
+        std::nth_element(types.begin(), lower_median, types.end());
+        l.type = *lower_median;  // of two words, the smaller
     }
     std::sort(lines.begin(), lines.end(), [](const InkLine& a, const InkLine& b) { return a.y0 < b.y0; });
     return lines;
@@ -1198,7 +1204,8 @@ std::vector<InkLine> ink_lines(std::vector<const OcrWord*> words, const std::vec
 // type and every line's as the page sets them (type_of()). "" when none outranks it, else what
 // does and where.
 std::string outranking(const std::vector<const OcrWord*>& elsewhere, const std::vector<const OcrWord*>& title_ink,
-                       double top, double bottom, const std::vector<const OcrWord*>& below, const std::vector<visible::Word>& page) {
+                       double top, double bottom, const std::vector<const OcrWord*>& below,
+                       const std::vector<visible::Word>& page) {
     std::vector<double> types;
     for (const OcrWord* w : title_ink) types.push_back(type_of(*w, page));
     if (types.empty()) return "";
@@ -1219,7 +1226,8 @@ std::string outranking(const std::vector<const OcrWord*>& elsewhere, const std::
         const bool right_over = l.y1 >= top - kPrefixGap * type;
         if (middle < top && ((ratio >= kLargerType && l.tokens() >= 2) || (ratio >= kAboveType && right_over)))
             return line + "above it in type " + times;
-        if (middle >= top && middle <= bottom && ratio >= kAboveType && l.tokens() >= 2) return line + "beside it in type " + times;
+        if (middle >= top && middle <= bottom && ratio >= kAboveType && l.tokens() >= 2)
+            return line + "beside it in type " + times;
         if (middle > bottom && ratio >= kLargerType && l.tokens() >= 2) return line + "below it in type " + times;
     }
     return "";
@@ -1465,11 +1473,12 @@ Judgement judge(const TitleWords& title, Reading r) {
             std::u32string spelt;
             for (const auto& t : tokens_of(b.text)) spelt += t;
             const auto pieces = tokens_of(o.text);
-            return std::all_of(pieces.begin(), pieces.end(), [&](const std::u32string& t) { return spelt.find(t) != std::u32string::npos; });
+            const auto in_badge = [&](const std::u32string& t) { return spelt.find(t) != std::u32string::npos; };
+            return std::all_of(pieces.begin(), pieces.end(), in_badge);
         });
     };
-    r.words.erase(std::remove_if(r.words.begin(), r.words.end(), [&](const OcrWord& w) { return under_unread(w) || on_badge(w); }),
-                  r.words.end());
+    const auto left_out = [&](const OcrWord& w) { return under_unread(w) || on_badge(w); };
+    r.words.erase(std::remove_if(r.words.begin(), r.words.end(), left_out), r.words.end());
     return judge(title.read, r, title.page);
 }
 

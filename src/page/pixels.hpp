@@ -44,8 +44,9 @@ inline constexpr double kMinContrast = 2.0;
 // more in kAboveType or more (another title printed beside it); below it, a line of two words or
 // more in kLargerType or more (another title set larger under it; honest authors, dates and
 // translations may stand in the title's type); beside or below it, a line in kHugeType times its
-// type (RETRACTED, a rubber stamp across the page).
-inline constexpr double kAboveType = 0.85, kPrefixGap = 1.0, kLargerType = 1.1, kHugeType = 2.0;
+// type (FAKE, a rubber stamp across the page; two letters are enough there, so not less: a form's
+// empty boxes beside its small title, read as "PT", stand at 2.2).
+inline constexpr double kAboveType = 0.85, kPrefixGap = 1.0, kLargerType = 1.1, kHugeType = 3.0;
 // Front matter (not_front_matter()): two words side by side this many times the title's type.
 inline constexpr double kOutrankRatio = 1.3;
 // Tesseract's confidence (0-100) below which a word it reads counts neither as an extra word

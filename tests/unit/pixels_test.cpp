@@ -325,7 +325,7 @@ TEST_CASE("pixels: faint titles, titles outranked, pixels that cannot be read", 
     // ... not a line in its type (authors, a date, a translation), nor one larger word (a label).
     CHECK(verdict({{"Tensor", 50, 300, 120, 320, 90, kPassBelow}, {"Network", 130, 300, 220, 320, 90, kPassBelow},
                    {"Results", 50, 400, 120, 430, 90, kPassBelow}}).verdict == Verdict::Agrees);
-    // Beside or below it, one word in twice the title's type (FAKE across the page).
+    // Beside or below it, one word in three times the title's type (FAKE across the page).
     const auto huge = verdict({{"FAKE", 50, 300, 400, 400, 90, kPassBelow}});
     CHECK(huge.verdict == Verdict::Outranked);
     CHECK(verdict({{"GeoBase", 50, -120, 400, -20, 90}}).verdict == Verdict::Agrees);  // a logo above the title

@@ -502,6 +502,18 @@ std::vector<W> reading_order(std::vector<W> words, double line) {
     return words;
 }
 
+// The k-th smallest of `values` (0 the smallest; k < values.size()): a median, a percentile.
+double kth(std::vector<double> values, std::size_t k) {
+    std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(k), values.end());
+    return values[k];
+}
+
+// Whether an OCR word's middle lies on a text-layer word (its box, 2 points around it).
+bool over(const OcrWord& o, const visible::Word& w) {
+    const double cx = (o.x0 + o.x1) / 2, cy = (o.y0 + o.y1) / 2;
+    return cx >= w.x0 - 2 && cx <= w.x1 + 2 && cy >= w.y0 - 2 && cy <= w.y1 + 2;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------- public
@@ -559,8 +571,7 @@ double contrast(const Image& image, double x0, double y0, double x1, double y1) 
             if (const double k = ratio(luminance(at(r, c)), background); k >= 1.02) ink.push_back(k);
     if (ink.empty()) return 1;
     const std::size_t at90 = ink.size() * 9 / 10;
-    std::nth_element(ink.begin(), ink.begin() + static_cast<std::ptrdiff_t>(at90), ink.end());
-    return ink[at90];
+    return kth(std::move(ink), at90);
 }
 
 std::vector<visible::Word> TitleWords::all() const {
@@ -588,8 +599,7 @@ Region region_for(const visible::Page& page, const std::vector<visible::Word>& t
         bottom = std::max(bottom, w.y1);
         height = std::max(height, w.y1 - w.y0);
     }
-    std::nth_element(sizes.begin(), sizes.begin() + static_cast<std::ptrdiff_t>(sizes.size() / 2), sizes.end());
-    const double size = std::max(1.0, sizes[sizes.size() / 2]);
+    const double size = std::max(1.0, kth(sizes, sizes.size() / 2));
     r.x0 = 0;
     r.x1 = page.width;
     r.y0 = 0;
@@ -1153,7 +1163,7 @@ bool weighs(const OcrWord& w) {
 // its words (type_of()).
 struct InkLine {
     std::vector<const OcrWord*> words;
-    double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300, type = 0;
+    double y0 = 1e300, y1 = -1e300, type = 0;
     std::string text() const {
         std::string out;
         for (const OcrWord* w : words) out += (out.empty() ? "" : " ") + w->text;
@@ -1185,15 +1195,12 @@ std::vector<InkLine> ink_lines(std::vector<const OcrWord*> words, const std::vec
         };
         if (std::any_of(it->words.begin(), it->words.end(), same)) continue;
         it->words.push_back(w);
-        it->x0 = std::min(it->x0, w->x0), it->y0 = std::min(it->y0, w->y0);
-        it->x1 = std::max(it->x1, w->x1), it->y1 = std::max(it->y1, w->y1);
+        it->y0 = std::min(it->y0, w->y0), it->y1 = std::max(it->y1, w->y1);
     }
     for (InkLine& l : lines) {
         std::vector<double> types;
         for (const OcrWord* w : l.words) types.push_back(type_of(*w, page));
-        const auto lower_median = types.begin() + static_cast<std::ptrdiff_t>((types.size() - 1) / 2);
-        std::nth_element(types.begin(), lower_median, types.end());
-        l.type = *lower_median;  // of two words, the smaller
+        l.type = kth(types, (types.size() - 1) / 2);  // the lower median: of two words, the smaller
     }
     std::sort(lines.begin(), lines.end(), [](const InkLine& a, const InkLine& b) { return a.y0 < b.y0; });
     return lines;
@@ -1209,8 +1216,7 @@ std::string outranking(const std::vector<const OcrWord*>& elsewhere, const std::
     std::vector<double> types;
     for (const OcrWord* w : title_ink) types.push_back(type_of(*w, page));
     if (types.empty()) return "";
-    std::nth_element(types.begin(), types.begin() + static_cast<std::ptrdiff_t>(types.size() / 2), types.end());
-    const double type = types[types.size() / 2];
+    const double type = kth(types, types.size() / 2);
     std::vector<const OcrWord*> others;
     for (const auto* words : {&elsewhere, &below})
         for (const OcrWord* w : *words)
@@ -1467,9 +1473,8 @@ Judgement judge(const TitleWords& title, Reading r) {
     // What OCR reads of pith's badge: over a badge word, and spelling only pieces of it ("pith:",
     // the number's letters), so that no other words can hide behind a word that says "pith:".
     const auto on_badge = [&](const OcrWord& o) {
-        const double cx = (o.x0 + o.x1) / 2, cy = (o.y0 + o.y1) / 2;
         return std::any_of(title.badge.begin(), title.badge.end(), [&](const visible::Word& b) {
-            if (cx < b.x0 - 2 || cx > b.x1 + 2 || cy < b.y0 - 2 || cy > b.y1 + 2) return false;
+            if (!over(o, b)) return false;
             std::u32string spelt;
             for (const auto& t : tokens_of(b.text)) spelt += t;
             const auto pieces = tokens_of(o.text);
@@ -1536,9 +1541,8 @@ std::string not_front_matter(std::string_view pdf, int index, const std::string&
     Reading r = Reader(pdf, password, {index, whole_page(page), languages_for(title), std::nullopt}).collect();
     // pith's own badge (a stamp may put it on this page) is no word of the paper's.
     const auto on_badge = [&](const OcrWord& o) {
-        const double cx = (o.x0 + o.x1) / 2, cy = (o.y0 + o.y1) / 2;
         return std::any_of(page.words.begin(), page.words.end(), [&](const visible::Word& w) {
-            return w.visible && title::badge_word(w) && cx >= w.x0 - 2 && cx <= w.x1 + 2 && cy >= w.y0 - 2 && cy <= w.y1 + 2;
+            return w.visible && title::badge_word(w) && over(o, w);
         });
     };
     r.words.erase(std::remove_if(r.words.begin(), r.words.end(), on_badge), r.words.end());

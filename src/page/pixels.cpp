@@ -7,6 +7,7 @@
 #include "core/reply.hpp"
 #include "ocr/ocr_abi.h"
 #include "page/poppler_module.hpp"
+#include "page/signs.hpp"
 #include "page/title.hpp"
 #include "poppler/page_region_abi.h"
 
@@ -773,7 +774,8 @@ std::vector<std::string> letter_languages(const std::vector<visible::Word>& titl
 // (kPassAlone + k) by reader k: the title's engines, then the language data its letters call for
 // (letter_languages()), so that a word OCR misread in the title block is read at a size, in a
 // mode and with data where a misreading is rarer. Language data not installed is not read: its
-// words stay unconfirmed.
+// words stay unconfirmed. A relation sign OCR has no character for is read from its strokes
+// (kPassStrokes).
 void read_closer(std::string_view pdf, int index, const std::string& password, const Region& region, double dpi,
                  const std::vector<visible::Word>& title, const std::vector<std::string>& engines, Reading& r) {
     static const auto read_lines =
@@ -823,6 +825,14 @@ void read_closer(std::string_view pdf, int index, const std::string& password, c
     for (std::size_t k = 0; k < readers.size() && k < static_cast<std::size_t>(kCloserReaders); ++k) {
         read(readers[k], line_boxes, kPassCloser + static_cast<int>(k));
         read(readers[k], word_boxes, kPassAlone + static_cast<int>(k));
+    }
+    // A sign OCR has no character for, set as a word of its own, read from its strokes.
+    for (const visible::Word& w : sign_words(title)) {
+        const std::u32string sign = signs_and_digits(w.text, false);
+        if (sign.size() != 1 || ocr_reads(sign[0]) || !tokens_of(w.text).empty()) continue;
+        const double pad = 0.1 * (w.y1 - w.y0);
+        if (const char32_t drawn = sign_drawn(image, w.x0 - pad, w.y0 - pad, w.x1 + pad, w.y1 + pad))
+            r.words.push_back({utf8(std::u32string(1, drawn)), w.x0, w.y0, w.x1, w.y1, 100, kPassStrokes});
     }
 }
 
@@ -878,8 +888,14 @@ Reading read(std::string_view pdf, int index, const std::string& password, const
     if (!pass(0, PITH_OCR_AUTO)) return r;
     for (std::size_t k = 1; k < engines.size(); ++k)
         if (!ready(k) || !pass(k, PITH_OCR_SPARSE) || !pass(k, PITH_OCR_AUTO)) return r;
-    if (title && judge(*title, r).verdict == Verdict::Unverified)  // the readings disagree: read closer
-        read_closer(pdf, index, password, region, slices.front().dpi, title->read, engines, r);
+    if (title && judge(*title, r).verdict == Verdict::Unverified) {  // the readings disagree: read closer
+        // The title's words, and its formulas' words with a digit or a sign, or TeX's negation
+        // slash (require_signs_and_digits()).
+        std::vector<visible::Word> closer = title->read;
+        for (const visible::Word& w : title->unread)
+            if (!signs_and_digits(w.text, true).empty() || w.text == "\u0338") closer.push_back(w);
+        read_closer(pdf, index, password, region, slices.front().dpi, closer, engines, r);
+    }
     return r;
 }
 
@@ -923,7 +939,7 @@ std::optional<Reading> decode(std::string_view bytes) {
             *v = *n;
         }
         const std::optional<double> pass = in.number();  // a number, not a count: it may exceed the bytes left
-        if (!pass || *pass < 0 || *pass > kLastPass || *pass != std::floor(*pass)) return std::nullopt;
+        if (!pass || *pass < 0 || *pass > kPassStrokes || *pass != std::floor(*pass)) return std::nullopt;
         w.pass = static_cast<int>(*pass);
         const std::optional<std::size_t> size = in.count('\n');
         if (!size) return std::nullopt;
@@ -1460,6 +1476,62 @@ Judgement judge(const std::vector<visible::Word>& title, const Reading& r, const
     return j;
 }
 
+namespace {
+
+// What each pass reads where `w` stands (OCR words whose centres lie in its box, in reading
+// order): its signs and, for a formula's word, digits. Passes that read nothing there are left out.
+std::vector<std::u32string> readings_of(const visible::Word& w, bool formula, const Reading& r) {
+    std::map<int, std::u32string> by_pass;
+    for (const OcrWord& o : reading_order(r.words, std::max(1.0, w.y1 - w.y0))) {
+        const double cx = (o.x0 + o.x1) / 2, cy = (o.y0 + o.y1) / 2;
+        if (o.pass == kPassBelow || cx < w.x0 || cx > w.x1 || cy < w.y0 || cy > w.y1) continue;
+        by_pass[o.pass] += signs_and_digits(o.text, formula);
+    }
+    std::vector<std::u32string> out;
+    for (auto& [pass, read] : by_pass)
+        if (!read.empty()) out.push_back(std::move(read));
+    return out;
+}
+
+// Each relation sign of the title, and each digit of its formulas, confirmed as words are: by a
+// reading that gives exactly it (the word read alone included). Unverified where none does;
+// another sign where the title's is one OCR reads and two readings or more give the same other
+// one ("<" read as ">"), and nothing gives the title's.
+void require_signs_and_digits(const TitleWords& title, const Reading& r, Judgement& j) {
+    const auto only_read_signs = [](const std::u32string& x) { return std::all_of(x.begin(), x.end(), ocr_reads); };
+    const auto check = [&](const visible::Word& w, bool formula) {
+        const std::u32string wanted = signs_and_digits(w.text, formula);
+        if (wanted.empty()) return true;
+        const std::vector<std::u32string> read = readings_of(w, formula, r);
+        if (std::find(read.begin(), read.end(), wanted) != read.end()) return true;
+        const std::string what = std::string(formula ? "its formula's " : "its sign ") + "\"" + utf8(wanted) + "\"";
+        // Another sign: a title's sign OCR gives ("<"), and two readings or more that all give
+        // one other ("<" read as ">"). OCR reads ≤ as "<" or "=", ≠ as "4": for a sign OCR has
+        // no character for, no reading of OCR's is another sign, only no confirmation.
+        const auto like_first = [&](const std::u32string& x) { return x == read.front(); };
+        if (only_read_signs(wanted) && read.size() >= 2 && std::all_of(read.begin(), read.end(), like_first) &&
+            only_read_signs(read.front())) {
+            j.verdict = Verdict::Differs;
+            j.explanation = "the text layer shows the title with " + what +
+                            ", but the pixels show another sign: they read " + quoted_list(read) + " there";
+            return false;
+        }
+        const std::string readings = read.empty() ? "none reads a sign or digit there"
+                                                  : "they read " + quoted_list(read);
+        j.verdict = Verdict::Unverified;
+        j.explanation = "the text layer shows the title with " + what +
+                        ", but no reading of the pixels gives it exactly (" + readings +
+                        "): a relation sign or a formula's digit is confirmed only by a reading that gives exactly it";
+        return false;
+    };
+    for (const visible::Word& w : sign_words(title.read))
+        if (!check(w, false)) return;
+    for (const visible::Word& w : sign_words(title.unread))
+        if (!check(w, true)) return;
+}
+
+}  // namespace
+
 Judgement judge(const TitleWords& title, Reading r) {
     // An OCR word at least half of whose width lies over unread words of its line (a formula read
     // as one token, "O(,/n)", spans the gaps between its pieces).
@@ -1482,9 +1554,15 @@ Judgement judge(const TitleWords& title, Reading r) {
             return std::all_of(pieces.begin(), pieces.end(), in_badge);
         });
     };
+    const std::vector<OcrWord> all = r.words;
     const auto left_out = [&](const OcrWord& w) { return under_unread(w) || on_badge(w); };
     r.words.erase(std::remove_if(r.words.begin(), r.words.end(), left_out), r.words.end());
-    return judge(title.read, r, title.page);
+    Judgement j = judge(title.read, r, title.page);
+    if (j.verdict == Verdict::Agrees) {
+        r.words = all;
+        require_signs_and_digits(title, r, j);
+    }
+    return j;
 }
 
 Region whole_page(const visible::Page& page) { return {0, 0, page.width, page.height, kFrontMatterDpi}; }

@@ -95,6 +95,9 @@ inline constexpr int kCloserReaders = 6;
 inline constexpr int kPassCloser = kPassBelow + 1;
 inline constexpr int kPassAlone = kPassCloser + kCloserReaders;
 inline constexpr int kLastPass = kPassAlone + kCloserReaders - 1;
+// A relation sign OCR has no character for (≤ ≥ ≠), set as a word of its own, is read from its
+// strokes in the closer rendering (signs.hpp), as a word of this pass.
+inline constexpr int kPassStrokes = kLastPass + 1;
 
 // The part of the page rendered: points, page as displayed (CropBox, /Rotate), origin top-left.
 struct Region {
@@ -120,7 +123,8 @@ struct OcrWord {
     std::string text;                          // UTF-8 as Tesseract reads it
     double x0 = 0, y0 = 0, x1 = 0, y1 = 0;     // points, page as displayed, origin top-left
     double confidence = 0;                     // 0-100
-    // 2k, 2k+1: the k-th engine's sparse-text and automatic layouts; kPassBelow; kPassCloser + k; kPassAlone + k
+    // 2k, 2k+1: the k-th engine's sparse-text and automatic layouts; kPassBelow; kPassCloser + k;
+    // kPassAlone + k; kPassStrokes
     int pass = 0;
 };
 struct Reading {

@@ -13,7 +13,7 @@ MuPDF (mutool draw), exiftool or qpdf/pikepdf, never with pith: a claim that doe
 fails the build (exit 1). Exit 77 when a needed tool is missing.
 
 --only MODULE,... builds the keys and records A, B, C and then only those attack-class modules'
-files: formulas,headings_same_type (not in the default build: their counts are expected_counts_words.json's)
+files: headings_same_type (not in the default build: their counts are expected_counts_words.json's)
 or any of titles, resave, viewers, changes, pixels.
 """
 import argparse

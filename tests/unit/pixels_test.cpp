@@ -168,6 +168,65 @@ TEST_CASE("pixels: the record's formulas and logos are not read from pixels", "[
     CHECK(pith::pixels::judge(words, reading_of(line, read)).verdict != Verdict::Agrees);
 }
 
+TEST_CASE("pixels: a relation sign and a formula's digits are confirmed only by a reading that gives them", "[pixels]") {
+    using pith::pixels::kPassAlone;
+    // "Learning Parities in O(n^2) Time": the formula's pieces "O(n", "2" (raised) and ")" are
+    // unread words; OCR reads the formula loosely in the title block ("O(n*)") and the raised
+    // digit exactly only when it reads it alone.
+    const std::vector<Word> line = line_of({"Learning", "Parities", "in", "O(n", "2", ")", "Time"});
+    pith::pixels::TitleWords words;
+    for (std::size_t i = 0; i < line.size(); ++i) (i >= 3 && i <= 5 ? words.unread : words.read).push_back(line[i]);
+    const auto reading = [&](const std::string& alone) {
+        std::vector<OcrWord> read;
+        for (std::size_t i : {0, 1, 2, 6}) read.push_back(ocr(line[i].text, line[i]));
+        read.push_back(ocr("O(n*)", {"", line[3].x0, line[3].y0, line[5].x1, line[5].y1, 64, false, true, "", 0}));
+        if (!alone.empty()) {
+            OcrWord digit = ocr(alone, line[4]);
+            digit.pass = kPassAlone;
+            read.push_back(digit);
+        }
+        return reading_of(line, read);
+    };
+    CHECK(pith::pixels::judge(words, reading("2")).verdict == Verdict::Agrees);
+    CHECK(pith::pixels::judge(words, reading("[2")).verdict == Verdict::Agrees);  // only digits and signs compared
+    const pith::pixels::Judgement three = pith::pixels::judge(words, reading("3"));
+    CHECK(three.verdict == Verdict::Unverified);  // an exponent read otherwise: no proof of either
+    CHECK(three.explanation.find("they read \"3\"") != std::string::npos);
+    CHECK(pith::pixels::judge(words, reading("")).verdict == Verdict::Unverified);  // not read: not confirmed
+
+    // "Step Size < 2/L": a sign in the text is compared too; every reading giving ">" is another sign.
+    const std::vector<Word> sized = line_of({"Gradient", "Descent", "Converges", "When", "Step", "Size", "<", "2/L"});
+    const auto signed_as = [&](const std::string& sign, int passes) {
+        std::vector<OcrWord> read;
+        for (int pass = 0; pass < passes; ++pass)
+            for (const Word& w : sized) {
+                if (w.text == "<" && sign.empty()) continue;
+                OcrWord o = ocr(w.text == "<" ? sign : w.text, w);
+                o.pass = pass;
+                read.push_back(o);
+            }
+        return reading_of(sized, read);
+    };
+    pith::pixels::TitleWords text;
+    text.read = sized;
+    CHECK(pith::pixels::judge(text, signed_as("<", 1)).verdict == Verdict::Agrees);
+    CHECK(pith::pixels::judge(text, signed_as(">", 2)).verdict == Verdict::Differs);
+    CHECK(pith::pixels::judge(text, signed_as(">", 1)).verdict == Verdict::Unverified);  // one reading: not enough to call it another
+    CHECK(pith::pixels::judge(text, signed_as("", 1)).verdict == Verdict::Unverified);
+    // A sign OCR's Latin model has no character for (≤, ≥, ≠): confirmed by its strokes (signs.hpp,
+    // pass kPassStrokes) alone; OCR's "=" for "≠" is no other sign.
+    text.read[6].text = "\u2260";
+    CHECK(pith::pixels::judge(text, signed_as("=", 2)).verdict == Verdict::Unverified);
+    Reading strokes = signed_as("=", 2);
+    strokes.words.push_back(ocr("\u2260", sized[6]));
+    strokes.words.back().pass = pith::pixels::kPassStrokes;
+    CHECK(pith::pixels::judge(text, strokes).verdict == Verdict::Agrees);
+    strokes.words.back().text = "=";  // ≠ drawn as =
+    CHECK(pith::pixels::judge(text, strokes).verdict == Verdict::Unverified);
+    text.read[6].text = "\u2264";  // OCR reads ≤ as "<" or "=": no other sign, only no confirmation
+    CHECK(pith::pixels::judge(text, signed_as("=", 2)).verdict == Verdict::Unverified);
+}
+
 TEST_CASE("pixels: what OCR reads of pith's badge is no line of the paper's", "[pixels]") {
     const std::vector<OcrWord> same = read_as({"Sparse", "Attention", "Kernels", "for", "Long", "Context", "Models"});
     pith::pixels::TitleWords words;
@@ -399,11 +458,11 @@ TEST_CASE("pixels: encode and decode", "[pixels]") {
     CHECK_FALSE(pith::pixels::decode(bytes + "x"));
     // Every pass number, the last word's too (a number larger than the bytes after it).
     r.words.back().text = "a";
-    r.words.back().pass = pith::pixels::kLastPass;
+    r.words.back().pass = pith::pixels::kPassStrokes;
     const auto last = pith::pixels::decode(pith::pixels::encode(r));
     REQUIRE(last);
-    CHECK(last->words.back().pass == pith::pixels::kLastPass);
-    r.words.back().pass = pith::pixels::kLastPass + 1;
+    CHECK(last->words.back().pass == pith::pixels::kPassStrokes);
+    r.words.back().pass = pith::pixels::kPassStrokes + 1;
     CHECK_FALSE(pith::pixels::decode(pith::pixels::encode(r)));
 }
 

@@ -769,27 +769,52 @@ std::vector<std::string> letter_languages(const std::vector<visible::Word>& titl
     return out;
 }
 
+using Box = std::array<double, 4>;  // points: x0, y0, x1, y1
+
+// The box of `w` read alone: little to the sides (a word alone, not the edge of a picture it
+// touches); `tight`: never past the middle of the gap to a neighbour on its line in `title` (a
+// formula's pieces set without a space: ℓ and its subscript 1, which OCR reads together as "L").
+Box alone(const visible::Word& w, const std::vector<visible::Word>& title, bool tight) {
+    const double pad = 0.3 * (w.y1 - w.y0);
+    double left = pad / 2, right = pad / 2;
+    for (const visible::Word& n : title) {
+        if (!tight || &n == &w || n.y1 <= w.y0 || n.y0 >= w.y1) continue;
+        if (n.x1 <= w.x0 + 0.5) left = std::min(left, std::max(0.0, w.x0 - n.x1) / 2);
+        if (n.x0 >= w.x1 - 0.5) right = std::min(right, std::max(0.0, n.x0 - w.x1) / 2);
+    }
+    return {w.x0 - left, w.y0 - pad, w.x1 + right, w.y1 + pad};
+}
+
+// Each relation sign of `title` that OCR has no character for, set as a word of its own, read
+// from its strokes in `image` (signs.hpp): words of pass kPassStrokes.
+void read_strokes(const Image& image, const std::vector<visible::Word>& title, Reading& r) {
+    for (const visible::Word& w : sign_words(title)) {
+        const std::u32string sign = signs_and_digits(w.text, false);
+        if (sign.size() != 1 || ocr_reads(sign[0]) || !tokens_of(w.text).empty()) continue;
+        const double pad = 0.1 * (w.y1 - w.y0);
+        if (const char32_t drawn = sign_drawn(image, w.x0 - pad, w.y0 - pad, w.x1 + pad, w.y1 + pad))
+            r.words.push_back({utf8(std::u32string(1, drawn)), w.x0, w.y0, w.x1, w.y1, 100, kPassStrokes});
+    }
+}
+
 // The title's lines and words, read closer: rendered again at kCloserScale times `dpi` (only
 // their band of the page), each line read alone (kPassCloser + k) and each word read alone
 // (kPassAlone + k) by reader k: the title's engines, then the language data its letters call for
 // (letter_languages()), so that a word OCR misread in the title block is read at a size, in a
 // mode and with data where a misreading is rarer. Language data not installed is not read: its
-// words stay unconfirmed. A relation sign OCR has no character for is read from its strokes
-// (kPassStrokes).
+// words stay unconfirmed. A relation sign OCR has no character for is read from its strokes.
 void read_closer(std::string_view pdf, int index, const std::string& password, const Region& region, double dpi,
                  const std::vector<visible::Word>& title, const std::vector<std::string>& engines, Reading& r) {
     static const auto read_lines =
         reinterpret_cast<PithOcrLinesFn>(poppler_module::symbol(PITH_OCR_LINES_SYMBOL, "pith-ocr.so"));
-    using Box = std::array<double, 4>;  // points: x0, y0, x1, y1
-    std::vector<Box> lines, words;
+    std::vector<Box> lines, words, tight;  // tight: the words with a neighbour in their margin
     for (const visible::Word& w : title) {
         const bool joins = !lines.empty() && (w.y0 + w.y1) / 2 > lines.back()[1] && (w.y0 + w.y1) / 2 < lines.back()[3];
         if (!joins) lines.push_back({w.x0, w.y0, w.x1, w.y1});
         Box& l = lines.back();
         l = {std::min(l[0], w.x0), std::min(l[1], w.y0), std::max(l[2], w.x1), std::max(l[3], w.y1)};
-        // Little to the sides: a word alone, not the edge of a picture it touches.
-        const double pad = 0.3 * (w.y1 - w.y0);
-        words.push_back({w.x0 - pad / 2, w.y0 - pad, w.x1 + pad / 2, w.y1 + pad});
+        words.push_back(alone(w, title, false));
+        if (const Box b = alone(w, title, true); b != words.back()) tight.push_back(b);
     }
     if (lines.empty()) return;
     double top = 1e300, bottom = -1e300;
@@ -812,7 +837,7 @@ void read_closer(std::string_view pdf, int index, const std::string& password, c
                            std::clamp(static_cast<int>((b[3] - image.y0) * px), 0, image.rows)});
         return out;
     };
-    const std::vector<PithOcrLine> line_boxes = pixels(lines), word_boxes = pixels(words);
+    const std::vector<PithOcrLine> line_boxes = pixels(lines), word_boxes = pixels(words), tight_boxes = pixels(tight);
     std::vector<std::string> readers(engines.begin(), engines.begin() + std::min<std::ptrdiff_t>(2, engines.size()));
     for (const std::string& code : letter_languages(title))
         if (std::find(readers.begin(), readers.end(), code) == readers.end() && preload(code).empty())
@@ -826,14 +851,8 @@ void read_closer(std::string_view pdf, int index, const std::string& password, c
         read(readers[k], line_boxes, kPassCloser + static_cast<int>(k));
         read(readers[k], word_boxes, kPassAlone + static_cast<int>(k));
     }
-    // A sign OCR has no character for, set as a word of its own, read from its strokes.
-    for (const visible::Word& w : sign_words(title)) {
-        const std::u32string sign = signs_and_digits(w.text, false);
-        if (sign.size() != 1 || ocr_reads(sign[0]) || !tokens_of(w.text).empty()) continue;
-        const double pad = 0.1 * (w.y1 - w.y0);
-        if (const char32_t drawn = sign_drawn(image, w.x0 - pad, w.y0 - pad, w.x1 + pad, w.y1 + pad))
-            r.words.push_back({utf8(std::u32string(1, drawn)), w.x0, w.y0, w.x1, w.y1, 100, kPassStrokes});
-    }
+    if (!tight_boxes.empty()) read(readers.front(), tight_boxes, kPassTight);
+    read_strokes(image, title, r);
 }
 
 }  // namespace
@@ -939,7 +958,7 @@ std::optional<Reading> decode(std::string_view bytes) {
             *v = *n;
         }
         const std::optional<double> pass = in.number();  // a number, not a count: it may exceed the bytes left
-        if (!pass || *pass < 0 || *pass > kPassStrokes || *pass != std::floor(*pass)) return std::nullopt;
+        if (!pass || *pass < 0 || *pass > kPassTight || *pass != std::floor(*pass)) return std::nullopt;
         w.pass = static_cast<int>(*pass);
         const std::optional<std::size_t> size = in.count('\n');
         if (!size) return std::nullopt;

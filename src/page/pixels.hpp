@@ -98,6 +98,10 @@ inline constexpr int kLastPass = kPassAlone + kCloserReaders - 1;
 // A relation sign OCR has no character for (≤ ≥ ≠), set as a word of its own, is read from its
 // strokes in the closer rendering (signs.hpp), as a word of this pass.
 inline constexpr int kPassStrokes = kLastPass + 1;
+// A word whose margin in the closer rendering reaches a neighbour set without a space (a
+// formula's pieces) is read alone once more, its box cut at the middle of the gap, by the first
+// reader: as a word of this pass.
+inline constexpr int kPassTight = kPassStrokes + 1;
 
 // The part of the page rendered: points, page as displayed (CropBox, /Rotate), origin top-left.
 struct Region {
@@ -124,7 +128,7 @@ struct OcrWord {
     double x0 = 0, y0 = 0, x1 = 0, y1 = 0;     // points, page as displayed, origin top-left
     double confidence = 0;                     // 0-100
     // 2k, 2k+1: the k-th engine's sparse-text and automatic layouts; kPassBelow; kPassCloser + k;
-    // kPassAlone + k; kPassStrokes
+    // kPassAlone + k; kPassStrokes; kPassTight
     int pass = 0;
 };
 struct Reading {

@@ -458,11 +458,11 @@ TEST_CASE("pixels: encode and decode", "[pixels]") {
     CHECK_FALSE(pith::pixels::decode(bytes + "x"));
     // Every pass number, the last word's too (a number larger than the bytes after it).
     r.words.back().text = "a";
-    r.words.back().pass = pith::pixels::kPassStrokes;
+    r.words.back().pass = pith::pixels::kPassTight;
     const auto last = pith::pixels::decode(pith::pixels::encode(r));
     REQUIRE(last);
-    CHECK(last->words.back().pass == pith::pixels::kPassStrokes);
-    r.words.back().pass = pith::pixels::kPassStrokes + 1;
+    CHECK(last->words.back().pass == pith::pixels::kPassTight);
+    r.words.back().pass = pith::pixels::kPassTight + 1;
     CHECK_FALSE(pith::pixels::decode(pith::pixels::encode(r)));
 }
 

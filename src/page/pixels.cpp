@@ -509,10 +509,10 @@ double kth(std::vector<double> values, std::size_t k) {
     return values[k];
 }
 
-// Whether an OCR word's middle lies on a text-layer word (its box, 2 points around it).
-bool over(const OcrWord& o, const visible::Word& w) {
+// Whether an OCR word's middle lies on a text-layer word (its box, `margin` points around it).
+bool over(const OcrWord& o, const visible::Word& w, double margin = 2) {
     const double cx = (o.x0 + o.x1) / 2, cy = (o.y0 + o.y1) / 2;
-    return cx >= w.x0 - 2 && cx <= w.x1 + 2 && cy >= w.y0 - 2 && cy <= w.y1 + 2;
+    return cx >= w.x0 - margin && cx <= w.x1 + margin && cy >= w.y0 - margin && cy <= w.y1 + margin;
 }
 
 }  // namespace
@@ -912,7 +912,7 @@ Reading read(std::string_view pdf, int index, const std::string& password, const
         // slash (require_signs_and_digits()).
         std::vector<visible::Word> closer = title->read;
         for (const visible::Word& w : title->unread)
-            if (!signs_and_digits(w.text, true).empty() || w.text == "\u0338") closer.push_back(w);
+            if (!signs_and_digits(w.text, true).empty() || w.text == kNegation) closer.push_back(w);
         read_closer(pdf, index, password, region, slices.front().dpi, closer, engines, r);
     }
     return r;
@@ -1431,8 +1431,7 @@ std::vector<bool> read_alone(const std::vector<visible::Word>& title, const Read
         for (int pass = kPassAlone; pass <= kLastPass && !alone; ++pass) {
             std::vector<std::u32string> read;
             for (const OcrWord& o : r.words) {
-                const double cx = (o.x0 + o.x1) / 2, cy = (o.y0 + o.y1) / 2;
-                if (o.pass != pass || cx < w.x0 || cx > w.x1 || cy < w.y0 || cy > w.y1) continue;
+                if (o.pass != pass || !over(o, w, 0)) continue;
                 for (auto& token : tokens_of(o.text)) read.push_back(std::move(token));
             }
             alone = !tokens.empty() && read == tokens;
@@ -1502,8 +1501,7 @@ namespace {
 std::vector<std::u32string> readings_of(const visible::Word& w, bool formula, const Reading& r) {
     std::map<int, std::u32string> by_pass;
     for (const OcrWord& o : reading_order(r.words, std::max(1.0, w.y1 - w.y0))) {
-        const double cx = (o.x0 + o.x1) / 2, cy = (o.y0 + o.y1) / 2;
-        if (o.pass == kPassBelow || cx < w.x0 || cx > w.x1 || cy < w.y0 || cy > w.y1) continue;
+        if (o.pass == kPassBelow || !over(o, w, 0)) continue;
         by_pass[o.pass] += signs_and_digits(o.text, formula);
     }
     std::vector<std::u32string> out;

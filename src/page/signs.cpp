@@ -6,7 +6,6 @@
 #include <unicode/unistr.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdlib>
 #include <utility>
 #include <vector>
@@ -30,7 +29,6 @@ std::u32string signs_and_digits(const std::string& text, bool formula) {
 bool ocr_reads(char32_t sign) { return std::u32string_view(U"<>=").find(sign) != std::u32string_view::npos; }
 
 std::vector<visible::Word> sign_words(const std::vector<visible::Word>& words) {
-    static const std::string kNegation = "\u0338";
     std::vector<visible::Word> out;
     for (std::size_t i = 0; i < words.size(); ++i) {
         if (words[i].text != kNegation || i + 1 == words.size() || signs_and_digits(words[i + 1].text, false).empty()) {

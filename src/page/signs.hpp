@@ -21,6 +21,7 @@ bool ocr_reads(char32_t sign);
 // folded (² is 2).
 std::u32string signs_and_digits(const std::string& text, bool formula);
 
+inline constexpr std::string_view kNegation = "\u0338";
 // `words` with TeX's negation (a slash set as a glyph of its own, U+0338 in the text layer, over
 // the sign after it: pdfLaTeX's \neq is "̸" then "=") joined to that sign: one word "≠" in the
 // box of both.

@@ -93,7 +93,8 @@ const std::vector<Option>& option_table() {
         {{"--allow-damaged", "allow_damaged", Type::Flag, "Stamp a damaged PDF that pith can read around, instead of refusing it"},
          [](Options& o, const Value& v) { o.allow_damaged = v.flag; }, nullptr},
         {{"--allow-unlisted", "allow_unlisted", Type::Flag,
-          "Stamp pages that draw with what pith's closed list lacks (pith verify then says unverified)"},
+          "Stamp pages that draw with what pith's closed list lacks or viewers read differently "
+          "(pith verify then says unverified or invalid)"},
          [](Options& o, const Value& v) { o.allow_unlisted = v.flag; }, nullptr},
         {{"--force", "force", Type::Flag, "Stamp a certified PDF although its DocMDP permissions forbid changes"},
          [](Options& o, const Value& v) { o.force = v.flag; }, nullptr},

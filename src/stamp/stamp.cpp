@@ -6,6 +6,7 @@
 #include "core/keys.hpp"
 #include "core/unicode.hpp"
 #include "drawing/closed_list.hpp"
+#include "drawing/viewers.hpp"
 #include "mark/mark.hpp"
 #include "page/pixels.hpp"
 #include "page/title.hpp"
@@ -528,14 +529,20 @@ drawing::Area check_title(PageReadings& pages, pdf::File& file, const Record& re
                 err::stamp_title_not_shown);
 }
 
-// The pages verify reads (page 1, the title's, the badge's) must draw only with what every common
-// viewer draws alike: the closed list verify holds them to, with the title and the badge kept clear.
-void refuse_unlisted(pdf::File& file, const std::vector<drawing::Area>& kept, bool allow_unlisted) {
+// The pages verify reads (page 1, the title's, the badge's) must show alike in every common
+// viewer, as verify holds them to: drawn only with what the closed list holds (the title and the
+// badge kept clear), optional content whose state is not the viewer's choice, annotations every
+// viewer reads alike, each object defined once.
+void refuse_viewer_differences(pdf::File& file, const std::vector<drawing::Area>& kept, bool allow_unlisted) {
     if (allow_unlisted) return;
     std::set<int> pages{0};
     for (const drawing::Area& a : kept) pages.insert(a.page);
-    if (const std::string what = drawing::unlisted_on(file, pages, kept); !what.empty())
-        throw Error(file.name() + ": " + what + "; pith verify could not say trusted (--allow-unlisted stamps anyway)",
+    std::vector<std::string> found;
+    for (const drawing::ViewerDifference& d : drawing::viewer_differences(file, pages, kept))
+        found.push_back(d.explanation);
+    if (!found.empty())
+        throw Error(file.name() + ": " + joined(found) +
+                        "; pith verify could not say trusted (--allow-unlisted stamps anyway)",
                     err::stamp_construct_unlisted);
 }
 
@@ -546,7 +553,7 @@ void check_pages(PageReadings& pages, pdf::File& file, const Record& record, con
     if (options.check_title) kept.push_back(check_title(pages, file, record, summary));
     const double* r = summary.rect;
     if (summary.page > 0) kept.push_back({summary.page - 1, {r[0], r[1], r[2], r[3]}, "the badge"});
-    refuse_unlisted(file, kept, options.allow_unlisted);
+    refuse_viewer_differences(file, kept, options.allow_unlisted);
 }
 
 // What stamp refuses before it reads the PDF: a record that does not recompute (unless

@@ -9,6 +9,7 @@
 #include "core/sanitizer.hpp"
 #include "core/unicode.hpp"
 #include "drawing/closed_list.hpp"
+#include "drawing/viewers.hpp"
 #include "mark/mark.hpp"
 #include "page/pixels.hpp"
 #include "page/title.hpp"
@@ -19,7 +20,6 @@
 #include "verify/changes.hpp"
 #include "verify/rewritten.hpp"
 #include "verify/signatures.hpp"
-#include "verify/viewers.hpp"
 #include "xmp/xmp.hpp"
 
 #include <signal.h>
@@ -578,8 +578,14 @@ void conclude(pdf::File& file, const Embedded& e, const Baseline& baseline, int 
     std::vector<std::string> missing = missing_evidence(f, receipt_valid, baseline.badge_drawn || !e.links.empty(), unverified_record);
     // What viewers read differently on the pages read (title, badge) and in the file's objects.
     const std::set<int> pages{0, title_page, e.badge_page - 1, baseline.badge_drawn ? baseline.badge_page : 0};
-    for (std::string& why : check_viewers(file, pages, kept, f))
-        missing.push_back(std::move(why));
+    for (drawing::ViewerDifference& d : drawing::viewer_differences(file, pages, kept)) {
+        if (d.fails) {
+            f.fail(d.code, std::move(d.explanation));
+        } else {
+            f.info(d.code, std::move(d.explanation));
+            missing.push_back(std::move(d.missing));
+        }
+    }
     if (options.require_signed_stamp && !publisher_signed)
         missing.push_back("the stamp is not signed by a publisher trusted here (--require-signed-stamp)");
     decide(report, missing);

@@ -282,6 +282,10 @@ REFUSAL_CLASSES = [
      "page 1 draws with overprint on (a logo or figure from a drawing program), which some viewers "
      "simulate and others do not: off pith's closed list",
      lambda c, m, t: c == "stamp.construct_unlisted" and ("/OP true" in m or "/op true" in m)),
+    ("optional_content_ambiguous",
+     "page 1 draws optional content whose visibility is the viewer's choice (a layer the catalog "
+     "does not declare, a state set by usage or intent): viewers may show it differently",
+     lambda c, m, t: c == "stamp.construct_unlisted" and "optional content" in m),
     ("unlisted_construct",
      "page 1 draws with another construct off pith's closed list (a black-generation or undercolour "
      "function, a halftone, an unknown operator, a multimedia annotation), named in the message",
@@ -467,6 +471,9 @@ SELFTEST_REFUSALS = [
     ("newsletr", "stamp.construct_unlisted", "page 1 draws with what pith's closed list lacks: graphics state /BG, "
      "graphics state /UCR; pith verify could not say trusted (--allow-unlisted stamps anyway)", "A Newsletter",
      "unlisted_construct"),
+    ("abntex2-modelo-slides", "stamp.construct_unlisted", 'page 1 draws optional content whose visibility depends on '
+     'the viewer: optional content group 64 ("Layer 1") is used, but the catalog has no /OCProperties; pith verify '
+     "could not say trusted (--allow-unlisted stamps anyway)", "Slides", "optional_content_ambiguous"),
     ("planted", "internal.error", "a failure inside pith", "A Title", "unclassified"),
     ("planted", "stamp.title_not_shown", "a wording no class knows", "A Title", "unclassified"),
 ]

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// What viewers read differently (src/verify/viewers.cpp, pdf::File::ambiguous_definitions):
+// What viewers read differently (src/drawing/viewers.cpp, pdf::File::ambiguous_definitions):
 // hand-written one-page PDFs, each construct alone.
 #include "core/findings.hpp"
 #include "pdf/file.hpp"
 #include "pdf_support.hpp"
-#include "verify/viewers.hpp"
+#include "drawing/viewers.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -34,7 +34,7 @@ std::string page_pdf(const std::string& catalog_extra, const std::string& group,
 
 std::vector<std::string> oc(const std::string& catalog_extra, const std::string& group) {
     File f = File::from_bytes(page_pdf(catalog_extra, group));
-    return pith::verify::optional_content_ambiguities(f, 0);
+    return pith::drawing::optional_content_ambiguities(f, 0);
 }
 
 const std::string kGroup = "<< /Type /OCG /Name (Layer) >>";
@@ -42,7 +42,7 @@ const std::string kListed = "/OCProperties << /OCGs [ 5 0 R ] /D << /Order [ 5 0
 
 std::vector<std::string> annotation(const std::string& annot, const std::string& appearance = "") {
     File f = File::from_bytes(page_pdf(kListed, kGroup, annot, appearance));
-    return pith::verify::malformed_annotations(f, 0);
+    return pith::drawing::malformed_annotations(f, 0);
 }
 
 // A stream object body with `content`.
@@ -95,7 +95,7 @@ TEST_CASE("viewers: optional content whose state is the viewer's choice is named
     CHECK(has(oc("", kGroup), "no /OCProperties"));
     // a membership dictionary: its /VE, and its groups' states
     File ve = File::from_bytes(page_pdf("/OCProperties << /OCGs [ 7 0 R ] /D << >> >>", "<< /Type /OCMD /OCGs [ 7 0 R ] /VE [ /Not 7 0 R ] >>", "", kGroup));
-    CHECK(has(pith::verify::optional_content_ambiguities(ve, 0), "/VE"));
+    CHECK(has(pith::drawing::optional_content_ambiguities(ve, 0), "/VE"));
 }
 
 TEST_CASE("viewers: annotation fields viewers read differently", "[viewers]") {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "verify/viewers.hpp"
+#include "drawing/viewers.hpp"
 
 #include "core/error.hpp"
 #include "drawing/closed_list.hpp"
@@ -11,7 +11,7 @@
 #include <cmath>
 #include <map>
 
-namespace pith::verify {
+namespace pith::drawing {
 namespace {
 
 using pdf::Array;
@@ -293,27 +293,28 @@ std::vector<std::string> malformed_annotations(pdf::File& file, int page_index) 
     return out;
 }
 
-std::vector<std::string> check_viewers(pdf::File& file, const std::set<int>& pages,
-                                       const std::vector<drawing::Area>& keep_clear, Findings& f) {
-    std::vector<std::string> missing;
+std::vector<ViewerDifference> viewer_differences(pdf::File& file, const std::set<int>& pages,
+                                                 const std::vector<Area>& keep_clear) {
+    std::vector<ViewerDifference> out;
     const int count = file.page_count();
     for (int index : pages) {
         if (index < 0 || index >= count) continue;
         const std::string where = "page " + std::to_string(index + 1);
-        if (auto why = optional_content_ambiguities(file, index); !why.empty()) {
-            f.info(finding::pith_optional_content_ambiguous, where + " draws optional content whose visibility depends on the viewer: " + joined(why));
-            missing.push_back("optional content on " + where + " shows differently in different viewers");
-        }
+        if (auto why = optional_content_ambiguities(file, index); !why.empty())
+            out.push_back({finding::pith_optional_content_ambiguous, false,
+                           where + " draws optional content whose visibility depends on the viewer: " + joined(why),
+                           "optional content on " + where + " shows differently in different viewers"});
         if (auto why = malformed_annotations(file, index); !why.empty())
-            f.fail(finding::pith_annotation_malformed, "on " + where + ", viewers read malformed annotations differently: " + joined(why));
+            out.push_back({finding::pith_annotation_malformed, true,
+                           "on " + where + ", viewers read malformed annotations differently: " + joined(why), ""});
     }
-    if (std::string what = drawing::unlisted_on(file, pages, keep_clear); !what.empty()) {
-        f.info(finding::pith_construct_unlisted, what + " (viewers may show it differently)");
-        missing.push_back("a page checked draws with constructs pith's closed list lacks");
-    }
+    if (std::string what = unlisted_on(file, pages, keep_clear); !what.empty())
+        out.push_back({finding::pith_construct_unlisted, false, what + " (viewers may show it differently)",
+                       "a page checked draws with constructs pith's closed list lacks"});
     if (auto why = file.ambiguous_definitions(); !why.empty())
-        f.fail(finding::pith_objects_ambiguous, "viewers resolve some objects to different definitions: " + joined(why));
-    return missing;
+        out.push_back({finding::pith_objects_ambiguous, true,
+                       "viewers resolve some objects to different definitions: " + joined(why), ""});
+    return out;
 }
 
-}  // namespace pith::verify
+}  // namespace pith::drawing

@@ -119,6 +119,16 @@ public:
             if (pdf::overlaps(r, area)) return true;
         return false;
     }
+    // A reader may print the paper: "on screen only" or "in print only" where the annotation's
+    // flags show it in one of the two (no Print flag: not printed; NoView with Print: printed
+    // only); empty where both show it, or neither (Hidden).
+    std::string shown_in_one_view(const Object& annotation) {
+        const Object* f = pdf::entry(file_, annotation, "F");
+        const long long flags = f && f->IsNumber() ? f->GetNumber() : 0;
+        const bool hidden = flags & 2, screen = !hidden && !(flags & 32), print = !hidden && (flags & 4);
+        if (screen == print) return "";
+        return screen ? "on screen only (no Print flag)" : "in print only (NoView)";
+    }
     // An action and the actions its /Next chains (`whose`: "Link annotation", "the document's
     // open action"): each on kActions.
     void actions(const Object& value, const std::string& whose);
@@ -381,6 +391,9 @@ void Walk::annotation(const Object& value, int depth) {
     if (const Object* open = pdf::entry(file_, a, "Open"); open && open->IsBool() && open->GetBool())
         note(subtype + " annotation opened over the page (/Open true)");
     const Object* appearances = pdf::dictionary_entry(file_, a, "AP");
+    if (meets_kept_area(a) && (appearances || (subtype != "Link" && subtype != "Popup")))
+        if (const std::string where = shown_in_one_view(a); !where.empty())
+            note(subtype + " annotation over the title or badge shown " + where);
     if (!appearances) return;
     for (const auto& [kind, shown] : pdf::entries(appearances->GetDictionary())) {
         // The rollover appearance shows while the pointer rests on the annotation, the down

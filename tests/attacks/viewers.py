@@ -17,6 +17,7 @@ pixel-identical to one reference file and as rendered by MuPDF (mutool draw) to 
 "!name", differs from it), and the two references differ in both renderers. The references are
 the same paper with the construct made plain, stamped with the same record.
 """
+import os
 import re
 
 import build_attacks as ba
@@ -56,7 +57,38 @@ def reads(p, name, want):
     return None
 
 
-CHECKS = {"reads": reads}
+def printed(p, name):
+    """Page 1 of `name` as printed, at 72 dpi in gray: Ghostscript with -dPrinted (what a printer
+    driver gets), and poppler's print path (pdftocairo -ps, then Ghostscript)."""
+    key = ("printed", name)
+    if key not in p.cache:
+        base = p.path("work/print-" + os.path.basename(name))
+        gs = ["gs", "-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=pgmraw", "-r72", "-dFirstPage=1", "-dLastPage=1"]
+        p.tool(gs + ["-dPrinted", "-sOutputFile=" + base + "-gs.pgm", p.path(name)])
+        p.tool(["pdftocairo", "-ps", "-f", "1", "-l", "1", p.path(name), base + ".ps"])
+        p.tool(gs + ["-sOutputFile=" + base + "-cairo.pgm", base + ".ps"])
+        p.cache[key] = {tool: ba.read_pgm(base + suffix) for tool, suffix in (("ghostscript", "-gs.pgm"), ("poppler", "-cairo.pgm"))}
+    return p.cache[key]
+
+
+def prints(p, name, want):
+    """Page 1 of `name` shows on screen as `want["screen"]` (poppler and MuPDF, pixel for pixel) and
+    prints as `want["print"]` (Ghostscript and poppler's print path), and the two references
+    print differently."""
+    screen, paper = want["screen"], want["print"]
+    for tool, pixels in p.renders(name).items():
+        if pixels != p.renders(screen)[tool]:
+            return "%s: page 1 on screen differs from %s" % (tool, screen)
+    for tool, pixels in printed(p, name).items():
+        if pixels != printed(p, paper)[tool]:
+            return "%s: page 1 in print differs from %s" % (tool, paper)
+        if pixels == printed(p, screen)[tool]:
+            return "%s prints %s and %s alike: the proof shows nothing" % (tool, screen, paper)
+    p.note.append("poppler and MuPDF show %s on screen; Ghostscript and poppler's print path print %s" % (screen, paper))
+    return None
+
+
+CHECKS = {"reads": reads, "prints": prints}
 
 
 def proof(poppler, mupdf):
@@ -382,8 +414,35 @@ def build_controls(b):
           [["text_has", TITLE_A, "both"], ["differs", "work/r2v-paper-a.pdf"]], control=True)
 
 
+# ---------------------------------------------------------------------------------------------
+# the screen and the printed copy
+
+# (key, annotation over the title (FLAGS: its /F), it shows, what)
+PRINT_ATTACKS = [
+    ("freetext", FREETEXT % (ANNOT_RECT, "FLAGS"), TITLE_B, "a FreeText annotation showing B's title"),
+    ("stamp", (STAMP % ("/Rect " + ANNOT_RECT)).replace("/F 4", "/F FLAGS"), TITLE_B, "a Stamp annotation showing B's title"),
+    ("erase", "<< /Type /Annot /Subtype /Square /Rect %s /F FLAGS /C [ 1 1 1 ] /AP << /N %%(ap)d 0 R >> >>" % ANNOT_RECT, "",
+     "a Square annotation painting white over the title"),
+]
+
+
+def build_print(b):
+    """The screen shows A's title and the printed copy another: an annotation over the title
+    flagged NoView and Print (/F 36), which viewers hide and printers print."""
+    for key, annot, shown, what in PRINT_ATTACKS:
+        name = "viewers-print-%s.pdf" % key
+        data = b.stamp(annot_paper(TITLE_A, annot.replace("FLAGS", "36"), shown), "A", name)
+        twin = "work/r2v-print-%s-shown.pdf" % key  # the same annotation shown on screen and in print
+        b.stamp(annot_paper(TITLE_A, annot.replace("FLAGS", "4"), shown), "A", twin)
+        b.add(name, data, "viewers-print", "paper A with %s over the title, flagged NoView and Print (/F 36), stamped with "
+              "A's record" % what, ("unverified", "pith.construct.unlisted"),
+              "on screen poppler and MuPDF show A's stamped page; printed (Ghostscript -dPrinted, pdftocairo -ps) it shows "
+              "the annotation over A's title", [["mod", "viewers", "prints", {"screen": "work/r2v-paper-a.pdf", "print": twin}]])
+
+
 def build(b, a):
     build_annotations(b)  # makes the plain papers A and B the others compare with
+    build_print(b)
     build_oc(b)
     build_objects(b)
     build_controls(b)

@@ -105,6 +105,12 @@ UNLISTED = [
                                         b"1 g 0 0 328 40 re f 0 g BT /F1 24 Tf 0 12 Td (Open Lists) Tj ET")])),
     ("note-opened", "Text annotation opened over the page (/Open true)",
      lambda: page(annots="<< /Type /Annot /Subtype /Text /Rect [72 400 92 420] /Open true /Contents (note) >>")),
+    ("print-only-over-title", "FreeText annotation over the title or badge shown in print only (NoView)",
+     lambda: page(annots="<< /Type /Annot /Subtype /FreeText /Rect [72 690 400 730] /F 36 /DA (/Helv 18 Tf 0 g) "
+                         "/AP << /N 6 0 R >> >>", extra_objects=[stream("/BBox [0 0 328 40]", b"")])),
+    ("screen-only-over-title", "Square annotation over the title or badge shown on screen only (no Print flag)",
+     lambda: page(annots="<< /Type /Annot /Subtype /Square /Rect [72 690 400 730] /AP << /N 6 0 R >> >>",
+                  extra_objects=[stream("/BBox [0 0 328 40]", b"")])),
     ("shading-type-9", "shading type 9",
      lambda: page("/Sh0 sh\n", shadings="/Sh0 << /ShadingType 9 /ColorSpace /DeviceGray >>")),
 ]
@@ -145,6 +151,9 @@ LISTED = [
     ("appearance-without-subtype", lambda: page(
         annots="<< /Type /Annot /Subtype /Square /Rect [72 400 272 440] /F 4 /AP << /N 6 0 R >> >>",
         extra_objects=[stream("/BBox [0 0 200 40]", b"0 0 1 RG 2 w 1 1 198 38 re S")])),
+    ("annotation-over-title-in-both-views", lambda: page(
+        annots="<< /Type /Annot /Subtype /Square /Rect [72 690 400 730] /F 4 /AP << /N 6 0 R >> >>",
+        extra_objects=[stream("/BBox [0 0 328 40]", b"")])),
 ]
 
 

@@ -11,11 +11,17 @@ else()
   set(PITH_BATCH_SHARED "${CMAKE_SOURCE_DIR}/../shared")
 endif()
 
+# The corpus case compares batch with `pith stamp` alone on every third corpus file; every file
+# with -DPITH_TESTS_FULL=ON.
+set(_pith_batch_full "")
+if(PITH_TESTS_FULL)
+  set(_pith_batch_full --full)
+endif()
 foreach(case manifest_errors basic rerun_no_work interrupted_resumes killed_resumes worker_crash worker_killed_retried
              worker_timeout worker_memory shard verify_mode verdicts examples gnu_parallel corpus corpus_selftest)
   add_test(NAME batch_${case}
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/batch/batch_suite.py
-            --pith $<TARGET_FILE:pith> --source ${CMAKE_SOURCE_DIR} --shared ${PITH_BATCH_SHARED} ${case})
+            --pith $<TARGET_FILE:pith> --source ${CMAKE_SOURCE_DIR} --shared ${PITH_BATCH_SHARED} ${_pith_batch_full} ${case})
   set_tests_properties(batch_${case} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900 LABELS "batch")
 endforeach()
 

@@ -163,13 +163,27 @@ private:
     std::set<std::uint32_t> seen_;
 };
 
+// Object `num` (read already) holds a key twice with different values: Ghostscript draws with the
+// first value, poppler and MuPDF with the last. Empty when it holds none.
+std::string keys_twice(pdf::File& file, std::uint32_t num) {
+    std::string keys;
+    for (const std::string& key : file.keys_twice(num)) keys += (keys.empty() ? "/" : ", /") + key;
+    if (keys.empty()) return "";
+    return "object " + std::to_string(num) + " holding " + keys +
+           " twice with different values (Ghostscript reads the first, poppler and MuPDF the last)";
+}
+
 bool Walk::first_visit(const Object& value) {
     if (!value.IsReference()) return true;
     if (seen_.size() >= kMaxObjects) {
         note("more than " + std::to_string(kMaxObjects) + " objects drawn on one page");
         return false;
     }
-    return seen_.insert(value.GetReference().ObjectNumber()).second;
+    const std::uint32_t num = value.GetReference().ObjectNumber();
+    if (!seen_.insert(num).second) return false;
+    file_.get(value.GetReference());  // read, so that its keys are known
+    if (std::string twice = keys_twice(file_, num); !twice.empty()) note(twice);
+    return true;
 }
 
 const Object* Walk::resource(const Object* resources, const char* category, const std::string& name) {
@@ -459,6 +473,27 @@ void geometry(pdf::File& file, const pdf::Page& page, std::set<std::string>& unl
         if (!pdf::is_number(*unit) || pdf::number_value(*unit) != 1) unlisted.insert("/UserUnit other than 1");
 }
 
+// The page, the page tree nodes above it and its content streams, which choose what it draws:
+// each holding a key twice with different values is named.
+void keys_twice_above(pdf::File& file, const pdf::Page& page, std::set<std::string>& unlisted) {
+    std::vector<std::uint32_t> nums{page.ref.ObjectNumber()};
+    const Object* node = &file.get(page.ref);
+    for (int level = 0; node->IsDictionary() && level < 32; ++level) {
+        const Object* parent = node->GetDictionary().GetKey("Parent");
+        if (!parent || !parent->IsReference()) break;
+        nums.push_back(parent->GetReference().ObjectNumber());
+        node = &file.get(parent->GetReference());
+    }
+    const Object& page_dict = file.get(page.ref);
+    const Object* contents = page_dict.IsDictionary() ? page_dict.GetDictionary().GetKey("Contents") : nullptr;
+    if (contents && contents->IsReference()) nums.push_back(contents->GetReference().ObjectNumber());
+    if (const Object& list = contents ? file.resolve(*contents) : page_dict; contents && list.IsArray())
+        for (const Object& item : list.GetArray())
+            if (item.IsReference()) nums.push_back(item.GetReference().ObjectNumber());
+    for (std::uint32_t num : nums)
+        if (std::string twice = keys_twice(file, num); !twice.empty()) unlisted.insert(twice);
+}
+
 }  // namespace
 
 std::vector<std::string> unlisted_constructs(pdf::File& file, int page_index, const std::vector<Area>& keep_clear) {
@@ -472,6 +507,7 @@ std::vector<std::string> unlisted_constructs(pdf::File& file, int page_index, co
         walk.unlisted.insert("the page has actions on events (/AA)");
     const Object* resources = page.resources.IsDictionary() ? &page.resources : nullptr;
     walk.content(file.page_content(page), resources, false, 0);
+    keys_twice_above(file, page, walk.unlisted);
     if (const pdf::Array* annots = pdf::annotations(file, file.get(page.ref)))
         for (const Object& a : *annots) walk.annotation(a, 0);
     return {walk.unlisted.begin(), walk.unlisted.end()};

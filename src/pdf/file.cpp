@@ -180,20 +180,22 @@ static bool locate_stream(File::Impl& f, std::uint64_t after, std::int64_t decla
 // constructors: every copy of a big /Kids array costs as much as parsing it). Returns the end.
 // `partial`: null to read the whole value; else widths are left out (Lexer::leave_out_widths)
 // and *partial tells whether any were.
-// Every value read is charged to `budget`.
-static std::uint64_t parse_into(const char* base, std::uint64_t size, std::uint64_t pos, PdfVariant& out, Budget* budget,
-                                bool* partial = nullptr) {
+// Every value read is charged to `f`'s budget. The keys one of its dictionaries holds twice with
+// different values are kept for File::keys_twice(`num`) (0: not an object).
+static std::uint64_t parse_into(File::Impl& f, std::uint32_t num, const char* base, std::uint64_t size, std::uint64_t pos,
+                                PdfVariant& out, bool* partial = nullptr) {
     Lexer lx(base + pos, static_cast<std::size_t>(size - pos));
-    lx.charge(budget);
+    lx.charge(f.budget);
     if (partial) lx.leave_out_widths();
     lx.read(out);
     if (partial) *partial = lx.left_out();
+    if (num && !lx.keys_twice().empty()) f.keys_twice[num] = lx.keys_twice();
     return pos + lx.tell();
 }
 
 static Parsed parse_value(File::Impl& f, std::uint64_t pos) {
     Parsed r;
-    r.end = parse_into(f.d, f.n, pos, r.value, f.budget);
+    r.end = parse_into(f, 0, f.d, f.n, pos, r.value);
     return r;
 }
 
@@ -717,7 +719,7 @@ static bool parse_top_object(File::Impl& f, std::uint64_t abs, std::uint32_t num
     skip_ws(f.d, f.n, abs);  // an offset one end-of-line early is common (qpdf and poppler accept it too)
     std::uint64_t p = object_header(f.d, f.n, abs, &n2, &g2);
     if (p == npos64 || n2 != num) return false;
-    const std::uint64_t end = parse_into(f.d, f.n, p, c.value, f.budget, without_widths ? &c.partial : nullptr);
+    const std::uint64_t end = parse_into(f, num, f.d, f.n, p, c.value, without_widths ? &c.partial : nullptr);
     if (f.crypt && f.enc_ref.ObjectNumber() != num) {
         const PdfObject* t = c.value.IsDictionary() ? c.value.GetDictionary().GetKey("Type") : nullptr;
         if (!(t && t->IsName() && t->GetName() == PdfName("XRef")))
@@ -791,7 +793,7 @@ const CachedObject& File::Impl::load(const PdfReference& ref, bool without_width
                 if (i == os->entries.size())
                     fail("object " + std::to_string(num) + " is missing from object stream " + std::to_string(e.value));
             }
-            parse_into(os->data.data(), os->data.size(), os->entries[i].second, c.value, budget,
+            parse_into(*this, num, os->data.data(), os->data.size(), os->entries[i].second, c.value,
                        without_widths ? &c.partial : nullptr);
             check_references(*this, c.value, num);
         }
@@ -1256,6 +1258,11 @@ static std::vector<std::string> defined_differently(File::Impl& f) {
         }
     }
     return out;
+}
+
+std::vector<std::string> File::keys_twice(std::uint32_t num) const {
+    const auto found = impl_->keys_twice.find(num);
+    return found == impl_->keys_twice.end() ? std::vector<std::string>{} : found->second;
 }
 
 std::vector<std::string> File::ambiguous_definitions() {

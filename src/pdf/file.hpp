@@ -143,6 +143,10 @@ public:
     // the cross-reference data puts it, or where none lists it; and a page-tree node that says
     // /Count 0 over pages (met on the way to a page). Scans the file on the first call only.
     std::vector<std::string> ambiguous_definitions();
+    // The keys a dictionary in object `num` (read already) holds twice with different values:
+    // PoDoFo, poppler, MuPDF and qpdf keep the last value, Ghostscript the first. Empty for an
+    // object not read yet.
+    std::vector<std::string> keys_twice(std::uint32_t num) const;
 
     // The newest trailer (for xref streams: the stream dictionary), without stream keys.
     const Dictionary& trailer() const;

@@ -89,6 +89,7 @@ struct File::Impl {
     // Objects readers may resolve differently though nothing needs repair (listed twice in one
     // cross-reference section or object stream): File::ambiguous_definitions().
     std::vector<std::string> ambiguities;
+    std::map<std::uint32_t, std::vector<std::string>> keys_twice;  // File::keys_twice()
     // What the scan of the whole file for definitions found (File::ambiguous_definitions()),
     // once made: the bytes do not change, and the scan reads every one of them.
     std::optional<std::vector<std::string>> defined_differently;

@@ -175,6 +175,9 @@ public:
     // whether any were.
     void leave_out_widths() { leave_out_widths_ = true; }
     bool left_out() const { return left_out_; }
+    // The keys a dictionary read held twice with different values: PoDoFo, poppler, MuPDF and
+    // qpdf keep the last value, Ghostscript the first, so readers see different objects.
+    const std::vector<std::string>& keys_twice() const { return keys_twice_; }
     // Every value read is charged to `budget` (objects materialised); its depth limit applies.
     void charge(Budget* budget) {
         budget_ = budget;
@@ -187,6 +190,7 @@ private:
     Budget* budget_ = nullptr;
     std::uint64_t fast_failed_at_ = 0;
     bool leave_out_widths_ = false, left_out_ = false;
+    std::vector<std::string> keys_twice_;
 
     // The array of numbers that starts just after '[': its item count and its end, or nullopt
     // for another array. An array that starts before the point where an earlier attempt failed
@@ -375,6 +379,40 @@ private:
         if (!GetNextToken(token, &type)) PODOFO_RAISE_ERROR_INFO(PoDoFo::ePdfError_UnexpectedEOF, "unterminated array or dictionary");
     }
 
+    // The dictionary that starts just after "<<". A key written twice keeps its last value, as
+    // PoDoFo's own parser does, and is named in keys_twice() when the values differ.
+    void read_dictionary(PoDoFo::PdfVariant& v, int depth) {
+        using namespace PoDoFo;
+        const char* token = nullptr;
+        EPdfTokenType type;
+        v = PdfDictionary();
+        PdfDictionary& dict = v.GetDictionary();
+        for (next(token, type); !(type == ePdfTokenType_Delimiter && token[0] == '>' && token[1] == '>'); next(token, type)) {
+            PdfVariant key;
+            GetNextVariant(token, type, key, nullptr);
+            const PdfName name = key.GetName();  // throws when the key is not a name
+            next(token, type);
+            if (leave_out_widths_ && type == ePdfTokenType_Delimiter && token[0] == '[' &&
+                (name.GetName() == "W" || name.GetName() == "W2") && skip_number_array(depth + 1)) {
+                left_out_ = true;
+                continue;
+            }
+            if (const auto earlier = dict.GetKeys().find(name); earlier != dict.GetKeys().end()) {
+                PdfObject again{PdfVariant()};
+                read(token, type, again, depth + 1);
+                std::string before, after;
+                earlier->second->ToString(before);
+                again.ToString(after);
+                if (before != after) keys_twice_.push_back(name.GetName());
+                *earlier->second = again;
+                continue;
+            }
+            dict.AddKey(name, PdfObject(PdfVariant()));
+            PdfObject* slot = dict.GetKeys().find(name)->second;  // GetKey() answers null for the empty name "/"
+            read(token, type, *slot, depth + 1);
+        }
+    }
+
     void read(const char* token, PoDoFo::EPdfTokenType type, PoDoFo::PdfVariant& v, int depth) {
         using namespace PoDoFo;
         // Too deep is damage, not an overrun: the recursion stops here, whatever the file holds.
@@ -409,25 +447,8 @@ private:
                 }
                 return;
             }
-            case ePdfDataType_Dictionary: {
-                v = PdfDictionary();
-                PdfDictionary& dict = v.GetDictionary();
-                for (next(token, type); !(type == ePdfTokenType_Delimiter && token[0] == '>' && token[1] == '>'); next(token, type)) {
-                    PdfVariant key;
-                    GetNextVariant(token, type, key, nullptr);
-                    const PdfName name = key.GetName();  // throws when the key is not a name
-                    next(token, type);
-                    if (leave_out_widths_ && type == ePdfTokenType_Delimiter && token[0] == '[' &&
-                        (name.GetName() == "W" || name.GetName() == "W2") && skip_number_array(depth + 1)) {
-                        left_out_ = true;
-                        continue;
-                    }
-                    dict.AddKey(name, PdfObject(PdfVariant()));
-                    PdfObject* slot = dict.GetKeys().find(name)->second;  // GetKey() answers null for the empty name "/"
-                    read(token, type, *slot, depth + 1);
-                }
-                return;
-            }
+            case ePdfDataType_Dictionary:
+                return read_dictionary(v, depth);
             default:
                 PODOFO_RAISE_ERROR_INFO(ePdfError_InvalidDataType, "unexpected token");
         }

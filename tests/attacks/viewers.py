@@ -88,7 +88,22 @@ def prints(p, name, want):
     return None
 
 
-CHECKS = {"reads": reads, "prints": prints}
+def ghostscript_reads(p, name, want):
+    """Page 1 of `name` renders in poppler and MuPDF as `want["others"]`, pixel for pixel, and
+    Ghostscript's text of it holds `want["has"]` and not `want["lacks"]`."""
+    for tool, pixels in p.renders(name).items():
+        if pixels != p.renders(want["others"])[tool]:
+            return "%s: page 1 differs from %s" % (tool, want["others"])
+    rc, text, err = p.tool(["gs", "-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=txtwrite", "-dFirstPage=1", "-dLastPage=1",
+                            "-sOutputFile=-", p.path(name)])
+    text = " ".join(text.split())
+    if want["has"] not in text or want["lacks"] in text:
+        return "Ghostscript's text of page 1 is %r" % text[:160]
+    p.note.append("poppler and MuPDF show %s; Ghostscript reads \"%s\"" % (want["others"], want["has"]))
+    return None
+
+
+CHECKS = {"reads": reads, "prints": prints, "ghostscript_reads": ghostscript_reads}
 
 
 def proof(poppler, mupdf):
@@ -440,9 +455,34 @@ def build_print(b):
               "the annotation over A's title", [["mod", "viewers", "prints", {"screen": "work/r2v-paper-a.pdf", "print": twin}]])
 
 
+def build_keys_twice(b):
+    """The page tree node holds /Kids twice, first a page showing B's title, then A's page:
+    PoDoFo, poppler, MuPDF and qpdf keep the last value, Ghostscript the first. (Not the page
+    itself: pith stamp writes the page again, with one /Contents.)"""
+    objs = objects_of(ba.paper())
+    twice = dict(objs)
+    page_b, content_b = max(objs) + 1, max(objs) + 2
+    content = stream("", TITLE_OPS[TITLE_B] + text_lines("F2", 10, 72, 630, ba.BODY))
+    twice[content_b] = content.encode("latin-1") if isinstance(content, str) else content
+    twice[page_b] = objs[ba.PAGE].replace(b" %d 0 R" % ba.CONTENT, b" %d 0 R" % content_b, 1)
+    twice[ba.PAGES] = objs[ba.PAGES].replace(b"/Kids", b"/Kids [ %d 0 R ] /Kids" % page_b, 1)
+    assert twice[ba.PAGES].count(b"/Kids") == 2 and twice[page_b] != objs[ba.PAGE], twice[ba.PAGES]
+    for key, in_stream in (("", ()), ("-objstm", (ba.PAGES,))):
+        ref = "work/r2v-key-twice%s-ref.pdf" % key
+        b.stamp(xref_stream_file(objs, ba.CATALOG, in_stream=in_stream), "A", ref)
+        name = "viewers-key-twice%s.pdf" % key
+        data = b.stamp(xref_stream_file(twice, ba.CATALOG, in_stream=in_stream), "A", name)
+        b.add(name, data, "viewers-objects", "paper A whose page tree node%s holds /Kids twice: first a page showing "
+              "B's title, then A's page; stamped with A's record" % (" (in an object stream)" if key else ""),
+              ("unverified", "pith.construct.unlisted"), "poppler and MuPDF (the last value) show A's stamped page; Ghostscript "
+              "(the first) shows B's title", [["mod", "viewers", "ghostscript_reads", {"others": ref, "has": TITLE_B,
+                                                                                       "lacks": TITLE_A}]])
+
+
 def build(b, a):
     build_annotations(b)  # makes the plain papers A and B the others compare with
     build_print(b)
+    build_keys_twice(b)
     build_oc(b)
     build_objects(b)
     build_controls(b)

@@ -158,3 +158,21 @@ TEST_CASE("viewers: an object stream read plainly is no ambiguity", "[viewers]")
     plain.get(plain.reference(2));
     CHECK(plain.ambiguous_definitions().empty());
 }
+
+TEST_CASE("viewers: a key written twice with different values is known", "[viewers]") {
+    auto read = [](const std::string& pages) {
+        File f = File::from_bytes(pdftest::classic({{1, "<< /Type /Catalog /Pages 2 0 R >>"}, {2, pages}}));
+        CHECK(f.keys_twice(2).empty());  // not read yet
+        f.get(f.reference(2));
+        return f.keys_twice(2);
+    };
+    CHECK(read("<< /Type /Pages /Kids [ ] /Count 0 >>").empty());
+    CHECK(read("<< /Type /Pages /Kids [ ] /Kids [ ] /Count 0 >>").empty());  // the same value twice: every reader agrees
+    CHECK(read("<< /Type /Pages /Kids [ 9 0 R ] /Kids [ ] /Count 0 >>") == std::vector<std::string>{"Kids"});
+    CHECK(read("<< /Type /Pages /Count 0 /Kids [ ] /X << /A 1 /A 2 >> >>") == std::vector<std::string>{"A"});  // nested
+    File f = File::from_bytes(pdftest::classic({{1, "<< /Type /Catalog /Pages 2 0 R >>"},
+                                                {2, "<< /Type /Pages /Kids [ 9 0 R ] /Kids [ ] /Count 0 >>"}}));
+    const pith::pdf::Object& pages = f.get(f.reference(2));
+    CHECK(pages.GetDictionary().GetKey("Kids")->GetArray().empty());  // the last value, as poppler, MuPDF and qpdf read
+    CHECK(f.ambiguous_definitions().empty());  // what matters is what draws a page: the closed list names it
+}

@@ -486,10 +486,12 @@ void keys_twice_above(pdf::File& file, const pdf::Page& page, std::set<std::stri
     }
     const Object& page_dict = file.get(page.ref);
     const Object* contents = page_dict.IsDictionary() ? page_dict.GetDictionary().GetKey("Contents") : nullptr;
-    if (contents && contents->IsReference()) nums.push_back(contents->GetReference().ObjectNumber());
-    if (const Object& list = contents ? file.resolve(*contents) : page_dict; contents && list.IsArray())
-        for (const Object& item : list.GetArray())
-            if (item.IsReference()) nums.push_back(item.GetReference().ObjectNumber());
+    if (contents) {
+        if (contents->IsReference()) nums.push_back(contents->GetReference().ObjectNumber());
+        if (const Object& list = file.resolve(*contents); list.IsArray())
+            for (const Object& item : list.GetArray())
+                if (item.IsReference()) nums.push_back(item.GetReference().ObjectNumber());
+    }
     for (std::uint32_t num : nums)
         if (std::string twice = keys_twice(file, num); !twice.empty()) unlisted.insert(twice);
 }

@@ -477,14 +477,14 @@ void geometry(pdf::File& file, const pdf::Page& page, std::set<std::string>& unl
 // each holding a key twice with different values is named.
 void keys_twice_above(pdf::File& file, const pdf::Page& page, std::set<std::string>& unlisted) {
     std::vector<std::uint32_t> nums{page.ref.ObjectNumber()};
-    const Object* node = &file.get(page.ref);
+    const Object& page_dict = file.get(page.ref);
+    const Object* node = &page_dict;
     for (int level = 0; node->IsDictionary() && level < 32; ++level) {
         const Object* parent = node->GetDictionary().GetKey("Parent");
         if (!parent || !parent->IsReference()) break;
         nums.push_back(parent->GetReference().ObjectNumber());
         node = &file.get(parent->GetReference());
     }
-    const Object& page_dict = file.get(page.ref);
     const Object* contents = page_dict.IsDictionary() ? page_dict.GetDictionary().GetKey("Contents") : nullptr;
     if (contents) {
         if (contents->IsReference()) nums.push_back(contents->GetReference().ObjectNumber());

@@ -51,12 +51,14 @@ set_tests_properties(code_spdx PROPERTIES TIMEOUT 60 LABELS "code")
 # one way, and the check is proved to catch a planted back-arrow and a stale design.md.
 pith_tree_check(code_module_graph module_graph.py)
 
-# PoDoFo stays behind src/pdf (doc/dev/podofo.md): no PoDoFo name outside it, only the member
-# functions PoDoFo 0.9.8 and 0.10 share; the check is proved to catch a planted use of each kind.
+# PoDoFo stays behind src/pdf (doc/dev/podofo.md): no PoDoFo name and no PoDoFo member call outside
+# it (pith's functions of pdf/types.hpp and pdf/objects.hpp instead); the check is proved to catch a
+# planted use of each kind.
 pith_tree_check(code_podofo_boundary podofo_boundary.py)
 
-# Finding codes are typed constants (src/core/finding_codes.hpp): the compiler rejects a code
-# written as a string or misspelt (doc_findings checks the constants against doc/findings.md).
+# Finding codes are typed constants (src/core/finding_codes.hpp), and so are a region's kind and
+# outcome (src/core/findings.hpp): the compiler rejects one written as a string or misspelt
+# (doc_findings checks the codes against doc/findings.md).
 add_test(NAME code_finding_codes_typed
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/code/finding_codes_typed.py
           --cxx ${CMAKE_CXX_COMPILER} --source ${CMAKE_SOURCE_DIR}

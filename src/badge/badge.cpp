@@ -36,7 +36,7 @@ Object real(double v) { return Object(round4(v)); }
 Object integer(long long v) { return pdf::integer_value(v); }
 
 Ref add_flate_stream(pith::pdf::ObjectSink& sink, Dictionary dict, const std::string& data) {
-    dict.AddKey(Name("Filter"), Name("FlateDecode"));
+    pdf::put(dict, Name("Filter"), Name("FlateDecode"));
     return sink.add_stream(dict, pdf::flate_encode(data));
 }
 
@@ -175,7 +175,7 @@ Dictionary char_procs(pith::pdf::ObjectSink& sink, const std::vector<const font:
                 bx1 = std::max(bx1, g->bbox[2]); by1 = std::max(by1, g->bbox[3]);
             }
         }
-        procs.AddKey(Name(g->name), add_flate_stream(sink, Dictionary(), proc));
+        pdf::put(procs, Name(g->name), add_flate_stream(sink, Dictionary(), proc));
     }
     bbox[0] = bx0;
     bbox[1] = by0;
@@ -206,8 +206,8 @@ FontRefs add_font(pith::pdf::ObjectSink& sink, const std::vector<const font::Gly
         }
     }
     Dictionary encoding;
-    encoding.AddKey(Name("Type"), Name("Encoding"));
-    encoding.AddKey(Name("Differences"), differences);
+    pdf::put(encoding, Name("Type"), Name("Encoding"));
+    pdf::put(encoding, Name("Differences"), differences);
 
     Array matrix;
     for (double v : {0.001, 0.0, 0.0, 0.001, 0.0, 0.0}) pdf::append(matrix, Object(v));
@@ -215,17 +215,17 @@ FontRefs add_font(pith::pdf::ObjectSink& sink, const std::vector<const font::Gly
     for (int v : {bx0, by0, bx1, by1}) pdf::append(fbbox, integer(v));
 
     Dictionary f;
-    f.AddKey(Name("Type"), Name("Font"));
-    f.AddKey(Name("Subtype"), Name("Type3"));
-    f.AddKey(Name("FontBBox"), fbbox);
-    f.AddKey(Name("FontMatrix"), matrix);
-    f.AddKey(Name("CharProcs"), procs);
-    f.AddKey(Name("Encoding"), encoding);
-    f.AddKey(Name("FirstChar"), integer(first));
-    f.AddKey(Name("LastChar"), integer(last));
-    f.AddKey(Name("Widths"), widths);
-    f.AddKey(Name("ToUnicode"), tounicode);
-    f.AddKey(Name("Resources"), Dictionary());
+    pdf::put(f, Name("Type"), Name("Font"));
+    pdf::put(f, Name("Subtype"), Name("Type3"));
+    pdf::put(f, Name("FontBBox"), fbbox);
+    pdf::put(f, Name("FontMatrix"), matrix);
+    pdf::put(f, Name("CharProcs"), procs);
+    pdf::put(f, Name("Encoding"), encoding);
+    pdf::put(f, Name("FirstChar"), integer(first));
+    pdf::put(f, Name("LastChar"), integer(last));
+    pdf::put(f, Name("Widths"), widths);
+    pdf::put(f, Name("ToUnicode"), tounicode);
+    pdf::put(f, Name("Resources"), Dictionary());
     out.font = sink.add(Object(f));
     out.ink_ymin = by0;
     out.ink_ymax = by1;
@@ -241,9 +241,9 @@ Array calrgb() {
     for (int i = 0; i < 3; ++i) gamma.push_back(Object(2.2));
     for (double v : {0.4124, 0.2126, 0.0193, 0.3576, 0.7152, 0.1192, 0.1805, 0.0722, 0.9505})
         pdf::append(matrix, Object(v));
-    d.AddKey(Name("WhitePoint"), white);
-    d.AddKey(Name("Gamma"), gamma);
-    d.AddKey(Name("Matrix"), matrix);
+    pdf::put(d, Name("WhitePoint"), white);
+    pdf::put(d, Name("Gamma"), gamma);
+    pdf::put(d, Name("Matrix"), matrix);
     Array cs;
     pdf::append(cs, Name("CalRGB"));
     pdf::append(cs, d);
@@ -371,12 +371,12 @@ std::string content(const Layout& l, const Options& opt, const QrMatrix& qr, con
 // The Form XObject drawing `cs` with the badge's font.
 Ref form_xobject(pith::pdf::ObjectSink& sink, const FontRefs& fr, const Layout& l, const std::string& cs) {
     Dictionary fonts;
-    fonts.AddKey(Name("F1"), fr.font);
+    pdf::put(fonts, Name("F1"), fr.font);
     Dictionary colorspaces;
-    colorspaces.AddKey(Name("CS0"), calrgb());
+    pdf::put(colorspaces, Name("CS0"), calrgb());
     Dictionary resources;
-    resources.AddKey(Name("Font"), fonts);
-    resources.AddKey(Name("ColorSpace"), colorspaces);
+    pdf::put(resources, Name("Font"), fonts);
+    pdf::put(resources, Name("ColorSpace"), colorspaces);
 
     Array bbox;
     pdf::append(bbox, integer(0));
@@ -385,11 +385,11 @@ Ref form_xobject(pith::pdf::ObjectSink& sink, const FontRefs& fr, const Layout& 
     pdf::append(bbox, real(l.height));
 
     Dictionary x;
-    x.AddKey(Name("Type"), Name("XObject"));
-    x.AddKey(Name("Subtype"), Name("Form"));
-    x.AddKey(Name("FormType"), integer(1));
-    x.AddKey(Name("BBox"), bbox);
-    x.AddKey(Name("Resources"), resources);
+    pdf::put(x, Name("Type"), Name("XObject"));
+    pdf::put(x, Name("Subtype"), Name("Form"));
+    pdf::put(x, Name("FormType"), integer(1));
+    pdf::put(x, Name("BBox"), bbox);
+    pdf::put(x, Name("Resources"), resources);
     return add_flate_stream(sink, x, cs);
 }
 

@@ -42,13 +42,13 @@ public:
     Comparison(pdf::File& file, const Drawn& drawn) : file_(file), drawn_(drawn) {}
 
     bool same_object(std::uint32_t want, const Ref& got) {
-        if (!seen_.insert({want, got.ObjectNumber()}).second) return true;
-        if (!file_.exists(got)) return differ("object " + std::to_string(got.ObjectNumber()) + " is missing");
+        if (!seen_.insert({want, pdf::object_number(got)}).second) return true;
+        if (!file_.exists(got)) return differ("object " + std::to_string(pdf::object_number(got)) + " is missing");
         const Drawn::Item& w = drawn_.at(want);
-        const std::string where = "object " + std::to_string(got.ObjectNumber());
+        const std::string where = "object " + std::to_string(pdf::object_number(got));
         if (w.data.has_value() != file_.is_stream(got)) return differ(where + " is " + (w.data ? "not a stream" : "a stream"));
         if (w.data) {
-            const bool flate = w.value.GetDictionary().HasKey("Filter");
+            const bool flate = pdf::has_key(w.value, "Filter");
             if ((flate ? pdf::flate_decode(*w.data) : *w.data) != file_.stream_decoded(got))
                 return differ(where + "'s stream draws something else");
         }
@@ -64,12 +64,13 @@ private:
     }
 
     bool same_value(const Object& w, const Object& g, const std::string& where) {
-        if (w.IsReference()) return g.IsReference() ? same_object(w.GetReference().ObjectNumber(), g.GetReference())
-                                                    : differ(where + " holds a value where pith writes a reference");
-        if (w.IsDictionary()) {
-            if (!g.IsDictionary()) return differ(where + " is not a dictionary");
+        if (pdf::is_reference(w))
+            return pdf::is_reference(g) ? same_object(pdf::object_number(pdf::reference_of(w)), pdf::reference_of(g))
+                                        : differ(where + " holds a value where pith writes a reference");
+        if (pdf::is_dictionary(w)) {
+            if (!pdf::is_dictionary(g)) return differ(where + " is not a dictionary");
             const auto entries = [](const Object& o) {
-                const auto list = pdf::entries(o.GetDictionary());
+                const auto list = pdf::entries(o);
                 return std::map<std::string, const Object*>(list.begin(), list.end());
             };
             const auto wk = entries(w), gk = entries(g);
@@ -84,10 +85,11 @@ private:
             }
             return true;
         }
-        if (w.IsArray()) {
-            if (!g.IsArray() || g.GetArray().size() != w.GetArray().size()) return differ(where + " is another array");
-            for (std::size_t i = 0; i < w.GetArray().size(); ++i)
-                if (!same_value(w.GetArray()[i], g.GetArray()[i], where)) return false;
+        if (pdf::is_array(w)) {
+            if (!pdf::is_array(g) || pdf::array_of(g).size() != pdf::array_of(w).size())
+                return differ(where + " is another array");
+            for (std::size_t i = 0; i < pdf::array_of(w).size(); ++i)
+                if (!same_value(pdf::array_of(w)[i], pdf::array_of(g)[i], where)) return false;
             return true;
         }
         if (pdf::is_number(w))
@@ -97,7 +99,9 @@ private:
             return pdf::is_string(g) && pdf::text_of(&g) == pdf::text_of(&w)
                        ? true
                        : differ(where + " holds another string");
-        if (w.IsName()) return g.IsName() && pdf::name_of(&g) == pdf::name_of(&w) ? true : differ(where + " holds another name");
+        if (pdf::is_name(w))
+            return pdf::is_name(g) && pdf::name_of(&g) == pdf::name_of(&w) ? true
+                                                                           : differ(where + " holds another name");
         return pdf::to_pdf_string(w) == pdf::to_pdf_string(g) ? true : differ(where + " holds another value");
     }
 
@@ -119,7 +123,7 @@ std::string redraw_differs(pdf::File& file, const Ref& xobject, const std::strin
     }
     Comparison c(file, drawn);
     try {
-        if (c.same_object(made.xobject.ObjectNumber(), xobject)) return {};
+        if (c.same_object(pdf::object_number(made.xobject), xobject)) return {};
     } catch (const Error& e) {
         return std::string("the badge cannot be read (") + e.what() + ")";
     }

@@ -196,7 +196,7 @@ struct ExtractCommand {
 };
 
 int run_extract(const ExtractCommand& c) {
-    mark::Embedded e = pdf::within_budget(c.file, [&] { return mark::extract(c.file, c.password, c.allow_damaged); });
+    mark::PithData e = pdf::within_budget(c.file, [&] { return mark::extract(c.file, c.password, c.allow_damaged); });
     Json j = e.to_json();
     if (c.json) {
         std::printf("%s\n", pretty_json(j).c_str());

@@ -11,6 +11,27 @@ std::string joined(const std::vector<std::string>& items) {
     return out;
 }
 
+const char* to_string(RegionKind kind) {
+    switch (kind) {
+        case RegionKind::Title: return "title";
+        case RegionKind::Badge: return "badge";
+        case RegionKind::Link: return "link";
+        case RegionKind::Annotation: return "annotation";
+        case RegionKind::Content: return "content";
+        case RegionKind::Hidden: return "hidden";
+    }
+    return "";
+}
+
+const char* to_string(RegionOutcome outcome) {
+    switch (outcome) {
+        case RegionOutcome::Ok: return "ok";
+        case RegionOutcome::Info: return "info";
+        case RegionOutcome::Fail: return "fail";
+    }
+    return "";
+}
+
 Json Findings::to_json() const {
     auto list = [](const std::vector<Finding>& items) {
         Json out = Json::array();

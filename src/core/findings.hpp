@@ -19,12 +19,25 @@ struct Finding {
 
 // Where on a page a check looked, and what it made of it (`pith verify --picture` draws these,
 // `--json` lists them): the same data the verdict was made from.
+enum class RegionKind {
+    Title,       // the record's title where the page shows it (or where it stands not set as one)
+    Badge,       // the badge pith's update drew
+    Link,        // a link over or under the badge
+    Annotation,  // an annotation added or changed after the stamp
+    Content,     // a page whose content changed after the stamp
+    Hidden,      // words of the title block a reader cannot see
+};
+// As the findings the region stands for.
+enum class RegionOutcome { Ok, Info, Fail };
+const char* to_string(RegionKind kind);  // "title", "badge", "link", "annotation", "content", "hidden"
+const char* to_string(RegionOutcome outcome);  // "ok", "info", "fail"
+
 struct Region {
     int page = 0;                           // 1-based
     double x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // PDF points, the page's default user space (as a link's /Rect)
-    std::string kind;                       // title, badge, link, annotation, hidden
-    std::string outcome;                    // ok, info, fail: as the findings it stands for
-    std::string label;                      // a few words for the picture
+    RegionKind kind = RegionKind::Title;
+    RegionOutcome outcome = RegionOutcome::Info;
+    std::string label;  // a few words for the picture
 };
 
 struct Findings {

@@ -87,13 +87,14 @@ bool state_entry_listed(const std::string& key, const Object& v) {
     const std::string name = name_of(&v);
     if (key == "RI") return kIntents.count(name) > 0;
     if (key == "BM")  // a name, or an array whose first mode every viewer knows
-        return kBlendModes.count(v.IsArray() && !v.GetArray().empty() ? name_of(&v.GetArray()[0]) : name) > 0;
+        return kBlendModes.count(pdf::is_array(v) && !pdf::array_of(v).empty() ? name_of(&pdf::array_of(v)[0])
+                                                                                : name) > 0;
     if (key == "TR") return name == "Identity";
     if (key == "TR2") return name == "Identity" || name == "Default";
     if (key == "BG2" || key == "UCR2" || key == "HT") return name == "Default";
-    if (key == "OP" || key == "op") return v.IsBool() && !v.GetBool();
-    if (key == "Font") return v.IsArray() && !v.GetArray().empty();
-    if (key == "SMask") return v.IsDictionary() || name == "None";
+    if (key == "OP" || key == "op") return pdf::is_bool(v) && !pdf::bool_of(v);
+    if (key == "Font") return pdf::is_array(v) && !pdf::array_of(v).empty();
+    if (key == "SMask") return pdf::is_dictionary(v) || name == "None";
     return kPlainStateKeys.count(key) > 0;
 }
 
@@ -124,7 +125,7 @@ public:
     // only); empty where both show it, or neither (Hidden).
     std::string shown_in_one_view(const Object& annotation) {
         const Object* f = pdf::entry(file_, annotation, "F");
-        const long long flags = f && f->IsNumber() ? f->GetNumber() : 0;
+        const long long flags = f && pdf::is_integer(*f) ? pdf::integer_of(*f) : 0;
         const bool hidden = flags & 2, screen = !hidden && !(flags & 32), print = !hidden && (flags & 4);
         if (screen == print) return "";
         return screen ? "on screen only (no Print flag)" : "in print only (NoView)";
@@ -150,6 +151,8 @@ private:
     const Object* resource(const Object* resources, const char* category, const std::string& name);
     // True the first time a reference is reached (direct objects always count as new).
     bool first_visit(const Object& value);
+    // Notes the object `value` refers to when it holds a key twice (reading it if not read yet).
+    void note_keys_twice(const Object& value);
 
     void note(std::string what) { unlisted.insert(std::move(what)); }
     // True (and noted) past kMaxDepth: a drawing nested deeper than any honest page's.
@@ -174,22 +177,27 @@ std::string keys_twice(pdf::File& file, std::uint32_t num) {
 }
 
 bool Walk::first_visit(const Object& value) {
-    if (!value.IsReference()) return true;
+    if (!pdf::is_reference(value)) return true;
     if (seen_.size() >= kMaxObjects) {
         note("more than " + std::to_string(kMaxObjects) + " objects drawn on one page");
         return false;
     }
-    const std::uint32_t num = value.GetReference().ObjectNumber();
-    if (!seen_.insert(num).second) return false;
-    file_.get(value.GetReference());  // read, so that its keys are known
-    if (std::string twice = keys_twice(file_, num); !twice.empty()) note(twice);
+    if (!seen_.insert(pdf::object_number(pdf::reference_of(value))).second) return false;
+    note_keys_twice(value);
     return true;
+}
+
+void Walk::note_keys_twice(const Object& value) {
+    if (!pdf::is_reference(value)) return;
+    const pdf::Ref& ref = pdf::reference_of(value);
+    file_.get(ref);  // read, so that its keys are known
+    if (std::string twice = keys_twice(file_, pdf::object_number(ref)); !twice.empty()) note(twice);
 }
 
 const Object* Walk::resource(const Object* resources, const char* category, const std::string& name) {
     if (!resources) return nullptr;
     const Object* dict = pdf::dictionary_entry(file_, *resources, category);
-    return dict ? dict->GetDictionary().GetKey(pdf::Name(name)) : nullptr;
+    return dict ? pdf::find(*dict, pdf::Name(name)) : nullptr;
 }
 
 void Walk::numbers(const Operand& operand) {
@@ -252,10 +260,10 @@ void Walk::operation(std::string_view op, const std::vector<Operand>& operands, 
 }
 
 void Walk::stream_content(const Object& value, const Object* resources, bool glyph_procedure, int depth) {
-    if (!value.IsReference() || !file_.is_stream(value.GetReference())) return;
+    if (!pdf::is_reference(value) || !file_.is_stream(pdf::reference_of(value))) return;
     std::shared_ptr<const std::string> bytes;
     try {
-        bytes = file_.stream_decoded_shared(value.GetReference());
+        bytes = file_.stream_decoded_shared(pdf::reference_of(value));
     } catch (const pdf::TooLarge&) {
         throw;
     } catch (const Error&) {
@@ -266,45 +274,45 @@ void Walk::stream_content(const Object& value, const Object* resources, bool gly
 
 void Walk::graphics_state(const Object& value, int depth) {
     const Object& gs = file_.resolve(value);
-    if (!gs.IsDictionary() || !first_visit(value)) return;
-    for (const auto& [key, stored] : pdf::entries(gs.GetDictionary())) {
+    if (!pdf::is_dictionary(gs) || !first_visit(value)) return;
+    for (const auto& [key, stored] : pdf::entries(gs)) {
         const Object& v = file_.resolve(*stored);
         if (key == "SMask" && name_of(&v) != "None") soft_mask(v, depth);
-        if (key == "Font" && v.IsArray() && !v.GetArray().empty()) font(v.GetArray()[0], nullptr, depth);
+        if (key == "Font" && pdf::is_array(v) && !pdf::array_of(v).empty()) font(pdf::array_of(v)[0], nullptr, depth);
         if (!state_entry_listed(key, v))
             note("graphics state /" + key + (name_of(&v).empty() ? "" : " /" + name_of(&v)) +
-                 (v.IsBool() && v.GetBool() ? " true" : ""));
+                 (pdf::is_bool(v) && pdf::bool_of(v) ? " true" : ""));
     }
 }
 
 void Walk::soft_mask(const Object& value, int depth) {
     const Object& mask = file_.resolve(value);
-    if (!mask.IsDictionary()) return;
+    if (!pdf::is_dictionary(mask)) return;
     const std::string type = name_of(pdf::entry(file_, mask, "S"));
     if (type != "Alpha" && type != "Luminosity") note("soft mask /S /" + type);
     const Object* transfer = pdf::entry(file_, mask, "TR");
     if (transfer && name_of(transfer) != "Identity") note("soft mask /TR");
-    if (const Object* group = mask.GetDictionary().GetKey("G")) xobject(*group, nullptr, depth);
+    if (const Object* group = pdf::find(mask, "G")) xobject(*group, nullptr, depth);
 }
 
 void Walk::colour_space(const Object& value, const Object* resources, int depth) {
     const Object& cs = file_.resolve(value);
-    if (cs.IsName()) {
+    if (pdf::is_name(cs)) {
         const std::string name = name_of(&cs);
         if (name != "DeviceGray" && name != "DeviceRGB" && name != "DeviceCMYK" && name != "Pattern")
             note("colour space /" + name);
         return;
     }
-    if (!cs.IsArray() || cs.GetArray().empty()) return note("a colour space that is not a name or an array");
+    if (!pdf::is_array(cs) || pdf::array_of(cs).empty()) return note("a colour space that is not a name or an array");
     if (too_deep(depth)) return;
     if (!first_visit(value)) return;
-    const auto& a = cs.GetArray();
+    const auto& a = pdf::array_of(cs);
     const std::string family = name_of(&file_.resolve(a[0]));
     if (!kColourFamilies.count(family)) return note("colour space /" + family);
     auto item = [&](std::size_t i) -> const Object* { return i < a.size() ? &a[i] : nullptr; };
     if (family == "ICCBased") {
         const Object& profile = item(1) ? file_.resolve(*item(1)) : cs;
-        if (const Object* alternate = profile.IsDictionary() ? pdf::entry(file_, profile, "Alternate") : nullptr)
+        if (const Object* alternate = pdf::is_dictionary(profile) ? pdf::entry(file_, profile, "Alternate") : nullptr)
             colour_space(*alternate, resources, depth + 1);
     } else if (family == "Indexed" || family == "Pattern") {
         if (item(1)) colour_space(*item(1), resources, depth + 1);
@@ -314,25 +322,24 @@ void Walk::colour_space(const Object& value, const Object* resources, int depth)
         if (item(2)) colour_space(*item(2), resources, depth + 1);
         const Object* attributes = item(4) ? &file_.resolve(*item(4)) : nullptr;
         if (const Object* colourants = attributes ? pdf::dictionary_entry(file_, *attributes, "Colorants") : nullptr)
-            for (const auto& [key, space] : pdf::entries(colourants->GetDictionary()))
-                colour_space(*space, resources, depth + 1);
+            for (const auto& [key, space] : pdf::entries(*colourants)) colour_space(*space, resources, depth + 1);
     }
 }
 
 void Walk::xobject(const Object& value, const Object* resources, int depth, bool appearance) {
     if (!first_visit(value)) return;
     const Object& x = file_.resolve(value);
-    if (!x.IsDictionary()) return;
+    if (!pdf::is_dictionary(x)) return;
     if (too_deep(depth)) return;
     std::string subtype = name_of(pdf::entry(file_, x, "Subtype"));
     if (appearance && subtype.empty()) subtype = "Form";  // an appearance is drawn as a form, /Subtype or not
     for (const char* key : {"OPI", "Alternates", "Ref", "PS"})
-        if (x.GetDictionary().HasKey(key)) note(subtype + " XObject with /" + key);
+        if (pdf::has_key(x, key)) note(subtype + " XObject with /" + key);
     if (subtype == "Image") {
         if (const Object* cs = pdf::entry(file_, x, "ColorSpace")) colour_space(*cs, resources, depth + 1);
         if (const Object* intent = pdf::entry(file_, x, "Intent"); intent && !kIntents.count(name_of(intent)))
             note("rendering intent /" + name_of(intent));
-        if (const Object* mask = x.GetDictionary().GetKey("SMask")) xobject(*mask, resources, depth + 1);
+        if (const Object* mask = pdf::find(x, "SMask")) xobject(*mask, resources, depth + 1);
     } else if (subtype == "Form") {
         const Object* own = pdf::dictionary_entry(file_, x, "Resources");
         if (const Object* group = pdf::dictionary_entry(file_, x, "Group"))
@@ -346,20 +353,20 @@ void Walk::xobject(const Object& value, const Object* resources, int depth, bool
 void Walk::font(const Object& value, const Object* resources, int depth) {
     if (!first_visit(value)) return;
     const Object& f = file_.resolve(value);
-    if (!f.IsDictionary()) return;
+    if (!pdf::is_dictionary(f)) return;
     const std::string subtype = name_of(pdf::entry(file_, f, "Subtype"));
     if (!kFontTypes.count(subtype)) return note("font /Subtype /" + subtype);
     if (subtype == "Type0") {
         const Object* descendants = pdf::entry(file_, f, "DescendantFonts");
-        const bool one = descendants && descendants->IsArray() && !descendants->GetArray().empty();
-        const Object* cid = one ? &file_.resolve(descendants->GetArray()[0]) : nullptr;
-        const std::string cid_type = cid && cid->IsDictionary() ? name_of(pdf::entry(file_, *cid, "Subtype")) : "";
+        const bool one = descendants && pdf::is_array(*descendants) && !pdf::array_of(*descendants).empty();
+        const Object* cid = one ? &file_.resolve(pdf::array_of(*descendants)[0]) : nullptr;
+        const std::string cid_type = cid && pdf::is_dictionary(*cid) ? name_of(pdf::entry(file_, *cid, "Subtype")) : "";
         if (!kCidFontTypes.count(cid_type)) note("CID font /Subtype /" + cid_type);
     } else if (subtype == "Type3") {
         if (too_deep(depth)) return;
         const Object* own = pdf::dictionary_entry(file_, f, "Resources");
         if (const Object* procs = pdf::dictionary_entry(file_, f, "CharProcs"))
-            for (const auto& [glyph, proc] : pdf::entries(procs->GetDictionary()))
+            for (const auto& [glyph, proc] : pdf::entries(*procs))
                 if (first_visit(*proc)) stream_content(*proc, own ? own : resources, true, depth + 1);
     }
 }
@@ -367,7 +374,7 @@ void Walk::font(const Object& value, const Object* resources, int depth) {
 void Walk::pattern(const Object& value, const Object* resources, int depth) {
     if (!first_visit(value)) return;
     const Object& p = file_.resolve(value);
-    if (!p.IsDictionary()) return;
+    if (!pdf::is_dictionary(p)) return;
     if (too_deep(depth)) return;
     const Object* type = pdf::entry(file_, p, "PatternType");
     const long kind = type && pdf::is_number(*type) ? std::lround(pdf::number_value(*type)) : 0;
@@ -385,7 +392,7 @@ void Walk::pattern(const Object& value, const Object* resources, int depth) {
 void Walk::shading(const Object& value, const Object* resources, int depth) {
     if (!first_visit(value)) return;
     const Object& s = file_.resolve(value);
-    if (!s.IsDictionary()) return;
+    if (!pdf::is_dictionary(s)) return;
     const Object* type = pdf::entry(file_, s, "ShadingType");
     const long kind = type && pdf::is_number(*type) ? std::lround(pdf::number_value(*type)) : 0;
     if (kind < 1 || kind > 7) note("shading type " + std::to_string(kind));
@@ -395,21 +402,23 @@ void Walk::shading(const Object& value, const Object* resources, int depth) {
 // An annotation on the page: its type, and every appearance it may show (each drawn as a form).
 void Walk::annotation(const Object& value, int depth) {
     const Object& a = file_.resolve(value);
-    if (!a.IsDictionary()) return;
+    if (!pdf::is_dictionary(a)) return;
+    note_keys_twice(value);  // which appearance, rectangle or flags a viewer takes must not be its choice
     const std::string subtype = pdf::subtype_of(file_, a);
     if (!kAnnotationTypes.count(subtype)) note("annotation /Subtype /" + subtype);
     // What changes the page once it is open: actions on hover, focus or click, a note opened
     // over the page, another appearance while the pointer rests on it.
-    if (a.GetDictionary().HasKey("AA")) note(subtype + " annotation with actions on events (/AA)");
+    if (pdf::has_key(a, "AA")) note(subtype + " annotation with actions on events (/AA)");
     if (const Object* action = pdf::entry(file_, a, "A")) actions(*action, subtype + " annotation");
-    if (const Object* open = pdf::entry(file_, a, "Open"); open && open->IsBool() && open->GetBool())
+    if (const Object* open = pdf::entry(file_, a, "Open"); open && pdf::is_bool(*open) && pdf::bool_of(*open))
         note(subtype + " annotation opened over the page (/Open true)");
     const Object* appearances = pdf::dictionary_entry(file_, a, "AP");
     if (meets_kept_area(a) && (appearances || (subtype != "Link" && subtype != "Popup")))
         if (const std::string where = shown_in_one_view(a); !where.empty())
             note(subtype + " annotation over the title or badge shown " + where);
     if (!appearances) return;
-    for (const auto& [kind, shown] : pdf::entries(appearances->GetDictionary())) {
+    note_keys_twice(*pdf::find(a, "AP"));
+    for (const auto& [kind, shown] : pdf::entries(*appearances)) {
         // The rollover appearance shows while the pointer rests on the annotation, the down
         // appearance while a button presses it: where that is the title or the badge, the
         // reader may see other words there than pith read.
@@ -417,10 +426,10 @@ void Walk::annotation(const Object& value, int depth) {
             note(subtype + " annotation with a " + (kind == "R" ? "rollover" : "pressed") +
                  " appearance over the title or badge");
         const Object& states = file_.resolve(*shown);
-        const bool one_form = shown->IsReference() && file_.is_stream(shown->GetReference());
-        if (!one_form && states.IsDictionary())
-            for (const auto& [state, form] : pdf::entries(states.GetDictionary()))
-                xobject(*form, nullptr, depth + 1, true);
+        note_keys_twice(*shown);
+        const bool one_form = pdf::is_reference(*shown) && file_.is_stream(pdf::reference_of(*shown));
+        if (!one_form && pdf::is_dictionary(states))
+            for (const auto& [state, form] : pdf::entries(states)) xobject(*form, nullptr, depth + 1, true);
         else
             xobject(*shown, nullptr, depth + 1, true);
     }
@@ -432,12 +441,12 @@ void Walk::actions(const Object& value, const std::string& whose) {
         if (count == 64) return note(whose + " chains more than 64 actions");
         const Object& action = file_.resolve(*todo.back());
         todo.pop_back();
-        if (action.IsArray()) {
-            for (const Object& item : action.GetArray()) todo.push_back(&item);
-        } else if (action.IsDictionary()) {
+        if (pdf::is_array(action)) {
+            for (const Object& item : pdf::array_of(action)) todo.push_back(&item);
+        } else if (pdf::is_dictionary(action)) {
             const std::string type = name_of(pdf::entry(file_, action, "S"));
             if (!kActions.count(type)) note(whose + " runs a /" + type + " action");
-            if (const Object* next = action.GetDictionary().GetKey("Next")) todo.push_back(next);
+            if (const Object* next = pdf::find(action, "Next")) todo.push_back(next);
         }
     }
 }
@@ -447,21 +456,21 @@ void Walk::actions(const Object& value, const std::string& whose) {
 // the cover page), an XFA form (Acrobat draws the form's own layout instead of the page).
 void document(pdf::File& file, Walk& walk) {
     const Object& catalog = file.catalog();
-    if (const Object* open = pdf::entry(file, catalog, "OpenAction"); open && open->IsDictionary())
+    if (const Object* open = pdf::entry(file, catalog, "OpenAction"); open && pdf::is_dictionary(*open))
         walk.actions(*open, "the document's open action");
-    if (catalog.GetDictionary().HasKey("AA")) walk.unlisted.insert("the document has actions on events (/AA)");
+    if (pdf::has_key(catalog, "AA")) walk.unlisted.insert("the document has actions on events (/AA)");
     const Object* names = pdf::dictionary_entry(file, catalog, "Names");
-    if (names && names->GetDictionary().HasKey("JavaScript")) walk.unlisted.insert("document-level JavaScript");
-    if (catalog.GetDictionary().HasKey("Collection")) walk.unlisted.insert("a portable collection (/Collection)");
+    if (names && pdf::has_key(*names, "JavaScript")) walk.unlisted.insert("document-level JavaScript");
+    if (pdf::has_key(catalog, "Collection")) walk.unlisted.insert("a portable collection (/Collection)");
     const Object* form = pdf::dictionary_entry(file, catalog, "AcroForm");
-    if (form && form->GetDictionary().HasKey("XFA")) walk.unlisted.insert("an XFA form");
+    if (form && pdf::has_key(*form, "XFA")) walk.unlisted.insert("an XFA form");
 }
 
 // /Rotate as the page tree gives it (inherited), and /UserUnit: a rotation that is not a
 // multiple of 90 degrees or a unit other than 1 is drawn by some viewers and ignored by others.
 void geometry(pdf::File& file, const pdf::Page& page, std::set<std::string>& unlisted) {
     const Object* node = &file.get(page.ref);
-    for (int level = 0; node && node->IsDictionary() && level < 32; ++level) {
+    for (int level = 0; node && pdf::is_dictionary(*node) && level < 32; ++level) {
         if (const Object* rotate = pdf::entry(file, *node, "Rotate")) {
             const double r = pdf::is_number(*rotate) ? pdf::number_value(*rotate) : 1;
             if (r != std::floor(r) || std::fmod(r, 90) != 0) unlisted.insert("/Rotate that is not a multiple of 90");
@@ -476,21 +485,21 @@ void geometry(pdf::File& file, const pdf::Page& page, std::set<std::string>& unl
 // The page, the page tree nodes above it and its content streams, which choose what it draws:
 // each holding a key twice with different values is named.
 void keys_twice_above(pdf::File& file, const pdf::Page& page, std::set<std::string>& unlisted) {
-    std::vector<std::uint32_t> nums{page.ref.ObjectNumber()};
+    std::vector<std::uint32_t> nums{pdf::object_number(page.ref)};
     const Object& page_dict = file.get(page.ref);
     const Object* node = &page_dict;
-    for (int level = 0; node->IsDictionary() && level < 32; ++level) {
-        const Object* parent = node->GetDictionary().GetKey("Parent");
-        if (!parent || !parent->IsReference()) break;
-        nums.push_back(parent->GetReference().ObjectNumber());
-        node = &file.get(parent->GetReference());
+    for (int level = 0; pdf::is_dictionary(*node) && level < 32; ++level) {
+        const Object* parent = pdf::find(*node, "Parent");
+        if (!parent || !pdf::is_reference(*parent)) break;
+        nums.push_back(pdf::object_number(pdf::reference_of(*parent)));
+        node = &file.get(pdf::reference_of(*parent));
     }
-    const Object* contents = page_dict.IsDictionary() ? page_dict.GetDictionary().GetKey("Contents") : nullptr;
+    const Object* contents = pdf::is_dictionary(page_dict) ? pdf::find(page_dict, "Contents") : nullptr;
     if (contents) {
-        if (contents->IsReference()) nums.push_back(contents->GetReference().ObjectNumber());
-        if (const Object& list = file.resolve(*contents); list.IsArray())
-            for (const Object& item : list.GetArray())
-                if (item.IsReference()) nums.push_back(item.GetReference().ObjectNumber());
+        if (pdf::is_reference(*contents)) nums.push_back(pdf::object_number(pdf::reference_of(*contents)));
+        if (const Object& list = file.resolve(*contents); pdf::is_array(list))
+            for (const Object& item : pdf::array_of(list))
+                if (pdf::is_reference(item)) nums.push_back(pdf::object_number(pdf::reference_of(item)));
     }
     for (std::uint32_t num : nums)
         if (std::string twice = keys_twice(file, num); !twice.empty()) unlisted.insert(twice);
@@ -505,9 +514,9 @@ std::vector<std::string> unlisted_constructs(pdf::File& file, int page_index, co
         if (a.page == page_index) here.push_back(a.rect);
     Walk walk(file, std::move(here));
     geometry(file, page, walk.unlisted);
-    if (file.get(page.ref).IsDictionary() && file.get(page.ref).GetDictionary().HasKey("AA"))
+    if (pdf::is_dictionary(file.get(page.ref)) && pdf::has_key(file.get(page.ref), "AA"))
         walk.unlisted.insert("the page has actions on events (/AA)");
-    const Object* resources = page.resources.IsDictionary() ? &page.resources : nullptr;
+    const Object* resources = pdf::is_dictionary(page.resources) ? &page.resources : nullptr;
     walk.content(file.page_content(page), resources, false, 0);
     keys_twice_above(file, page, walk.unlisted);
     if (const pdf::Array* annots = pdf::annotations(file, file.get(page.ref)))

@@ -34,9 +34,9 @@ std::optional<std::uint64_t> marker_at(std::string_view bytes, std::size_t at) {
 // pith:priorLength as the document's XMP records it.
 std::optional<std::uint64_t> recorded_prior_length(pdf::File& file) {
     try {
-        const Object* md = file.catalog().GetDictionary().GetKey("Metadata");
-        if (!md || !md->IsReference() || !file.is_stream(md->GetReference())) return std::nullopt;
-        const xmp::Packet packet = xmp::read(file.stream_decoded(md->GetReference()));
+        const Object* md = pdf::find(file.catalog(), "Metadata");
+        if (!md || !pdf::is_reference(*md) || !file.is_stream(pdf::reference_of(*md))) return std::nullopt;
+        const xmp::Packet packet = xmp::read(file.stream_decoded(pdf::reference_of(*md)));
         const std::string length = xmp::get(packet.pith, xmp::property::priorLength);
         if (length.empty()) return std::nullopt;
         return std::strtoull(length.c_str(), nullptr, 10);
@@ -50,18 +50,19 @@ void collect_links(pdf::File& file, int index, std::vector<Link>& links) {
     if (!annots) return;
     for (const auto& item : *annots) {
         const auto& annot = file.resolve(item);
-        if (!annot.IsDictionary()) continue;
+        if (!pdf::is_dictionary(annot)) continue;
         Link link;
         if (const auto* action = pdf::dictionary_entry(file, annot, "A")) {
             link.uri = pdf::text_entry(file, *action, "URI");
             link.action = pdf::text_entry(file, *action, "S");
-            link.chained = action->GetDictionary().HasKey("Next");
+            link.chained = pdf::has_key(*action, "Next");
         }
         link.pith_badge = mark::is_badge_annotation(file, annot);
         if (!link.pith_badge && body_of_link(link.uri).empty()) continue;
         link.page = index + 1;
-        if (const auto* rect = pdf::entry(file, annot, "Rect"); rect && rect->IsArray() && rect->GetArray().size() == 4)
-            for (int i = 0; i < 4; ++i) link.rect[i] = pdf::number_value(file.resolve(rect->GetArray()[i]));
+        if (const auto* rect = pdf::entry(file, annot, "Rect");
+            rect && pdf::is_array(*rect) && pdf::array_of(*rect).size() == 4)
+            for (int i = 0; i < 4; ++i) link.rect[i] = pdf::number_value(file.resolve(pdf::array_of(*rect)[i]));
         links.push_back(link);
     }
 }
@@ -69,10 +70,10 @@ void collect_links(pdf::File& file, int index, std::vector<Link>& links) {
 }  // namespace
 
 bool is_badge_stream(pdf::File& file, const Object& item) {
-    if (!item.IsReference() || !file.is_stream(item.GetReference())) return false;
-    if (file.get(item.GetReference()).GetDictionary().HasKey("Filter")) return false;
+    if (!pdf::is_reference(item) || !file.is_stream(pdf::reference_of(item))) return false;
+    if (pdf::has_key(file.get(pdf::reference_of(item)), "Filter")) return false;
     try {
-        return file.stream_encoded(item.GetReference()).rfind(kBadgeStreamMarker, 0) == 0;
+        return file.stream_encoded(pdf::reference_of(item)).rfind(kBadgeStreamMarker, 0) == 0;
     } catch (const Error&) {
         return false;
     }
@@ -80,8 +81,8 @@ bool is_badge_stream(pdf::File& file, const Object& item) {
 
 bool is_badge_annotation(pdf::File& file, const Object& item) {
     const Object& annot = file.resolve(item);
-    if (!annot.IsDictionary()) return false;
-    const Object* name = file.get_key(annot.GetDictionary(), "NM");
+    if (!pdf::is_dictionary(annot)) return false;
+    const Object* name = file.get_key(pdf::dictionary_of(annot), "NM");
     return name && pdf::is_string(*name) && pdf::text_of(name) == kBadgeAnnotationName;
 }
 
@@ -123,21 +124,22 @@ std::string body_of_link(const std::string& uri) {
     return {};
 }
 
-Embedded extract(pdf::File& file) {
-    Embedded e;
+PithData extract(pdf::File& file) {
+    PithData e;
     e.file = file.name();
     const Object& catalog = file.catalog();
-    if (const Object* md = catalog.GetDictionary().GetKey("Metadata"); md && md->IsReference() && file.is_stream(md->GetReference())) {
+    if (const Object* md = pdf::find(catalog, "Metadata");
+        md && pdf::is_reference(*md) && file.is_stream(pdf::reference_of(*md))) {
         e.has_xmp = true;
         try {
-            e.xmp = xmp::read(file.stream_decoded(md->GetReference()));
+            e.xmp = xmp::read(file.stream_decoded(pdf::reference_of(*md)));
         } catch (const Error& err) {
             e.xmp_error = err.what();
         }
     }
     if (const Object* info = file.info())
         for (const char* key : {"PithNumber", "Title"})
-            if (std::string v = text_of(file.get_key(info->GetDictionary(), key)); !v.empty()) e.info[key] = v;
+            if (std::string v = text_of(file.get_key(pdf::dictionary_of(*info), key)); !v.empty()) e.info[key] = v;
 
     auto revisions = file.revisions();
     if (auto update = mark::find_pith_update(file)) e.pith_revision = update->revision;
@@ -156,10 +158,10 @@ Embedded extract(pdf::File& file) {
         std::set<std::uint32_t> wanted;
         for (std::uint32_t num : touched) {
             const Object& o = file.get(Ref(num, 0));
-            if (o.IsDictionary() && text_of(o.GetDictionary().GetKey("Type")) == "Page") wanted.insert(num);
+            if (pdf::is_dictionary(o) && text_of(pdf::find(o, "Type")) == "Page") wanted.insert(num);
         }
         for (int i = 0; i < count && !wanted.empty(); ++i)
-            if (wanted.erase(file.page(i).ref.ObjectNumber())) pages.insert(i);
+            if (wanted.erase(pdf::object_number(file.page(i).ref))) pages.insert(i);
     }
     for (int index : pages) {
         collect_links(file, index, e.links);
@@ -177,7 +179,7 @@ Embedded extract(pdf::File& file) {
     return e;
 }
 
-Json Embedded::to_json() const {
+Json PithData::to_json() const {
     Json links_json = Json::array();
     for (const auto& l : links)
         links_json.push_back({{"page", l.page}, {"rect", {l.rect[0], l.rect[1], l.rect[2], l.rect[3]}}, {"uri", l.uri},
@@ -208,17 +210,17 @@ void refuse_damaged(const pdf::File& file, bool allow_damaged, const std::string
                 err::pdf_damaged);
 }
 
-Embedded extract(const std::string& path, const std::string& password, bool allow_damaged) {
+PithData extract(const std::string& path, const std::string& password, bool allow_damaged) {
     const InputFile in(path);  // "-": standard input
     pdf::File file = pdf::File::open(in.fd(), path, pdf::OpenOptions{password, !password.empty()});
     refuse_damaged(file, allow_damaged);  // most damage shows on opening
-    Embedded e = extract(file);
+    PithData e = extract(file);
     refuse_damaged(file, allow_damaged);  // the rest while reading page 1
     e.defects = file.defects();
     return e;
 }
 
-std::string carried_number(const Embedded& e) {
+std::string carried_number(const PithData& e) {
     Json number = e.to_json()["number"];
     std::string n = number.is_string() ? number.get<std::string>() : "";
     for (std::size_t i = 0; n.empty() && i < e.links.size(); ++i)

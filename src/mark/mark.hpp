@@ -4,7 +4,7 @@
 // stamp writes it, verify and extract read it; neither needs the other for that.
 //   - pith's update: a revision that opens with kUpdateMarker naming the bytes kept before it;
 //   - the badge: its content streams, XObject and link annotation, by their names;
-//   - Embedded: everything pith-related a PDF carries (XMP, Info, resolver links, revisions).
+//   - PithData: everything pith-related a PDF carries (XMP, Info, resolver links, revisions).
 #include "core/json.hpp"
 #include "pdf/types.hpp"
 #include "xmp/xmp.hpp"
@@ -66,7 +66,7 @@ struct RevisionInfo {
 };
 
 // Everything pith-related that a PDF carries, without judging it.
-struct Embedded {
+struct PithData {
     std::string file;
     bool has_xmp = false;
     std::string xmp_error;          // the packet exists but is not well-formed
@@ -84,15 +84,15 @@ struct Embedded {
 
 // Both throw pith::Error when the file cannot be read as a PDF at all, or is damaged
 // (pdf::File::defects()) and damage is not allowed.
-Embedded extract(const std::string& path, const std::string& password = "", bool allow_damaged = false);
+PithData extract(const std::string& path, const std::string& password = "", bool allow_damaged = false);
 // The same, of a file already open (damage not judged).
-Embedded extract(pdf::File& file);
+PithData extract(pdf::File& file);
 // The number's body a resolver link names: https://host/pith/BODY[.json|/...], upper-cased;
 // "" if the link names none.
 std::string body_of_link(const std::string& uri);
 // The number a PDF carries, as a registry query: its metadata's; without metadata (a converter
 // dropped it), the one its badge's link names, whole or its prefix (pith:BODY8); "" when none.
-std::string carried_number(const Embedded& e);
+std::string carried_number(const PithData& e);
 // Damage the reader worked around (pdf::File::defects()): pith::Error (pdf.damaged) unless
 // `allow_damaged`; `doing` names what is refused ("stamp", "read"), as --allow-damaged does it.
 // pith stamp, verify and extract refuse damage by this one rule.

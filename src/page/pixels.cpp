@@ -1085,7 +1085,7 @@ void Reader::ask(Request request) {
     request_ = std::move(request);
 }
 
-std::unique_ptr<Reader> asked(std::unique_ptr<Reader> started, std::string_view pdf, const std::string& password, Request request) {
+std::unique_ptr<Reader> reader_for(std::unique_ptr<Reader> started, std::string_view pdf, const std::string& password, Request request) {
     if (!started) return std::make_unique<Reader>(pdf, password, std::move(request));
     started->ask(std::move(request));
     return started;

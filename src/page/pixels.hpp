@@ -203,9 +203,9 @@ private:
     std::optional<Request> request_;  // read in this process where no child could be started
     child::Child child_;              // not started where no child could be
 };
-// `started` (a Reader started before the request was known) asked `request`; where there is
-// none, a Reader started and asked now.
-std::unique_ptr<Reader> asked(std::unique_ptr<Reader> started, std::string_view pdf, const std::string& password, Request request);
+// The Reader that reads `request`: `started` (a Reader started before the request was known),
+// asked it; where there is none, a Reader started and asked now.
+std::unique_ptr<Reader> reader_for(std::unique_ptr<Reader> started, std::string_view pdf, const std::string& password, Request request);
 
 // For the child's pipes: lossless encodings of a Reading and a Request and their inverses
 // (nullopt on junk).

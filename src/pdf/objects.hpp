@@ -28,6 +28,11 @@ std::string string_bytes(const Object& object);
 // A dictionary's entries by key (the key without its "/"), in PoDoFo's order (sorted by key).
 std::vector<std::pair<std::string, const Object*>> entries(const Dictionary& dictionary);
 std::size_t entry_count(const Dictionary& dictionary);
+// The same for an object that is a dictionary (LibraryError when it is not).
+inline std::vector<std::pair<std::string, const Object*>> entries(const Object& dictionary) {
+    return entries(dictionary_of(dictionary));
+}
+inline std::size_t entry_count(const Object& dictionary) { return entry_count(dictionary_of(dictionary)); }
 
 // ---- Making a value
 

@@ -27,13 +27,15 @@ using pdf::name_of;
 // field object once, so that a /Kids loop costs nothing more.
 void collect_fields(pdf::File& file, const Object* fields, int depth, std::vector<const Object*>& out,
                     std::set<std::uint32_t>& seen) {
-    if (!fields || !fields->IsArray() || depth > 8) return;
-    for (const auto& item : fields->GetArray()) {
-        if (!item.IsReference() || !seen.insert(item.GetReference().ObjectNumber()).second || seen.size() > 100000) continue;
+    if (!fields || !pdf::is_array(*fields) || depth > 8) return;
+    for (const auto& item : pdf::array_of(*fields)) {
+        if (!pdf::is_reference(item) || !seen.insert(pdf::object_number(pdf::reference_of(item))).second ||
+            seen.size() > 100000)
+            continue;
         const Object& f = file.resolve(item);
-        if (!f.IsDictionary()) continue;
+        if (!pdf::is_dictionary(f)) continue;
         out.push_back(&f);
-        collect_fields(file, file.get_key(f.GetDictionary(), "Kids"), depth + 1, out, seen);
+        collect_fields(file, file.get_key(pdf::dictionary_of(f), "Kids"), depth + 1, out, seen);
     }
 }
 
@@ -57,12 +59,13 @@ namespace {
 
 std::vector<const Object*> signed_fields(pdf::File& file) {
     std::vector<const Object*> fields, out;
-    const Object* form = file.get_key(file.catalog().GetDictionary(), "AcroForm");
-    if (!form || !form->IsDictionary()) return out;
+    const Object* form = file.get_key(pdf::dictionary_of(file.catalog()), "AcroForm");
+    if (!form || !pdf::is_dictionary(*form)) return out;
     std::set<std::uint32_t> seen;
-    collect_fields(file, file.get_key(form->GetDictionary(), "Fields"), 0, fields, seen);
+    collect_fields(file, file.get_key(pdf::dictionary_of(*form), "Fields"), 0, fields, seen);
     for (const Object* f : fields)
-        if (name_of(file.get_key(f->GetDictionary(), "FT")) == "Sig" && file.get_key(f->GetDictionary(), "V")) out.push_back(f);
+        if (name_of(file.get_key(pdf::dictionary_of(*f), "FT")) == "Sig" && file.get_key(pdf::dictionary_of(*f), "V"))
+            out.push_back(f);
     return out;
 }
 
@@ -75,16 +78,20 @@ std::string text_of(const Object* o) {
 bool has_signatures(pdf::File& file) { return !signed_fields(file).empty(); }
 
 int docmdp_permissions(pdf::File& file) {
-    const Object* perms = file.get_key(file.catalog().GetDictionary(), "Perms");
-    const Object* sig = perms && perms->IsDictionary() ? file.get_key(perms->GetDictionary(), "DocMDP") : nullptr;
-    const Object* refs = sig && sig->IsDictionary() ? file.get_key(sig->GetDictionary(), "Reference") : nullptr;
-    if (!refs || !refs->IsArray()) return sig ? 1 : 0;
-    for (const auto& item : refs->GetArray()) {
+    const Object* perms = file.get_key(pdf::dictionary_of(file.catalog()), "Perms");
+    const Object* sig =
+        perms && pdf::is_dictionary(*perms) ? file.get_key(pdf::dictionary_of(*perms), "DocMDP") : nullptr;
+    const Object* refs =
+        sig && pdf::is_dictionary(*sig) ? file.get_key(pdf::dictionary_of(*sig), "Reference") : nullptr;
+    if (!refs || !pdf::is_array(*refs)) return sig ? 1 : 0;
+    for (const auto& item : pdf::array_of(*refs)) {
         const Object& r = file.resolve(item);
-        if (!r.IsDictionary() || pdf::name_of(file.get_key(r.GetDictionary(), "TransformMethod")) != "DocMDP") continue;
-        const Object* params = file.get_key(r.GetDictionary(), "TransformParams");
-        const Object* pv = params && params->IsDictionary() ? file.get_key(params->GetDictionary(), "P") : nullptr;
-        const long long v = pv && pv->IsNumber() ? pv->GetNumber() : 2;  // 2 when the parameters give none
+        if (!pdf::is_dictionary(r) || pdf::name_of(file.get_key(pdf::dictionary_of(r), "TransformMethod")) != "DocMDP")
+            continue;
+        const Object* params = file.get_key(pdf::dictionary_of(r), "TransformParams");
+        const Object* pv =
+            params && pdf::is_dictionary(*params) ? file.get_key(pdf::dictionary_of(*params), "P") : nullptr;
+        const long long v = pv && pdf::is_integer(*pv) ? pdf::integer_of(*pv) : 2;  // 2 when the parameters give none
         return v >= 1 && v <= 3 ? static_cast<int>(v) : 1;
     }
     return 1;
@@ -93,11 +100,13 @@ int docmdp_permissions(pdf::File& file) {
 std::vector<std::string> signatures(pdf::File& file) {
     std::vector<std::string> out;
     for (const Object* f : signed_fields(file)) {
-        std::string text = "field \"" + text_of(file.get_key(f->GetDictionary(), "T")) + "\"";
-        const Object& v = file.resolve(*file.get_key(f->GetDictionary(), "V"));  // signed_fields: present
-        if (v.IsDictionary()) {
-            if (const std::string name = text_of(file.get_key(v.GetDictionary(), "Name")); !name.empty()) text += " by " + name;
-            if (const std::string when = text_of(file.get_key(v.GetDictionary(), "M")); !when.empty()) text += " at " + when;
+        std::string text = "field \"" + text_of(file.get_key(pdf::dictionary_of(*f), "T")) + "\"";
+        const Object& v = file.resolve(*file.get_key(pdf::dictionary_of(*f), "V"));  // signed_fields: present
+        if (pdf::is_dictionary(v)) {
+            if (const std::string name = text_of(file.get_key(pdf::dictionary_of(v), "Name")); !name.empty())
+                text += " by " + name;
+            if (const std::string when = text_of(file.get_key(pdf::dictionary_of(v), "M")); !when.empty())
+                text += " at " + when;
         }
         out.push_back(text);
     }
@@ -114,7 +123,7 @@ std::string new_field_name(pdf::File& file, const Array& fields) {
     collect_fields(file, &fields_object, 0, existing, seen);
     std::set<std::string> names;
     for (const Object* f : existing)
-        if (const Object* t = file.get_key(f->GetDictionary(), "T"); t && pdf::is_string(*t))
+        if (const Object* t = file.get_key(pdf::dictionary_of(*f), "T"); t && pdf::is_string(*t))
             names.insert(pdf::text_of(t));
     std::string name = kFieldName;
     for (int i = 2; names.count(name); ++i) name = kFieldName + std::to_string(i);
@@ -124,28 +133,28 @@ std::string new_field_name(pdf::File& file, const Array& fields) {
 // The signature dictionary: placeholders patched by finish(). All values direct.
 Dictionary signature_dictionary(const Signer& signer, bool certify) {
     Dictionary sig;
-    sig.AddKey("Type", Name("Sig"));
-    sig.AddKey("Filter", Name("Adobe.PPKLite"));
-    sig.AddKey("SubFilter", Name("ETSI.CAdES.detached"));
+    pdf::put(sig, "Type", Name("Sig"));
+    pdf::put(sig, "Filter", Name("Adobe.PPKLite"));
+    pdf::put(sig, "SubFilter", Name("ETSI.CAdES.detached"));
     Array range;
     pdf::append(range, pdf::integer_value(0));
     for (int i = 0; i < 3; ++i) pdf::append(range, pdf::integer_value(kRangePlaceholder));
-    sig.AddKey("ByteRange", range);
+    pdf::put(sig, "ByteRange", range);
     const std::string zeros(signer.reserve(), '\0');
-    sig.AddKey("Contents", pdf::hex_value(zeros));
-    sig.AddKey("M", pdf::text_value(pdf_date_now()));
+    pdf::put(sig, "Contents", pdf::hex_value(zeros));
+    pdf::put(sig, "M", pdf::text_value(pdf_date_now()));
     if (certify) {
         Dictionary params;
-        params.AddKey("Type", Name("TransformParams"));
-        params.AddKey("P", pdf::integer_value(2));
-        params.AddKey("V", Name("1.2"));
+        pdf::put(params, "Type", Name("TransformParams"));
+        pdf::put(params, "P", pdf::integer_value(2));
+        pdf::put(params, "V", Name("1.2"));
         Dictionary reference;
-        reference.AddKey("Type", Name("SigRef"));
-        reference.AddKey("TransformMethod", Name("DocMDP"));
-        reference.AddKey("TransformParams", params);
+        pdf::put(reference, "Type", Name("SigRef"));
+        pdf::put(reference, "TransformMethod", Name("DocMDP"));
+        pdf::put(reference, "TransformParams", params);
         Array refs;
         pdf::append(refs, reference);
-        sig.AddKey("Reference", refs);
+        pdf::put(sig, "Reference", refs);
     }
     return sig;
 }
@@ -154,26 +163,26 @@ Dictionary signature_dictionary(const Signer& signer, bool certify) {
 Dictionary signature_field(pdf::Update& update, const std::string& name, const Ref& signature,
                               const Ref* page) {
     Dictionary field;
-    field.AddKey("Type", Name("Annot"));
-    field.AddKey("Subtype", Name("Widget"));
-    field.AddKey("FT", Name("Sig"));
-    field.AddKey("T", pdf::text_value(name));
-    field.AddKey("V", signature);
-    field.AddKey("F", pdf::integer_value(132));
+    pdf::put(field, "Type", Name("Annot"));
+    pdf::put(field, "Subtype", Name("Widget"));
+    pdf::put(field, "FT", Name("Sig"));
+    pdf::put(field, "T", pdf::text_value(name));
+    pdf::put(field, "V", signature);
+    pdf::put(field, "F", pdf::integer_value(132));
     Array rect;
     for (int i = 0; i < 4; ++i) pdf::append(rect, pdf::integer_value(0));
-    field.AddKey("Rect", rect);
-    if (page) field.AddKey("P", *page);
+    pdf::put(field, "Rect", rect);
+    if (page) pdf::put(field, "P", *page);
     // An empty appearance: PDF/A wants one for every widget; a zero rectangle shows nothing anyway.
     Dictionary form_xobject;
-    form_xobject.AddKey("Type", Name("XObject"));
-    form_xobject.AddKey("Subtype", Name("Form"));
+    pdf::put(form_xobject, "Type", Name("XObject"));
+    pdf::put(form_xobject, "Subtype", Name("Form"));
     Array bbox;
     for (int i = 0; i < 4; ++i) pdf::append(bbox, pdf::integer_value(0));
-    form_xobject.AddKey("BBox", bbox);
+    pdf::put(form_xobject, "BBox", bbox);
     Dictionary appearance;
-    appearance.AddKey("N", update.add_stream(form_xobject, ""));
-    field.AddKey("AP", appearance);
+    pdf::put(appearance, "N", update.add_stream(form_xobject, ""));
+    pdf::put(field, "AP", appearance);
     return field;
 }
 
@@ -195,14 +204,14 @@ Placeholder prepare(pdf::File& file, pdf::Update& update, const Ref* page, const
     Object catalog = current(file, update, file.root_ref());
     Ref form_ref;
     Dictionary form;
-    if (const Object* af = catalog.GetDictionary().GetKey("AcroForm"); af && af->IsReference()) {
-        form_ref = af->GetReference();
-        if (const Object& o = current(file, update, form_ref); o.IsDictionary()) form = o.GetDictionary();
-    } else if (af && af->IsDictionary()) {
-        form = af->GetDictionary();
+    if (const Object* af = pdf::find(catalog, "AcroForm"); af && pdf::is_reference(*af)) {
+        form_ref = pdf::reference_of(*af);
+        if (const Object& o = current(file, update, form_ref); pdf::is_dictionary(o)) form = pdf::dictionary_of(o);
+    } else if (af && pdf::is_dictionary(*af)) {
+        form = pdf::dictionary_of(*af);
     }
     Array fields;
-    if (const Object* f = file.get_key(form, "Fields"); f && f->IsArray()) fields = f->GetArray();
+    if (const Object* f = file.get_key(form, "Fields"); f && pdf::is_array(*f)) fields = pdf::array_of(*f);
 
     const std::string name = new_field_name(file, fields);
     p.signature = update.add(Object(signature_dictionary(signer, certify)));
@@ -210,28 +219,29 @@ Placeholder prepare(pdf::File& file, pdf::Update& update, const Ref* page, const
     if (page) add_to_annotations(file, update, *page, p.field);
 
     pdf::append(fields, p.field);
-    form.AddKey("Fields", fields);
+    pdf::put(form, "Fields", fields);
     long long flags = 0;
-    if (const Object* f = file.get_key(form, "SigFlags"); f && f->IsNumber()) flags = f->GetNumber();
-    form.AddKey("SigFlags", pdf::integer_value(flags | 3));  // signatures exist; append only
-    if (form_ref.ObjectNumber() != 0) {
+    if (const Object* f = file.get_key(form, "SigFlags"); f && pdf::is_integer(*f)) flags = pdf::integer_of(*f);
+    pdf::put(form, "SigFlags", pdf::integer_value(flags | 3));  // signatures exist; append only
+    if (pdf::object_number(form_ref) != 0) {
         update.replace(form_ref, Object(form));
     } else {
-        catalog.GetDictionary().AddKey("AcroForm", form);
+        pdf::put(pdf::dictionary_of(catalog), "AcroForm", form);
     }
     if (certify) {
         Dictionary perms;
-        if (const Object* old = file.get_key(catalog.GetDictionary(), "Perms"); old && old->IsDictionary()) perms = old->GetDictionary();
-        perms.AddKey("DocMDP", p.signature);
-        catalog.GetDictionary().AddKey("Perms", perms);
+        if (const Object* old = file.get_key(pdf::dictionary_of(catalog), "Perms"); old && pdf::is_dictionary(*old))
+            perms = pdf::dictionary_of(*old);
+        pdf::put(perms, "DocMDP", p.signature);
+        pdf::put(pdf::dictionary_of(catalog), "Perms", perms);
     }
-    if (form_ref.ObjectNumber() == 0 || certify) update.replace(file.root_ref(), catalog);
+    if (pdf::object_number(form_ref) == 0 || certify) update.replace(file.root_ref(), catalog);
     return p;
 }
 
 void finish(std::string_view prior, std::string& tail, const std::map<std::uint32_t, std::size_t>& offsets, const Placeholder& p,
             const Signer& signer) {
-    auto at = offsets.find(p.signature.ObjectNumber());
+    auto at = offsets.find(pdf::object_number(p.signature));
     if (at == offsets.end()) throw Error("internal: the signature dictionary was not written", err::internal_error);
     // PoDoFo writes a dictionary's keys in name order, so /ByteRange and /Contents come before
     // any string of the dictionary: their first occurrences after the object header are the keys.

@@ -100,13 +100,13 @@ xmp::Properties properties_for(const Record& record, const Options& options, std
 
 void write_metadata(pdf::File& file, pdf::Update& update, const xmp::Properties& properties) {
     const Object& catalog = file.catalog();
-    const Object* current = catalog.GetDictionary().GetKey("Metadata");
+    const Object* current = pdf::find(catalog, "Metadata");
     Dictionary dict;
     std::string existing;
-    if (current && current->IsReference() && file.is_stream(current->GetReference())) {
-        existing = file.stream_decoded(current->GetReference());
-        dict = file.get(current->GetReference()).GetDictionary();
-        for (const char* key : {"Filter", "DecodeParms", "Length", "DL"}) dict.RemoveKey(key);
+    if (current && pdf::is_reference(*current) && file.is_stream(pdf::reference_of(*current))) {
+        existing = file.stream_decoded(pdf::reference_of(*current));
+        dict = pdf::dictionary_of(file.get(pdf::reference_of(*current)));
+        for (const char* key : {"Filter", "DecodeParms", "Length", "DL"}) pdf::remove_key(dict, key);
     }
     std::string packet;
     try {
@@ -114,23 +114,23 @@ void write_metadata(pdf::File& file, pdf::Update& update, const xmp::Properties&
     } catch (const Error& e) {
         throw Error(file.name() + ": the document's XMP metadata cannot be merged: " + e.what(), err::pdf_xmp);
     }
-    dict.AddKey("Type", Name("Metadata"));
-    dict.AddKey("Subtype", Name("XML"));
+    pdf::put(dict, "Type", Name("Metadata"));
+    pdf::put(dict, "Subtype", Name("XML"));
     if (!existing.empty()) {
-        update.replace_stream(current->GetReference(), dict, packet);
+        update.replace_stream(pdf::reference_of(*current), dict, packet);
         return;
     }
     Ref ref = update.add_stream(dict, packet);
     Object new_catalog = catalog;
-    new_catalog.GetDictionary().AddKey("Metadata", ref);
+    pdf::put(pdf::dictionary_of(new_catalog), "Metadata", ref);
     update.replace(file.root_ref(), new_catalog);
 }
 
 Dictionary write_info(pdf::File& file, pdf::Update& update, const std::string& number) {
     Dictionary info;
-    if (const Object* existing = file.info()) info = existing->GetDictionary();
-    info.AddKey("PithNumber", pdf::text_value(number));
-    if (file.info_ref().ObjectNumber() != 0)
+    if (const Object* existing = file.info()) info = pdf::dictionary_of(*existing);
+    pdf::put(info, "PithNumber", pdf::text_value(number));
+    if (pdf::object_number(file.info_ref()) != 0)
         update.replace(file.info_ref(), Object(info));
     else
         update.set_info(update.add(Object(info)));
@@ -201,7 +201,8 @@ public:
     void start_pixels() { pixels_ = std::make_unique<pixels::Reader>(file_.bytes(), password_); }
     // The title's pixels read as `request` asks, by the child started for it if there is one.
     pixels::Reading read_pixels(pixels::Request request) {
-        return pixels::asked(std::exchange(pixels_, nullptr), file_.bytes(), password_, std::move(request))->collect();
+        auto reader = pixels::reader_for(std::exchange(pixels_, nullptr), file_.bytes(), password_, std::move(request));
+        return reader->collect();
     }
 
 private:
@@ -322,10 +323,10 @@ Array contents_around(pdf::File& file, const Object& page, Ref open, Ref close) 
     pdf::append(contents, open);
     if (const Object* existing = pdf::own_contents(page)) {
         const Object& resolved = file.resolve(*existing);
-        if (resolved.IsArray()) {
-            for (const auto& item : resolved.GetArray())
+        if (pdf::is_array(resolved)) {
+            for (const auto& item : pdf::array_of(resolved))
                 if (!mark::is_badge_stream(file, item)) pdf::append(contents, item);
-        } else if (existing->IsReference()) {
+        } else if (pdf::is_reference(*existing)) {
             pdf::append(contents, *existing);
         }
     }
@@ -336,11 +337,12 @@ Array contents_around(pdf::File& file, const Object& page, Ref open, Ref close) 
 // The page's /Resources with the badge's form XObject added.
 Dictionary resources_with(pdf::File& file, const pdf::Page& page, const Ref& xobject) {
     Dictionary resources;
-    if (page.resources.IsDictionary()) resources = page.resources.GetDictionary();
+    if (pdf::is_dictionary(page.resources)) resources = pdf::dictionary_of(page.resources);
     Dictionary xobjects;
-    if (const Object* x = file.get_key(resources, "XObject"); x && x->IsDictionary()) xobjects = x->GetDictionary();
-    xobjects.AddKey(Name(mark::kBadgeResourceName), xobject);
-    resources.AddKey("XObject", xobjects);
+    if (const Object* x = file.get_key(resources, "XObject"); x && pdf::is_dictionary(*x))
+        xobjects = pdf::dictionary_of(*x);
+    pdf::put(xobjects, Name(mark::kBadgeResourceName), xobject);
+    pdf::put(resources, "XObject", xobjects);
     return resources;
 }
 
@@ -360,22 +362,22 @@ void badge_rect(const Matrix& m, const badge::Badge& badge, double rect[4]) {
 // The badge's link: a printed, borderless /URI link to the resolver over its box.
 Dictionary badge_link(const double rect[4], const Ref& page, const Record& record, const std::string& url) {
     Dictionary link;
-    link.AddKey("Type", Name("Annot"));
-    link.AddKey("Subtype", Name("Link"));
+    pdf::put(link, "Type", Name("Annot"));
+    pdf::put(link, "Subtype", Name("Link"));
     Array box;
     for (int i = 0; i < 4; ++i) pdf::append(box, Object(rect[i]));
-    link.AddKey("Rect", box);
+    pdf::put(link, "Rect", box);
     Array border;
     for (int i = 0; i < 3; ++i) pdf::append(border, pdf::integer_value(0));
-    link.AddKey("Border", border);
-    link.AddKey("F", pdf::integer_value(4));  // Print
-    link.AddKey("NM", pdf::text_value(mark::kBadgeAnnotationName));
-    link.AddKey("P", page);
-    link.AddKey("Contents", pdf::text_value("Pith number " + record.number.full() + ": open its registry record"));
+    pdf::put(link, "Border", border);
+    pdf::put(link, "F", pdf::integer_value(4));  // Print
+    pdf::put(link, "NM", pdf::text_value(mark::kBadgeAnnotationName));
+    pdf::put(link, "P", page);
+    pdf::put(link, "Contents", pdf::text_value("Pith number " + record.number.full() + ": open its registry record"));
     Dictionary action;
-    action.AddKey("S", Name("URI"));
-    action.AddKey("URI", pdf::text_value(url));
-    link.AddKey("A", action);
+    pdf::put(action, "S", Name("URI"));
+    pdf::put(action, "URI", pdf::text_value(url));
+    pdf::put(link, "A", action);
     return link;
 }
 
@@ -453,7 +455,7 @@ struct Carried {
 };
 
 Carried carried_numbers(pdf::File& file, const PithNumber& number) {
-    const mark::Embedded e = mark::extract(file);
+    const mark::PithData e = mark::extract(file);
     Carried c;
     auto metadata = [&](const std::string& text) {
         std::string body = text;

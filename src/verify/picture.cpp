@@ -11,8 +11,10 @@
 #include "verify/canvas.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <set>
 
 namespace pith::picture {
@@ -94,15 +96,28 @@ Box box_of(const Region& r, const Shot& s) {
             static_cast<int>(std::ceil(b.x1 * k)), static_cast<int>(std::ceil(b.y1 * k))};
 }
 
-Rgb colour_of(const std::string& outcome) {
-    const unsigned char* c = outcome == "ok" ? kOkColour : outcome == "fail" ? kFailColour : kInfoColour;
+Rgb colour_of(RegionOutcome outcome) {
+    const unsigned char* c = outcome == RegionOutcome::Ok     ? kOkColour
+                             : outcome == RegionOutcome::Fail ? kFailColour
+                                                              : kInfoColour;
     return {c[0], c[1], c[2]};
 }
-int thickness_of(const std::string& outcome) { return outcome == "fail" ? 4 : 2; }
-Line line_of(const std::string& outcome) { return outcome == "info" ? Line::Dashed : Line::Solid; }
-const char* word_of(const std::string& outcome) { return outcome == "ok" ? "OK" : outcome == "fail" ? "FAIL" : "NOTE"; }
+int thickness_of(RegionOutcome outcome) { return outcome == RegionOutcome::Fail ? 4 : 2; }
+Line line_of(RegionOutcome outcome) { return outcome == RegionOutcome::Info ? Line::Dashed : Line::Solid; }
+const char* word_of(RegionOutcome outcome) {
+    return outcome == RegionOutcome::Ok ? "OK" : outcome == RegionOutcome::Fail ? "FAIL" : "NOTE";
+}
+// The report's findings by outcome, failures first.
+std::array<std::pair<const std::vector<Finding>*, RegionOutcome>, 3> sections_of(const verify::Report& report) {
+    return {{{&report.findings.failure, RegionOutcome::Fail},
+             {&report.findings.informational, RegionOutcome::Info},
+             {&report.findings.success, RegionOutcome::Ok}}};
+}
+
 Rgb state_colour(verify::State state) {
-    return colour_of(state == verify::State::Trusted ? "ok" : state == verify::State::Invalid ? "fail" : "info");
+    return colour_of(state == verify::State::Trusted   ? RegionOutcome::Ok
+                     : state == verify::State::Invalid ? RegionOutcome::Fail
+                                                       : RegionOutcome::Info);
 }
 
 const Rgb kInk{36, 41, 47}, kWhite{255, 255, 255}, kBackground{234, 238, 242}, kPageEdge{140, 149, 159};
@@ -144,8 +159,8 @@ void draw_label(Canvas& canvas, const Placed& p, const Shot& s, int left, int to
     std::vector<int> places;  // on the page: above the frame first (links: below), then the other side
     for (int k = 0; k < 4; ++k) {
         const int above = top + p.box.y0 - out - (k + 1) * height, below = top + p.box.y1 + out + k * height;
-        if (above >= top) places.insert(r.kind == "link" ? places.end() : places.begin() + k, above);
-        places.insert(r.kind == "link" ? places.begin() + k : places.end(), below);
+        if (above >= top) places.insert(r.kind == RegionKind::Link ? places.end() : places.begin() + k, above);
+        places.insert(r.kind == RegionKind::Link ? places.begin() + k : places.end(), below);
     }
     const auto free = std::find_if(places.begin(), places.end(), [&](int y) {
         return std::none_of(labels.begin(), labels.end(), [&](const Box& b) { return overlap(b, {x, y, x + width, y + height}); });
@@ -163,7 +178,8 @@ void outline_regions(Canvas& canvas, const verify::Report& report, const Shot& s
     std::vector<Box> drawn_labels;
     const std::vector<Placed> regions = placed(report, s);
     for (const Placed& p : regions)  // labels first: a crowded label may be crossed by a frame, a frame is never hidden
-        if (labels && (p.region->kind != "hidden" || hidden_labelled.insert(p.region->label + p.region->outcome).second))
+        if (labels && (p.region->kind != RegionKind::Hidden ||
+                       hidden_labelled.insert(p.region->label + to_string(p.region->outcome)).second))
             draw_label(canvas, p, s, left, top, drawn_labels);
     for (const Placed& p : regions)
         canvas.frame(left + p.box.x0 - p.offset, top + p.box.y0 - p.offset, left + p.box.x1 + p.offset, top + p.box.y1 + p.offset,
@@ -188,27 +204,29 @@ std::vector<std::string> wrapped(const std::string& text, std::size_t width) {
 struct PanelLine {
     std::string text;
     Rgb colour;
-    std::string outcome;  // a finding's first line: its outcome word is drawn in its colour
+    std::optional<RegionOutcome> outcome;  // a finding's first line: its outcome word is drawn in its colour
 };
 
 std::vector<PanelLine> panel_lines(const verify::Report& report) {
-    std::vector<PanelLine> out = {{"file: " + report.file, kInk, ""},
-                                  {"number: " + (report.number.empty() ? std::string("(none)") : report.number), kInk, ""},
-                                  {"", kInk, ""}};
-    const std::pair<const std::vector<Finding>*, std::string> sections[] = {
-        {&report.findings.failure, "fail"}, {&report.findings.informational, "info"}, {&report.findings.success, "ok"}};
-    for (const auto& [list, outcome] : sections)
+    std::vector<PanelLine> out = {
+        {"file: " + report.file, kInk, std::nullopt},
+        {"number: " + (report.number.empty() ? std::string("(none)") : report.number), kInk, std::nullopt},
+        {"", kInk, std::nullopt}};
+    for (const auto& [list, outcome] : sections_of(report))
         for (const Finding& f : *list) {
             const std::vector<std::string> lines = wrapped(std::string(word_of(outcome)) + " " + f.code + ": " + f.explanation, kPanelChars);
-            for (std::size_t i = 0; i < lines.size(); ++i) out.push_back({(i ? "  " : "") + lines[i], kInk, i ? "" : outcome});
+            for (std::size_t i = 0; i < lines.size(); ++i)
+                out.push_back(
+                    {(i ? "  " : "") + lines[i], kInk, i ? std::nullopt : std::optional<RegionOutcome>(outcome)});
         }
     return out;
 }
 
 // The legend: each outline style with its outcome in words.
 int draw_legend(Canvas& canvas, int x, int y) {
-    const std::pair<const char*, const char*> items[] = {
-        {"ok", "the check holds (solid)"}, {"info", "noted, not a failure (dashed)"}, {"fail", "the check fails (thick)"}};
+    const std::pair<RegionOutcome, const char*> items[] = {{RegionOutcome::Ok, "the check holds (solid)"},
+                                                           {RegionOutcome::Info, "noted, not a failure (dashed)"},
+                                                           {RegionOutcome::Fail, "the check fails (thick)"}};
     for (const auto& [outcome, meaning] : items) {
         canvas.frame(x + 4, y + 3, x + 28, y + 13, thickness_of(outcome), line_of(outcome), colour_of(outcome));
         canvas.text(x + 40, y, std::string(word_of(outcome)) + ": " + meaning, kInk);
@@ -229,8 +247,8 @@ void draw_panel(Canvas& canvas, const verify::Report& report, const std::vector<
     y += kLine + 2 + 3 * kGlyphHeight + 10;
     y = draw_legend(canvas, x, y) + kLine / 2;
     for (const PanelLine& l : lines) {
-        const int after = l.outcome.empty() ? x : canvas.text(x, y, word_of(l.outcome), colour_of(l.outcome));
-        canvas.text(after, y, l.outcome.empty() ? l.text : l.text.substr(std::string(word_of(l.outcome)).size()), l.colour);
+        const int after = !l.outcome ? x : canvas.text(x, y, word_of(*l.outcome), colour_of(*l.outcome));
+        canvas.text(after, y, !l.outcome ? l.text : l.text.substr(std::string(word_of(*l.outcome)).size()), l.colour);
         y += kLine;
     }
 }
@@ -279,11 +297,12 @@ std::string html_page(const Shot& s, const verify::Report& report) {
         const Box& b = p.box;
         stacked = p.offset ? stacked + 1 : 0;
         const char* side = b.x0 > s.columns() / 2 ? " east" : "";  // its label then ends at the box's right edge, on the page
-        out += "<div class=\"region " + r.outcome + " " + html_escaped(r.kind) + side + "\" style=\"left:" + std::to_string(b.x0) + "px;top:" +
-               std::to_string(b.y0) + "px;width:" + std::to_string(b.x1 - b.x0) + "px;height:" + std::to_string(b.y1 - b.y0) +
-               "px;outline-offset:" + std::to_string(p.offset) + "px\" role=\"note\"><span style=\"margin:" +
-               std::to_string(p.offset + 4 + 18 * stacked) + "px 0\">" + word_of(r.outcome) + " " +
-               html_escaped(r.label) + "</span></div>\n";
+        out += "<div class=\"region " + std::string(to_string(r.outcome)) + " " + to_string(r.kind) + side +
+               "\" style=\"left:" + std::to_string(b.x0) + "px;top:" + std::to_string(b.y0) +
+               "px;width:" + std::to_string(b.x1 - b.x0) + "px;height:" + std::to_string(b.y1 - b.y0) +
+               "px;outline-offset:" + std::to_string(p.offset) +
+               "px\" role=\"note\"><span style=\"margin:" + std::to_string(p.offset + 4 + 18 * stacked) + "px 0\">" +
+               word_of(r.outcome) + " " + html_escaped(r.label) + "</span></div>\n";
     }
     return out + "</div></figure>\n";
 }
@@ -308,12 +327,10 @@ std::string html_of(const std::vector<Shot>& shots, const verify::Report& report
            html_escaped(report.number.empty() ? "(none)" : report.number) +
            "</p><p>Outlines: <b class=\"ok\">OK</b> solid, the check holds; <b class=\"info\">NOTE</b> dashed, noted; "
            "<b class=\"fail\">FAIL</b> thick, the check fails.</p><ul>\n";
-    const std::pair<const std::vector<Finding>*, std::string> sections[] = {
-        {&report.findings.failure, "fail"}, {&report.findings.informational, "info"}, {&report.findings.success, "ok"}};
-    for (const auto& [list, outcome] : sections)
+    for (const auto& [list, outcome] : sections_of(report))
         for (const Finding& f : *list)
-            out += "<li class=\"finding\"><b class=\"" + outcome + "\">" + word_of(outcome) + "</b> <code>" + html_escaped(f.code) + "</code> " +
-                   html_escaped(f.explanation) + "</li>\n";
+            out += "<li class=\"finding\"><b class=\"" + std::string(to_string(outcome)) + "\">" + word_of(outcome) +
+                   "</b> <code>" + html_escaped(f.code) + "</code> " + html_escaped(f.explanation) + "</li>\n";
     return out + "</ul></section>\n</body></html>\n";
 }
 

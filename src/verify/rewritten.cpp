@@ -24,20 +24,20 @@ Baseline badge_after_rewrite(pdf::File& file) {
         std::vector<Ref> before;  // under the badge's link: viewers give a click to the last
         for (const auto& item : *annots) {
             if (!mark::is_badge_annotation(file, item)) {
-                if (item.IsReference()) before.push_back(item.GetReference());
+                if (pdf::is_reference(item)) before.push_back(pdf::reference_of(item));
                 continue;
             }
             pdf::Rect rect;
             const auto* xobjects = pdf::dictionary_entry(file, page.resources, "XObject");
-            const Object* badge = xobjects ? xobjects->GetDictionary().GetKey(pdf::Name(mark::kBadgeResourceName)) : nullptr;
-            if (!item.IsReference() || !pdf::annotation_rect(file, file.resolve(item), rect) ||
-                !badge || !badge->IsReference() || !file.is_stream(badge->GetReference()))
+            const Object* badge = xobjects ? pdf::find(*xobjects, pdf::Name(mark::kBadgeResourceName)) : nullptr;
+            if (!pdf::is_reference(item) || !pdf::annotation_rect(file, file.resolve(item), rect) || !badge ||
+                !pdf::is_reference(*badge) || !file.is_stream(pdf::reference_of(*badge)))
                 return b;  // not as pith stamp draws it: the badge's text and links are still checked
             b.badge_drawn = true;
             b.badge_page = i;
             b.badge_rect = rect;
-            b.badge_xobject = badge->GetReference();
-            b.badge_link = item.GetReference();
+            b.badge_xobject = pdf::reference_of(*badge);
+            b.badge_link = pdf::reference_of(item);
             b.annots_before = before;
             return b;
         }

@@ -30,18 +30,20 @@ struct Signature {
 // field object is visited once: a /Kids loop or a field listed many times costs nothing more.
 void collect(pdf::File& file, const Object* fields, const std::string& inherited_type, int depth,
              std::vector<std::pair<std::string, const Object*>>& out, std::set<std::uint32_t>& seen) {
-    if (!fields || !fields->IsArray() || depth > 8) return;
-    for (const auto& item : fields->GetArray()) {
-        if (!item.IsReference() || !seen.insert(item.GetReference().ObjectNumber()).second || seen.size() > 100000) continue;
+    if (!fields || !pdf::is_array(*fields) || depth > 8) return;
+    for (const auto& item : pdf::array_of(*fields)) {
+        if (!pdf::is_reference(item) || !seen.insert(pdf::object_number(pdf::reference_of(item))).second ||
+            seen.size() > 100000)
+            continue;
         const Object& f = file.resolve(item);
-        if (!f.IsDictionary()) continue;
-        const Object* ft = file.get_key(f.GetDictionary(), "FT");
+        if (!pdf::is_dictionary(f)) continue;
+        const Object* ft = file.get_key(pdf::dictionary_of(f), "FT");
         const std::string type = ft ? name_of(ft) : inherited_type;
-        const Object* v = file.get_key(f.GetDictionary(), "V");
-        const Object* t = file.get_key(f.GetDictionary(), "T");
-        if (type == "Sig" && v && v->IsDictionary())
+        const Object* v = file.get_key(pdf::dictionary_of(f), "V");
+        const Object* t = file.get_key(pdf::dictionary_of(f), "T");
+        if (type == "Sig" && v && pdf::is_dictionary(*v))
             out.emplace_back(t && pdf::is_string(*t) ? pdf::text_of(t) : "(unnamed)", v);
-        collect(file, file.get_key(f.GetDictionary(), "Kids"), type, depth + 1, out, seen);
+        collect(file, file.get_key(pdf::dictionary_of(f), "Kids"), type, depth + 1, out, seen);
     }
 }
 
@@ -76,19 +78,19 @@ Signature read_signature(pdf::File& file, const std::string& field, const Object
     const std::string_view bytes = file.bytes();
     // A signature whose ranges cannot be trusted still names its signer, from /Contents.
     auto name_signer = [&] {
-        const Object* c = sig.GetDictionary().GetKey("Contents");
+        const Object* c = pdf::find(sig, "Contents");
         if (!c || !pdf::is_string(*c)) return;
         const std::string der = pdf::string_bytes(*c);
         s.cms = sign::inspect(der, {}, anchors, std::nullopt);
         s.cms.valid = false;
     };
-    const Object* range = sig.GetDictionary().GetKey("ByteRange");
+    const Object* range = pdf::find(sig, "ByteRange");
     std::uint64_t v[4] = {0, 0, 0, 0};
-    bool ok = range && range->IsArray() && range->GetArray().size() == 4;
+    bool ok = range && pdf::is_array(*range) && pdf::array_of(*range).size() == 4;
     for (int i = 0; ok && i < 4; ++i) {
-        const Object& n = range->GetArray()[i];
-        ok = n.IsNumber() && n.GetNumber() >= 0;
-        if (ok) v[i] = static_cast<std::uint64_t>(n.GetNumber());
+        const Object& n = pdf::array_of(*range)[i];
+        ok = pdf::is_integer(n) && pdf::integer_of(n) >= 0;
+        if (ok) v[i] = static_cast<std::uint64_t>(pdf::integer_of(n));
     }
     if (!ok || v[0] != 0 || v[1] + 2 > v[2] || v[2] > bytes.size() || v[3] > bytes.size() - v[2]) {
         s.malformed = "its /ByteRange is not four integers from 0 with a gap inside the file";
@@ -103,14 +105,14 @@ Signature read_signature(pdf::File& file, const std::string& field, const Object
     ok = gap.size() % 2 == 0 && gap.front() == '<' && gap.back() == '>' &&
          decode_hex(gap.substr(1, gap.size() - 2), der, NonHex::Reject);
     // The gap must be this dictionary's /Contents, not some other hex string left unsigned.
-    const Object* contents = sig.GetDictionary().GetKey("Contents");
+    const Object* contents = pdf::find(sig, "Contents");
     ok = ok && contents && pdf::is_hex_string(*contents) && pdf::string_bytes(*contents) == der;
     if (!ok) {
         s.malformed = "the gap in its /ByteRange is not exactly the hex string /Contents";
         name_signer();
         return s;
     }
-    const Object* m = sig.GetDictionary().GetKey("M");
+    const Object* m = pdf::find(sig, "M");
     std::optional<std::time_t> claimed;
     if (m && pdf::is_string(*m)) claimed = pdf_date(pdf::text_of(m));
     s.cms = sign::inspect(der, {bytes.substr(0, v[1]), bytes.substr(v[2], v[3])}, anchors, claimed);
@@ -178,10 +180,11 @@ void report_other(const std::string& field, const Signature& s, const std::strin
 }  // namespace
 
 bool check_signatures(pdf::File& file, const Baseline& baseline, const sign::Anchors& anchors, Findings& f) {
-    const Object* form = file.get_key(file.catalog().GetDictionary(), "AcroForm");
+    const Object* form = file.get_key(pdf::dictionary_of(file.catalog()), "AcroForm");
     std::vector<std::pair<std::string, const Object*>> fields;
     std::set<std::uint32_t> seen;
-    if (form && form->IsDictionary()) collect(file, file.get_key(form->GetDictionary(), "Fields"), "", 0, fields, seen);
+    if (form && pdf::is_dictionary(*form))
+        collect(file, file.get_key(pdf::dictionary_of(*form), "Fields"), "", 0, fields, seen);
     const auto revisions = file.revisions();
     const std::string n = std::to_string(revisions.size());
     bool publisher = false, stamp_signed = false;

@@ -39,8 +39,8 @@ namespace pith::verify {
 namespace {
 
 using mark::body_of_link;
-using mark::Embedded;
 using mark::Link;
+using mark::PithData;
 
 pdf::OpenOptions open_options(const std::string& password) { return pdf::OpenOptions{password, !password.empty()}; }
 
@@ -70,8 +70,14 @@ Json Report::to_json() const {
     j.update(findings.to_json());
     Json regions = Json::array();
     for (const Region& r : findings.regions)
-        regions.push_back({{"page", r.page}, {"x0", r.x0}, {"y0", r.y0}, {"x1", r.x1}, {"y1", r.y1}, {"kind", r.kind},
-                           {"outcome", r.outcome}, {"label", r.label}});
+        regions.push_back({{"page", r.page},
+                           {"x0", r.x0},
+                           {"y0", r.y0},
+                           {"x1", r.x1},
+                           {"y1", r.y1},
+                           {"kind", to_string(r.kind)},
+                           {"outcome", to_string(r.outcome)},
+                           {"label", r.label}});
     j["regions"] = std::move(regions);
     return j;
 }
@@ -117,15 +123,15 @@ std::string host_of(const std::string& uri) {
 }
 
 // Records where a check looked (page 1-based; `r` in default user space, either corner order).
-void mark(Findings& f, int page, const pdf::Rect& r, std::string kind, std::string outcome, std::string label) {
-    f.regions.push_back({page, std::min(r.llx, r.urx), std::min(r.lly, r.ury), std::max(r.llx, r.urx), std::max(r.lly, r.ury),
-                         std::move(kind), std::move(outcome), std::move(label)});
+void mark(Findings& f, int page, const pdf::Rect& r, RegionKind kind, RegionOutcome outcome, std::string label) {
+    f.regions.push_back({page, std::min(r.llx, r.urx), std::min(r.lly, r.ury), std::max(r.llx, r.urx),
+                         std::max(r.lly, r.ury), kind, outcome, std::move(label)});
 }
 
 void check_link_overlap(pdf::File& file, const Baseline& baseline, Findings& f);
 
 // The number as embedded, and whether the metadata reads one way only.
-std::optional<PithNumber> check_number(const Embedded& e, Report& report) {
+std::optional<PithNumber> check_number(const PithData& e, Report& report) {
     Findings& f = report.findings;
     const auto& p = e.xmp.pith;
     const std::string xmp_text = xmp::get(p, xmp::property::number);
@@ -219,8 +225,8 @@ bool check_receipt_data(const xmp::Properties& p, const std::optional<Sha256>& h
 }
 
 // Info, XMP and links name one number; every pith link is a plain link to the resolver.
-void check_links(pdf::File& file, const Embedded& e, const PithNumber& number, const std::string& shown, const Baseline& baseline,
-                 const std::string& resolver, Findings& f) {
+void check_links(pdf::File& file, const PithData& e, const PithNumber& number, const std::string& shown,
+                 const Baseline& baseline, const std::string& resolver, Findings& f) {
     std::vector<std::string> disagreements, unsafe, elsewhere;
     const auto xmp_number = try_number(xmp::get(e.xmp.pith, xmp::property::number));
     const auto info_number = try_number(e.info.count("PithNumber") ? e.info.at("PithNumber") : "");
@@ -236,7 +242,8 @@ void check_links(pdf::File& file, const Embedded& e, const PithNumber& number, c
         else if (!body.empty() && link.uri.rfind(resolver, 0) != 0)
             elsewhere.push_back(where + " goes to " + link.uri);
         const bool bad = disagreements.size() + unsafe.size() + elsewhere.size() > problems;
-        mark(f, link.page, {link.rect[0], link.rect[1], link.rect[2], link.rect[3]}, "link", bad ? "fail" : "ok",
+        mark(f, link.page, {link.rect[0], link.rect[1], link.rect[2], link.rect[3]}, RegionKind::Link,
+             bad ? RegionOutcome::Fail : RegionOutcome::Ok,
              (link.pith_badge ? "badge link to " : "link to ") + host_of(link.uri));
     }
     if (!disagreements.empty()) f.fail(finding::pith_links_mismatch, "not everything names " + shown + ": " + joined(disagreements));
@@ -262,23 +269,26 @@ void check_link_overlap(pdf::File& file, const Baseline& baseline, Findings& f) 
     bool under_badge = true;  // before pith's link in /Annots
     std::size_t older = 0;
     for (const auto& item : *annots) {
-        if (item.IsReference() && item.GetReference() == baseline.badge_link) {
+        if (pdf::is_reference(item) && pdf::reference_of(item) == baseline.badge_link) {
             under_badge = false;
             continue;
         }
         const auto& a = file.resolve(item);
-        if (!a.IsDictionary() || pdf::subtype_of(file, a) != "Link" || mark::is_badge_annotation(file, a)) continue;
+        if (!pdf::is_dictionary(a) || pdf::subtype_of(file, a) != "Link" || mark::is_badge_annotation(file, a))
+            continue;
         pdf::Rect r;
         if (!pdf::annotation_rect(file, a, r) || !pdf::overlaps(r, baseline.badge_rect)) continue;
         const auto& before = baseline.annots_before;
         const auto* action = pdf::dictionary_entry(file, a, "A");
         const std::string host = host_of(action ? pdf::text_entry(file, *action, "URI") : "");
-        if (under_badge && item.IsReference() && std::find(before.begin(), before.end(), item.GetReference()) != before.end()) {
+        if (under_badge && pdf::is_reference(item) &&
+            std::find(before.begin(), before.end(), pdf::reference_of(item)) != before.end()) {
             ++older;
-            mark(f, baseline.badge_page + 1, r, "link", "info", "older link under the badge to " + host);
+            mark(f, baseline.badge_page + 1, r, RegionKind::Link, RegionOutcome::Info,
+                 "older link under the badge to " + host);
             continue;
         }
-        mark(f, baseline.badge_page + 1, r, "link", "fail", "link over the badge to " + host);
+        mark(f, baseline.badge_page + 1, r, RegionKind::Link, RegionOutcome::Fail, "link over the badge to " + host);
         f.fail(finding::pith_link_overlap, "another link lies over the badge on page " + std::to_string(baseline.badge_page + 1));
         return;
     }
@@ -303,7 +313,8 @@ void mark_hidden(const visible::Page& page, const pdf::Page& geometry, int page_
         while (!page.words[last].line_end && last + 1 < page.words.size() && !page.words[last + 1].visible &&
                page.words[last + 1].hidden_why == w.hidden_why)
             ++last;
-        mark(f, page_number, drawing::words_area(page.words, {i, last}, geometry), "hidden", "info", "unseen: " + w.hidden_why);
+        mark(f, page_number, drawing::words_area(page.words, {i, last}, geometry), RegionKind::Hidden,
+             RegionOutcome::Info, "unseen: " + w.hidden_why);
         i = last;
     }
 }
@@ -316,7 +327,11 @@ void mark_badge(const Baseline& b, Findings& f) {
         return family::pith_badge.holds(x.code) || x.code == finding::pith_link_overlap;
     });
     const bool shown = std::any_of(f.success.begin(), f.success.end(), [](const Finding& x) { return x.code == finding::pith_badge_text_match; });
-    mark(f, b.badge_page + 1, b.badge_rect, "badge", failed ? "fail" : shown ? "ok" : "info", "badge");
+    mark(f, b.badge_page + 1, b.badge_rect, RegionKind::Badge,
+         failed  ? RegionOutcome::Fail
+         : shown ? RegionOutcome::Ok
+                 : RegionOutcome::Info,
+         "badge");
 }
 
 struct TitleCheck {
@@ -334,8 +349,10 @@ void check_title_pixels(TitleCheck& title, Findings& f) {
     if (!f.failure.empty()) return title.pixels.reset();  // invalid already: not worth its cost
     const pixels::Verdict v = title::judge_pixels(title.words, title.pixels->collect(), f).verdict;
     for (Region& r : f.regions)  // the title's region says what the pixels made of it
-        if (r.kind == "title")
-            r.outcome = v == pixels::Verdict::Agrees ? "ok" : v == pixels::Verdict::Unverified ? "info" : "fail";
+        if (r.kind == RegionKind::Title)
+            r.outcome = v == pixels::Verdict::Agrees       ? RegionOutcome::Ok
+                        : v == pixels::Verdict::Unverified ? RegionOutcome::Info
+                                                           : RegionOutcome::Fail;
 }
 
 // The record's title against what the title block's page shows a reader (page 1, or after
@@ -356,10 +373,12 @@ TitleCheck check_title(pdf::File& file, const std::string& plain, const std::str
     const auto& words = block.reading.page->words;
     mark_hidden(*block.reading.page, geometry, block.index + 1, f);
     const title::OnPage& t = block.shown;
-    if (t.elsewhere) mark(f, block.index + 1, drawing::words_area(words, *t.elsewhere, geometry), "title", "fail", "the record's title, not set as one");
+    if (t.elsewhere)
+        mark(f, block.index + 1, drawing::words_area(words, *t.elsewhere, geometry), RegionKind::Title,
+             RegionOutcome::Fail, "the record's title, not set as one");
     if (t.span) {
         out.area = drawing::title_area(block, file).rect;
-        mark(f, block.index + 1, *out.area, "title", "ok", "title");
+        mark(f, block.index + 1, *out.area, RegionKind::Title, RegionOutcome::Ok, "title");
         if (f.failure.empty()) out.ask = std::move(judged.ask);
     }
     return out;
@@ -367,8 +386,8 @@ TitleCheck check_title(pdf::File& file, const std::string& plain, const std::str
 
 // The badge pith stamp drew is exactly what it draws for this number, with the options it
 // recorded (pith:badge): drawn again and compared object by object.
-void check_badge_drawing(pdf::File& file, const Embedded& e, const PithNumber& number, const Baseline& b, const std::string& recorded,
-                         Findings& f) {
+void check_badge_drawing(pdf::File& file, const PithData& e, const PithNumber& number, const Baseline& b,
+                         const std::string& recorded, Findings& f) {
     const std::optional<badge::Options> options = badge::options_from(recorded);
     if (!options)
         return f.info(finding::pith_badge_drawing_unchecked, recorded.empty() ? "the metadata does not say how the badge was drawn (pith:badge): "
@@ -387,8 +406,8 @@ void check_badge_drawing(pdf::File& file, const Embedded& e, const PithNumber& n
 
 // The badge text a reader sees on the badge's page: the number's first 8 letters, and no
 // other Pith number.
-void check_badge_text(const Embedded& e, const PithNumber& number, const Baseline& baseline, const std::optional<visible::Page>& page,
-                      Findings& f) {
+void check_badge_text(const PithData& e, const PithNumber& number, const Baseline& baseline,
+                      const std::optional<visible::Page>& page, Findings& f) {
     const BadgeText badge = badge_text(page ? visible::visible_text(*page) : "", number);
     const std::string expected = "pith:" + number.body.substr(0, 8), where = "page " + std::to_string(e.badge_page);
     const bool hidden = badge == BadgeText::None && page && badge_text(visible::all_text(*page), number) == BadgeText::Shown;
@@ -433,7 +452,8 @@ struct Readers {
     std::unique_ptr<pixels::Reader> title_pixels;
 };
 
-void start_readers(pdf::File& file, const Embedded& e, bool has_title, const Options& options, Readers& readers, Findings& f) {
+void start_readers(pdf::File& file, const PithData& e, bool has_title, const Options& options, Readers& readers,
+                   Findings& f) {
     if (!options.render)
         return f.info(finding::pith_text_skipped, "the pages were not rendered (a stamper's check of its own output): title and badge not checked");
     if (file.page_count() == 0) return;  // without pages there is nothing for poppler to read either
@@ -478,7 +498,7 @@ std::optional<std::uint64_t> check_prior(pdf::File& file, const xmp::Properties&
 
 // The areas no change after the stamp may cover: the badge (pith stamp's, or pith.sty's
 // links) and the title.
-std::vector<Area> keep_clear(const Embedded& e, const Baseline& baseline, const TitleCheck& title) {
+std::vector<Area> keep_clear(const PithData& e, const Baseline& baseline, const TitleCheck& title) {
     std::vector<Area> areas;
     if (baseline.badge_drawn) areas.push_back({baseline.badge_page, baseline.badge_rect, "the badge"});
     else
@@ -499,7 +519,7 @@ void check_expected(const Options& options, const RecordData& data, const PithNu
 }
 
 // No metadata at all: absent, or invalid where a badge links to the resolver.
-void judge_without_metadata(const Embedded& e, Report& report) {
+void judge_without_metadata(const PithData& e, Report& report) {
     Findings& f = report.findings;
     if (!e.links.empty()) {
         f.fail(finding::pith_metadata_absent, "a Pith badge links to " + e.links.front().uri + " but the PDF carries no pith metadata");
@@ -528,7 +548,8 @@ void decide(Report& report, const std::vector<std::string>& missing) {
 // the link names is all the file says; the record the reader fetched (--online) or gave (--record)
 // is checked as if it were embedded: hash, number, receipt, then its title and number against the
 // page. Unverified at best: the file's own evidence is gone.
-void judge_badge_only(pdf::File& file, const Embedded& e, const Keyring& keyring, const Options& options, Report& report) {
+void judge_badge_only(pdf::File& file, const PithData& e, const Keyring& keyring, const Options& options,
+                      Report& report) {
     Findings& f = report.findings;
     const auto named = std::find_if(e.links.begin(), e.links.end(), [](const Link& l) { return !body_of_link(l.uri).empty(); });
     const std::string body = named == e.links.end() ? "" : body_of_link(named->uri);
@@ -569,8 +590,9 @@ void judge_badge_only(pdf::File& file, const Embedded& e, const Keyring& keyring
 
 // What withholds trusted (every check must have been made, nothing read two ways), then the state.
 // `kept`: the title's and the badge's areas (keep_clear()).
-void conclude(pdf::File& file, const Embedded& e, const Baseline& baseline, int title_page, const std::vector<Area>& kept,
-              bool receipt_valid, bool publisher_signed, const Options& options, Report& report) {
+void conclude(pdf::File& file, const PithData& e, const Baseline& baseline, int title_page,
+              const std::vector<Area>& kept, bool receipt_valid, bool publisher_signed, const Options& options,
+              Report& report) {
     Findings& f = report.findings;
     const bool unverified_record = xmp::get(e.xmp.pith, xmp::property::unverified) == "True";
     if (unverified_record)
@@ -594,7 +616,7 @@ void conclude(pdf::File& file, const Embedded& e, const Baseline& baseline, int 
 // `prefix_hash`: hashing the file from its start since it was opened (for the bytes before pith's update).
 Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyring, const Options& options,
                    PrefixSha256& prefix_hash) {
-    const Embedded e = mark::extract(file);
+    const PithData e = mark::extract(file);
     Report report;
     report.file = path;
     Findings& f = report.findings;
@@ -637,7 +659,8 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     const std::string signed_title = data.record ? xmp::get(p, xmp::property::title) : "";
     TitleCheck title = options.render ? check_title(file, signed_title, title_hash, std::move(page1), options, f) : TitleCheck{};
     if (title.ask)  // read while the checks below run
-        title.pixels = pixels::asked(std::move(readers.title_pixels), file.bytes(), options.password, std::move(*title.ask));
+        title.pixels =
+            pixels::reader_for(std::move(readers.title_pixels), file.bytes(), options.password, std::move(*title.ask));
 
     // What changed after the stamp; then PDF signatures, the publisher's over pith's update
     // first of all (they name the signer of what changed).

@@ -103,7 +103,22 @@ def ghostscript_reads(p, name, want):
     return None
 
 
-CHECKS = {"reads": reads, "prints": prints, "ghostscript_reads": ghostscript_reads}
+def ghostscript_draws(p, name, want):
+    """Page 1 of `name` renders in poppler and MuPDF as `want["others"]`, pixel for pixel, and in
+    Ghostscript as `want["ghostscript"]`, which Ghostscript draws otherwise than `want["others"]`."""
+    for tool, pixels in p.renders(name).items():
+        if pixels != p.renders(want["others"])[tool]:
+            return "%s: page 1 differs from %s" % (tool, want["others"])
+    drawn = printed(p, name)["ghostscript"]
+    if drawn != printed(p, want["ghostscript"])["ghostscript"]:
+        return "Ghostscript: page 1 differs from %s" % want["ghostscript"]
+    if drawn == printed(p, want["others"])["ghostscript"]:
+        return "Ghostscript draws %s and %s alike: the proof shows nothing" % (want["ghostscript"], want["others"])
+    p.note.append("poppler and MuPDF show %s; Ghostscript draws %s" % (want["others"], want["ghostscript"]))
+    return None
+
+
+CHECKS = {"reads": reads, "prints": prints, "ghostscript_reads": ghostscript_reads, "ghostscript_draws": ghostscript_draws}
 
 
 def proof(poppler, mupdf):
@@ -479,10 +494,28 @@ def build_keys_twice(b):
                                                                                        "lacks": TITLE_A}]])
 
 
+def build_annotation_key_twice(b):
+    """A Stamp annotation over the title holding /AP twice: first an appearance showing B's title,
+    then an empty one. poppler and MuPDF draw the last (nothing: A's stamped page), Ghostscript the
+    first, B's title over A's."""
+    twice = STAMP % ("/Rect " + ANNOT_RECT)
+    twice = twice.replace("/AP << /N %(ap)d 0 R >>", "/AP << /N %(ap)d 0 R >> /AP << /N %(empty)d 0 R >>")
+    assert twice.count("/AP") == 2, twice
+    first = "work/r2v-annotation-key-twice-first.pdf"  # the same annotation with the first /AP only
+    b.stamp(annot_paper(TITLE_A, STAMP % ("/Rect " + ANNOT_RECT), TITLE_B), "A", first)
+    name = "viewers-key-twice-annotation.pdf"
+    data = b.stamp(annot_paper(TITLE_A, twice, TITLE_B), "A", name)
+    b.add(name, data, "viewers-objects", "paper A with a Stamp annotation over the title holding /AP twice: first an "
+          "appearance showing B's title, then an empty one; stamped with A's record", ("unverified", "pith.construct.unlisted"),
+          "poppler and MuPDF (the last value) show A's stamped page; Ghostscript (the first) draws B's title over A's",
+          [["mod", "viewers", "ghostscript_draws", {"others": "work/r2v-paper-a.pdf", "ghostscript": first}]])
+
+
 def build(b, a):
     build_annotations(b)  # makes the plain papers A and B the others compare with
     build_print(b)
     build_keys_twice(b)
+    build_annotation_key_twice(b)
     build_oc(b)
     build_objects(b)
     build_controls(b)

@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: MIT
-"""Every #include in src/ follows cmake/modules.cmake, and doc/design.md shows that graph.
+"""Every #include in src/ follows cmake/modules.cmake, and doc/design.md shows that graph, a line
+for every folder of src/, and a glossary whose "in the code" places exist.
 
     module_graph.py SOURCE_DIR            check the tree
     module_graph.py SOURCE_DIR --planted  prove the check fails: check a copy of the tree with a
-                                          back-arrow (core including verify) and a stale design.md
+                                          back-arrow (core including verify), a stale design.md
+                                          graph and a glossary naming a file src/ lacks
 
 A module may include its own headers and those of the modules it DEPENDS on (listed, not
 inherited: what a module uses is written down where it is declared). Every folder of src/ is a
@@ -22,6 +24,8 @@ import treecheck  # noqa: E402
 DECLARATION = re.compile(r"^pith_module\((\w+)([^)]*)\)", re.M)
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/[^"]+"', re.M)
 DOC_BEGIN, DOC_END = "<!-- modules: begin (tests/code/module_graph.py) -->", "<!-- modules: end -->"
+GLOSSARY = "## Words pith uses"
+FOLDER_LINE = re.compile(r"^src/(\w+)/ ", re.M)
 
 
 def declared(root):
@@ -68,6 +72,25 @@ def problems(root):
         shown = design.split(DOC_BEGIN, 1)[1].split(DOC_END, 1)[0].strip()
         if shown != doc_graph(modules):
             found.append("doc/design.md: the module graph differs from cmake/modules.cmake; it should read:\n" + doc_graph(modules))
+        described = set(FOLDER_LINE.findall(design.split(DOC_END, 1)[1].split("\n## ", 1)[0]))
+        found += [f"doc/design.md: no line describes src/{m}/" for m in modules if m not in described]
+        found += [f"doc/design.md: describes src/{m}/, which is no module" for m in sorted(described - set(modules))]
+    found += glossary_problems(root, design)
+    return found
+
+
+def glossary_problems(root, design):
+    """Each place the glossary's "in the code" column names (`page/title`, `badge/`) exists in src/."""
+    if GLOSSARY not in design:
+        return [f"doc/design.md: the glossary ({GLOSSARY}) is missing"]
+    found = []
+    for row in design.split(GLOSSARY, 1)[1].split("\n## ", 1)[0].splitlines()[4:]:
+        cells = row.strip().strip("|").split("|")
+        for place in re.findall(r"`([a-z_]+/[a-z_]*)`", cells[-1] if len(cells) > 2 else ""):
+            path = root / "src" / place
+            exists = path.is_dir() if place.endswith("/") else any(path.with_suffix(s).exists() for s in (".cpp", ".hpp"))
+            if not exists:
+                found.append(f"doc/design.md: the glossary names {place}, which src/ does not hold")
     return found
 
 
@@ -79,11 +102,12 @@ def planted(root):
         shutil.copytree(root / "cmake", copy / "cmake")
         (copy / "doc").mkdir()
         design = (root / "doc/design.md").read_text()
-        (copy / "doc/design.md").write_text(design.replace("page      -> ", "page      -> stamp ", 1))
+        design = design.replace("page      -> ", "page      -> stamp ", 1)
+        (copy / "doc/design.md").write_text(design.replace("`page/title_judgement`", "`page/judgement`", 1))
         hex_cpp = copy / "src/core/hex.cpp"
         hex_cpp.write_text(hex_cpp.read_text() + '\n#include "verify/verify.hpp"\n')
         found = problems(copy)
-    wanted = ["src/core/hex.cpp", "doc/design.md: the module graph differs"]
+    wanted = ["src/core/hex.cpp", "doc/design.md: the module graph differs", "glossary names page/judgement"]
     return treecheck.planted_result(found, wanted) or int(len(found) != len(wanted))
 
 

@@ -104,7 +104,7 @@ TEST_CASE("online: what the registry answers, from its cache") {
 }
 
 TEST_CASE("online: the number a PDF carries, as a registry query") {
-    mark::Embedded e;
+    mark::PithData e;
     CHECK(mark::carried_number(e).empty());
     e.links.push_back({});
     e.links.back().uri = "https://example.org/paper";  // names no number

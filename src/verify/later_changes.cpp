@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: MIT
+// The judgement of every revision appended after the baseline (changes.hpp): each changed object
+// by its role in the baseline, the comments, form fields and signatures a reader's viewer adds,
+// the document information, actions and DocMDP.
 #include "verify/changes.hpp"
 
 #include "core/error.hpp"
@@ -7,13 +10,10 @@
 #include "pdf/content.hpp"
 #include "pdf/objects.hpp"
 #include "sign/pdf_signature.hpp"
+#include "verify/compare.hpp"
 #include "xmp/xmp.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <deque>
 #include <map>
 #include <set>
@@ -27,328 +27,8 @@ using pdf::Array;
 using pdf::Dictionary;
 using pdf::Object;
 using pdf::Ref;
-
 using pdf::name_of;
-std::string type_of(const Object& o) { return o.IsDictionary() ? name_of(o.GetDictionary().GetKey("Type")) : std::string(); }
 
-std::string keys_text(const std::set<std::string>& keys) {
-    std::string out;
-    for (const auto& k : keys) out += (out.empty() ? "/" : ", /") + k;
-    return out;
-}
-
-// A value as text for comparing: strings by their (decrypted) text whatever their syntax, so
-// that an encrypted file's strings, re-encrypted as another string form, still compare equal;
-// numbers to 3 decimals (a thousandth of a point): pith stamp's writer (PoDoFo) keeps 6 of a
-// page's real numbers, MuPDF's incremental save writes floats (841.889758 becomes 841.8898).
-std::string canon(const Object& o) {
-    if (pdf::is_string(o)) return "(" + pdf::text_of(&o) + ")";
-    if (o.IsName()) return "/" + name_of(&o);
-    if (o.IsReference()) return std::to_string(o.GetReference().ObjectNumber()) + " " + std::to_string(o.GetReference().GenerationNumber()) + " R";
-    if (pdf::is_number(o)) {
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "%.3f", pdf::number_value(o));
-        return buf;
-    }
-    if (o.IsArray()) {
-        std::string out = "[";
-        for (const auto& item : o.GetArray()) out += canon(item) + " ";
-        return out + "]";
-    }
-    if (o.IsDictionary()) {
-        std::string out = "<<";
-        for (const auto& [key, value] : pdf::entries(o.GetDictionary())) out += "/" + key + " " + canon(*value) + " ";
-        return out + ">>";
-    }
-    return pdf::to_pdf_string(o);  // null, booleans
-}
-
-
-// Object `num` of `a` and of `b` are the same: same value, and for streams the same bytes.
-bool same_object(pdf::File& a, pdf::File& b, std::uint32_t num) {
-    const Ref ra = a.reference(num), rb = b.reference(num);
-    if (a.exists(ra) != b.exists(rb)) return false;
-    if (!a.exists(ra)) return true;
-    if (ra != rb || canon(a.get(ra)) != canon(b.get(rb))) return false;
-    if (a.is_stream(ra) != b.is_stream(rb)) return false;
-    return !a.is_stream(ra) || a.stream_encoded(ra) == b.stream_encoded(rb);
-}
-
-// The keys whose values differ between two dictionaries (a key present in only one counts).
-std::set<std::string> changed_keys(const Object& a, const Object& b) {
-    std::set<std::string> out;
-    if (!a.IsDictionary() || !b.IsDictionary()) return {"(whole object)"};
-    for (const auto& [key, value] : pdf::entries(a.GetDictionary())) {
-        const Object* other = b.GetDictionary().GetKey(key);
-        if (!other || canon(*other) != canon(*value)) out.insert(key);
-    }
-    for (const auto& [key, value] : pdf::entries(b.GetDictionary()))
-        if (!a.GetDictionary().GetKey(key)) out.insert(key);
-    return out;
-}
-
-std::set<std::string> without(std::set<std::string> keys, std::initializer_list<const char*> allowed) {
-    for (const char* k : allowed) keys.erase(k);
-    return keys;
-}
-
-// The document `file` held when it was `length` bytes long; nullopt when those bytes are no PDF.
-std::optional<pdf::File> prefix(pdf::File& file, std::uint64_t length, const std::string& what, const std::string& password) {
-    try {
-        return file.prefix(length, file.name() + " (" + what + ")", pdf::OpenOptions{password, !password.empty()});
-    } catch (const Error&) {
-        return std::nullopt;
-    } catch (const pdf::LibraryError&) {
-        return std::nullopt;
-    }
-}
-
-bool chain_starts_with(pdf::File& file, pdf::File& head) {
-    auto all = file.revisions(), first = head.revisions();
-    if (first.size() > all.size()) return false;
-    for (std::size_t i = 0; i < first.size(); ++i)
-        if (all[i].startxref != first[i].startxref) return false;
-    return true;
-}
-
-// ---------------------------------------------------------------- pith's own update
-
-// The badge's closing stream as draw_badge writes it: head, six numbers, tail. The matrix is
-// one draw_badge can write, wherever it chose to put the badge: upright for the reader on a page
-// turned by a multiple of 90 degrees, scaled by at most 1 (shrunk only to fit a small page).
-bool is_close_stream(const std::string& s) {
-    const std::string& head = mark::kBadgeCloseHead;
-    const std::string& tail = mark::kBadgeCloseTail;
-    if (s.size() < head.size() + tail.size() || s.compare(0, head.size(), head) != 0 ||
-        s.compare(s.size() - tail.size(), tail.size(), tail) != 0)
-        return false;
-    const std::string numbers = s.substr(head.size(), s.size() - head.size() - tail.size());
-    std::vector<double> m;
-    for (std::size_t i = 0; i < numbers.size();) {
-        std::size_t j = numbers.find(' ', i);
-        if (j == std::string::npos) j = numbers.size();
-        const std::string n = numbers.substr(i, j - i);
-        if (n.empty() || n.find_first_not_of("-.0123456789") != std::string::npos) return false;
-        char* end = nullptr;
-        m.push_back(std::strtod(n.c_str(), &end));
-        if (end != n.c_str() + n.size() || !std::isfinite(m.back())) return false;
-        i = j + 1;
-    }
-    if (m.size() != 6) return false;
-    const double scale = std::max(std::fabs(m[0]), std::fabs(m[1]));
-    const bool upright = (m[1] == 0 && m[2] == 0 && m[0] == m[3]) || (m[0] == 0 && m[3] == 0 && m[1] == -m[2]);
-    return upright && scale > 0 && scale <= 1;
-}
-
-bool new_plain_stream(pdf::File& before, pdf::File& stamped, const Ref& ref, bool (*ok)(const std::string&)) {
-    if (before.exists(ref) || !stamped.is_stream(ref) || stamped.get(ref).GetDictionary().HasKey("Filter")) return false;
-    return ok(stamped.stream_encoded(ref));
-}
-
-bool no_border(const Object& border) {
-    return border.IsArray() && border.GetArray().size() == 3 &&
-           std::all_of(border.GetArray().begin(), border.GetArray().end(),
-                       [](const Object& n) { return pdf::is_number(n) && pdf::number_value(n) == 0; });
-}
-
-// The link annotation draw_badge writes, and nothing more.
-bool is_badge_link(pdf::File& stamped, const Object& link, const Ref& page) {
-    if (!link.IsDictionary()) return false;
-    const Dictionary& d = link.GetDictionary();
-    std::set<std::string> keys;
-    for (const auto& [key, value] : pdf::entries(d)) keys.insert(key);
-    if (keys != std::set<std::string>{"Type", "Subtype", "Rect", "Border", "F", "NM", "P", "Contents", "A"}) return false;
-    const Object* action = d.GetKey("A");
-    if (name_of(d.GetKey("Subtype")) != "Link" || !no_border(*d.GetKey("Border")) ||
-        pdf::number_value(*d.GetKey("F")) != 4 || !d.GetKey("P")->IsReference() || d.GetKey("P")->GetReference() != page ||
-        !action->IsDictionary() || pdf::entry_count(action->GetDictionary()) != 2 ||
-        name_of(action->GetDictionary().GetKey("S")) != "URI")
-        return false;
-    pdf::Rect rect;
-    return mark::is_badge_annotation(stamped, link) && pdf::read_rect(stamped, d.GetKey("Rect"), rect);
-}
-
-// ---------------------------------------------------------------- a publisher's signature in pith's update
-
-// `ref` is a signature field `pith stamp --sign-*` adds: new, an invisible widget (zero-area
-// rectangle) merged with a field /FT /Sig whose /V is a new signature dictionary, nothing more.
-bool is_new_signature_field(pdf::File& before, pdf::File& stamped, const Object& item) {
-    if (!item.IsReference() || before.exists(item.GetReference()) || !stamped.exists(item.GetReference())) return false;
-    const Object& field = stamped.get(item.GetReference());
-    if (!field.IsDictionary()) return false;
-    const Dictionary& d = field.GetDictionary();
-    for (const auto& [key, value] : pdf::entries(d))
-        if (!std::set<std::string>{"Type", "Subtype", "FT", "T", "V", "F", "Rect", "P", "AP"}.count(key)) return false;
-    // Its appearance, if any: one new empty form (PDF/A wants one; the zero rectangle shows nothing).
-    if (const Object* ap = d.GetKey("AP")) {
-        const Object* n = ap->IsDictionary() && pdf::entry_count(ap->GetDictionary()) == 1 ? ap->GetDictionary().GetKey("N") : nullptr;
-        if (!n || !n->IsReference() || before.exists(n->GetReference()) || !stamped.is_stream(n->GetReference()) ||
-            !stamped.stream_decoded(n->GetReference()).empty())
-            return false;
-    }
-    const Object* v = d.GetKey("V");
-    pdf::Rect rect;
-    return name_of(d.GetKey("FT")) == "Sig" && name_of(d.GetKey("Subtype")) == "Widget" && v && v->IsReference() &&
-           !before.exists(v->GetReference()) && type_of(stamped.get(v->GetReference())) == "Sig" &&
-           pdf::read_rect(stamped, d.GetKey("Rect"), rect) && rect.width() == 0 && rect.height() == 0;
-}
-
-// The form pith's update leaves: the old one (or none) plus new signature fields and /SigFlags;
-// with a certification, the catalog's /Perms gains /DocMDP naming the new signature.
-void check_signature_form(pdf::File& before, pdf::File& stamped, std::vector<std::string>& problems) {
-    const Object* old_form = before.get_key(before.catalog().GetDictionary(), "AcroForm");
-    const Object* new_form = stamped.get_key(stamped.catalog().GetDictionary(), "AcroForm");
-    if (!new_form || !new_form->IsDictionary()) return problems.push_back("the catalog's /AcroForm");
-    const Object empty{Dictionary()};
-    const Object& old = old_form && old_form->IsDictionary() ? *old_form : empty;
-    if (auto keys = without(changed_keys(old, *new_form), {"Fields", "SigFlags"}); !keys.empty())
-        problems.push_back("the form's " + keys_text(keys));
-    const Object* old_fields = before.get_key(old.GetDictionary(), "Fields");
-    const Object* new_fields = stamped.get_key(new_form->GetDictionary(), "Fields");
-    const std::size_t kept = old_fields && old_fields->IsArray() ? old_fields->GetArray().size() : 0;
-    bool ok = new_fields && new_fields->IsArray() && new_fields->GetArray().size() == kept + 1;
-    for (std::size_t i = 0; ok && i < kept; ++i) ok = canon(old_fields->GetArray()[i]) == canon(new_fields->GetArray()[i]);
-    if (!ok || !is_new_signature_field(before, stamped, new_fields->GetArray().back()))
-        problems.push_back("the form's /Fields beyond one new signature field");
-    const Object* flags = stamped.get_key(new_form->GetDictionary(), "SigFlags");
-    if (!flags || !flags->IsNumber() || (flags->GetNumber() & 3) != 3) problems.push_back("the form's /SigFlags");
-    const Object* old_perms = before.get_key(before.catalog().GetDictionary(), "Perms");
-    const Object* new_perms = stamped.get_key(stamped.catalog().GetDictionary(), "Perms");
-    if (canon(old_perms ? *old_perms : empty) == canon(new_perms ? *new_perms : empty)) return;
-    const Object* docmdp = new_perms && new_perms->IsDictionary() ? new_perms->GetDictionary().GetKey("DocMDP") : nullptr;
-    if (!ok || !docmdp || !docmdp->IsReference() ||
-        docmdp->GetReference() != stamped.get(new_fields->GetArray().back().GetReference()).GetDictionary().GetKey("V")->GetReference() ||
-        !without(changed_keys(old_perms ? *old_perms : empty, *new_perms), {"DocMDP"}).empty() || (old_perms && old_perms->IsDictionary() && old_perms->GetDictionary().HasKey("DocMDP")))
-        problems.push_back("the catalog's /Perms");
-}
-
-// The badge page: pith's update may change its /Contents (its two streams around what was
-// there), /Resources (the badge XObject added) and /Annots (the link added), nothing else.
-void check_badge_page(pdf::File& before, pdf::File& stamped, const Ref& ref, Baseline& b,
-                      std::vector<std::string>& problems) {
-    int index = -1;
-    for (int i = 0, n = before.page_count(); i < n && index < 0; ++i)
-        if (before.page(i).ref == ref) index = i;
-    const std::string which = "page object " + std::to_string(ref.ObjectNumber());
-    if (index < 0) return problems.push_back(which + ", not a page of the document");
-    const Object& old_page = before.get(ref);
-    const Object& new_page = stamped.get(ref);
-    const std::set<std::string> other = without(changed_keys(old_page, new_page), {"Contents", "Resources", "Annots"});
-    if (!other.empty()) problems.push_back("page " + std::to_string(index + 1) + "'s " + keys_text(other));
-
-    // /Contents: [open, the old streams (an earlier badge's left out, wherever it stood), close].
-    auto old_items = pdf::references_in(before, old_page.GetDictionary().GetKey("Contents"));
-    old_items.erase(std::remove_if(old_items.begin(), old_items.end(),
-                                   [&](const Ref& r) { return mark::is_badge_stream(before, Object(r)); }),
-                    old_items.end());
-    const Object* contents = new_page.GetDictionary().GetKey("Contents");
-    auto items = pdf::references_in(stamped, contents);
-    const bool contents_ok = contents && contents->IsArray() && items.size() == old_items.size() + 2 &&
-                             std::equal(old_items.begin(), old_items.end(), items.begin() + 1) &&
-                             new_plain_stream(before, stamped, items.front(), [](const std::string& s) { return s == mark::kBadgeOpen; }) &&
-                             new_plain_stream(before, stamped, items.back(), is_close_stream);
-    if (!contents_ok) problems.push_back("page " + std::to_string(index + 1) + "'s /Contents beyond the badge's two streams");
-
-    // /Resources: the page's effective resources and the badge XObject.
-    const pdf::Page old_view = before.page(index);
-    const Object* resources = new_page.GetDictionary().GetKey("Resources");
-    bool resources_ok = resources && resources->IsDictionary();
-    Ref badge_xobject;
-    if (resources_ok) {
-        Dictionary expected = old_view.resources.IsDictionary() ? old_view.resources.GetDictionary() : Dictionary();
-        Dictionary xobjects;
-        if (const Object* x = before.get_key(expected, "XObject"); x && x->IsDictionary()) xobjects = x->GetDictionary();
-        const Object* badge = nullptr;
-        if (const Object* x = resources->GetDictionary().GetKey("XObject"); x && x->IsDictionary())
-            badge = x->GetDictionary().GetKey(pdf::Name(mark::kBadgeResourceName));
-        resources_ok = badge && badge->IsReference() && !before.exists(badge->GetReference()) &&
-                       type_of(stamped.get(badge->GetReference())) == "XObject";
-        if (resources_ok) {
-            badge_xobject = badge->GetReference();
-            xobjects.AddKey(pdf::Name(mark::kBadgeResourceName), *badge);
-            expected.AddKey("XObject", xobjects);
-            resources_ok = canon(Object(expected)) == canon(*resources);
-        }
-    }
-    if (!resources_ok) problems.push_back("page " + std::to_string(index + 1) + "'s /Resources beyond the badge XObject");
-
-    // /Annots: the old ones (an earlier badge link left out) and the new link.
-    std::vector<std::string> expected_annots;
-    if (const auto* old = pdf::annotations(before, old_page))
-        for (const auto& item : *old) {
-            if (!mark::is_badge_annotation(before, item)) expected_annots.push_back(canon(item));
-        }
-    const Object* annots = new_page.GetDictionary().GetKey("Annots");
-    // A signing stamp adds its invisible signature widget after the link.
-    const bool widget = annots && annots->IsArray() && annots->GetArray().size() == expected_annots.size() + 2 &&
-                        is_new_signature_field(before, stamped, annots->GetArray().back());
-    bool annots_ok = annots && annots->IsArray() && annots->GetArray().size() == expected_annots.size() + 1 + widget;
-    Ref link;
-    if (annots_ok) {
-        Array items = annots->GetArray();
-        if (widget) items.erase(items.end() - 1);
-        for (std::size_t i = 0; i < expected_annots.size(); ++i) annots_ok &= canon(items[i]) == expected_annots[i];
-        annots_ok &= items.back().IsReference() && !before.exists(items.back().GetReference());
-        if (annots_ok) link = items.back().GetReference();
-        annots_ok = annots_ok && is_badge_link(stamped, stamped.get(link), ref);
-    }
-    if (!annots_ok) problems.push_back("page " + std::to_string(index + 1) + "'s /Annots beyond the badge's link");
-    if (contents_ok && resources_ok && annots_ok) {
-        b.badge_drawn = true;
-        b.badge_page = index;
-        b.badge_link = link;
-        if (const auto* old = pdf::annotations(before, old_page))
-            for (const auto& item : *old)
-                if (item.IsReference()) b.annots_before.push_back(item.GetReference());
-        b.badge_xobject = badge_xobject;
-        pdf::read_rect(stamped, stamped.get(link).GetDictionary().GetKey("Rect"), b.badge_rect);
-    }
-}
-
-// What pith's update changed in `before`, object by object.
-void check_update_objects(pdf::File& before, pdf::File& stamped, Baseline& b, std::vector<std::string>& problems) {
-    std::vector<std::uint32_t> touched = stamped.revisions().back().objects;
-    if (stamped.revisions().size() == 1) {  // a repair section (set_repair) lists every object
-        touched.clear();
-        for (std::uint32_t num = 1; num <= stamped.max_object_number(); ++num)
-            if (stamped.exists(stamped.reference(num))) touched.push_back(num);
-    }
-    const Object* md = before.catalog().GetDictionary().GetKey("Metadata");
-    const std::uint32_t metadata = md && md->IsReference() ? md->GetReference().ObjectNumber() : 0;
-    const Object* af = before.catalog().GetDictionary().GetKey("AcroForm");
-    const std::uint32_t form = af && af->IsReference() ? af->GetReference().ObjectNumber() : 0;
-    bool signed_form = false;  // the form changed: only a publisher's signature may change it
-    for (std::uint32_t num : touched) {
-        const Ref ref = before.reference(num);
-        if (!before.exists(ref) || same_object(before, stamped, num)) continue;  // new objects are judged where they are used
-        if (num == metadata) continue;                                           // the XMP: read by its own rules
-        const Object& old = before.get(ref);
-        const Object& now = stamped.get(stamped.reference(num));
-        if (ref == before.root_ref()) {
-            auto keys = without(changed_keys(old, now), {"Metadata"});
-            if (keys.erase("AcroForm") + keys.erase("Perms")) signed_form = true;
-            if (!keys.empty()) problems.push_back("the catalog's " + keys_text(keys));
-        } else if (num == form) {
-            signed_form = true;
-        } else if (ref == before.info_ref()) {
-            if (auto keys = without(changed_keys(old, now), {"PithNumber"}); !keys.empty())
-                problems.push_back("Info's " + keys_text(keys));
-        } else if (type_of(old) == "Page") {
-            check_badge_page(before, stamped, ref, b, problems);
-        } else {
-            problems.push_back("object " + std::to_string(num) + (type_of(old).empty() ? "" : " (/" + type_of(old) + ")"));
-        }
-    }
-    if (signed_form) check_signature_form(before, stamped, problems);
-    if (stamped.root_ref() != before.root_ref()) problems.push_back("the trailer's /Root");
-    if (stamped.encrypted() != before.encrypted() || stamped.encrypt_ref() != before.encrypt_ref()) problems.push_back("the encryption");
-    if (stamped.info_ref() != before.info_ref() && before.info_ref().ObjectNumber() != 0) problems.push_back("the trailer's /Info");
-    const Object* new_md = stamped.catalog().GetDictionary().GetKey("Metadata");
-    if (!new_md || !new_md->IsReference() || !stamped.is_stream(new_md->GetReference()))
-        problems.push_back("the catalog's /Metadata, which is no stream");
-}
-
-// ---------------------------------------------------------------- later revisions
 
 // What an object of the baseline is for, as far as later changes are concerned; an object
 // reached along several paths is judged by the strictest.
@@ -393,19 +73,19 @@ private:
 
     void visit(const Ref& ref, unsigned role) {
         // The catalog is judged by the catalog rules only, whatever names it (a signature's /Data).
-        if (ref.ObjectNumber() == doc_.root_ref().ObjectNumber() && role != kCatalog) return;
-        unsigned& have = roles_[ref.ObjectNumber()];
+        if (pdf::object_number(ref) == pdf::object_number(doc_.root_ref()) && role != kCatalog) return;
+        unsigned& have = roles_[pdf::object_number(ref)];
         if ((have & role) == role) return;
         have |= role;
         queue_.emplace_back(ref, role);
     }
     // Every reference inside `o` (not following references) gets `role`, except the keys `skip`.
     void children(const Object& o, unsigned role, std::initializer_list<const char*> skip = {}) {
-        if (o.IsReference()) return visit(o.GetReference(), role);
-        if (o.IsArray())
-            for (const auto& item : o.GetArray()) children(item, role);
-        if (o.IsDictionary())
-            for (const auto& [key, value] : pdf::entries(o.GetDictionary())) {
+        if (pdf::is_reference(o)) return visit(pdf::reference_of(o), role);
+        if (pdf::is_array(o))
+            for (const auto& item : pdf::array_of(o)) children(item, role);
+        if (pdf::is_dictionary(o))
+            for (const auto& [key, value] : pdf::entries(o)) {
                 bool skipped = false;
                 for (const char* s : skip) skipped |= key == s;
                 if (!skipped) children(*value, role);
@@ -413,35 +93,37 @@ private:
     }
     // The items of a page's /Annots array: pith's badge link, or other annotations.
     void annotations(const Object& array) {
-        if (!array.IsArray()) return;
-        for (const auto& item : array.GetArray())
-            if (item.IsReference()) visit(item.GetReference(), mark::is_badge_annotation(doc_, item) ? kBadgeLink : kAnnotation);
+        if (!pdf::is_array(array)) return;
+        for (const auto& item : pdf::array_of(array))
+            if (pdf::is_reference(item))
+                visit(pdf::reference_of(item), mark::is_badge_annotation(doc_, item) ? kBadgeLink : kAnnotation);
     }
     void expand(const Ref& ref, unsigned role) {
         const Object& o = doc_.get(ref);
         const std::string type = type_of(o);
         // Pages are judged by the page rules only, whatever else names them (destinations, /P).
         if ((type == "Page" || type == "Pages") && !(role & (kPageTree | kPage))) return;
-        if (role == kCatalog && o.IsDictionary()) {
-            for (const auto& [key, value] : pdf::entries(o.GetDictionary())) {
+        if (role == kCatalog && pdf::is_dictionary(o)) {
+            for (const auto& [key, value] : pdf::entries(o)) {
                 const std::string k = key;
                 if (k == "Pages") children(*value, kPageTree);
                 else if (k == "Metadata") children(*value, kMetadata);
                 else if (k == "AcroForm") children(*value, kForm);
                 else if (k != "DSS" && k != "StructTreeRoot" && k != "Outlines" && k != "MarkInfo") children(*value, kDocument);
             }
-        } else if (role == kPageTree && o.IsDictionary()) {
-            if (const Object* kids = o.GetDictionary().GetKey("Kids"); kids)
+        } else if (role == kPageTree && pdf::is_dictionary(o)) {
+            if (const Object* kids = pdf::find(o, "Kids"); kids)
                 for (const auto& kid : pdf::references_in(doc_, kids)) visit(kid, type_of(doc_.get(kid)) == "Pages" ? kPageTree : kPage);
             children(o, kPageTree, {"Kids", "Parent"});
-            if (const Object* r = o.GetDictionary().GetKey("Resources")) children(*r, kResource);
-        } else if (role == kPage && o.IsDictionary()) {
-            for (const auto& [key, value] : pdf::entries(o.GetDictionary())) {
+            if (const Object* r = pdf::find(o, "Resources")) children(*r, kResource);
+        } else if (role == kPage && pdf::is_dictionary(o)) {
+            for (const auto& [key, value] : pdf::entries(o)) {
                 const std::string k = key;
                 if (k == "Parent") continue;
                 if (k == "Contents") children(*value, kContent);
                 else if (k == "Resources") children(*value, kResource);
-                else if (k == "Annots" && value->IsReference()) visit(value->GetReference(), kAnnots);
+                else if (k == "Annots" && pdf::is_reference(*value))
+                    visit(pdf::reference_of(*value), kAnnots);
                 else if (k == "Annots") annotations(*value);
                 else children(*value, kPage);
             }
@@ -476,20 +158,6 @@ struct Problems {
     }
 };
 
-// Records an annotation's region once it is judged: a failure when judging it added a problem.
-struct MarkJudged {
-    Problems& p;
-    int page;  // 0-based; -1: on no page (not marked)
-    pdf::Rect rect;  // as pdf::read_rect gives it: lower left, upper right
-    std::string label;
-    std::size_t before = p.count();
-    bool shown = true;  // false: hidden by its flags, nothing to draw
-    ~MarkJudged() {
-        if (page >= 0 && shown)
-            p.regions.push_back({page + 1, rect.llx, rect.lly, rect.urx, rect.ury, "annotation", p.count() > before ? "fail" : "info", label});
-    }
-};
-
 // The baseline and the file now, compared object by object.
 struct Comparison {
     std::set<std::uint32_t> changed;     // in the baseline, different now
@@ -506,7 +174,7 @@ bool readable(pdf::File& doc, std::uint32_t num) {
     bool ok = true;
     try {
         const Ref ref = doc.reference(num);
-        ok = !doc.get(ref).IsNull();
+        ok = !pdf::is_null(doc.get(ref));
         if (ok && doc.is_stream(ref)) doc.stream_encoded(ref);
     } catch (const Error&) {
         ok = false;
@@ -584,18 +252,18 @@ std::optional<std::set<std::string>> operators_of(const std::string& content) {
 std::vector<Ref> appearance_streams(pdf::File& doc, const Dictionary& annot) {
     std::vector<Ref> out;
     const Object* ap = doc.get_key(annot, "AP");
-    if (!ap || !ap->IsDictionary()) return out;
+    if (!ap || !pdf::is_dictionary(*ap)) return out;
     for (const char* k : {"N", "R", "D"}) {
-        const Object* v = ap->GetDictionary().GetKey(k);
+        const Object* v = pdf::find(*ap, k);
         if (!v) continue;
-        if (v->IsReference() && doc.is_stream(v->GetReference())) {
-            out.push_back(v->GetReference());
+        if (pdf::is_reference(*v) && doc.is_stream(pdf::reference_of(*v))) {
+            out.push_back(pdf::reference_of(*v));
             continue;
         }
         const Object& states = doc.resolve(*v);
-        if (states.IsDictionary())
-            for (const auto& [key, s] : pdf::entries(states.GetDictionary()))
-                if (s->IsReference() && doc.is_stream(s->GetReference())) out.push_back(s->GetReference());
+        if (pdf::is_dictionary(states))
+            for (const auto& [key, s] : pdf::entries(states))
+                if (pdf::is_reference(*s) && doc.is_stream(pdf::reference_of(*s))) out.push_back(pdf::reference_of(*s));
     }
     return out;
 }
@@ -621,15 +289,15 @@ const std::initializer_list<const char*> kPaints = {"f", "F", "f*", "B", "B*", "
 // A form field's type, inherited from its parents.
 std::string field_type(pdf::File& doc, const Object& field) {
     const Object* o = &field;
-    for (int depth = 0; o && o->IsDictionary() && depth < 16; ++depth) {
-        if (const Object* ft = doc.get_key(o->GetDictionary(), "FT")) return name_of(ft);
-        o = doc.get_key(o->GetDictionary(), "Parent");
+    for (int depth = 0; o && pdf::is_dictionary(*o) && depth < 16; ++depth) {
+        if (const Object* ft = doc.get_key(pdf::dictionary_of(*o), "FT")) return name_of(ft);
+        o = doc.get_key(pdf::dictionary_of(*o), "Parent");
     }
     return {};
 }
 
 std::string field_name(pdf::File& doc, const Object& field) {
-    const Object* t = field.IsDictionary() ? doc.get_key(field.GetDictionary(), "T") : nullptr;
+    const Object* t = pdf::is_dictionary(field) ? doc.get_key(pdf::dictionary_of(field), "T") : nullptr;
     return t && pdf::is_string(*t) ? "\"" + pdf::text_of(t) + "\"" : "(unnamed)";
 }
 
@@ -644,27 +312,33 @@ const std::initializer_list<const char*> kNoteKeys = {"M", "Contents", "T", "NM"
 // against the closed list of what may change: comments (highlight, underline, strike-out,
 // squiggly, sticky note, ink, their popups) whose appearance shows no text or image; form-field
 // values in their widgets; signatures whose widgets paint nothing. None may cover an area to keep clear.
-void judge_annotation(pdf::File& now, const Object& annot, const Object* old, int page, const std::vector<Area>& keep_clear,
-                      Problems& p, bool redrawn = false) {
-    if (!annot.IsDictionary()) return p.add(finding::pith_changed_annotation, "an annotation that is no dictionary");
-    const Dictionary& d = annot.GetDictionary();
+// `drawn_at`: the annotation's /Rect once it is read, reset when its flags hide it.
+void annotation_rules(pdf::File& now, const Object& annot, const Object* old, int page, const std::vector<Area>& keep_clear,
+                      bool redrawn, Problems& p, std::optional<pdf::Rect>& drawn_at) {
+    if (!pdf::is_dictionary(annot))
+        return p.add(finding::pith_changed_annotation, "an annotation that is no dictionary");
+    const Dictionary& d = pdf::dictionary_of(annot);
     const std::string subtype = name_of(now.get_key(d, "Subtype"));
     const std::string where = "a /" + (subtype.empty() ? std::string("(no subtype)") : subtype) + " annotation" +
                               (page >= 0 ? " on page " + std::to_string(page + 1) : "");
-    if (!redrawn && old && old->IsDictionary() && without(changed_keys(*old, annot), kNoteKeys).empty()) return;  // a note's text or state
+    if (!redrawn && old && pdf::is_dictionary(*old) && without(changed_keys(*old, annot), kNoteKeys).empty())
+        return;  // a note's text or state
     const Object* f = now.get_key(d, "F");
-    if (f && !f->IsNumber()) return p.add(finding::pith_changed_annotation, where + " whose /F is not an integer");
-    const long long flags = f ? f->GetNumber() : 0;
+    if (f && !pdf::is_integer(*f))
+        return p.add(finding::pith_changed_annotation, where + " whose /F is not an integer");
+    const long long flags = f ? pdf::integer_of(*f) : 0;
     pdf::Rect rect;
-    if (!pdf::read_rect(now, d.GetKey("Rect"), rect)) return p.add(finding::pith_changed_annotation, where + " whose /Rect cannot be read");
-    MarkJudged marked{p, page, rect, "/" + subtype + (old ? " changed" : " added") + " after the stamp"};
-    if (old && old->IsDictionary()) {
-        const Object* of = now.get_key(old->GetDictionary(), "F");
-        if (name_of(now.get_key(old->GetDictionary(), "Subtype")) != subtype) return p.add(finding::pith_changed_annotation, where + " that was another kind before");
-        if (of && of->IsNumber() && hidden(of->GetNumber()) && !hidden(flags))
+    if (!pdf::read_rect(now, pdf::find(d, "Rect"), rect))
+        return p.add(finding::pith_changed_annotation, where + " whose /Rect cannot be read");
+    drawn_at = rect;
+    if (old && pdf::is_dictionary(*old)) {
+        const Object* of = now.get_key(pdf::dictionary_of(*old), "F");
+        if (name_of(now.get_key(pdf::dictionary_of(*old), "Subtype")) != subtype)
+            return p.add(finding::pith_changed_annotation, where + " that was another kind before");
+        if (of && pdf::is_integer(*of) && hidden(pdf::integer_of(*of)) && !hidden(flags))
             return p.add(finding::pith_changed_annotation, where + " hidden before the stamp and shown after it");
     }
-    if (hidden(flags)) return void(marked.shown = false);
+    if (hidden(flags)) return drawn_at.reset();
     for (const auto& area : keep_clear)
         if (area.page == page && pdf::overlaps(rect, area.rect)) p.add(finding::pith_changed_annotation, where + " over " + area.what);
     static const std::set<std::string> comments = {"Highlight", "Underline", "StrikeOut", "Squiggly", "Text", "Ink", "Popup"};
@@ -690,20 +364,36 @@ void judge_annotation(pdf::File& now, const Object& annot, const Object* old, in
                                      "squiggly, sticky note, ink)");
 }
 
+// annotation_rules(), and where the annotation stands on its page once judged: a failed region
+// when judging it found a problem (an annotation its flags hide draws nothing and is not marked).
+void judge_annotation(pdf::File& now, const Object& annot, const Object* old, int page, const std::vector<Area>& keep_clear,
+                      Problems& p, bool redrawn = false) {
+    const std::size_t problems_before = p.count();
+    std::optional<pdf::Rect> drawn_at;
+    annotation_rules(now, annot, old, page, keep_clear, redrawn, p, drawn_at);
+    if (!drawn_at || page < 0) return;
+    const std::string subtype = name_of(now.get_key(pdf::dictionary_of(annot), "Subtype"));
+    const pdf::Rect r = drawn_at.value();
+    p.regions.push_back({page + 1, r.llx, r.lly, r.urx, r.ury, RegionKind::Annotation,
+                         p.count() > problems_before ? RegionOutcome::Fail : RegionOutcome::Info,
+                         "/" + subtype + (old ? " changed" : " added") + " after the stamp"});
+}
+
 // Actions anywhere in what was added or changed: /A or /Next naming an action, /AA, /OpenAction, /JS.
 void find_actions(pdf::File& doc, const Object& o, int depth, std::set<std::string>& found) {
     if (depth > 32) return;
-    if (o.IsArray())
-        for (const auto& item : o.GetArray()) find_actions(doc, item, depth + 1, found);
-    if (!o.IsDictionary()) return;
-    for (const auto& [key, value] : pdf::entries(o.GetDictionary())) {
+    if (pdf::is_array(o))
+        for (const auto& item : pdf::array_of(o)) find_actions(doc, item, depth + 1, found);
+    if (!pdf::is_dictionary(o)) return;
+    for (const auto& [key, value] : pdf::entries(o)) {
         const std::string k = key;
         if (k == "AA" || k == "OpenAction" || k == "JS") found.insert("/" + k);
         if (k == "A" || k == "Next") {
             const Object& a = doc.resolve(*value);
-            if (a.IsDictionary() && a.GetDictionary().GetKey("S")) found.insert("a /" + name_of(a.GetDictionary().GetKey("S")) + " action");
+            if (pdf::is_dictionary(a) && pdf::find(a, "S"))
+                found.insert("a /" + name_of(pdf::find(a, "S")) + " action");
         }
-        if (!value->IsReference()) find_actions(doc, *value, depth + 1, found);
+        if (!pdf::is_reference(*value)) find_actions(doc, *value, depth + 1, found);
     }
 }
 
@@ -723,7 +413,8 @@ public:
         if (!read_) read();
         for (auto [it, end] = pages_.equal_range(num); it != end; ++it) {
             const auto& [index, c] = it->second;
-            p.regions.push_back({index + 1, c.llx, c.lly, c.urx, c.ury, "content", "fail", "page changed after the stamp"});
+            p.regions.push_back({index + 1, c.llx, c.lly, c.urx, c.ury, RegionKind::Content, RegionOutcome::Fail,
+                             "page changed after the stamp"});
         }
     }
 
@@ -734,13 +425,13 @@ private:
             for (int i = 0; i < doc_.page_count(); ++i) {
                 const pdf::Page page = doc_.page(i);
                 const auto on_page = [&](std::uint32_t num) { pages_.emplace(num, std::make_pair(i, page.crop_box)); };
-                on_page(page.ref.ObjectNumber());
+                on_page(pdf::object_number(page.ref));
                 const Object& o = doc_.get(page.ref);
-                const Object* contents = o.IsDictionary() ? o.GetDictionary().GetKey("Contents") : nullptr;
-                if (contents && contents->IsReference()) on_page(contents->GetReference().ObjectNumber());
-                if (contents && contents->IsArray())
-                    for (const auto& item : contents->GetArray())
-                        if (item.IsReference()) on_page(item.GetReference().ObjectNumber());
+                const Object* contents = pdf::is_dictionary(o) ? pdf::find(o, "Contents") : nullptr;
+                if (contents && pdf::is_reference(*contents)) on_page(pdf::object_number(pdf::reference_of(*contents)));
+                if (contents && pdf::is_array(*contents))
+                    for (const auto& item : pdf::array_of(*contents))
+                        if (pdf::is_reference(item)) on_page(pdf::object_number(pdf::reference_of(item)));
             }
         } catch (const Error&) {
         } catch (const pdf::LibraryError&) {
@@ -796,10 +487,11 @@ const pdf::Array* annots_of(pdf::File& doc, int i) { return pdf::annotations(doc
 // shows, though not its dictionary.
 bool redrawn(pdf::File& now, const Object& annot, const Comparison& c) {
     bool out = false;
-    if (annot.IsDictionary())
-        for (const auto& ref : appearance_streams(now, annot.GetDictionary())) out |= c.changed.count(ref.ObjectNumber()) > 0;
-    if (const Object* ap = annot.IsDictionary() ? annot.GetDictionary().GetKey("AP") : nullptr; ap && ap->IsReference())
-        out |= c.changed.count(ap->GetReference().ObjectNumber()) > 0;
+    if (pdf::is_dictionary(annot))
+        for (const auto& ref : appearance_streams(now, pdf::dictionary_of(annot)))
+            out |= c.changed.count(pdf::object_number(ref)) > 0;
+    if (const Object* ap = pdf::is_dictionary(annot) ? pdf::find(annot, "AP") : nullptr; ap && pdf::is_reference(*ap))
+        out |= c.changed.count(pdf::object_number(pdf::reference_of(*ap))) > 0;
     return out;
 }
 
@@ -813,21 +505,23 @@ void judge_page_annotations(pdf::File& before, pdf::File& now, const Comparison&
         for (const auto& item : *old) kept.insert(canon(item));
     if (old)
         for (const auto& item : *old)
-            if (item.IsReference() && mark::is_badge_annotation(before, item) && (!cur || !std::any_of(cur->begin(), cur->end(),
-                    [&](const Object& x) { return x.IsReference() && x.GetReference() == item.GetReference(); })))
+            if (pdf::is_reference(item) && mark::is_badge_annotation(before, item) &&
+                (!cur || !std::any_of(cur->begin(), cur->end(), [&](const Object& x) {
+                    return pdf::is_reference(x) && pdf::reference_of(x) == pdf::reference_of(item);
+                })))
                 p.add(finding::pith_changed_annotation, "the badge's link was removed from page " + std::to_string(i + 1));
     if (!cur) return;
     std::vector<Area> areas;
     for (const auto& area : keep_clear)
         if (area.page == i) areas.push_back(area);
     for (const auto& item : *cur) {
-        if (!item.IsReference()) {
+        if (!pdf::is_reference(item)) {
             if (!kept.count(canon(item))) judge_annotation(now, item, nullptr, i, areas, p);
             continue;
         }
-        const std::uint32_t num = item.GetReference().ObjectNumber();
+        const std::uint32_t num = pdf::object_number(pdf::reference_of(item));
         if (c.unreadable.count(num) || judged.count(num) || mark::is_badge_annotation(before, item)) continue;  // a changed badge link is its own failure
-        const Object& annot = now.get(item.GetReference());
+        const Object& annot = now.get(pdf::reference_of(item));
         const bool again = redrawn(now, annot, c);
         if (!(c.fresh.count(num) || c.changed.count(num) || again)) continue;
         judged.insert(num);
@@ -847,11 +541,14 @@ void judge_unlisted_annotations(pdf::File& before, pdf::File& now, const Compari
         for (std::uint32_t num : *set) {
             if (judged.count(num) || c.unreadable.count(num)) continue;
             const Object& o = now.get(now.reference(num));
-            if (!o.IsDictionary() || (!kinds.count(name_of(o.GetDictionary().GetKey("Subtype"))) && type_of(o) != "Annot")) continue;
+            if (!pdf::is_dictionary(o) || (!kinds.count(name_of(pdf::find(o, "Subtype"))) && type_of(o) != "Annot"))
+                continue;
             if (mark::is_badge_annotation(before, Object(before.reference(num)))) continue;
             judged.insert(num);
-            const Object* page_ref = o.GetDictionary().GetKey("P");
-            const int page = page_ref && page_ref->IsReference() ? page_index(before, page_ref->GetReference(), keep_clear) : -1;
+            const Object* page_ref = pdf::find(o, "P");
+            const int page = page_ref && pdf::is_reference(*page_ref)
+                                 ? page_index(before, pdf::reference_of(*page_ref), keep_clear)
+                                 : -1;
             const Object* old = set == &c.changed ? &before.get(before.reference(num)) : nullptr;
             if (page_ref) {
                 judge_annotation(now, o, old, page, keep_clear, p);
@@ -877,23 +574,24 @@ void judge_pages(pdf::File& before, pdf::File& now, const Comparison& c, const s
 // The form: /NeedAppearances (viewers redraw every field from its value), XFA (Acrobat shows
 // another form), a calculation order (scripts), new fields other than signatures.
 void judge_form(pdf::File& before, pdf::File& now, const Comparison& c, Problems& p) {
-    const Object* old_form = before.get_key(before.catalog().GetDictionary(), "AcroForm");
-    const Object* form = now.get_key(now.catalog().GetDictionary(), "AcroForm");
-    if (!form || !form->IsDictionary()) return;
+    const Object* old_form = before.get_key(pdf::dictionary_of(before.catalog()), "AcroForm");
+    const Object* form = now.get_key(pdf::dictionary_of(now.catalog()), "AcroForm");
+    if (!form || !pdf::is_dictionary(*form)) return;
     const Object empty{Dictionary()};
-    const Object& old = old_form && old_form->IsDictionary() ? *old_form : empty;
+    const Object& old = old_form && pdf::is_dictionary(*old_form) ? *old_form : empty;
     const std::set<std::string> keys = changed_keys(old, *form);
-    const Object* need = now.get_key(form->GetDictionary(), "NeedAppearances");
-    if (keys.count("NeedAppearances") && need && need->IsBool() && need->GetBool())
+    const Object* need = now.get_key(pdf::dictionary_of(*form), "NeedAppearances");
+    if (keys.count("NeedAppearances") && need && pdf::is_bool(*need) && pdf::bool_of(*need))
         p.add(finding::pith_changed_form, "the form's /NeedAppearances (viewers redraw every field from its value)");
     for (const char* k : {"XFA", "CO"})
         if (keys.count(k)) p.add(finding::pith_changed_form, std::string("the form's /") + k);
-    const Object* fields = now.get_key(form->GetDictionary(), "Fields");
-    if (fields && fields->IsArray())
-        for (const auto& item : fields->GetArray())
-            if (item.IsReference() && c.fresh.count(item.GetReference().ObjectNumber()) && !c.unreadable.count(item.GetReference().ObjectNumber())) {
-                const Object& field = now.get(item.GetReference());
-                if (field.IsDictionary() && !field.GetDictionary().HasKey("Subtype") && field_type(now, field) != "Sig")
+    const Object* fields = now.get_key(pdf::dictionary_of(*form), "Fields");
+    if (fields && pdf::is_array(*fields))
+        for (const auto& item : pdf::array_of(*fields))
+            if (pdf::is_reference(item) && c.fresh.count(pdf::object_number(pdf::reference_of(item))) &&
+                !c.unreadable.count(pdf::object_number(pdf::reference_of(item)))) {
+                const Object& field = now.get(pdf::reference_of(item));
+                if (pdf::is_dictionary(field) && !pdf::has_key(field, "Subtype") && field_type(now, field) != "Sig")
                     p.add(finding::pith_changed_form, "a new form field " + field_name(now, field));
             }
 }
@@ -960,88 +658,21 @@ void judge_document_information(pdf::File& before, pdf::File& now, Problems& p) 
     const Object* old_info = before.info();
     const Object* info = now.info();
     for (const char* key : {"Title", "Author", "Subject"}) {
-        const Object* a = old_info ? before.get_key(old_info->GetDictionary(), key) : nullptr;
-        const Object* b = info ? now.get_key(info->GetDictionary(), key) : nullptr;
+        const Object* a = old_info ? before.get_key(pdf::dictionary_of(*old_info), key) : nullptr;
+        const Object* b = info ? now.get_key(pdf::dictionary_of(*info), key) : nullptr;
         if ((a ? canon(*a) : "") != (b ? canon(*b) : "")) p.add(finding::pith_changed_metadata, std::string("Info /") + key);
     }
     auto xmp = [](pdf::File& doc) {
-        const Object* md = doc.catalog().GetDictionary().GetKey("Metadata");
+        const Object* md = pdf::find(doc.catalog(), "Metadata");
         try {
-            return md && md->IsReference() && doc.is_stream(md->GetReference()) ? doc.stream_decoded(md->GetReference(), xmp::kMaxPacketSize)
-                                                                                 : std::string();
+            return md && pdf::is_reference(*md) && doc.is_stream(pdf::reference_of(*md))
+                       ? doc.stream_decoded(pdf::reference_of(*md), xmp::kMaxPacketSize)
+                       : std::string();
         } catch (const Error&) {
             return std::string("(unreadable)");
         }
     };
     if (dc_fields(xmp(before)) != dc_fields(xmp(now))) p.add(finding::pith_changed_metadata, "the XMP's dc:title, dc:creator or dc:description");
-}
-
-}  // namespace
-
-Baseline check_pith_update(pdf::File& file, const std::optional<std::uint64_t>& prior_length, const std::string& password,
-                           Findings& f) {
-    Baseline b;
-    const auto revisions = file.revisions();
-    const std::string_view bytes = file.bytes();
-    auto nothing_after = [&](std::uint64_t end) {
-        return std::none_of(revisions.begin(), revisions.end(), [&](const pdf::Revision& r) { return r.end > end; });
-    };
-    if (!prior_length) {
-        // pith.sty or another tool wrote the pith data: the baseline is the document as first
-        // written, the first revision that reads as a document of its own (a linearized file's
-        // first-page section does not).
-        b.found = true;
-        b.end = revisions.back().end;
-        for (const auto& r : revisions) {
-            if (r.end >= b.end) break;
-            auto d = prefix(file, r.end, "first revision", password);
-            if (d && !d->reconstructed() && d->defects().empty()) {
-                b.end = r.end;
-                break;
-            }
-        }
-        b.whole_file = nothing_after(b.end);
-        return b;
-    }
-    // pith's update: from the prior bytes to the next %%EOF.
-    const std::uint64_t prior = *prior_length;
-    const std::size_t eof = prior < bytes.size() ? bytes.find("%%EOF", prior) : std::string_view::npos;
-    if (eof == std::string_view::npos) {
-        f.fail(finding::pith_update_missing, "no revision follows the " + std::to_string(prior) + " bytes pith:priorLength names");
-        return b;
-    }
-    b.end = eof + 5;
-    if (b.end < bytes.size() && bytes[b.end] == '\r') ++b.end;
-    if (b.end < bytes.size() && bytes[b.end] == '\n') ++b.end;
-    b.whole_file = nothing_after(b.end);
-    std::optional<pdf::File> before = prefix(file, prior, "before pith's update", password);
-    const bool is_file = b.end == bytes.size();
-    std::optional<pdf::File> copy = is_file ? std::nullopt : prefix(file, b.end, "as stamped", password);
-    if (!before || (!is_file && !copy)) {
-        f.fail(finding::pith_update_missing, "the bytes before and through pith's update are not a PDF of their own");
-        return b;
-    }
-    pdf::File& stamped = is_file ? file : *copy;
-    b.found = true;
-    const auto r0 = before->revisions(), r1 = stamped.revisions();
-    const bool repaired = r1.size() == 1 && before->reconstructed();
-    if (!repaired && !(r1.size() == r0.size() + 1 && chain_starts_with(stamped, *before))) {
-        f.fail(finding::pith_update_mismatch, "pith's update does not continue the document before it (its /Prev chain)");
-        return b;
-    }
-    std::vector<std::string> problems;
-    try {
-        check_update_objects(*before, stamped, b, problems);
-    } catch (const Error& e) {
-        problems.push_back(std::string("unreadable (") + e.what() + ")");
-    } catch (const pdf::LibraryError& e) {
-        problems.push_back(std::string("unreadable (") + pdf::podofo_words(e) + ")");
-    }
-    if (problems.empty())
-        f.ok(finding::pith_update_match, "pith's update changes only what pith stamp changes" + std::string(b.badge_drawn ? " (metadata, badge and link)" : " (metadata)"));
-    else
-        f.fail(finding::pith_update_mismatch, "pith's update changes more than pith stamp does: " + joined(problems));
-    return b;
 }
 
 // The trailer, the encryption and Info's /PithNumber, as the baseline had them.
@@ -1051,7 +682,7 @@ void judge_trailer(pdf::File& baseline, pdf::File& file, Problems& p) {
         p.add(finding::pith_changed_catalog, "the encryption (/Encrypt)");
     auto pith_number = [](pdf::File& d) {
         const Object* info = d.info();
-        const Object* n = info ? info->GetDictionary().GetKey("PithNumber") : nullptr;
+        const Object* n = info ? pdf::find(*info, "PithNumber") : nullptr;
         return n ? canon(*n) : std::string();
     };
     if (pith_number(baseline) != pith_number(file)) p.add(finding::pith_changed_metadata, "Info's /PithNumber");
@@ -1120,6 +751,8 @@ void report_changes(const Problems& p, std::size_t count, int docmdp, Findings& 
     for (const auto& [code, items] : p.by_code) f.fail(code, "changed after stamping (" + what + "): " + joined(items));
 }
 
+}  // namespace
+
 void check_later_changes(pdf::File& file, const Baseline& b, const std::vector<Area>& keep_clear, const std::string& password,
                          Findings& f) {
     if (!b.found) return;
@@ -1127,7 +760,7 @@ void check_later_changes(pdf::File& file, const Baseline& b, const std::vector<A
         f.ok(finding::pith_changes_none, "nothing was appended to the file after its pith data");
         return;
     }
-    std::optional<pdf::File> baseline = prefix(file, b.end, "as stamped", password);
+    std::optional<pdf::File> baseline = document_at(file, b.end, "as stamped", password);
     if (!baseline || !chain_starts_with(file, *baseline)) {
         f.fail(finding::pith_xref_chain, "the file's cross-reference chain does not pass through the revision that holds its pith data: "
                                   "viewers and pith may read different documents");

@@ -47,12 +47,12 @@ inline std::int64_t integer_of(const Object& o) { return o.GetNumber(); }
 inline const Object* find(const Dictionary& d, const Name& key) { return d.GetKey(key); }
 inline Object* find(Dictionary& d, const Name& key) { return d.GetKey(key); }
 inline bool has_key(const Dictionary& d, const Name& key) { return d.HasKey(key); }
-// The same for an object that is a dictionary.
+inline void put(Dictionary& d, const Name& key, const Object& value) { d.AddKey(key, value); }
+inline void remove_key(Dictionary& d, const Name& key) { d.RemoveKey(key); }
+// find() and has_key() of an object that is a dictionary.
 inline const Object* find(const Object& dictionary, const Name& key) { return find(dictionary_of(dictionary), key); }
 inline Object* find(Object& dictionary, const Name& key) { return find(dictionary_of(dictionary), key); }
 inline bool has_key(const Object& dictionary, const Name& key) { return has_key(dictionary_of(dictionary), key); }
-inline void put(Dictionary& d, const Name& key, const Object& value) { d.AddKey(key, value); }
-inline void remove_key(Dictionary& d, const Name& key) { d.RemoveKey(key); }
 
 // ---- A reference's parts.
 

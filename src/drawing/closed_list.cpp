@@ -426,12 +426,13 @@ void Walk::annotation(const Object& value, int depth) {
             note(subtype + " annotation with a " + (kind == "R" ? "rollover" : "pressed") +
                  " appearance over the title or badge");
         const Object& states = file_.resolve(*shown);
-        note_keys_twice(*shown);
         const bool one_form = pdf::is_reference(*shown) && file_.is_stream(pdf::reference_of(*shown));
-        if (!one_form && pdf::is_dictionary(states))
+        if (!one_form && pdf::is_dictionary(states)) {
+            note_keys_twice(*shown);  // the states' dictionary (each form is read by xobject())
             for (const auto& [state, form] : pdf::entries(states)) xobject(*form, nullptr, depth + 1, true);
-        else
+        } else {
             xobject(*shown, nullptr, depth + 1, true);
+        }
     }
 }
 

@@ -312,9 +312,10 @@ const std::initializer_list<const char*> kNoteKeys = {"M", "Contents", "T", "NM"
 // against the closed list of what may change: comments (highlight, underline, strike-out,
 // squiggly, sticky note, ink, their popups) whose appearance shows no text or image; form-field
 // values in their widgets; signatures whose widgets paint nothing. None may cover an area to keep clear.
-// `drawn_at`: the annotation's /Rect once it is read, reset when its flags hide it.
+// `drawn`: where the annotation draws and what to call it there, once its /Rect is read; reset
+// when its flags hide it.
 void annotation_rules(pdf::File& now, const Object& annot, const Object* old, int page, const std::vector<Area>& keep_clear,
-                      bool redrawn, Problems& p, std::optional<pdf::Rect>& drawn_at) {
+                      bool redrawn, Problems& p, std::optional<Region>& drawn) {
     if (!pdf::is_dictionary(annot))
         return p.add(finding::pith_changed_annotation, "an annotation that is no dictionary");
     const Dictionary& d = pdf::dictionary_of(annot);
@@ -330,7 +331,8 @@ void annotation_rules(pdf::File& now, const Object& annot, const Object* old, in
     pdf::Rect rect;
     if (!pdf::read_rect(now, pdf::find(d, "Rect"), rect))
         return p.add(finding::pith_changed_annotation, where + " whose /Rect cannot be read");
-    drawn_at = rect;
+    drawn = Region{page + 1, rect.llx, rect.lly, rect.urx, rect.ury, RegionKind::Annotation, RegionOutcome::Info,
+                   "/" + subtype + (old ? " changed" : " added") + " after the stamp"};
     if (old && pdf::is_dictionary(*old)) {
         const Object* of = now.get_key(pdf::dictionary_of(*old), "F");
         if (name_of(now.get_key(pdf::dictionary_of(*old), "Subtype")) != subtype)
@@ -338,7 +340,7 @@ void annotation_rules(pdf::File& now, const Object& annot, const Object* old, in
         if (of && pdf::is_integer(*of) && hidden(pdf::integer_of(*of)) && !hidden(flags))
             return p.add(finding::pith_changed_annotation, where + " hidden before the stamp and shown after it");
     }
-    if (hidden(flags)) return drawn_at.reset();
+    if (hidden(flags)) return drawn.reset();
     for (const auto& area : keep_clear)
         if (area.page == page && pdf::overlaps(rect, area.rect)) p.add(finding::pith_changed_annotation, where + " over " + area.what);
     static const std::set<std::string> comments = {"Highlight", "Underline", "StrikeOut", "Squiggly", "Text", "Ink", "Popup"};
@@ -369,14 +371,11 @@ void annotation_rules(pdf::File& now, const Object& annot, const Object* old, in
 void judge_annotation(pdf::File& now, const Object& annot, const Object* old, int page, const std::vector<Area>& keep_clear,
                       Problems& p, bool redrawn = false) {
     const std::size_t problems_before = p.count();
-    std::optional<pdf::Rect> drawn_at;
-    annotation_rules(now, annot, old, page, keep_clear, redrawn, p, drawn_at);
-    if (!drawn_at || page < 0) return;
-    const std::string subtype = name_of(now.get_key(pdf::dictionary_of(annot), "Subtype"));
-    const pdf::Rect r = drawn_at.value();
-    p.regions.push_back({page + 1, r.llx, r.lly, r.urx, r.ury, RegionKind::Annotation,
-                         p.count() > problems_before ? RegionOutcome::Fail : RegionOutcome::Info,
-                         "/" + subtype + (old ? " changed" : " added") + " after the stamp"});
+    std::optional<Region> drawn;
+    annotation_rules(now, annot, old, page, keep_clear, redrawn, p, drawn);
+    if (!drawn || page < 0) return;
+    if (p.count() > problems_before) drawn->outcome = RegionOutcome::Fail;
+    p.regions.push_back(std::move(*drawn));
 }
 
 // Actions anywhere in what was added or changed: /A or /Next naming an action, /AA, /OpenAction, /JS.

@@ -23,7 +23,6 @@ using pdf::Object;
 using pdf::Ref;
 using pdf::name_of;
 
-
 // The badge's closing stream as draw_badge writes it: head, six numbers, tail. The matrix is
 // one draw_badge can write, wherever it chose to put the badge: upright for the reader on a page
 // turned by a multiple of 90 degrees, scaled by at most 1 (shrunk only to fit a small page).

@@ -100,11 +100,11 @@ void add_verdict(Json& r, const Entry& e, const Check& c) {
     r["state"] = verify::to_string(c.rep.state);
     if (!c.thumbnail.empty()) r["thumbnail"] = c.thumbnail;
     std::vector<std::string> failures;
-    for (const auto& f : c.rep.findings.failure) failures.push_back(f.code);
+    for (const auto& f : c.rep.findings.failure) failures.push_back(f.code.c_str());
     r["failures"] = failures;
     if (e.options.check_title) return;
     std::string w = std::string("title not checked before stamping (no_title_check): pith verify says ") + verify::to_string(c.rep.state);
-    if (!c.rep.findings.failure.empty()) w += " (" + c.rep.findings.failure.front().code + ": " + c.rep.findings.failure.front().explanation + ")";
+    if (!c.rep.findings.failure.empty()) w += std::string(" (") + c.rep.findings.failure.front().code.c_str() + ": " + c.rep.findings.failure.front().explanation + ")";
     if (!r.contains("warnings")) r["warnings"] = Json::array();
     r["warnings"].push_back(w);
 }

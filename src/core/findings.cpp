@@ -35,7 +35,7 @@ const char* to_string(RegionOutcome outcome) {
 Json Findings::to_json() const {
     auto list = [](const std::vector<Finding>& items) {
         Json out = Json::array();
-        for (const auto& f : items) out.push_back({{"code", f.code}, {"explanation", f.explanation}});
+        for (const auto& f : items) out.push_back({{"code", f.code.c_str()}, {"explanation", f.explanation}});
         return out;
     };
     return {{"success", list(success)}, {"informational", list(informational)}, {"failure", list(failure)}};

@@ -13,7 +13,7 @@
 namespace pith {
 
 struct Finding {
-    std::string code;         // stable, dotted: record.hash.match (one of core/finding_codes.hpp)
+    Code code;                // one of finding:: (core/finding_codes.hpp): stable, dotted, record.hash.match
     std::string explanation;  // one plain sentence
 };
 
@@ -44,9 +44,9 @@ struct Findings {
     std::vector<Finding> success, informational, failure;
     std::vector<Region> regions;  // not in to_json(): a verify report lists them
     // A code is one of finding:: (core/finding_codes.hpp), never a string.
-    void ok(Code code, std::string why) { success.push_back({code.c_str(), std::move(why)}); }
-    void info(Code code, std::string why) { informational.push_back({code.c_str(), std::move(why)}); }
-    void fail(Code code, std::string why) { failure.push_back({code.c_str(), std::move(why)}); }
+    void ok(Code code, std::string why) { success.push_back({code, std::move(why)}); }
+    void info(Code code, std::string why) { informational.push_back({code, std::move(why)}); }
+    void fail(Code code, std::string why) { failure.push_back({code, std::move(why)}); }
     Json to_json() const;  // {"success":[...],"informational":[...],"failure":[...]}
 };
 

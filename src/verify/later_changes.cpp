@@ -595,60 +595,15 @@ void judge_form(pdf::File& before, pdf::File& now, const Comparison& c, Problems
             }
 }
 
-// The dc: title, creator and description of an XMP packet, as written (whatever prefix binds
-// the Dublin Core namespace): what viewers show as the document's title, author and subject.
-std::vector<std::string> dc_fields(const std::string& xmp) {
-    std::vector<std::string> out;
-    const std::string ns = "http://purl.org/dc/elements/1.1/";
-    for (std::size_t at = xmp.find(ns); at != std::string::npos; at = xmp.find(ns, at + 1)) {
-        const std::size_t eq = xmp.rfind('=', at);
-        const std::size_t colon = xmp.rfind("xmlns:", eq);
-        if (eq == std::string::npos || colon == std::string::npos || eq - colon > 40) continue;
-        const std::string prefix = xmp.substr(colon + 6, eq - colon - 6);
-        for (const char* name : {"title", "creator", "description"}) {
-            const std::string tag = prefix + ":" + name;
-            for (std::size_t i = xmp.find(tag); i != std::string::npos; i = xmp.find(tag, i + 1)) {
-                const std::size_t after = i + tag.size();
-                if (after >= xmp.size() || (xmp[after] != '=' && xmp[after] != '>' && xmp[after] != ' ' && xmp[after] != '/'))
-                    continue;  // another name that starts so
-                if (i > 0 && xmp[i - 1] == '/') continue;  // an end tag
-                if (i == 0 || xmp[i - 1] != '<') {  // an attribute: its quoted value
-                    const std::size_t q = xmp.find_first_of("\"'", after);
-                    const std::size_t e = q == std::string::npos ? q : xmp.find(xmp[q], q + 1);
-                    if (e != std::string::npos) out.push_back(std::string(name) + "=" + xmp.substr(q + 1, e - q - 1));
-                    continue;
-                }
-                // An element: its text, tags left out and white space collapsed (writers differ in layout).
-                const std::size_t gt = xmp.find('>', after);
-                if (gt == std::string::npos) break;
-                if (xmp[gt - 1] == '/') {  // <dc:description/>: empty
-                    out.push_back(std::string(name) + "=");
-                    i = gt;
-                    continue;
-                }
-                const std::size_t end = xmp.find("</" + tag, after);
-                std::string text;
-                bool in_tag = true;  // the rest of the start tag
-                for (std::size_t k = after; k < (end == std::string::npos ? xmp.size() : end); ++k) {
-                    const char ch = xmp[k];
-                    if (ch == '<' || ch == '>') {
-                        in_tag = ch == '<';
-                        if (!text.empty() && text.back() != ' ') text += ' ';
-                    } else if (!in_tag) {
-                        const bool space = ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t';
-                        if (!space) text += ch;
-                        else if (!text.empty() && text.back() != ' ') text += ' ';
-                    }
-                }
-                while (!text.empty() && text.back() == ' ') text.pop_back();
-                out.push_back(std::string(name) + "=" + text);
-                if (end == std::string::npos) break;
-                i = end + tag.size();  // past the end tag's name
-            }
-        }
+// The XMP's dc:title, dc:creator and dc:description (xmp::Packet::dublin_core); a packet that is
+// not well-formed XML, or cannot be read, is compared as it is written.
+std::vector<std::string> dublin_core(const std::string& packet) {
+    if (packet.empty()) return {};
+    try {
+        return xmp::read(packet).dublin_core;
+    } catch (const Error&) {
+        return {"not read as XML: " + packet};
     }
-    std::sort(out.begin(), out.end());
-    return out;
 }
 
 // Info /Title, /Author, /Subject and XMP dc:title, dc:creator, dc:description: what viewers show
@@ -671,7 +626,7 @@ void judge_document_information(pdf::File& before, pdf::File& now, Problems& p) 
             return std::string("(unreadable)");
         }
     };
-    if (dc_fields(xmp(before)) != dc_fields(xmp(now))) p.add(finding::pith_changed_metadata, "the XMP's dc:title, dc:creator or dc:description");
+    if (dublin_core(xmp(before)) != dublin_core(xmp(now))) p.add(finding::pith_changed_metadata, "the XMP's dc:title, dc:creator or dc:description");
 }
 
 // The trailer, the encryption and Info's /PithNumber, as the baseline had them.

@@ -214,7 +214,7 @@ std::vector<PanelLine> panel_lines(const verify::Report& report) {
         {"", kInk, std::nullopt}};
     for (const auto& [list, outcome] : sections_of(report))
         for (const Finding& f : *list) {
-            const std::vector<std::string> lines = wrapped(std::string(word_of(outcome)) + " " + f.code + ": " + f.explanation, kPanelChars);
+            const std::vector<std::string> lines = wrapped(std::string(word_of(outcome)) + " " + f.code.c_str() + ": " + f.explanation, kPanelChars);
             for (std::size_t i = 0; i < lines.size(); ++i)
                 out.push_back(
                     {(i ? "  " : "") + lines[i], kInk, i ? std::nullopt : std::optional<RegionOutcome>(outcome)});
@@ -330,7 +330,7 @@ std::string html_of(const std::vector<Shot>& shots, const verify::Report& report
     for (const auto& [list, outcome] : sections_of(report))
         for (const Finding& f : *list)
             out += "<li class=\"finding\"><b class=\"" + std::string(to_string(outcome)) + "\">" + word_of(outcome) +
-                   "</b> <code>" + html_escaped(f.code) + "</code> " + html_escaped(f.explanation) + "</li>\n";
+                   "</b> <code>" + html_escaped(f.code.c_str()) + "</code> " + html_escaped(f.explanation) + "</li>\n";
     return out + "</ul></section>\n</body></html>\n";
 }
 

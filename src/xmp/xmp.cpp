@@ -94,6 +94,25 @@ void load(pugi::xml_document& doc, std::string_view packet) {
     }
 }
 
+// Every text under `n` in document order, white space collapsed to one space (writers differ in
+// layout; alternatives and list items are separated by a space).
+std::string all_text(pugi::xml_node n) {
+    std::string text;
+    for (pugi::xml_node d = n.first_child(); d; d = next_node(d, n)) {
+        if (d.type() != pugi::node_pcdata && d.type() != pugi::node_cdata) continue;
+        for (const char* c = d.value(); *c; ++c) {
+            const bool space = *c == ' ' || *c == '\n' || *c == '\r' || *c == '\t';
+            if (!space) text += *c;
+            else if (!text.empty() && text.back() != ' ') text += ' ';
+        }
+        if (!text.empty() && text.back() != ' ') text += ' ';
+    }
+    while (!text.empty() && text.back() == ' ') text.pop_back();
+    return text;
+}
+
+bool shown_by_viewers(const std::string& local) { return local == "title" || local == "creator" || local == "description"; }
+
 std::string text_of(pugi::xml_node n) {
     // Simple property, or the first rdf:li of an rdf:Alt/Seq/Bag (x-default preferred).
     for (pugi::xml_node child : n.children()) {
@@ -164,8 +183,10 @@ Packet read(std::string_view packet) {
                           });
             for (pugi::xml_node c : n.children()) simple &= c.type() == pugi::node_pcdata || c.type() == pugi::node_cdata;
             set_pith(name, n.text().get(), is_description(n.parent()), simple);
+        } else if (ns == kDcNs && shown_by_viewers(name)) {
+            out.dublin_core.push_back(name + "=" + all_text(n));
+            if (name == "title" && out.title.empty()) out.title = text_of(n);
         }
-        else if (ns == kDcNs && name == "title" && out.title.empty()) out.title = text_of(n);
         else if (ns == kPdfaIdNs && name == "part") out.pdfa_part = n.text().get();
         else if (ns == kPdfaIdNs && name == "conformance") out.pdfa_conformance = n.text().get();
         else if (ns == kPdfaSchemaNs && name == "namespaceURI" && schema.namespace_uri == n.text().get())
@@ -176,12 +197,14 @@ Packet read(std::string_view packet) {
             std::string ans = namespace_of(n, prefix_of(a.name()));
             std::string alocal = local_name(a.name());
             if (ans == schema.namespace_uri) set_pith(alocal, a.value(), is_description(n), true);
+            else if (ans == kDcNs && shown_by_viewers(alocal)) out.dublin_core.push_back(alocal + "=" + a.value());
             else if (ans == kPdfaIdNs && alocal == "part") out.pdfa_part = a.value();
             else if (ans == kPdfaIdNs && alocal == "conformance") out.pdfa_conformance = a.value();
             else if (ans == kPdfaSchemaNs && alocal == "namespaceURI" && schema.namespace_uri == a.value())
                 out.pith_declared_for_pdfa = true;
         }
     });
+    std::sort(out.dublin_core.begin(), out.dublin_core.end());
     return out;
 }
 

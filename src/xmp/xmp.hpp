@@ -96,6 +96,10 @@ struct Packet {
     std::string pdfa_part;          // pdfaid:part, empty when the file does not claim PDF/A
     std::string pdfa_conformance;
     bool pith_declared_for_pdfa = false;  // a pdfaExtension schema declares the pith namespace
+    // dc:title, dc:creator and dc:description, each as "title=its text" (every alternative and
+    // list item, white space collapsed), sorted: what viewers show as the document's title,
+    // author and subject, compared before and after a later revision.
+    std::vector<std::string> dublin_core;
     // Why other readers may read other pith values than `pith` holds: a property given twice,
     // outside an rdf:Description, with a structured value, or more than one packet or rdf:RDF.
     std::vector<std::string> ambiguities;

@@ -6,8 +6,8 @@ region's kind or outcome that is not one of src/core/findings.hpp's.
 Compiles (syntax only, one unit) a statement per line: a call of Findings::fail with the
 constant, and a region with typed kind and outcome, which must compile (so that the include path
 and flags are right); the code as a string literal, as a std::string and as a misspelt constant,
-and a region's kind or outcome as a string or misspelt, each of which the compiler must reject
-on its line.
+a region's kind or outcome as a string or misspelt, and a finding made or compared with a string,
+each of which the compiler must reject on its line.
 
 usage: finding_codes_typed.py --cxx COMPILER --source SRC --scratch DIR
 """
@@ -29,6 +29,12 @@ CASES = [  # (statement, compiles)
     ('f.regions.push_back({1, 0, 0, 9, 9, pith::RegionKind::Anotation, pith::RegionOutcome::Fail, "planted"})', False),
     ('f.regions.push_back({1, 0, 0, 9, 9, pith::RegionKind::Annotation, "fail", "planted"})', False),
     ('f.regions.back().kind == "title"', False),
+    # A finding's code stays typed after it is made: read back, it compares with constants only.
+    ('f.failure.push_back({pith::finding::pith_hash_mismatch, "planted"})', True),
+    ('f.failure.push_back({"pith.hash.mismatch", "planted"})', False),
+    ('f.failure.back().code == pith::finding::pith_hash_mismatch', True),
+    ('f.failure.back().code == "pith.hash.mismatch"', False),
+    ('f.failure.back().code = std::string("pith.hash.mismatch")', False),
 ]
 
 

@@ -166,3 +166,31 @@ TEST_CASE("a packet that other readers may read differently is flagged ambiguous
     REQUIRE(two.ambiguities.size() == 1);
     CHECK_THAT(two.ambiguities.front(), Catch::Contains("more than one rdf:RDF"));
 }
+
+TEST_CASE("dc:title, dc:creator and dc:description are read in any prefix, as elements or attributes", "[xmp]") {
+    using V = std::vector<std::string>;
+    CHECK(xmp::read(kPdfaPacket).dublin_core == V{"creator=Ada", "title=A Paper"});
+    // What an honest re-save changes (layout, the prefix's name) reads the same.
+    const std::string relaid = R"(<x:xmpmeta xmlns:x="adobe:ns:meta/">
+ <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+  <rdf:Description rdf:about="" xmlns:e="http://purl.org/dc/elements/1.1/">
+   <e:creator>
+    <rdf:Seq>
+     <rdf:li>Ada</rdf:li>
+    </rdf:Seq>
+   </e:creator>
+   <e:title><rdf:Alt><rdf:li xml:lang="x-default"><![CDATA[A  Paper]]></rdf:li></rdf:Alt></e:title>
+  </rdf:Description>
+ </rdf:RDF>
+</x:xmpmeta>)";
+    CHECK(xmp::read(relaid).dublin_core == xmp::read(kPdfaPacket).dublin_core);
+    // Every alternative and list item counts, and so do the shorthand attributes; other namespaces
+    // and names that only start so do not.
+    const std::string many = R"(<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:o="urn:other" dc:description="Shown" o:title="Not">
+<dc:title><rdf:Alt><rdf:li xml:lang="x-default">A Paper</rdf:li><rdf:li xml:lang="de">Ein Aufsatz</rdf:li></rdf:Alt></dc:title>
+<dc:creator><rdf:Seq><rdf:li>Ada</rdf:li><rdf:li>Bob</rdf:li></rdf:Seq></dc:creator><dc:titleAlias>Not</dc:titleAlias>
+</rdf:Description></rdf:RDF></x:xmpmeta>)";
+    CHECK(xmp::read(many).dublin_core == V{"creator=Ada Bob", "description=Shown", "title=A Paper Ein Aufsatz"});
+    CHECK(xmp::read(xmp::merge("", {})).dublin_core.empty());
+}

@@ -2,7 +2,7 @@
 #pragma once
 // The relation signs and a formula's digits in a title: characters a claim turns on ("Step Size
 // < 2/L", "O(n^2)") that the words' comparison leaves out (it keeps letters and digits of words,
-// pixels.cpp's tokens_of()), and how the pixels show them. Tesseract's Latin model gives < > =
+// pixel_words.hpp's tokens_of()), and how the pixels show them. Tesseract's Latin model gives < > =
 // and digits; it has no ≤, ≥ or ≠, so those are read from their strokes (sign_drawn()).
 #include "page/pixels.hpp"
 #include "page/visible.hpp"

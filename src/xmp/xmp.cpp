@@ -77,13 +77,17 @@ void load(pugi::xml_document& doc, std::string_view packet) {
     if (packet.size() > kMaxPacketSize) throw Error("XMP packet larger than 32 MiB", err::pdf_xmp);
     // Default parsing: no DTD processing, only XML's predefined entities and character references.
     auto result = doc.load_buffer(packet.data(), packet.size(), pugi::parse_default, pugi::encoding_auto);
-    if (!result) throw Error(std::string("XMP packet is not well-formed XML: ") + result.description() + " at byte " + std::to_string(result.offset), err::pdf_xmp);
+    if (!result)
+        throw Error(std::string("XMP packet is not well-formed XML: ") + result.description() + " at byte " +
+                        std::to_string(result.offset),
+                    err::pdf_xmp);
     // Real packets nest a dozen levels; bounding the depth keeps every lookup up the tree cheap.
     int depth = 0;
     for (pugi::xml_node n = doc.first_child(); n;) {
         if (n.first_child()) {
             n = n.first_child();
-            if (++depth > kMaxDepth) throw Error("XMP packet nested deeper than " + std::to_string(kMaxDepth) + " levels", err::pdf_xmp);
+            if (++depth > kMaxDepth)
+                throw Error("XMP packet nested deeper than " + std::to_string(kMaxDepth) + " levels", err::pdf_xmp);
             continue;
         }
         while (n && !n.next_sibling()) {
@@ -111,7 +115,9 @@ std::string all_text(pugi::xml_node n) {
     return text;
 }
 
-bool shown_by_viewers(const std::string& local) { return local == "title" || local == "creator" || local == "description"; }
+bool shown_by_viewers(const std::string& local) {
+    return local == "title" || local == "creator" || local == "description";
+}
 
 std::string text_of(pugi::xml_node n) {
     // Simple property, or the first rdf:li of an rdf:Alt/Seq/Bag (x-default preferred).
@@ -171,17 +177,21 @@ Packet read(std::string_view packet) {
         if (!simple) out.ambiguities.push_back("pith:" + name + " is not a simple text value");
     };
     int rdf_count = 0;
-    for (std::size_t at = packet.find("<?xpacket begin"), n = 0; at != std::string_view::npos; at = packet.find("<?xpacket begin", at + 1))
+    for (std::size_t at = packet.find("<?xpacket begin"), n = 0; at != std::string_view::npos;
+         at = packet.find("<?xpacket begin", at + 1))
         if (++n == 2) out.ambiguities.push_back("the metadata stream holds more than one XMP packet");
     for_each_element(doc, [&](pugi::xml_node n) {
         std::string name = local_name(n.name());
         std::string ns = namespace_of(n, prefix_of(n.name()));
-        if (name == "RDF" && ns == kRdfNs && ++rdf_count == 2) out.ambiguities.push_back("the packet holds more than one rdf:RDF");
+        if (name == "RDF" && ns == kRdfNs && ++rdf_count == 2)
+            out.ambiguities.push_back("the packet holds more than one rdf:RDF");
         if (ns == schema.namespace_uri) {
-            bool simple = !n.first_attribute() || std::all_of(n.attributes_begin(), n.attributes_end(), [](const pugi::xml_attribute& a) {
+            bool simple = !n.first_attribute() ||
+                          std::all_of(n.attributes_begin(), n.attributes_end(), [](const pugi::xml_attribute& a) {
                               return std::string(a.name()).rfind("xmlns", 0) == 0;
                           });
-            for (pugi::xml_node c : n.children()) simple &= c.type() == pugi::node_pcdata || c.type() == pugi::node_cdata;
+            for (pugi::xml_node c : n.children())
+                simple &= c.type() == pugi::node_pcdata || c.type() == pugi::node_cdata;
             set_pith(name, n.text().get(), is_description(n.parent()), simple);
         } else if (ns == kDcNs && shown_by_viewers(name)) {
             out.dublin_core.push_back(name + "=" + all_text(n));
@@ -297,7 +307,9 @@ void add_properties(pugi::xml_node rdf, const RdfNames& rdf_name, const std::str
         desc.append_child((schema.prefix + ":" + definition.name).c_str()).text() = value->second.c_str();
     }
     for (const auto& [name, value] : properties)
-        if (!schema.defines(name)) throw Error("internal: XMP property pith:" + name + " is not in templates/pith-xmp.json", err::internal_error);
+        if (!schema.defines(name))
+            throw Error("internal: XMP property pith:" + name + " is not in templates/pith-xmp.json",
+                        err::internal_error);
 }
 
 // PDF/A: pdfaExtension:schemas is one property, so add to its Bag when there is one.

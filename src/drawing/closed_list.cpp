@@ -153,6 +153,7 @@ private:
     bool first_visit(const Object& value);
     // Notes the object `value` refers to when it holds a key twice (reading it if not read yet).
     void note_keys_twice(const Object& value);
+    void note_keys_twice_referred(const Object& annotation);
 
     void note(std::string what) { unlisted.insert(std::move(what)); }
     // True (and noted) past kMaxDepth: a drawing nested deeper than any honest page's.
@@ -404,6 +405,7 @@ void Walk::annotation(const Object& value, int depth) {
     const Object& a = file_.resolve(value);
     if (!pdf::is_dictionary(a)) return;
     note_keys_twice(value);  // which appearance, rectangle or flags a viewer takes must not be its choice
+    note_keys_twice_referred(a);
     const std::string subtype = pdf::subtype_of(file_, a);
     if (!kAnnotationTypes.count(subtype)) note("annotation /Subtype /" + subtype);
     // What changes the page once it is open: actions on hover, focus or click, a note opened
@@ -433,6 +435,22 @@ void Walk::annotation(const Object& value, int depth) {
         } else {
             xobject(*shown, nullptr, depth + 1, true);
         }
+    }
+}
+
+// What a viewer reads beside the appearance to draw an annotation, when it is an object of its
+// own: the border (/BS, /BE), a widget's colours and caption (/MK), and the field above it (/Parent,
+// whose /DA, /V and /Q a viewer that draws the field from its value inherits), up the chain.
+void Walk::note_keys_twice_referred(const Object& a) {
+    for (const char* key : {"BS", "BE", "MK"})
+        if (const Object* v = pdf::find(a, key)) note_keys_twice(*v);
+    const Object* field = &a;
+    for (int up = 0; up < 32; ++up) {  // deeper than forms are: the chain may loop
+        const Object* parent = pdf::find(*field, "Parent");
+        if (!parent || !pdf::is_reference(*parent)) return;
+        note_keys_twice(*parent);
+        field = &file_.resolve(*parent);
+        if (!pdf::is_dictionary(*field)) return;
     }
 }
 

@@ -111,6 +111,17 @@ UNLISTED = [
     ("screen-only-over-title", "Square annotation over the title or badge shown on screen only (no Print flag)",
      lambda: page(annots="<< /Type /Annot /Subtype /Square /Rect [72 690 400 730] /AP << /N 6 0 R >> >>",
                   extra_objects=[stream("/BBox [0 0 328 40]", b"")])),
+    # What a viewer reads beside an annotation's appearance, held twice in an object of its own:
+    # which value counts is the viewer's choice (Ghostscript the first, poppler and MuPDF the last).
+    ("widget-colours-key-twice", "object 7 holding /BG twice",
+     lambda: page(annots="<< /Type /Annot /Subtype /Widget /FT /Btn /Ff 65536 /T (b) /Rect [72 400 272 440] /F 4 "
+                         "/AP << /N 6 0 R >> /MK 7 0 R >>",
+                  extra_objects=[stream("/BBox [0 0 200 40]", b""), "<< /BG [1 1 1] /BG [0 0 0] >>"])),
+    ("field-parent-key-twice", "object 7 holding /DA twice",
+     lambda: page(annots="<< /Type /Annot /Subtype /Widget /Rect [72 400 272 440] /F 4 /AP << /N 6 0 R >> /Parent 7 0 R >>",
+                  catalog="/AcroForm << /Fields [7 0 R] >>",
+                  extra_objects=[stream("/BBox [0 0 200 40]", b""),
+                                 "<< /FT /Tx /T (a) /V (x) /DA (/Helv 12 Tf 0 g) /DA (/Helv 40 Tf 0 g) >>"])),
     ("shading-type-9", "shading type 9",
      lambda: page("/Sh0 sh\n", shadings="/Sh0 << /ShadingType 9 /ColorSpace /DeviceGray >>")),
 ]

@@ -26,7 +26,6 @@ private:
 class Family {
 public:
     constexpr explicit Family(const char* prefix) : prefix_(prefix) {}
-    bool holds(const std::string& code) const { return code.rfind(prefix_, 0) == 0; }
     bool holds(Code code) const { return std::strncmp(code.c_str(), prefix_, std::strlen(prefix_)) == 0; }
 
 private:

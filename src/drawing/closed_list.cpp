@@ -177,6 +177,19 @@ std::string keys_twice(pdf::File& file, std::uint32_t num) {
            " twice with different values (Ghostscript reads the first, poppler and MuPDF the last)";
 }
 
+// The objects above `node` along its /Parent references (the page tree nodes above a page, the
+// fields above a widget), nearest first, each read; at most 32 (a chain may loop).
+std::vector<pdf::Ref> ancestors(pdf::File& file, const Object& node) {
+    std::vector<pdf::Ref> out;
+    for (const Object* at = &node; out.size() < 32 && pdf::is_dictionary(*at);) {
+        const Object* parent = pdf::find(*at, "Parent");
+        if (!parent || !pdf::is_reference(*parent)) break;
+        out.push_back(pdf::reference_of(*parent));
+        at = &file.get(out.back());
+    }
+    return out;
+}
+
 bool Walk::first_visit(const Object& value) {
     if (!pdf::is_reference(value)) return true;
     if (seen_.size() >= kMaxObjects) {
@@ -444,14 +457,8 @@ void Walk::annotation(const Object& value, int depth) {
 void Walk::note_keys_twice_referred(const Object& a) {
     for (const char* key : {"BS", "BE", "MK"})
         if (const Object* v = pdf::find(a, key)) note_keys_twice(*v);
-    const Object* field = &a;
-    for (int up = 0; up < 32; ++up) {  // deeper than forms are: the chain may loop
-        const Object* parent = pdf::find(*field, "Parent");
-        if (!parent || !pdf::is_reference(*parent)) return;
-        note_keys_twice(*parent);
-        field = &file_.resolve(*parent);
-        if (!pdf::is_dictionary(*field)) return;
-    }
+    for (const pdf::Ref& field : ancestors(file_, a))
+        if (std::string twice = keys_twice(file_, pdf::object_number(field)); !twice.empty()) note(twice);
 }
 
 void Walk::actions(const Object& value, const std::string& whose) {
@@ -506,13 +513,7 @@ void geometry(pdf::File& file, const pdf::Page& page, std::set<std::string>& unl
 void keys_twice_above(pdf::File& file, const pdf::Page& page, std::set<std::string>& unlisted) {
     std::vector<std::uint32_t> nums{pdf::object_number(page.ref)};
     const Object& page_dict = file.get(page.ref);
-    const Object* node = &page_dict;
-    for (int level = 0; pdf::is_dictionary(*node) && level < 32; ++level) {
-        const Object* parent = pdf::find(*node, "Parent");
-        if (!parent || !pdf::is_reference(*parent)) break;
-        nums.push_back(pdf::object_number(pdf::reference_of(*parent)));
-        node = &file.get(pdf::reference_of(*parent));
-    }
+    for (const pdf::Ref& node : ancestors(file, page_dict)) nums.push_back(pdf::object_number(node));
     const Object* contents = pdf::is_dictionary(page_dict) ? pdf::find(page_dict, "Contents") : nullptr;
     if (contents) {
         if (pdf::is_reference(*contents)) nums.push_back(pdf::object_number(pdf::reference_of(*contents)));

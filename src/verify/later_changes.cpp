@@ -595,14 +595,17 @@ void judge_form(pdf::File& before, pdf::File& now, const Comparison& c, Problems
             }
 }
 
-// The XMP's dc:title, dc:creator and dc:description (xmp::Packet::dublin_core); a packet that is
-// not well-formed XML, or cannot be read, is compared as it is written.
-std::vector<std::string> dublin_core(const std::string& packet) {
-    if (packet.empty()) return {};
+// The dc:title, dc:creator and dc:description of the document's XMP (xmp::Packet::dublin_core);
+// a packet that is not well-formed XML, or whose stream cannot be decoded, is compared as written.
+std::vector<std::string> dublin_core(pdf::File& doc) {
+    const Object* md = pdf::find(doc.catalog(), "Metadata");
+    std::string packet;
     try {
-        return xmp::read(packet).dublin_core;
+        if (!md || !pdf::is_reference(*md) || !doc.is_stream(pdf::reference_of(*md))) return {};
+        packet = doc.stream_decoded(pdf::reference_of(*md), xmp::kMaxPacketSize);
+        return packet.empty() ? std::vector<std::string>() : xmp::read(packet).dublin_core;
     } catch (const Error&) {
-        return {"not read as XML: " + packet};
+        return {packet.empty() ? "a stream that cannot be decoded" : "not read as XML: " + packet};
     }
 }
 
@@ -616,17 +619,7 @@ void judge_document_information(pdf::File& before, pdf::File& now, Problems& p) 
         const Object* b = info ? now.get_key(pdf::dictionary_of(*info), key) : nullptr;
         if ((a ? canon(*a) : "") != (b ? canon(*b) : "")) p.add(finding::pith_changed_metadata, std::string("Info /") + key);
     }
-    auto xmp = [](pdf::File& doc) {
-        const Object* md = pdf::find(doc.catalog(), "Metadata");
-        try {
-            return md && pdf::is_reference(*md) && doc.is_stream(pdf::reference_of(*md))
-                       ? doc.stream_decoded(pdf::reference_of(*md), xmp::kMaxPacketSize)
-                       : std::string();
-        } catch (const Error&) {
-            return std::string("(unreadable)");
-        }
-    };
-    if (dublin_core(xmp(before)) != dublin_core(xmp(now))) p.add(finding::pith_changed_metadata, "the XMP's dc:title, dc:creator or dc:description");
+    if (dublin_core(before) != dublin_core(now)) p.add(finding::pith_changed_metadata, "the XMP's dc:title, dc:creator or dc:description");
 }
 
 // The trailer, the encryption and Info's /PithNumber, as the baseline had them.

@@ -27,6 +27,9 @@
 
 namespace pith::badge {
 
+// The styles, as `pith stamp --style` and `pith badge --style` take them.
+inline constexpr const char* kStyles = "plain|boxed";
+
 struct Options {
     bool qr = false;                 // add a QR code of `url` (left of the label)
     double qr_module_pt = 1.0;       // side of one QR module in pt (1 pt = 0.35 mm)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // pith batch: argument parsing and the final summary; the work is in src/batch.
 #include "cli/commands.hpp"
+#include "cli/option_flags.hpp"
 #include "cli/output.hpp"
 #include "cli/registry_flags.hpp"
 #include "batch/batch.hpp"
@@ -75,8 +76,7 @@ int run_batch(BatchCommand& c) {
     if (c.progress == "auto") o.progress = batch::Options::Progress::Auto;
     else if (c.progress == "bar") o.progress = batch::Options::Progress::Bar;
     else if (c.progress == "lines") o.progress = batch::Options::Progress::Lines;
-    else if (c.progress == "none") o.progress = batch::Options::Progress::None;
-    else throw Error("--progress must be auto, bar, lines or none", err::options_invalid);
+    else o.progress = batch::Options::Progress::None;  // one_of() took nothing else
     if (c.quiet) o.progress = batch::Options::Progress::None;
     if (o.timeout_s < 0) throw Error("--timeout must be 0 (no limit) or more", err::options_invalid);
 
@@ -167,7 +167,8 @@ void register_batch_commands(CLI::App& app, int& status) {
     cmd->add_option("--gallery", c->options.gallery, "Also write DIR/index.html, a contact sheet of the report (doc/batch.md)")->type_name("DIR");
     cmd->add_flag("--accept-unverified", c->options.accept_unverified, "With --verify, count unverified files as ok");
     cmd->add_option("--worker-log", c->options.worker_log, "Append worker starts/ends (with PIDs) and workers' standard error to FILE");
-    cmd->add_option("--progress", c->progress, "auto (a bar on a terminal, else plain lines), bar, lines or none")->capture_default_str();
+    one_of(cmd->add_option("--progress", c->progress, "auto: a bar on a terminal, else plain lines"), "auto|bar|lines|none")
+        ->capture_default_str();
     cmd->add_option("--progress-interval", c->options.progress_interval_s, "Seconds between plain progress lines")->capture_default_str();
     cmd->add_flag("-q,--quiet", c->quiet, "No progress output");
     cmd->add_flag("--dry-run", c->dry_run, "Check the manifest and list this shard's entries (LINE<TAB>INPUT, or JSON with --json), do nothing");

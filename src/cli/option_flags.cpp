@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "cli/option_flags.hpp"
 
+#include <sstream>
+
 namespace pith::cli {
 
 CLI::Option* add_row(CLI::App& cmd, const options::Row& row, std::function<void(const options::Value&)> set) {
@@ -27,10 +29,21 @@ CLI::Option* add_row(CLI::App& cmd, const options::Row& row, std::function<void(
         case options::Type::Texts:
             break;
     }
-    return cmd.add_option_function<std::string>(row.flags, [set, v](const std::string& text) mutable {
+    CLI::Option* added = cmd.add_option_function<std::string>(row.flags, [set, v](const std::string& text) mutable {
         v.text = text;
         set(v);
     }, row.help);
+    if (row.choices) added->type_name(row.choices);
+    return added;
+}
+
+CLI::Option* one_of(CLI::Option* option, const char* choices) {
+    std::vector<std::string> values;
+    std::stringstream list(choices);
+    for (std::string value; std::getline(list, value, '|');) values.push_back(value);
+    CLI::Validator member = CLI::IsMember(values);
+    member.description("");  // the value name shows them already
+    return option->type_name(choices)->check(member);
 }
 
 }  // namespace pith::cli

@@ -37,12 +37,18 @@ void add_applied_options(CLI::App& cmd, const std::vector<Option>& table, Target
     }
 }
 
+// An option that takes only `choices`, "a|b|c": --help shows them as its value, and CLI11 refuses
+// any other value with a usage error that lists them.
+CLI::Option* one_of(CLI::Option* option, const char* choices);
+
 // A row the command binds to a variable of its own (a file name, --json).
 template <class T>
 CLI::Option* add_bound(CLI::App& cmd, const options::Row& row, T& variable) {
     if constexpr (std::is_same_v<T, bool>) return cmd.add_flag(row.flags, variable, row.help);
-    else if constexpr (std::is_same_v<T, std::vector<std::string>>) return cmd.add_option(row.flags, variable, row.help)->allow_extra_args(false);
-    else return cmd.add_option(row.flags, variable, row.help);
+    CLI::Option* added = cmd.add_option(row.flags, variable, row.help);
+    if constexpr (std::is_same_v<T, std::vector<std::string>>) added->allow_extra_args(false);
+    if (row.choices) added->type_name(row.choices);
+    return added;
 }
 
 }  // namespace pith::cli

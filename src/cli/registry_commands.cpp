@@ -229,7 +229,8 @@ void register_registry_commands(CLI::App& app, int& status) {
     badge->add_option("--resolver", b->resolver, "Base URL the badge links to (BODY is appended)")->capture_default_str();
     b->options.text_size_pt = 14;
     badge->add_option("--text-size", b->options.text_size_pt, "Text size in CSS px")->capture_default_str();
-    badge->add_option("--style", b->options.style, "plain or boxed")->capture_default_str();
+    one_of(badge->add_option("--style", b->options.style, "The badge without or with its opaque box"), badge::kStyles)
+        ->capture_default_str();
     badge->add_flag("--qr", b->options.qr, "Add a QR code of the link");
     b->options.qr_module_pt = 2;
     badge->add_option("--qr-module", b->options.qr_module_pt, "Side of one QR module in px")->capture_default_str();

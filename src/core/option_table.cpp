@@ -15,6 +15,11 @@ const char* to_string(Type type) {
     return "?";
 }
 
+bool is_one_of(const char* choices, const std::string& text) {
+    const std::string bars = std::string("|") + choices + "|";
+    return !text.empty() && text.find('|') == std::string::npos && bars.find("|" + text + "|") != std::string::npos;
+}
+
 std::string long_flag(const Row& row) {
     const std::string flags = row.flags;
     const std::size_t comma = flags.rfind(',');
@@ -58,7 +63,8 @@ Json to_json(const std::vector<Row>& rows) {
     Json out = Json::array();
     for (const Row& row : rows)
         out.push_back({{"flags", row.flags}, {"long", long_flag(row)}, {"key", row.key ? Json(row.key) : Json(nullptr)},
-                       {"type", to_string(row.type)}, {"help", row.help}});
+                       {"type", to_string(row.type)}, {"help", row.help},
+                       {"choices", row.choices ? Json(row.choices) : Json(nullptr)}});
     return out;
 }
 

@@ -31,7 +31,13 @@ struct Row {
     const char* key;    // the batch manifest's key; nullptr: the command line only
     Type type;
     const char* help;   // one line, as `--help` shows it
+    // The values a Text row takes, "a|b|c" (--help's value name, and the docs' spelling of the
+    // flag); nullptr: any. The row's apply judges them, so a manifest line is refused alike.
+    const char* choices = nullptr;
 };
+
+// Whether `text` is one of `choices`, "a|b|c".
+bool is_one_of(const char* choices, const std::string& text);
 
 // The long flag of a row: "--output" of "-o,--output".
 std::string long_flag(const Row& row);
@@ -60,7 +66,7 @@ std::vector<Row> rows_of(const std::vector<Option>& table, std::initializer_list
 const std::vector<Row>& registry_rows();
 const std::vector<Row>& signing_rows();
 
-// {flags, long, key, type, help} per row: what ctest cli_option_table checks the docs against.
+// {flags, long, key, type, help, choices} per row: what ctest cli_option_table checks the docs against.
 Json to_json(const std::vector<Row>& rows);
 
 }  // namespace pith::options

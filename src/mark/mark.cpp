@@ -34,9 +34,9 @@ std::optional<std::uint64_t> marker_at(std::string_view bytes, std::size_t at) {
 // pith:priorLength as the document's XMP records it.
 std::optional<std::uint64_t> recorded_prior_length(pdf::File& file) {
     try {
-        const Object* md = pdf::find(file.catalog(), "Metadata");
-        if (!md || !pdf::is_reference(*md) || !file.is_stream(pdf::reference_of(*md))) return std::nullopt;
-        const xmp::Packet packet = xmp::read(file.stream_decoded(pdf::reference_of(*md)));
+        const std::optional<Ref> metadata = pdf::metadata_stream(file);
+        if (!metadata) return std::nullopt;
+        const xmp::Packet packet = xmp::read(file.stream_decoded(*metadata));
         const std::string length = xmp::get(packet.pith, xmp::property::priorLength);
         if (length.empty()) return std::nullopt;
         return std::strtoull(length.c_str(), nullptr, 10);
@@ -128,11 +128,10 @@ PithData extract(pdf::File& file) {
     PithData e;
     e.file = file.name();
     const Object& catalog = file.catalog();
-    if (const Object* md = pdf::find(catalog, "Metadata");
-        md && pdf::is_reference(*md) && file.is_stream(pdf::reference_of(*md))) {
+    if (const std::optional<Ref> metadata = pdf::metadata_stream(file)) {
         e.has_xmp = true;
         try {
-            e.xmp = xmp::read(file.stream_decoded(pdf::reference_of(*md)));
+            e.xmp = xmp::read(file.stream_decoded(*metadata));
         } catch (const Error& err) {
             e.xmp_error = err.what();
         }

@@ -87,6 +87,12 @@ bool annotation_rect(File& file, const PdfObject& annotation, Rect& rect) {
 
 std::string subtype_of(File& file, const PdfObject& object) { return text_entry(file, object, "Subtype"); }
 
+std::optional<Ref> metadata_stream(File& file) {
+    const PdfObject* metadata = find(file.catalog(), "Metadata");
+    if (!metadata || !is_reference(*metadata) || !file.is_stream(reference_of(*metadata))) return std::nullopt;
+    return reference_of(*metadata);
+}
+
 const PdfObject* own_contents(const PdfObject& page) {
     return page.IsDictionary() ? page.GetDictionary().GetKey("Contents") : nullptr;
 }

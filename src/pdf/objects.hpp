@@ -9,6 +9,7 @@
 #include "pdf/file.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -69,6 +70,10 @@ Array annotations_copy(File& file, const Object& page);
 bool annotation_rect(File& file, const Object& annotation, Rect& rect);
 // A dictionary's /Subtype as text_entry() reads it.
 std::string subtype_of(File& file, const Object& object);
+
+// The document's XMP packet: the catalog's /Metadata when it refers to a stream; nullopt when
+// it is absent, direct, or refers to anything else (a viewer reads no packet there either).
+std::optional<Ref> metadata_stream(File& file);
 
 // The page's own /Contents as stored (unresolved): nullptr when absent.
 const Object* own_contents(const Object& page);

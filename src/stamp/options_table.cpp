@@ -47,7 +47,8 @@ void at(Options& o, const Value& v) {
 }
 
 void style(Options& o, const Value& v) {
-    if (v.text != "plain" && v.text != "boxed") throw Error("must be \"plain\" or \"boxed\"", err::options_invalid);
+    if (!options::is_one_of(badge::kStyles, v.text))
+        throw Error(std::string("must be one of ") + badge::kStyles, err::options_invalid);
     o.badge.style = v.text;
 }
 
@@ -63,8 +64,8 @@ const std::vector<Option>& option_table() {
         {{"--in-place", nullptr, Type::Flag, "Replace the input file (atomically)"}, nullptr, nullptr},
         {{"--page", "page", Type::Integer, "Page for the badge, 1-based; -1 is the last page"}, page,
          [](const Options& o) { return std::to_string(o.placement.page); }},
-        {{"--corner", "corner", Type::Text, "top-right, top-left, bottom-right or bottom-left, as the reader sees the page. Without it "
-                                            "(and --at) the badge goes where the page paints nothing, starting from top-right"},
+        {{"--corner", "corner", Type::Text, "The corner as the reader sees the page. Without it (and --at) the badge goes where the "
+                                            "page paints nothing, starting from top-right", "top-right|top-left|bottom-right|bottom-left"},
          corner, [](const Options& o) { return corner_text(o.placement.corner); }},
         {{"--margin-x", "margin_x", Type::Number, "Distance in pt from the side edge"},
          [](Options& o, const Value& v) { o.placement.margin_x = v.number; }, [](const Options& o) { return number_text(o.placement.margin_x); }},
@@ -72,7 +73,8 @@ const std::vector<Option>& option_table() {
          [](Options& o, const Value& v) { o.placement.margin_y = v.number; }, [](const Options& o) { return number_text(o.placement.margin_y); }},
         {{"--text-size", "text_size", Type::Number, "Badge text size in pt"},
          [](Options& o, const Value& v) { o.badge.text_size_pt = v.number; }, [](const Options& o) { return number_text(o.badge.text_size_pt); }},
-        {{"--style", "style", Type::Text, "plain or boxed"}, style, [](const Options& o) { return o.badge.style; }},
+        {{"--style", "style", Type::Text, "The badge without or with its opaque box", badge::kStyles}, style,
+         [](const Options& o) { return o.badge.style; }},
         {{"--qr", "qr", Type::Flag, "Add a QR code of the resolver URL to the badge"}, [](Options& o, const Value& v) { o.badge.qr = v.flag; }, nullptr},
         {{"--qr-module", "qr_module", Type::Number, "Side of one QR module in pt"},
          [](Options& o, const Value& v) { o.badge.qr_module_pt = v.number; }, [](const Options& o) { return number_text(o.badge.qr_module_pt); }},

@@ -100,12 +100,12 @@ xmp::Properties properties_for(const Record& record, const Options& options, std
 
 void write_metadata(pdf::File& file, pdf::Update& update, const xmp::Properties& properties) {
     const Object& catalog = file.catalog();
-    const Object* current = pdf::find(catalog, "Metadata");
+    const std::optional<Ref> current = pdf::metadata_stream(file);
     Dictionary dict;
     std::string existing;
-    if (current && pdf::is_reference(*current) && file.is_stream(pdf::reference_of(*current))) {
-        existing = file.stream_decoded(pdf::reference_of(*current));
-        dict = pdf::dictionary_of(file.get(pdf::reference_of(*current)));
+    if (current) {
+        existing = file.stream_decoded(*current);
+        dict = pdf::dictionary_of(file.get(*current));
         for (const char* key : {"Filter", "DecodeParms", "Length", "DL"}) pdf::remove_key(dict, key);
     }
     std::string packet;
@@ -117,7 +117,7 @@ void write_metadata(pdf::File& file, pdf::Update& update, const xmp::Properties&
     pdf::put(dict, "Type", Name("Metadata"));
     pdf::put(dict, "Subtype", Name("XML"));
     if (!existing.empty()) {
-        update.replace_stream(pdf::reference_of(*current), dict, packet);
+        update.replace_stream(*current, dict, packet);
         return;
     }
     Ref ref = update.add_stream(dict, packet);

@@ -598,11 +598,11 @@ void judge_form(pdf::File& before, pdf::File& now, const Comparison& c, Problems
 // The dc:title, dc:creator and dc:description of the document's XMP (xmp::Packet::dublin_core);
 // a packet that is not well-formed XML, or whose stream cannot be decoded, is compared as written.
 std::vector<std::string> dublin_core(pdf::File& doc) {
-    const Object* md = pdf::find(doc.catalog(), "Metadata");
+    const std::optional<Ref> metadata = pdf::metadata_stream(doc);
     std::string packet;
     try {
-        if (!md || !pdf::is_reference(*md) || !doc.is_stream(pdf::reference_of(*md))) return {};
-        packet = doc.stream_decoded(pdf::reference_of(*md), xmp::kMaxPacketSize);
+        if (!metadata) return {};
+        packet = doc.stream_decoded(*metadata, xmp::kMaxPacketSize);
         return packet.empty() ? std::vector<std::string>() : xmp::read(packet).dublin_core;
     } catch (const Error&) {
         return {packet.empty() ? "a stream that cannot be decoded" : "not read as XML: " + packet};

@@ -265,9 +265,7 @@ void check_update_objects(pdf::File& before, pdf::File& stamped, Baseline& b, st
     if (stamped.encrypted() != before.encrypted() || stamped.encrypt_ref() != before.encrypt_ref()) problems.push_back("the encryption");
     if (stamped.info_ref() != before.info_ref() && pdf::object_number(before.info_ref()) != 0)
         problems.push_back("the trailer's /Info");
-    const Object* new_md = pdf::find(stamped.catalog(), "Metadata");
-    if (!new_md || !pdf::is_reference(*new_md) || !stamped.is_stream(pdf::reference_of(*new_md)))
-        problems.push_back("the catalog's /Metadata, which is no stream");
+    if (!pdf::metadata_stream(stamped)) problems.push_back("the catalog's /Metadata, which is no stream");
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""One option table per command (issue 33): the tables of pith stamp and pith verify (printed by
+"""One option table per command: the tables of pith stamp and pith verify (printed by
 pith_option_table, built from the same library as pith) against everything made or written from
 them; and the options of every other command against its man page section and its user docs.
 
@@ -18,7 +18,10 @@ the options its --help shows (long and short, but -h/--help) must be exactly the
 the tag lines (after .TP) of its `.SS CMD` section of doc/pith.1 (pith itself: .SH OPTIONS before
 the first .SS), and exactly those in the first column of the table under "Options of `pith CMD`"
 in doc/commands.md (doc/batch.md for batch); doc/pith.1 has no .SS section for a command pith
-lacks. Exit 0 pass, 1 fail.
+lacks. Every default and choice list `--help` shows (TYPE=DEFAULT, a|b|c=DEFAULT) must be given by
+the option's man entry and its docs row ("default X", "X (default)"), the choices written as the
+flag's value (`--style plain|boxed`); a stamp row's choices must each be taken by a manifest line,
+and another value refused. Exit 0 pass, 1 fail.
 """
 import argparse
 import json
@@ -62,8 +65,79 @@ def help_flags(text):
     return flags - {"-h", "--help"}
 
 
+# CLI11 writes a value as TYPE=DEFAULT, or CHOICES=DEFAULT with CHOICES "a|b|c" (one_of(), a row's
+# choices); a value name such as KEY=N,... is neither.
+VALUE = re.compile(r"^(TEXT|INT|UINT|FLOAT|[a-z0-9-]+(?:\|[a-z0-9-]+)+)(?:=(\S+))?$")
+
+
+def help_values(text):
+    """{long flag: (choices or None, default or None)} of the options `--help` shows a value for."""
+    values = {}
+    for line in help_block(text, "Options:"):
+        m = re.match(r"^  (-\S+) (\S+)", line)
+        if not m:
+            continue
+        v = VALUE.match(m.group(2))
+        if not v:
+            continue
+        choices = v.group(1) if "|" in v.group(1) else None
+        if choices or v.group(2):
+            values[m.group(1).split(",")[-1]] = (choices, v.group(2))
+    return values
+
+
+def plain(text):
+    """A man page's or a Markdown table's text without fonts, escapes and code marks."""
+    text = re.sub(r"\\f[BIRP]", "", text).replace("\\-", "-").replace("\\(aq", "'")
+    return text.replace("\\|", "|").replace("`", "")
+
+
+def states_default(text, value):
+    """Whether `text` gives `value` as a default: "default X", "default Y and X", "X (default)",
+    "X, the default"."""
+    x = re.escape(value)
+    return re.search(r"default:? (?:\S+ and )?%s(?![\w/])|(?<![\w-])%s,? \(?(?:the )?default" % (x, x),
+                     plain(text)) is not None
+
+
+def man_entry(body, flag):
+    """The .TP entry of a man section whose tag names `flag`: its tag and paragraph."""
+    for entry in re.split(r"^\.TP\n", body, flags=re.M)[1:]:
+        if flag in man_flags(".TP\n" + entry.split("\n", 1)[0]):
+            return entry
+    return ""
+
+
+def doc_row(md, command, flag):
+    """The row of the table under "Options of `pith COMMAND`" whose first cell names `flag`."""
+    title = "`pith %s`" % command if command else "`pith`"
+    m = re.search(r"^#+ Options of %s\n" % re.escape(title), md, re.M)
+    for line in section(md, m.group(0), r"^#").splitlines() if m else []:
+        cells = re.split(r"(?<!\\)\|", line)
+        if len(cells) > 2 and re.search(r"`%s[ `]" % re.escape(flag), cells[1]):
+            return line
+    return ""
+
+
+def check_values(name, values, man_body, md, doc):
+    """Each default and choice list --help shows is the one the man page and the user docs give."""
+    what = "pith %s" % name if name else "pith"
+    for flag, (choices, default) in sorted(values.items()):
+        entry, row = man_entry(man_body, flag), doc_row(md, name, flag)
+        if choices:
+            check("%s %s" % (flag, choices) in plain(entry.split("\n", 1)[0]),
+                  "doc/pith.1 (%s): %s is not written %s %s" % (what, flag, flag, choices))
+            check("%s %s" % (flag, choices) in plain(re.split(r"(?<!\\)\|", row)[1] if row else ""),
+                  "%s (Options of %s): %s is not written %s %s" % (doc, what, flag, flag, choices))
+        if default:
+            check(states_default(entry, default), "doc/pith.1 (%s): %s does not say its default %s" % (what, flag, default))
+            check(states_default(row, default), "%s (Options of %s): %s does not say its default %s" %
+                  (doc, what, flag, default))
+
+
 def commands(pith):
-    """{name: its --help flags}: pith itself (""), each subcommand and each of theirs ("keys add")."""
+    """{name: (its --help flags, help_values())}: pith itself (""), each subcommand and each of
+    theirs ("keys add")."""
     found = {}
 
     def walk(words):
@@ -71,7 +145,7 @@ def commands(pith):
         subs = re.findall(r"^  (\S+)", "\n".join(help_block(text, "Subcommands:")), re.M)
         flags = help_flags(text)
         if flags or not subs:
-            found[" ".join(words)] = flags
+            found[" ".join(words)] = (flags, help_values(text))
         for sub in subs:
             walk(words + [sub])
 
@@ -132,16 +206,19 @@ def check_all_commands(pith, source, man):
     found = commands(pith)
     sections = man_sections(man)
     docs = {}
-    for name, shown in sorted(found.items()):
+    for name, (shown, values) in sorted(found.items()):
         doc = "doc/batch.md" if name == "batch" else "doc/commands.md"
         if doc not in docs:
             docs[doc] = open(os.path.join(source, doc), encoding="utf-8").read()
         check(name in sections, "doc/pith.1 has no section .SS %s" % name)
         check_documented(name, shown, man_flags(sections.get(name, "")), doc_flags(docs[doc], name), doc)
+        check_values(name, values, sections.get(name, ""), docs[doc], doc)
     stale = set(sections) - set(found)
     check(not stale, "doc/pith.1 has sections for commands pith lacks: %s" % sorted(stale))
-    print("%d commands, %d options checked against doc/pith.1 and the user docs" %
-          (len(found), sum(len(f) for f in found.values())))
+    print("%d commands, %d options checked against doc/pith.1 and the user docs; %d defaults, %d choice lists" %
+          (len(found), sum(len(f) for f, _ in found.values()),
+           sum(1 for _, v in found.values() for c, d in v.values() if d),
+           sum(1 for _, v in found.values() for c, d in v.values() if c)))
 
 
 def commands_md_rows(md, command):
@@ -175,6 +252,16 @@ def check_manifest(pith, command, rows, tmp):
         rc, err = manifest_error(pith, tmp, line, verify=command == "verify")
         # A value of the wrong type is refused for its type, never as an unknown key.
         check("unknown key" not in err, "%s: a manifest line does not take %r: %s" % (command, key, err.strip()))
+    for row in rows:
+        if not (row["key"] and row["choices"]):
+            continue
+        # A row's choices are what its apply takes: each one, and nothing else.
+        for choice in row["choices"].split("|"):
+            rc, err = manifest_error(pith, tmp, {"input": "a.pdf", "output": "o.pdf", "record": "r.json", row["key"]: choice})
+            check(row["key"] not in err, "%s: a manifest line refuses %s %r: %s" % (command, row["key"], choice, err.strip()))
+        rc, err = manifest_error(pith, tmp, {"input": "a.pdf", "output": "o.pdf", "record": "r.json", row["key"]: "elsewhere"})
+        check(rc == 2 and row["key"] in err, "%s: a manifest line takes %s \"elsewhere\" (%s only): exit %d" %
+              (command, row["key"], row["choices"], rc))
     rc, err = manifest_error(pith, tmp, {"input": "a.pdf", "output": "o.pdf", "record": "r.json", "colour": "red"})
     m = re.search(r'unknown key "colour" \(known: ([^)]*)\)', err)
     check(rc == 2 and m is not None, "an unknown key: exit %d, %r" % (rc, err.strip()))

@@ -66,7 +66,7 @@ TEST_CASE("batch manifest: at, rewrite and the option table's checks", "[batch]"
     CHECK(!entry(",\"no_badge\":true").options.draw_badge);
     for (const char* bad : {",\"at\":[1]", ",\"at\":\"1,2\"", ",\"at\":[1,\"2\"]", ",\"rewrite\":1"})
         CHECK_THROWS_AS(entry(bad), Error);
-    CHECK_THROWS_WITH(entry(",\"style\":\"neon\""), Catch::Contains("\"style\": must be \"plain\" or \"boxed\""));
+    CHECK_THROWS_WITH(entry(",\"style\":\"neon\""), Catch::Contains("\"style\": must be one of plain|boxed"));
     CHECK_THROWS_WITH(entry(",\"page\":1.5"), Catch::Contains("non-zero integer"));
     CHECK_THROWS_WITH(entry(",\"colour\":1"), Catch::Contains("known: input, id, record,") && Catch::Contains("rewrite, at, password"));
 }

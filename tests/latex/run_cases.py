@@ -660,6 +660,13 @@ MESSAGES = [
      "The pith metadata for pith:%s could not be written" % BODY),
     ("no-maketitle", PITH, "Text.\n",
      "placement=title but \\maketitle was never used"),
+    # a hyperxmp whose packet has no rdf:Description for pith to extend
+    ("no-xmp-hyperxmp", "\\usepackage{hyperref,hyperxmp}\n" + PITH +
+     "\\makeatletter\\def\\hyxmp@construct@packet{\\def\\hyxmp@xml"
+     "{<rdf:RDF></rdf:RDF>}}\\makeatother\n", None,
+     "adapter hyperxmp: hyperxmp's packet (\\hyxmp@xml) has no "
+     "`rdf:Description rdf:about=\"\"' and `</rdf:Description>'; the pith "
+     "XMP properties are not written"),
     ("no-xmp-pdfx", "\\usepackage[a-2b]{pdfx}\n" + PITH, None,
      "pdfx wrote its XMP packet before \\pithnumber was known"),
     ("unknown-driver", PITH, None,

@@ -35,6 +35,12 @@ add_test(NAME latex_schema_sync
                  ${CMAKE_SOURCE_DIR})
 set_tests_properties(latex_schema_sync PROPERTIES LABELS latex TIMEOUT 60)
 
+# Every message pith.sty gives is in the manual's Messages section, with its kind
+add_test(NAME latex_messages_documented
+         COMMAND ${Python3_EXECUTABLE} ${PITH_LATEX_TESTS}/messages_documented.py
+                 ${PITH_LATEX_DIR})
+set_tests_properties(latex_messages_documented PROPERTIES LABELS latex TIMEOUT 60)
+
 # The compile matrix: one test per engine x class (4 variants each), with -DPITH_TESTS_FULL=ON
 # only: the pairwise sample below has every engine x class pair, and CI's time is its.
 set(_pith_latex_engines pdflatex xelatex lualatex dvips)

@@ -32,10 +32,10 @@ pith_module(pdf DEPENDS core)                      # reading PDFs and writing in
 pith_module(page DEPENDS poppler ocr core)         # what a reader sees: words, ink, pixels, the title rules
 pith_module(drawing DEPENDS page pdf core)         # the closed list of what a page may draw with
 pith_module(badge DEPENDS pdf core)                # the badge: drawn, redrawn and compared
-pith_module(mark DEPENDS page xmp pdf core)        # the pith mark: pith's update, badge names, what a PDF carries
+pith_module(pith_data DEPENDS page xmp pdf core)   # what pith leaves in a PDF: pith's update, badge names, XMP, links
 pith_module(sign DEPENDS pdf core)                 # PDF signatures (PAdES), made and checked
-pith_module(stamp DEPENDS mark badge page sign drawing xmp pdf core)
-pith_module(verify DEPENDS mark badge page sign drawing xmp pdf core)
+pith_module(stamp DEPENDS pith_data badge page sign drawing xmp pdf core)
+pith_module(verify DEPENDS pith_data badge page sign drawing xmp pdf core)
 pith_module(registry DEPENDS badge core)           # the registry client and its web badge
-pith_module(batch DEPENDS stamp verify registry mark page sign pdf core)
-pith_module(cli PROGRAM DEPENDS batch stamp verify registry mark page sign tex xmp pdf core)
+pith_module(batch DEPENDS stamp verify registry pith_data page sign pdf core)
+pith_module(cli PROGRAM DEPENDS batch stamp verify registry pith_data page sign tex xmp pdf core)

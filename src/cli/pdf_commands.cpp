@@ -6,7 +6,7 @@
 #include "cli/registry_flags.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
-#include "mark/mark.hpp"
+#include "pith_data/pith_data.hpp"
 #include "page/pixels.hpp"
 #include "pdf/budget.hpp"
 #include "sign/inspect.hpp"
@@ -98,7 +98,8 @@ struct VerifyCommand {
 // --online: the registry's answer for the number a PDF carries; its record becomes the record the
 // embedded one must equal (pith.record.expected.*). None when the PDF carries no number.
 std::optional<registry::Answer> ask_registry(const std::string& file, const VerifyCommand& c) {
-    const std::string n = mark::carried_number(mark::extract(file, c.options.password, c.options.allow_damaged));
+    const std::string n =
+        pith_data::carried_number(pith_data::extract(file, c.options.password, c.options.allow_damaged));
     if (n.empty()) return std::nullopt;
     return registry::ask(n, [&] { return registry_options(c.registry); });
 }
@@ -196,7 +197,8 @@ struct ExtractCommand {
 };
 
 int run_extract(const ExtractCommand& c) {
-    mark::PithData e = pdf::within_budget(c.file, [&] { return mark::extract(c.file, c.password, c.allow_damaged); });
+    pith_data::PithData e =
+        pdf::within_budget(c.file, [&] { return pith_data::extract(c.file, c.password, c.allow_damaged); });
     Json j = e.to_json();
     if (c.json) {
         std::printf("%s\n", pretty_json(j).c_str());

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// pith's accessors for the parts of PDF objects that stamp, verify, sign and mark read and
+// pith's accessors for the parts of PDF objects that stamp, verify, sign and pith_data read and
 // write: a page's contents, resources and annotations, and a dictionary's entries by kind. The
 // keys are spelled here, and what to do with a value of the wrong type is decided once: callers
 // outside src/pdf ask for "the annotations of this page", not for the PoDoFo objects at "Annots".

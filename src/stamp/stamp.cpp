@@ -7,7 +7,7 @@
 #include "core/unicode.hpp"
 #include "drawing/closed_list.hpp"
 #include "drawing/viewers.hpp"
-#include "mark/mark.hpp"
+#include "pith_data/pith_data.hpp"
 #include "page/pixels.hpp"
 #include "page/title.hpp"
 #include "page/title_judgement.hpp"
@@ -325,7 +325,7 @@ Array contents_around(pdf::File& file, const Object& page, Ref open, Ref close) 
         const Object& resolved = file.resolve(*existing);
         if (pdf::is_array(resolved)) {
             for (const auto& item : pdf::array_of(resolved))
-                if (!mark::is_badge_stream(file, item)) pdf::append(contents, item);
+                if (!pith_data::is_badge_stream(file, item)) pdf::append(contents, item);
         } else if (pdf::is_reference(*existing)) {
             pdf::append(contents, *existing);
         }
@@ -341,7 +341,7 @@ Dictionary resources_with(pdf::File& file, const pdf::Page& page, const Ref& xob
     Dictionary xobjects;
     if (const Object* x = file.get_key(resources, "XObject"); x && pdf::is_dictionary(*x))
         xobjects = pdf::dictionary_of(*x);
-    pdf::put(xobjects, Name(mark::kBadgeResourceName), xobject);
+    pdf::put(xobjects, Name(pith_data::kBadgeResourceName), xobject);
     pdf::put(resources, "XObject", xobjects);
     return resources;
 }
@@ -371,7 +371,7 @@ Dictionary badge_link(const double rect[4], const Ref& page, const Record& recor
     for (int i = 0; i < 3; ++i) pdf::append(border, pdf::integer_value(0));
     pdf::put(link, "Border", border);
     pdf::put(link, "F", pdf::integer_value(4));  // Print
-    pdf::put(link, "NM", pdf::text_value(mark::kBadgeAnnotationName));
+    pdf::put(link, "NM", pdf::text_value(pith_data::kBadgeAnnotationName));
     pdf::put(link, "P", page);
     pdf::put(link, "Contents", pdf::text_value("Pith number " + record.number.full() + ": open its registry record"));
     Dictionary action;
@@ -423,9 +423,10 @@ void draw_badge(pdf::File& file, PageReadings& pages, pdf::Update& update, const
     Matrix m = placement_matrix(crop, page.rotate, fit.w, fit.h, place);
     m.a *= fit.scale, m.b *= fit.scale, m.c *= fit.scale, m.d *= fit.scale;
 
-    const Ref open_ref = update.add_stream(Dictionary(), mark::kBadgeOpen);
-    const Ref close_ref = update.add_stream(Dictionary(), mark::kBadgeCloseHead + fmt(m.a) + " " + fmt(m.b) + " " + fmt(m.c) + " " +
-                                                                           fmt(m.d) + " " + fmt(m.e) + " " + fmt(m.f) + mark::kBadgeCloseTail);
+    const Ref open_ref = update.add_stream(Dictionary(), pith_data::kBadgeOpen);
+    const Ref close_ref =
+        update.add_stream(Dictionary(), pith_data::kBadgeCloseHead + fmt(m.a) + " " + fmt(m.b) + " " + fmt(m.c) + " " +
+                                            fmt(m.d) + " " + fmt(m.e) + " " + fmt(m.f) + pith_data::kBadgeCloseTail);
     Object page_object = file.get(page.ref);
     pdf::set_contents(page_object, contents_around(file, page_object, open_ref, close_ref));
     pdf::set_resources(page_object, resources_with(file, page, badge.xobject));
@@ -433,7 +434,7 @@ void draw_badge(pdf::File& file, PageReadings& pages, pdf::Update& update, const
     Array annots;
     if (const auto* existing = pdf::annotations(file, page_object))
         for (const auto& item : *existing)
-            if (!mark::is_badge_annotation(file, item)) pdf::append(annots, item);
+            if (!pith_data::is_badge_annotation(file, item)) pdf::append(annots, item);
     pdf::append(annots, update.add(Object(badge_link(summary.rect, page.ref, record, url))));
     pdf::set_annotations(page_object, annots);
     update.replace(page.ref, page_object);
@@ -447,16 +448,16 @@ bool names(const std::string& link_body, const std::string& body) { return body.
 
 // The Pith numbers the input already carries besides the record's: in its XMP and Info, and in
 // resolver links on page 1 and the page of an earlier stamp's badge.
-struct Carried {
+struct NumbersInInput {
     std::set<std::string> others;  // other numbers, as the PDF writes them
     bool other_in_link = false;    // one of them in a link pith stamp did not draw: shown on a page
     bool latex_badge = false;      // a link pith stamp did not draw names the record's number: pith.sty's badge
     int stamp_badge_page = 0;      // 1-based page of an earlier pith stamp's badge, 0 if none
 };
 
-Carried carried_numbers(pdf::File& file, const PithNumber& number) {
-    const mark::PithData e = mark::extract(file);
-    Carried c;
+NumbersInInput numbers_in_input(pdf::File& file, const PithNumber& number) {
+    const pith_data::PithData e = pith_data::extract(file);
+    NumbersInInput c;
     auto metadata = [&](const std::string& text) {
         std::string body = text;
         try {
@@ -472,7 +473,7 @@ Carried carried_numbers(pdf::File& file, const PithNumber& number) {
             c.stamp_badge_page = link.page;
             continue;
         }
-        const std::string body = mark::body_of_link(link.uri);
+        const std::string body = pith_data::body_of_link(link.uri);
         if (body.empty()) continue;
         if (names(body, number.body)) {
             c.latex_badge = true;
@@ -486,7 +487,8 @@ Carried carried_numbers(pdf::File& file, const PithNumber& number) {
 
 // A paper must never show two Pith numbers. What an earlier pith stamp wrote, --replace
 // replaces; a number on a page that pith did not draw (pith.sty's badge) cannot be taken back.
-void refuse_other_number(const std::string& name, const Carried& c, const PithNumber& number, bool stamped_before, bool replace) {
+void refuse_other_number(const std::string& name, const NumbersInInput& c, const PithNumber& number,
+                         bool stamped_before, bool replace) {
     if (c.others.empty() || (replace && !c.other_in_link)) return;
     const std::string other = *c.others.begin();
     if (c.other_in_link)
@@ -605,17 +607,18 @@ namespace {
 
 // Whether to draw a badge: not over pith.sty's own for this number (unless --badge-always), and
 // only on the page of an earlier stamp's badge that later revisions keep.
-bool badge_wanted(pdf::File& file, const std::optional<mark::PithUpdate>& previous, const Carried& carried, const Options& options,
-                  Summary& summary) {
-    const bool badge = options.draw_badge && (!carried.latex_badge || options.badge_always);
-    summary.latex_badge = carried.latex_badge && !badge;
+bool badge_wanted(pdf::File& file, const std::optional<pith_data::PithUpdate>& previous, const NumbersInInput& in_input,
+                  const Options& options, Summary& summary) {
+    const bool badge = options.draw_badge && (!in_input.latex_badge || options.badge_always);
+    summary.latex_badge = in_input.latex_badge && !badge;
     if (summary.latex_badge && options.draw_badge && options.badge.qr)  // asked for, and not done: said
         summary.warnings.push_back("the QR code asked for is not drawn: page 1 already shows pith.sty's badge for this number, which is "
                                    "kept (--badge-always draws pith's badge, with its QR code, as well)");
-    if (badge && previous && !previous->newest && carried.stamp_badge_page && carried.stamp_badge_page != target_page(file, options))
+    if (badge && previous && !previous->newest && in_input.stamp_badge_page &&
+        in_input.stamp_badge_page != target_page(file, options))
         throw Error(file.name() + ": revisions were added after an earlier pith stamp whose badge is on page " +
-                        std::to_string(carried.stamp_badge_page) + "; stamp on that page (--page " + std::to_string(carried.stamp_badge_page) +
-                        ") so that it replaces the old badge",
+                        std::to_string(in_input.stamp_badge_page) + "; stamp on that page (--page " +
+                        std::to_string(in_input.stamp_badge_page) + ") so that it replaces the old badge",
                     err::stamp_badge_elsewhere);
     return badge;
 }
@@ -690,9 +693,9 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
     if (input != "-" && output != "-" && !options.rewrite) in.emplace(input);
     pdf::File file = in ? pdf::File::open(in->fd(), input, open)
                         : pdf::File::from_bytes(read_file_or_stdin(input, std::size_t{4} << 30), input == "-" ? "standard input" : input, open);
-    const auto previous = mark::find_pith_update(file);
-    const Carried carried = carried_numbers(file, record.number);
-    refuse_other_number(file.name(), carried, record.number, previous.has_value(), options.replace);
+    const auto previous = pith_data::find_pith_update(file);
+    const NumbersInInput in_input = numbers_in_input(file, record.number);
+    refuse_other_number(file.name(), in_input, record.number, previous.has_value(), options.replace);
     if (previous && previous->newest) {  // replace it rather than stack another
         pdf::File kept = pdf::File::from_bytes(std::string(file.bytes().substr(0, previous->prior_length)), file.name(), open);
         refuse_dropping_signatures(file, kept, options, summary);
@@ -701,8 +704,8 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
     }
     refuse_certified(file, options.force);
     // Most damage shows on opening: refused before the copy and the badge.
-    mark::refuse_damaged(file, options.allow_damaged, "stamp");
-    const bool badge = badge_wanted(file, previous, carried, options, summary);
+    pith_data::refuse_damaged(file, options.allow_damaged, "stamp");
+    const bool badge = badge_wanted(file, previous, in_input, options, summary);
     // poppler reads page 1 and the badge's page in a child while the update is made.
     PageReadings pages(file, options.password);
     start_readings(pages, file, options, badge, record.title && !record.title->empty(), summary);
@@ -717,7 +720,7 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
         if (in && out->good()) copied.emplace(out->fd());
     }
     pdf::Update update(file);
-    if (!options.rewrite) update.set_comment(mark::kUpdateMarker + " prior=" + std::to_string(prior.size()));
+    if (!options.rewrite) update.set_comment(pith_data::kUpdateMarker + " prior=" + std::to_string(prior.size()));
     // A cross-reference table pith had to rebuild is written out in full, so every reader
     // sees the objects pith saw instead of repairing the file its own way.
     update.set_repair(file.reconstructed());
@@ -725,7 +728,7 @@ Summary stamp_file(const std::string& input, const std::string& output, const Re
     if (badge) draw_badge(file, pages, update, record, options, summary);
     const std::string prior_sha256 = options.rewrite ? "" : prior_digest(prior, copied ? &*copied : nullptr, file.name());
     write_metadata(file, update, properties_for(record, options, prior.size(), prior_sha256, summary));
-    mark::refuse_damaged(file, options.allow_damaged, "stamp");  // and some while reading the page drawn on
+    pith_data::refuse_damaged(file, options.allow_damaged, "stamp");  // and some while reading the page drawn on
     const std::optional<sign::Placeholder> signature = prepare_signature(file, update, options, summary);
     if (!file.defects().empty())
         summary.warnings.push_back(pdf::damage_message(file) + "; stamped because of --allow-damaged");

@@ -5,7 +5,7 @@
 #include "verify/changes.hpp"
 
 #include "core/error.hpp"
-#include "mark/mark.hpp"
+#include "pith_data/pith_data.hpp"
 #include "pdf/budget.hpp"
 #include "pdf/content.hpp"
 #include "pdf/objects.hpp"
@@ -96,7 +96,7 @@ private:
         if (!pdf::is_array(array)) return;
         for (const auto& item : pdf::array_of(array))
             if (pdf::is_reference(item))
-                visit(pdf::reference_of(item), mark::is_badge_annotation(doc_, item) ? kBadgeLink : kAnnotation);
+                visit(pdf::reference_of(item), pith_data::is_badge_annotation(doc_, item) ? kBadgeLink : kAnnotation);
     }
     void expand(const Ref& ref, unsigned role) {
         const Object& o = doc_.get(ref);
@@ -504,7 +504,7 @@ void judge_page_annotations(pdf::File& before, pdf::File& now, const Comparison&
         for (const auto& item : *old) kept.insert(canon(item));
     if (old)
         for (const auto& item : *old)
-            if (pdf::is_reference(item) && mark::is_badge_annotation(before, item) &&
+            if (pdf::is_reference(item) && pith_data::is_badge_annotation(before, item) &&
                 (!cur || !std::any_of(cur->begin(), cur->end(), [&](const Object& x) {
                     return pdf::is_reference(x) && pdf::reference_of(x) == pdf::reference_of(item);
                 })))
@@ -519,7 +519,8 @@ void judge_page_annotations(pdf::File& before, pdf::File& now, const Comparison&
             continue;
         }
         const std::uint32_t num = pdf::object_number(pdf::reference_of(item));
-        if (c.unreadable.count(num) || judged.count(num) || mark::is_badge_annotation(before, item)) continue;  // a changed badge link is its own failure
+        if (c.unreadable.count(num) || judged.count(num) || pith_data::is_badge_annotation(before, item))
+            continue;  // a changed badge link is its own failure
         const Object& annot = now.get(pdf::reference_of(item));
         const bool again = redrawn(now, annot, c);
         if (!(c.fresh.count(num) || c.changed.count(num) || again)) continue;
@@ -542,7 +543,7 @@ void judge_unlisted_annotations(pdf::File& before, pdf::File& now, const Compari
             const Object& o = now.get(now.reference(num));
             if (!pdf::is_dictionary(o) || (!kinds.count(name_of(pdf::find(o, "Subtype"))) && type_of(o) != "Annot"))
                 continue;
-            if (mark::is_badge_annotation(before, Object(before.reference(num)))) continue;
+            if (pith_data::is_badge_annotation(before, Object(before.reference(num)))) continue;
             judged.insert(num);
             const Object* page_ref = pdf::find(o, "P");
             const int page = page_ref && pdf::is_reference(*page_ref)

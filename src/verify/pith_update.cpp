@@ -3,7 +3,7 @@
 #include "verify/changes.hpp"
 
 #include "core/error.hpp"
-#include "mark/mark.hpp"
+#include "pith_data/pith_data.hpp"
 #include "pdf/budget.hpp"
 #include "pdf/objects.hpp"
 #include "verify/compare.hpp"
@@ -27,8 +27,8 @@ using pdf::name_of;
 // one draw_badge can write, wherever it chose to put the badge: upright for the reader on a page
 // turned by a multiple of 90 degrees, scaled by at most 1 (shrunk only to fit a small page).
 bool is_close_stream(const std::string& s) {
-    const std::string& head = mark::kBadgeCloseHead;
-    const std::string& tail = mark::kBadgeCloseTail;
+    const std::string& head = pith_data::kBadgeCloseHead;
+    const std::string& tail = pith_data::kBadgeCloseTail;
     if (s.size() < head.size() + tail.size() || s.compare(0, head.size(), head) != 0 ||
         s.compare(s.size() - tail.size(), tail.size(), tail) != 0)
         return false;
@@ -75,7 +75,7 @@ bool is_badge_link(pdf::File& stamped, const Object& link, const Ref& page) {
         pdf::entry_count(*action) != 2 || name_of(pdf::find(*action, "S")) != "URI")
         return false;
     pdf::Rect rect;
-    return mark::is_badge_annotation(stamped, link) && pdf::read_rect(stamped, pdf::find(d, "Rect"), rect);
+    return pith_data::is_badge_annotation(stamped, link) && pdf::read_rect(stamped, pdf::find(d, "Rect"), rect);
 }
 
 // ---------------------------------------------------------------- a publisher's signature in pith's update
@@ -155,15 +155,15 @@ void check_badge_page(pdf::File& before, pdf::File& stamped, const Ref& ref, Bas
     // /Contents: [open, the old streams (an earlier badge's left out, wherever it stood), close].
     auto old_items = pdf::references_in(before, pdf::find(old_page, "Contents"));
     old_items.erase(std::remove_if(old_items.begin(), old_items.end(),
-                                   [&](const Ref& r) { return mark::is_badge_stream(before, Object(r)); }),
+                                   [&](const Ref& r) { return pith_data::is_badge_stream(before, Object(r)); }),
                     old_items.end());
     const Object* contents = pdf::find(new_page, "Contents");
     auto items = pdf::references_in(stamped, contents);
-    const bool contents_ok =
-        contents && pdf::is_array(*contents) && items.size() == old_items.size() + 2 &&
-        std::equal(old_items.begin(), old_items.end(), items.begin() + 1) &&
-        new_plain_stream(before, stamped, items.front(), [](const std::string& s) { return s == mark::kBadgeOpen; }) &&
-        new_plain_stream(before, stamped, items.back(), is_close_stream);
+    const bool contents_ok = contents && pdf::is_array(*contents) && items.size() == old_items.size() + 2 &&
+                             std::equal(old_items.begin(), old_items.end(), items.begin() + 1) &&
+                             new_plain_stream(before, stamped, items.front(),
+                                              [](const std::string& s) { return s == pith_data::kBadgeOpen; }) &&
+                             new_plain_stream(before, stamped, items.back(), is_close_stream);
     if (!contents_ok) problems.push_back("page " + std::to_string(index + 1) + "'s /Contents beyond the badge's two streams");
 
     // /Resources: the page's effective resources and the badge XObject.
@@ -179,12 +179,12 @@ void check_badge_page(pdf::File& before, pdf::File& stamped, const Ref& ref, Bas
             xobjects = pdf::dictionary_of(*x);
         const Object* badge = nullptr;
         if (const Object* x = pdf::find(*resources, "XObject"); x && pdf::is_dictionary(*x))
-            badge = pdf::find(*x, pdf::Name(mark::kBadgeResourceName));
+            badge = pdf::find(*x, pdf::Name(pith_data::kBadgeResourceName));
         resources_ok = badge && pdf::is_reference(*badge) && !before.exists(pdf::reference_of(*badge)) &&
                        type_of(stamped.get(pdf::reference_of(*badge))) == "XObject";
         if (resources_ok) {
             badge_xobject = pdf::reference_of(*badge);
-            pdf::put(xobjects, pdf::Name(mark::kBadgeResourceName), *badge);
+            pdf::put(xobjects, pdf::Name(pith_data::kBadgeResourceName), *badge);
             pdf::put(expected, "XObject", xobjects);
             resources_ok = canon(Object(expected)) == canon(*resources);
         }
@@ -195,7 +195,7 @@ void check_badge_page(pdf::File& before, pdf::File& stamped, const Ref& ref, Bas
     std::vector<std::string> expected_annots;
     if (const auto* old = pdf::annotations(before, old_page))
         for (const auto& item : *old) {
-            if (!mark::is_badge_annotation(before, item)) expected_annots.push_back(canon(item));
+            if (!pith_data::is_badge_annotation(before, item)) expected_annots.push_back(canon(item));
         }
     const Object* annots = pdf::find(new_page, "Annots");
     // A signing stamp adds its invisible signature widget after the link.

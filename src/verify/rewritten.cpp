@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "verify/rewritten.hpp"
 
-#include "mark/mark.hpp"
+#include "pith_data/pith_data.hpp"
 #include "pdf/objects.hpp"
 
 #include <algorithm>
@@ -23,13 +23,13 @@ Baseline badge_after_rewrite(pdf::File& file) {
         if (!annots) continue;
         std::vector<Ref> before;  // under the badge's link: viewers give a click to the last
         for (const auto& item : *annots) {
-            if (!mark::is_badge_annotation(file, item)) {
+            if (!pith_data::is_badge_annotation(file, item)) {
                 if (pdf::is_reference(item)) before.push_back(pdf::reference_of(item));
                 continue;
             }
             pdf::Rect rect;
             const auto* xobjects = pdf::dictionary_entry(file, page.resources, "XObject");
-            const Object* badge = xobjects ? pdf::find(*xobjects, pdf::Name(mark::kBadgeResourceName)) : nullptr;
+            const Object* badge = xobjects ? pdf::find(*xobjects, pdf::Name(pith_data::kBadgeResourceName)) : nullptr;
             if (!pdf::is_reference(item) || !pdf::annotation_rect(file, file.resolve(item), rect) || !badge ||
                 !pdf::is_reference(*badge) || !file.is_stream(pdf::reference_of(*badge)))
                 return b;  // not as pith stamp draws it: the badge's text and links are still checked
@@ -49,7 +49,7 @@ Baseline badge_after_rewrite(pdf::File& file) {
 
 std::optional<Baseline> rewritten_since_stamp(pdf::File& file, std::uint64_t prior_length, bool badge_recorded) {
     const std::string_view bytes = file.bytes();
-    const std::string tag = mark::kUpdateMarker + " prior=";
+    const std::string tag = pith_data::kUpdateMarker + " prior=";
     if (::memmem(bytes.data(), bytes.size(), tag.data(), tag.size())) return std::nullopt;
     // A revision still ending where the stamped input ended (its %%EOF, then an end of line):
     // the incremental structure is there, only altered.

@@ -3,7 +3,7 @@
 
 #include "core/error.hpp"
 #include "core/hex.hpp"
-#include "mark/mark.hpp"
+#include "pith_data/pith_data.hpp"
 #include "pdf/objects.hpp"
 
 #include <algorithm>
@@ -124,7 +124,8 @@ bool is_pith_revision(std::string_view bytes, const std::vector<pdf::Revision>& 
     if (index < 2 || index > revisions.size()) return false;
     const std::size_t from = revisions[index - 2].end;
     const std::size_t to = std::min<std::size_t>(from + 64, bytes.size());
-    return from < to && bytes.substr(from, to - from).find(mark::kUpdateMarker + " prior=") != std::string_view::npos;
+    return from < to &&
+           bytes.substr(from, to - from).find(pith_data::kUpdateMarker + " prior=") != std::string_view::npos;
 }
 
 // What the signature says of its signer, for the findings: empty when the signer is trusted.

@@ -10,7 +10,7 @@
 #include "core/unicode.hpp"
 #include "drawing/closed_list.hpp"
 #include "drawing/viewers.hpp"
-#include "mark/mark.hpp"
+#include "pith_data/pith_data.hpp"
 #include "page/pixels.hpp"
 #include "page/title.hpp"
 #include "page/title_judgement.hpp"
@@ -38,9 +38,9 @@
 namespace pith::verify {
 namespace {
 
-using mark::body_of_link;
-using mark::Link;
-using mark::PithData;
+using pith_data::body_of_link;
+using pith_data::Link;
+using pith_data::PithData;
 
 pdf::OpenOptions open_options(const std::string& password) { return pdf::OpenOptions{password, !password.empty()}; }
 
@@ -274,7 +274,7 @@ void check_link_overlap(pdf::File& file, const Baseline& baseline, Findings& f) 
             continue;
         }
         const auto& a = file.resolve(item);
-        if (!pdf::is_dictionary(a) || pdf::subtype_of(file, a) != "Link" || mark::is_badge_annotation(file, a))
+        if (!pdf::is_dictionary(a) || pdf::subtype_of(file, a) != "Link" || pith_data::is_badge_annotation(file, a))
             continue;
         pdf::Rect r;
         if (!pdf::annotation_rect(file, a, r) || !pdf::overlaps(r, baseline.badge_rect)) continue;
@@ -616,7 +616,7 @@ void conclude(pdf::File& file, const PithData& e, const Baseline& baseline, int 
 // `prefix_hash`: hashing the file from its start since it was opened (for the bytes before pith's update).
 Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyring, const Options& options,
                    PrefixSha256& prefix_hash) {
-    const PithData e = mark::extract(file);
+    const PithData e = pith_data::extract(file);
     Report report;
     report.file = path;
     Findings& f = report.findings;
@@ -682,9 +682,9 @@ Report verify(const std::string& path, const Keyring& keyring, const Options& op
     const InputFile in(path);
     PrefixSha256 prefix_hash(in.fd());  // on another core, while the file is parsed
     pdf::File file = pdf::File::open(in.fd(), path, open_options(options.password));
-    mark::refuse_damaged(file, options.allow_damaged);  // most damage shows on opening
+    pith_data::refuse_damaged(file, options.allow_damaged);  // most damage shows on opening
     Report report = verify_file(file, path, keyring, options, prefix_hash);
-    mark::refuse_damaged(file, options.allow_damaged);  // the rest while reading the pages
+    pith_data::refuse_damaged(file, options.allow_damaged);  // the rest while reading the pages
     for (const std::string& defect : file.defects())
         report.findings.info(finding::pdf_damaged, "the PDF is damaged (" + defect + "); read with --allow-damaged");
     if (then) then(file, report);

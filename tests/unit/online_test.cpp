@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-// pith verify --online without a network: the number a PDF carries (mark::carried_number), the
+// pith verify --online without a network: the number a PDF carries (pith_data::carried_number), the
 // registry's answer (registry::ask, from a cache) and the judgement it adds to a report
 // (verify::add_registry_answer). The 404 answer is tested against a local server in tests/registry/.
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/findings.hpp"
-#include "mark/mark.hpp"
+#include "pith_data/pith_data.hpp"
 #include "registry/registry.hpp"
 #include "verify/verify.hpp"
 
@@ -104,15 +104,15 @@ TEST_CASE("online: what the registry answers, from its cache") {
 }
 
 TEST_CASE("online: the number a PDF carries, as a registry query") {
-    mark::PithData e;
-    CHECK(mark::carried_number(e).empty());
+    pith_data::PithData e;
+    CHECK(pith_data::carried_number(e).empty());
     e.links.push_back({});
     e.links.back().uri = "https://example.org/paper";  // names no number
     e.links.push_back({});
     e.links.back().uri = "https://pith.science/pith/yrunqitd";
-    CHECK(mark::carried_number(e) == "pith:YRUNQITD");  // a prefix: the short alias
+    CHECK(pith_data::carried_number(e) == "pith:YRUNQITD");  // a prefix: the short alias
     e.links.front().uri = "https://pith.science/pith/YRUNQITD2RKQXO2YH7SDTYYAQ3";
-    CHECK(mark::carried_number(e) == "YRUNQITD2RKQXO2YH7SDTYYAQ3");  // whole, the first link's
+    CHECK(pith_data::carried_number(e) == "YRUNQITD2RKQXO2YH7SDTYYAQ3");  // whole, the first link's
     e.info["PithNumber"] = "pith:2024:YRUNQITD2RKQXO2YH7SDTYYAQ3";  // the metadata comes first
-    CHECK(mark::carried_number(e) == "pith:2024:YRUNQITD2RKQXO2YH7SDTYYAQ3");
+    CHECK(pith_data::carried_number(e) == "pith:2024:YRUNQITD2RKQXO2YH7SDTYYAQ3");
 }

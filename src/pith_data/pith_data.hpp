@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The pith mark: what pith stamp leaves in a PDF and how it is found again, without judging it.
+// The pith data: what pith stamp and pith.sty leave in a PDF and how it is found again, without
+// judging it.
 // stamp writes it, verify and extract read it; neither needs the other for that.
 //   - pith's update: a revision that opens with kUpdateMarker naming the bytes kept before it;
 //   - the badge: its content streams, XObject and link annotation, by their names;
@@ -19,7 +20,7 @@ namespace pith::pdf {
 class File;
 }
 
-namespace pith::mark {
+namespace pith::pith_data {
 
 // The marker comment that opens pith's update: "%PithUpdate prior=N", N the input's length.
 inline const std::string kUpdateMarker = "%PithUpdate";
@@ -98,4 +99,4 @@ std::string carried_number(const PithData& e);
 // pith stamp, verify and extract refuse damage by this one rule.
 void refuse_damaged(const pdf::File& file, bool allow_damaged, const std::string& doing = "read");
 
-}  // namespace pith::mark
+}  // namespace pith::pith_data

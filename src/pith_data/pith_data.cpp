@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "mark/mark.hpp"
+#include "pith_data/pith_data.hpp"
 
 #include "core/error.hpp"
 #include "core/files.hpp"
@@ -14,7 +14,7 @@
 #include <set>
 #include <string_view>
 
-namespace pith::mark {
+namespace pith::pith_data {
 namespace {
 
 using pdf::Object;
@@ -57,7 +57,7 @@ void collect_links(pdf::File& file, int index, std::vector<Link>& links) {
             link.action = pdf::text_entry(file, *action, "S");
             link.chained = pdf::has_key(*action, "Next");
         }
-        link.pith_badge = mark::is_badge_annotation(file, annot);
+        link.pith_badge = pith_data::is_badge_annotation(file, annot);
         if (!link.pith_badge && body_of_link(link.uri).empty()) continue;
         link.page = index + 1;
         if (const auto* rect = pdf::entry(file, annot, "Rect");
@@ -141,7 +141,7 @@ PithData extract(pdf::File& file) {
             if (std::string v = text_of(file.get_key(pdf::dictionary_of(*info), key)); !v.empty()) e.info[key] = v;
 
     auto revisions = file.revisions();
-    if (auto update = mark::find_pith_update(file)) e.pith_revision = update->revision;
+    if (auto update = pith_data::find_pith_update(file)) e.pith_revision = update->revision;
     for (std::size_t i = 0; i < revisions.size(); ++i)
         e.revisions.push_back({revisions[i].end, revisions[i].objects.size(), e.pith_revision == i});
 
@@ -227,4 +227,4 @@ std::string carried_number(const PithData& e) {
     return n;
 }
 
-}  // namespace pith::mark
+}  // namespace pith::pith_data

@@ -51,6 +51,10 @@ set_tests_properties(code_spdx PROPERTIES TIMEOUT 60 LABELS "code")
 # one way, and the check is proved to catch a planted back-arrow and a stale design.md.
 pith_tree_check(code_module_graph module_graph.py)
 
+# A folder of src/ is a namespace (pith::FOLDER; src/core is pith), proved to catch a file in
+# another namespace.
+pith_tree_check(code_folder_namespaces folder_namespaces.py)
+
 # PoDoFo stays behind src/pdf (doc/dev/podofo.md): no PoDoFo name and no PoDoFo member call outside
 # it (pith's functions of pdf/types.hpp and pdf/objects.hpp instead); the check is proved to catch a
 # planted use of each kind.

@@ -20,7 +20,7 @@ namespace pith::batch {
 
 namespace {
 
-using picture::html_escaped;
+using verify::picture::html_escaped;
 
 std::string text_of(const Json& j, const char* key) {
     return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();

@@ -69,8 +69,8 @@ public:
         }
         // Loaded once here, not by every worker: Tesseract's data, the most of reading a title from
         // pixels, and for stamps poppler too, which finds where each badge goes.
-        if (o_.mode == Mode::Stamp) pixels::preload_readers();
-        else (void)pixels::preload();
+        if (o_.mode == Mode::Stamp) page::pixels::preload_readers();
+        else (void)page::pixels::preload();
         files_.report(start_line());
         {
             SignalCatcher signals;

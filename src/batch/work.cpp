@@ -61,7 +61,7 @@ std::function<void(pdf::File&, verify::Report&)> thumbnail_to(const Options& opt
     if (opt.gallery.empty()) return nullptr;
     return [&opt, &e, &name](pdf::File& file, verify::Report& report) {
         try {  // a picture never changes a line's verdict: without it, the card says there is none
-            const std::string png = picture::thumbnail(file, e.options.password, report);
+            const std::string png = verify::picture::thumbnail(file, e.options.password, report);
             if (png.empty()) return;
             write_file_atomically(opt.gallery + "/thumbs/" + std::to_string(e.line) + ".png", {png});
             name = "thumbs/" + std::to_string(e.line) + ".png";

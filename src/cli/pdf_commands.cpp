@@ -127,10 +127,10 @@ int exit_code_of(verify::State state) {
 
 // --picture: its format and its file, checked before any work (a place that cannot be written
 // is a usage error then, and a picture appears whole or not at all).
-std::unique_ptr<AtomicFile> picture_file(const VerifyCommand& c, picture::Format& format) {
+std::unique_ptr<AtomicFile> picture_file(const VerifyCommand& c, verify::picture::Format& format) {
     if (c.picture.empty()) return nullptr;
     if (c.files.size() != 1) throw Error("--picture draws one file: give one PDF", err::options_invalid);
-    format = picture::format_of(c.picture);
+    format = verify::picture::format_of(c.picture);
     return std::make_unique<AtomicFile>(c.picture);
 }
 
@@ -143,14 +143,14 @@ verify::Options verify_options(const VerifyCommand& c) {
 
 int run_verify(const VerifyCommand& c) {
     if (c.online && !c.record.empty()) throw Error("give --record or --online, not both", err::options_invalid);
-    picture::Format format = picture::Format::Png;
+    verify::picture::Format format = verify::picture::Format::Png;
     const std::unique_ptr<AtomicFile> picture_out = picture_file(c, format);
     Keyring keyring = Keyring::load(c.keyrings);
     verify::Options options = verify_options(c);
     bool colour = use_colour(stdout);
     int worst = kExitOk;
     Json all = Json::array();
-    if (c.files.size() > 1) pixels::preload_readers();
+    if (c.files.size() > 1) page::pixels::preload_readers();
     for (const auto& file : c.files) {
         int code;
         Json result;
@@ -163,7 +163,7 @@ int run_verify(const VerifyCommand& c) {
             // The picture is drawn while the file is open, of the report as printed.
             const auto draw = [&](pdf::File& pdf, verify::Report& report) {
                 if (online) verify::add_registry_answer(report, online->code, online->why);
-                if (picture_out) picture_out->write(picture::draw(pdf, options.password, report, format));
+                if (picture_out) picture_out->write(verify::picture::draw(pdf, options.password, report, format));
             };
             verify::Report report = pdf::within_budget(file, [&] { return verify::verify(file, keyring, options, draw); });
             if (picture_out) picture_out->commit();

@@ -107,7 +107,7 @@ int run_tex(const TexCommand& c, int& status) {
     Record record = c.record.empty() ? fetch_record(path, c.registry, status) : load_record(path);
     if (!record.consistent())
         throw Error(path + ": the record does not recompute (run `pith record " + path + "`); refusing to print it for LaTeX", err::record_inconsistent);
-    std::fputs(tex_snippet(record).c_str(), stdout);
+    std::fputs(tex::snippet(record).c_str(), stdout);
     return kExitOk;
 }
 

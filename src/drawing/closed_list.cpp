@@ -544,7 +544,7 @@ std::vector<std::string> unlisted_constructs(pdf::File& file, int page_index, co
     return {walk.unlisted.begin(), walk.unlisted.end()};
 }
 
-pdf::Rect words_area(const std::vector<visible::Word>& words, Span span, const pdf::Page& geometry) {
+pdf::Rect words_area(const std::vector<page::visible::Word>& words, Span span, const pdf::Page& geometry) {
     const auto box = [&](std::size_t i) {
         return pdf::user({words[i].x0, words[i].y0, words[i].x1, words[i].y1}, geometry);
     };
@@ -557,7 +557,7 @@ pdf::Rect words_area(const std::vector<visible::Word>& words, Span span, const p
     return area;
 }
 
-Area title_area(const title::TitleBlock& block, pdf::File& file) {
+Area title_area(const page::title::TitleBlock& block, pdf::File& file) {
     const pdf::Page geometry = file.page(block.index);
     if (!block.reading.page || !block.shown.span || block.reading.page->words.empty())
         return {block.index, geometry.crop_box, "the title"};

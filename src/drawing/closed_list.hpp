@@ -33,13 +33,13 @@ struct Area {
 // What `page` (0-based) draws with that the closed list does not hold, each named once
 // ("content operator BX", "graphics state /TR", "XObject /Subtype /PS"); empty when everything
 // is listed. Throws pdf::TooLarge past the file's budget.
-// The box around words first..last of a page pith read (a span of visible::Page::words), in the
+// The box around words first..last of a page pith read (a span of page::visible::Page::words), in the
 // page's default user space.
 using Span = std::pair<std::size_t, std::size_t>;  // first and last word
-pdf::Rect words_area(const std::vector<visible::Word>& words, Span span, const pdf::Page& geometry);
+pdf::Rect words_area(const std::vector<page::visible::Word>& words, Span span, const pdf::Page& geometry);
 // Where the title block's page shows the record's title (stamp and verify keep it clear); the
 // page's crop box when the text layer does not place it.
-Area title_area(const title::TitleBlock& block, pdf::File& file);
+Area title_area(const page::title::TitleBlock& block, pdf::File& file);
 
 // `keep_clear`: the areas an annotation may change the look of only by what every viewer shows
 // at once (its normal appearance); a rollover or pressed appearance elsewhere is listed.

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-namespace pith::pixels {
+namespace pith::page::pixels {
 
 namespace {
 
@@ -801,4 +801,4 @@ std::string not_front_matter(std::string_view pdf, int index, const std::string&
     return not_front_matter(r, title_size, title_words);
 }
 
-}  // namespace pith::pixels
+}  // namespace pith::page::pixels

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <utility>
 
-namespace pith::pixels {
+namespace pith::page::pixels {
 
 namespace {
 
@@ -144,4 +144,4 @@ double kth(std::vector<double> values, std::size_t k) {
     return values[k];
 }
 
-}  // namespace pith::pixels
+}  // namespace pith::page::pixels

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace pith::pixels {
+namespace pith::page::pixels {
 
 // Calls f(c) for each code point of `text` and f(' ') between words.
 template <typename F>
@@ -37,4 +37,4 @@ std::string utf8(const std::u32string& s);
 // The k-th smallest of `values` (0 the smallest; k < values.size()): a median, a percentile.
 double kth(std::vector<double> values, std::size_t k);
 
-}  // namespace pith::pixels
+}  // namespace pith::page::pixels

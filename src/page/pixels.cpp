@@ -32,7 +32,7 @@
 #include <system_error>
 #include <thread>
 
-namespace pith::pixels {
+namespace pith::page::pixels {
 
 namespace {
 
@@ -749,4 +749,4 @@ Reading Reader::collect() {
     else failed.why = "the title block's reading does not decode";
     return failed;
 }
-}  // namespace pith::pixels
+}  // namespace pith::page::pixels

@@ -24,7 +24,7 @@
 
 #include "page/visible.hpp"
 
-namespace pith::pixels {
+namespace pith::page::pixels {
 
 // Rendered so that the title's x-height (about 0.45 of its font size) is this many pixels: what
 // Tesseract's LSTM models read reliably (doc/dev/pixels.md), within kMinDpi..kMaxDpi.
@@ -273,4 +273,4 @@ std::string preload(const std::string& languages = kLatin);
 // file's reading to report.
 void preload_readers();
 
-}  // namespace pith::pixels
+}  // namespace pith::page::pixels

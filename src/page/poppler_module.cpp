@@ -10,7 +10,7 @@
 #include <climits>
 #include <string>
 
-namespace pith::poppler_module {
+namespace pith::page::poppler_module {
 
 void* symbol(const char* name, const char* module) {
     std::string dir = platform::executable_dir();
@@ -30,4 +30,4 @@ void* symbol(const char* name, const char* module) {
     throw Error("cannot load pith's " + what + " module (" + module + "): " + tried, err::install_incomplete);
 }
 
-}  // namespace pith::poppler_module
+}  // namespace pith::page::poppler_module

@@ -3,7 +3,7 @@
 // pith-text.so, the module that holds poppler (see src/poppler/page_text_module.cpp), loaded on
 // first use by pith::visible (page_words(), page_glance()) and pith::pixels.
 
-namespace pith::poppler_module {
+namespace pith::page::poppler_module {
 
 // The address of `name` in `module` (pith-text.so, or pith-ocr.so for Tesseract), found beside
 // the executable (build tree) or beside PITH_TEXT_MODULE_FROM_BINDIR relative to it (installed).
@@ -11,4 +11,4 @@ namespace pith::poppler_module {
 // symbol cannot be loaded.
 void* symbol(const char* name, const char* module = "pith-text.so");
 
-}  // namespace pith::poppler_module
+}  // namespace pith::page::poppler_module

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-namespace pith::pixels {
+namespace pith::page::pixels {
 
 std::u32string signs_and_digits(const std::string& text, bool formula) {
     UErrorCode e = U_ZERO_ERROR;
@@ -196,4 +196,4 @@ char32_t sign_drawn(const Image& image, double x0, double y0, double x1, double 
     return 0;
 }
 
-}  // namespace pith::pixels
+}  // namespace pith::page::pixels

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-namespace pith::pixels {
+namespace pith::page::pixels {
 
 inline constexpr std::u32string_view kRelationSigns = U"<>=\u2264\u2265\u2260";
 // Those Tesseract's Latin model can give.
@@ -33,4 +33,4 @@ std::vector<visible::Word> sign_words(const std::vector<visible::Word>& words);
 // crosses); 0 for anything else.
 char32_t sign_drawn(const Image& image, double x0, double y0, double x1, double y1);
 
-}  // namespace pith::pixels
+}  // namespace pith::page::pixels

@@ -8,7 +8,7 @@
 #include <unicode/normalizer2.h>
 #include <unicode/unistr.h>
 
-namespace pith::tex_title {
+namespace pith::page::tex_title {
 
 namespace {
 
@@ -401,4 +401,4 @@ std::vector<std::string> Typeset::unknown() const {
 
 Typeset typeset(std::string_view tex) { return Reader(tex).run(); }
 
-}  // namespace pith::tex_title
+}  // namespace pith::page::tex_title

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-namespace pith::tex_title {
+namespace pith::page::tex_title {
 
 struct Piece {
     enum class Kind {
@@ -38,4 +38,4 @@ struct Typeset {
 // Text piece (braces, `~`, `$` and backslashes are what make TeX).
 Typeset typeset(std::string_view tex);
 
-}  // namespace pith::tex_title
+}  // namespace pith::page::tex_title

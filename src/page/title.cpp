@@ -16,7 +16,7 @@
 #include <unicode/uchar.h>
 #include <unicode/unistr.h>
 
-namespace pith::title {
+namespace pith::page::title {
 
 namespace {
 
@@ -989,4 +989,4 @@ TitleBlock title_block(const std::string& plain, const std::string& hash, int pa
     return first;
 }
 
-}  // namespace pith::title
+}  // namespace pith::page::title

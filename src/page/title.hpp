@@ -14,7 +14,7 @@
 
 #include "page/visible.hpp"
 
-namespace pith::title {
+namespace pith::page::title {
 
 // compare() looks at no more of page 1 than this many bytes (cut at a UTF-8 boundary): a title
 // is near the top of page 1.
@@ -117,4 +117,4 @@ using FrontMatterPixels =
 TitleBlock title_block(const std::string& plain, const std::string& hash, int page_count,
                        const std::function<visible::Reading(int)>& read, const FrontMatterPixels& pixels_why);
 
-}  // namespace pith::title
+}  // namespace pith::page::title

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <utility>
 
-namespace pith::title {
+namespace pith::page::title {
 
 TextJudgement judge_text(const std::string& plain, const std::string& hash, const Pages& pages, Findings& f) {
     const auto front_matter = [&](int i, const visible::Page& page, double size, const std::vector<std::string>& shown) {
@@ -52,4 +52,4 @@ bool confirmed(const Findings& f) {
     return has(finding::pith_title_match) && has(finding::pith_title_pixels_match);
 }
 
-}  // namespace pith::title
+}  // namespace pith::page::title

@@ -18,7 +18,7 @@
 #include <string>
 #include <string_view>
 
-namespace pith::title {
+namespace pith::page::title {
 
 // The file the judgement reads: its pages' words as pith verify reads them, and its bytes, whose
 // pages before a title block after front matter it renders itself (pixels::not_front_matter()).
@@ -46,4 +46,4 @@ pixels::Judgement judge_pixels(const pixels::TitleWords& words, pixels::Reading 
 // title, and the pixels show the same words there.
 bool confirmed(const Findings& f);
 
-}  // namespace pith::title
+}  // namespace pith::page::title

@@ -20,7 +20,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-namespace pith::visible {
+namespace pith::page::visible {
 
 namespace {
 
@@ -333,10 +333,10 @@ Reading ChildReader::collect() {
     return r;
 }
 
-}  // namespace pith::visible
+}  // namespace pith::page::visible
 
-namespace pith::visible {
+namespace pith::page::visible {
 
 void limit_reading_child(unsigned long cpu_seconds) { limit_child(cpu_seconds, kChildMemory); }
 
-}  // namespace pith::visible
+}  // namespace pith::page::visible

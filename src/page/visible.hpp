@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-namespace pith::visible {
+namespace pith::page::visible {
 
 struct Word {
     std::string text;                       // UTF-8, as poppler's layout gives it
@@ -125,13 +125,13 @@ std::string all_text(const Page& page);
 // The first few reasons why words of the page are hidden, joined for a message.
 std::string hidden_reasons(const Page& page);
 
-}  // namespace pith::visible
+}  // namespace pith::page::visible
 
-namespace pith::visible {
+namespace pith::page::visible {
 
 // For readings made in a child of their own (core/child's Child: pixels::Reader, verify's
 // picture), with the same limits as a ChildReader's: in the child, loads pith-text.so and limits
 // CPU time to `cpu_seconds` and the address space as for a reading.
 void limit_reading_child(unsigned long cpu_seconds);
 
-}  // namespace pith::visible
+}  // namespace pith::page::visible

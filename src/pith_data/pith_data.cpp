@@ -166,7 +166,7 @@ PithData extract(pdf::File& file) {
         collect_links(file, index, e.links);
         file.check_page(file.page(index));
     }
-    for (int index = 1; e.links.empty() && index < std::min(count, title::kTitlePages); ++index)
+    for (int index = 1; e.links.empty() && index < std::min(count, page::title::kTitlePages); ++index)
         if (!pages.count(index)) collect_links(file, index, e.links);
     // The badge's page: pith stamp's badge, else the first link to the resolver (pith.sty prints
     // its badge after the title block, which may follow front matter).

@@ -2,7 +2,7 @@
 // pith-text.so: poppler, loaded with dlopen() by pith only when `pith verify` needs it, so that
 // no other pith run pays for loading poppler (its core API: libpoppler-private-dev). Entry points:
 //  - pith_page_words_v4: the page's words with what rendering says about each
-//    (pith::visible::page_words(); src/poppler/page_words_abi.h, doc/visible.md);
+//    (page::visible::page_words(); src/poppler/page_words_abi.h, doc/visible.md);
 //  - pith_page_glance_v2: the page's words and its ink from one render that paints glyphs as
 //    boxes (pith stamp's title check and placement; src/poppler/page_glance_abi.h);
 //  - pith_page_regions_v2: the pixels of regions as a viewer shows them, for reading the title

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Where the badge goes: where page `index` paints nothing, so the badge never covers
-// the paper. The page is rendered at low resolution by poppler (visible::page_glance(), in a
+// the paper. The page is rendered at low resolution by poppler (page::visible::page_glance(), in a
 // child process); the candidates are the four corners at the configured margins, then positions
 // along the top and bottom margins (doc/placement.md).
 #include "page/visible.hpp"
@@ -17,9 +17,9 @@ namespace pith::stamp::placement {
 inline constexpr double kClearance = 2;     // pt kept free around the badge
 inline constexpr double kStep = 6;          // pt between positions along a margin
 
-// What the page paints: read by poppler in a child process (visible::ChildReader, Look::Ink).
-using InkMap = visible::InkMap;
-using visible::kInkLevel;
+// What the page paints: read by poppler in a child process (page::visible::ChildReader, Look::Ink).
+using InkMap = page::visible::InkMap;
+using page::visible::kInkLevel;
 
 // A position for a w x h badge: lower-left in pt from the visible lower-left.
 struct Spot {

@@ -169,23 +169,23 @@ int target_page(pdf::File& file, const Options& options) {
 
 // Each page poppler reads for stamp is preflighted against the budget once and read once, in a
 // child started as early as possible: it works while the update is made. The title's page is
-// read as pith verify reads it (visible::Look::Rendered), for the title judgement both share;
-// the badge's page for the ink its placement avoids (visible::Look::Ink), a second reading when
+// read as pith verify reads it (page::visible::Look::Rendered), for the title judgement both share;
+// the badge's page for the ink its placement avoids (page::visible::Look::Ink), a second reading when
 // it is the same page. So does the child that will read the title's pixels: it loads Tesseract
 // meanwhile.
 class PageReadings {
 public:
     PageReadings(pdf::File& file, const std::string& password) : file_(file), password_(password) {}
-    void start(int index, visible::Look look) {
-        const std::pair<int, visible::Look> key{index, look};
+    void start(int index, page::visible::Look look) {
+        const std::pair<int, page::visible::Look> key{index, look};
         if (readers_.count(key) || done_.count(key)) return;
         // What poppler is asked to read fits the budget (doc/limits.md).
         if (preflighted_.insert(index).second) file_.preflight_page(file_.page(index));
-        readers_.emplace(key, std::make_unique<visible::ChildReader>(file_.bytes(), index, password_, look));
+        readers_.emplace(key, std::make_unique<page::visible::ChildReader>(file_.bytes(), index, password_, look));
     }
-    const visible::Reading& get(int index, visible::Look look) {
+    const page::visible::Reading& get(int index, page::visible::Look look) {
         start(index, look);
-        const std::pair<int, visible::Look> key{index, look};
+        const std::pair<int, page::visible::Look> key{index, look};
         auto done = done_.find(key);
         if (done == done_.end()) {
             done = done_.emplace(key, readers_.at(key)->collect()).first;
@@ -194,24 +194,25 @@ public:
         return done->second;
     }
     // The pages as the title judgement reads them: as pith verify does.
-    title::Pages title_pages() {
-        const auto words = [this](int i) { return get(i, visible::Look::Rendered); };
+    page::title::Pages title_pages() {
+        const auto words = [this](int i) { return get(i, page::visible::Look::Rendered); };
         return {words, file_.bytes(), password_, file_.page_count()};
     }
-    void start_pixels() { pixels_ = std::make_unique<pixels::Reader>(file_.bytes(), password_); }
+    void start_pixels() { pixels_ = std::make_unique<page::pixels::Reader>(file_.bytes(), password_); }
     // The title's pixels read as `request` asks, by the child started for it if there is one.
-    pixels::Reading read_pixels(pixels::Request request) {
-        auto reader = pixels::reader_for(std::exchange(pixels_, nullptr), file_.bytes(), password_, std::move(request));
+    page::pixels::Reading read_pixels(page::pixels::Request request) {
+        auto reader =
+            page::pixels::reader_for(std::exchange(pixels_, nullptr), file_.bytes(), password_, std::move(request));
         return reader->collect();
     }
 
 private:
     pdf::File& file_;
     std::string password_;
-    std::unique_ptr<pixels::Reader> pixels_;
+    std::unique_ptr<page::pixels::Reader> pixels_;
     std::set<int> preflighted_;
-    std::map<std::pair<int, visible::Look>, std::unique_ptr<visible::ChildReader>> readers_;
-    std::map<std::pair<int, visible::Look>, visible::Reading> done_;
+    std::map<std::pair<int, page::visible::Look>, std::unique_ptr<page::visible::ChildReader>> readers_;
+    std::map<std::pair<int, page::visible::Look>, page::visible::Reading> done_;
 };
 
 // ---------------------------------------------------------------- placement
@@ -276,7 +277,7 @@ Placement choose_spot(PageReadings& pages, int index, const Options& options, co
                       double view_h, Summary& summary) {
     const Placement& asked = options.placement;
     Where& where = summary.where;
-    const visible::Reading& reading = pages.get(index, visible::Look::Ink);
+    const page::visible::Reading& reading = pages.get(index, page::visible::Look::Ink);
     const std::optional<placement::InkMap>& map = reading.ink;
     const std::string why = reading.failed || reading.page ? reading.why : "poppler cannot render the page";
     const std::string page = "page " + std::to_string(index + 1);
@@ -508,14 +509,14 @@ void refuse_other_number(const std::string& name, const NumbersInInput& c, const
 drawing::Area check_title(PageReadings& pages, pdf::File& file, const Record& record, Summary& summary) {
     const std::string plain = record.title.value_or(""), hash = record.title_hash.value_or("");
     Findings f;
-    const title::TextJudgement t = title::judge_text(plain, hash, pages.title_pages(), f);
-    if (t.ask) title::judge_pixels(t.words, pages.read_pixels(*t.ask), f);
-    if (title::confirmed(f)) {
+    const page::title::TextJudgement t = page::title::judge_text(plain, hash, pages.title_pages(), f);
+    if (t.ask) page::title::judge_pixels(t.words, pages.read_pixels(*t.ask), f);
+    if (page::title::confirmed(f)) {
         summary.title = "shown";
         return drawing::title_area(t.block, file);
     }
     const std::string& name = file.name();
-    const title::Shown shown = t.block.shown.shown;
+    const page::title::Shown shown = t.block.shown.shown;
     if (f.failure.empty()) {
         const std::string why = f.informational.empty() ? "it was not found" : f.informational.front().explanation;
         throw Error(name + ": the record's title cannot be checked: " + why +
@@ -523,8 +524,8 @@ drawing::Area check_title(PageReadings& pages, pdf::File& file, const Record& re
                     err::stamp_title_unchecked);
     }
     std::string how = f.failure.front().explanation;
-    if (shown == title::Shown::Differs && t.block.reading.page) {
-        std::string shows = visible::visible_text(*t.block.reading.page);
+    if (shown == page::title::Shown::Differs && t.block.reading.page) {
+        std::string shows = page::visible::visible_text(*t.block.reading.page);
         std::replace(shows.begin(), shows.end(), '\n', ' ');
         const std::string title = shortened(record.title.value_or("(known by its hash only)"), 80);
         how = "page 1 does not show the record's title \"" + title + "\" (it shows \"" + shortened(shows, 60) + "\")";
@@ -629,13 +630,14 @@ void start_readings(PageReadings& pages, pdf::File& file, const Options& options
         throw Error(file.name() + ": the record's title cannot be checked: the document has no page to show it (--no-title-check "
                                   "stamps the metadata anyway; pith verify will then say unverified)", err::stamp_title_unchecked);
     if (options.check_title) {
-        pages.start(0, visible::Look::Rendered);
+        pages.start(0, page::visible::Look::Rendered);
         if (has_title) pages.start_pixels();
     } else {
         summary.title = "not checked (--no-title-check)";
     }
     const int badge_page = target_page(file, options);
-    if (badge && badge_page >= 1 && badge_page <= file.page_count()) pages.start(badge_page - 1, visible::Look::Ink);
+    if (badge && badge_page >= 1 && badge_page <= file.page_count())
+        pages.start(badge_page - 1, page::visible::Look::Ink);
 }
 
 // Replacing an earlier stamp cuts the file back to the bytes before it (`kept`): a signature made

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "tex/tex.hpp"
 
-namespace pith {
+namespace pith::tex {
 namespace {
 
 // Hex of the UTF-8 bytes, 64 digits a line, indented: pith.sty ignores the white space.
@@ -14,7 +14,7 @@ std::string hex_block(const std::string& bytes) {
 
 }  // namespace
 
-std::string tex_snippet(const Record& r) {
+std::string snippet(const Record& r) {
     const std::string number = r.number.full();
     std::string out = "% Pith number " + number + " -- printed by `pith tex`.\n"
                       "% Paste after \\usepackage{pith}; do not edit the hex.\n"
@@ -35,4 +35,4 @@ std::string tex_snippet(const Record& r) {
     return out;
 }
 
-}  // namespace pith
+}  // namespace pith::tex

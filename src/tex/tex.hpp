@@ -5,10 +5,10 @@
 
 #include <string>
 
-namespace pith {
+namespace pith::tex {
 
 // Values that could meet TeX's parser (title, record) are given as hex of their UTF-8
 // bytes, so no special or non-ASCII character ever reaches it; pith.sty decodes them.
-std::string tex_snippet(const Record& record);
+std::string snippet(const Record& record);
 
-}  // namespace pith
+}  // namespace pith::tex

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <cstdlib>
 
-namespace pith::picture {
+namespace pith::verify::picture {
 namespace {
 
 const unsigned char kGlyphs[95][kGlyphHeight] = {
@@ -145,4 +145,4 @@ std::string Canvas::png(std::string_view description) const {
     return out;
 }
 
-}  // namespace pith::picture
+}  // namespace pith::verify::picture

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-namespace pith::picture {
+namespace pith::verify::picture {
 
 struct Rgb {
     unsigned char r = 0, g = 0, b = 0;
@@ -40,4 +40,4 @@ inline constexpr int kGlyphWidth = 7, kGlyphHeight = 14;
 // `s` with every UTF-8 sequence as one character: what text() draws, for measuring and wrapping.
 std::string ascii(std::string_view s);
 
-}  // namespace pith::picture
+}  // namespace pith::verify::picture

@@ -17,7 +17,7 @@
 #include <optional>
 #include <set>
 
-namespace pith::picture {
+namespace pith::verify::picture {
 
 Format format_of(const std::string& path) {
     const std::size_t dot = path.rfind('.'), slash = path.rfind('/');
@@ -35,31 +35,31 @@ struct Shot {
     int page = 1;  // 1-based
     pdf::Page geometry;
     double width = 0, height = 0;  // points, as displayed (CropBox, /Rotate)
-    pixels::Image image;           // columns 0: not rendered (blank of the page's size)
+    page::pixels::Image image;           // columns 0: not rendered (blank of the page's size)
     double dpi = kDpi;             // of the image, or of the blank
     int columns() const { return image.columns > 0 ? image.columns : static_cast<int>(std::lround(width * dpi / 72)); }
     int rows() const { return image.columns > 0 ? image.rows : static_cast<int>(std::lround(height * dpi / 72)); }
 };
 
-pixels::Image render_here(std::string_view pdf, int index, const std::string& password, double width, double height, double dpi) {
-    return pixels::render_region(pdf, index, password, 0, 0, width, height, dpi);
+page::pixels::Image render_here(std::string_view pdf, int index, const std::string& password, double width, double height, double dpi) {
+    return page::pixels::render_region(pdf, index, password, 0, 0, width, height, dpi);
 }
 
 // The render, in a child with the limits of every poppler reading (a PDF that crashes or hangs
 // poppler costs the picture its page, not the verdict); here where no child can be started.
-pixels::Image render(std::string_view pdf, int index, const std::string& password, double width, double height, double dpi) {
+page::pixels::Image render(std::string_view pdf, int index, const std::string& password, double width, double height, double dpi) {
     child::Child c([&] {
         try {
-            visible::limit_reading_child(pixels::kChildCpuSeconds);
-            return pixels::encode({true, "", render_here(pdf, index, password, width, height, dpi), {}});
+            page::visible::limit_reading_child(page::pixels::kChildCpuSeconds);
+            return page::pixels::encode({true, "", render_here(pdf, index, password, width, height, dpi), {}});
         } catch (const Error&) {
             return std::string();
         }
     });
     if (!c.started()) return render_here(pdf, index, password, width, height, dpi);
-    const child::Ended got = c.wait(pixels::kChildWallSeconds);
-    std::optional<pixels::Reading> r = got.bytes ? pixels::decode(*got.bytes) : std::nullopt;
-    return r && r->image.columns > 0 ? std::move(r->image) : pixels::Image{};
+    const child::Ended got = c.wait(page::pixels::kChildWallSeconds);
+    std::optional<page::pixels::Reading> r = got.bytes ? page::pixels::decode(*got.bytes) : std::nullopt;
+    return r && r->image.columns > 0 ? std::move(r->image) : page::pixels::Image{};
 }
 
 Shot shoot(pdf::File& file, const std::string& password, int page, double dpi) {
@@ -374,4 +374,4 @@ std::string thumbnail(pdf::File& file, const std::string& password, const verify
     return canvas.png(describe(report));
 }
 
-}  // namespace pith::picture
+}  // namespace pith::verify::picture

@@ -13,7 +13,7 @@ namespace pith::pdf {
 class File;
 }
 
-namespace pith::picture {
+namespace pith::verify::picture {
 
 enum class Format { Png, Html };
 // The format `path` names by its extension (.png; .html or .htm), case-insensitive. Throws
@@ -47,4 +47,4 @@ std::string describe(const verify::Report& report);
 // `s` as HTML text or an attribute value: & < > " escaped.
 std::string html_escaped(const std::string& s);
 
-}  // namespace pith::picture
+}  // namespace pith::verify::picture

@@ -303,10 +303,10 @@ constexpr std::size_t kMaxHiddenRegions = 100;
 
 // The words of a page pith read that a reader cannot see; a run of them on a line, hidden for
 // the same reason, is one region.
-void mark_hidden(const visible::Page& page, const pdf::Page& geometry, int page_number, Findings& f) {
+void mark_hidden(const page::visible::Page& page, const pdf::Page& geometry, int page_number, Findings& f) {
     std::size_t marked = 0;
     for (std::size_t i = 0; i < page.words.size() && marked < kMaxHiddenRegions; ++i) {
-        const visible::Word& w = page.words[i];
+        const page::visible::Word& w = page.words[i];
         if (w.visible) continue;
         ++marked;
         std::size_t last = i;
@@ -337,9 +337,9 @@ void mark_badge(const Baseline& b, Findings& f) {
 struct TitleCheck {
     int page = 0;                   // 0-based: the title block's page
     std::optional<pdf::Rect> area;  // where that page shows it, when the record gives the plain title
-    pixels::TitleWords words;                // the title as the text layer shows it
-    std::optional<pixels::Request> ask;      // the reading from pixels that can still make it trusted
-    std::unique_ptr<pixels::Reader> pixels;  // that reading, once asked
+    page::pixels::TitleWords words;                // the title as the text layer shows it
+    std::optional<page::pixels::Request> ask;      // the reading from pixels that can still make it trusted
+    std::unique_ptr<page::pixels::Reader> pixels;  // that reading, once asked
 };
 
 // The title read from pixels must agree with the text layer's (doc/visible.md, "The title
@@ -347,32 +347,32 @@ struct TitleCheck {
 void check_title_pixels(TitleCheck& title, Findings& f) {
     if (!title.pixels) return;
     if (!f.failure.empty()) return title.pixels.reset();  // invalid already: not worth its cost
-    const pixels::Verdict v = title::judge_pixels(title.words, title.pixels->collect(), f).verdict;
+    const page::pixels::Verdict v = page::title::judge_pixels(title.words, title.pixels->collect(), f).verdict;
     for (Region& r : f.regions)  // the title's region says what the pixels made of it
         if (r.kind == RegionKind::Title)
-            r.outcome = v == pixels::Verdict::Agrees       ? RegionOutcome::Ok
-                        : v == pixels::Verdict::Unverified ? RegionOutcome::Info
+            r.outcome = v == page::pixels::Verdict::Agrees       ? RegionOutcome::Ok
+                        : v == page::pixels::Verdict::Unverified ? RegionOutcome::Info
                                                            : RegionOutcome::Fail;
 }
 
 // The record's title against what the title block's page shows a reader (page 1, or after
 // front matter): text nobody sees never binds.
-TitleCheck check_title(pdf::File& file, const std::string& plain, const std::string& hash, visible::Reading page1,
+TitleCheck check_title(pdf::File& file, const std::string& plain, const std::string& hash, page::visible::Reading page1,
                        const Options& options, Findings& f) {
     const auto read = [&](int i) {
         if (i == 0) return std::move(page1);
         file.preflight_page(file.page(i));  // what poppler is asked to read fits the budget (doc/limits.md)
-        return visible::ChildReader(file.bytes(), i, options.password).collect();
+        return page::visible::ChildReader(file.bytes(), i, options.password).collect();
     };
-    title::TextJudgement judged =
-        title::judge_text(plain, hash, {read, file.bytes(), options.password, file.page_count()}, f);
-    const title::TitleBlock& block = judged.block;
+    page::title::TextJudgement judged =
+        page::title::judge_text(plain, hash, {read, file.bytes(), options.password, file.page_count()}, f);
+    const page::title::TitleBlock& block = judged.block;
     TitleCheck out{block.index, std::nullopt, std::move(judged.words), std::nullopt, nullptr};
     if (!block.reading.page) return out;
     const pdf::Page geometry = file.page(block.index);
     const auto& words = block.reading.page->words;
     mark_hidden(*block.reading.page, geometry, block.index + 1, f);
-    const title::OnPage& t = block.shown;
+    const page::title::OnPage& t = block.shown;
     if (t.elsewhere)
         mark(f, block.index + 1, drawing::words_area(words, *t.elsewhere, geometry), RegionKind::Title,
              RegionOutcome::Fail, "the record's title, not set as one");
@@ -407,20 +407,22 @@ void check_badge_drawing(pdf::File& file, const PithData& e, const PithNumber& n
 // The badge text a reader sees on the badge's page: the number's first 8 letters, and no
 // other Pith number.
 void check_badge_text(const PithData& e, const PithNumber& number, const Baseline& baseline,
-                      const std::optional<visible::Page>& page, Findings& f) {
-    const BadgeText badge = badge_text(page ? visible::visible_text(*page) : "", number);
+                      const std::optional<page::visible::Page>& page, Findings& f) {
+    const BadgeText badge = badge_text(page ? page::visible::visible_text(*page) : "", number);
     const std::string expected = "pith:" + number.body.substr(0, 8), where = "page " + std::to_string(e.badge_page);
-    const bool hidden = badge == BadgeText::None && page && badge_text(visible::all_text(*page), number) == BadgeText::Shown;
+    const bool hidden =
+        badge == BadgeText::None && page && badge_text(page::visible::all_text(*page), number) == BadgeText::Shown;
     if (badge == BadgeText::Shown)
         f.ok(finding::pith_badge_text_match, where + " shows " + expected);
     else if (badge == BadgeText::Other)
         f.fail(finding::pith_badge_text_mismatch, where + " shows a different Pith number than " + expected);
     else if (hidden && !baseline.badge_drawn)  // drawn to be unseen
         f.fail(finding::pith_badge_hidden, "the badge's text " + expected + " is on " + where + " only where a reader cannot see it (" +
-                                        visible::hidden_reasons(*page) + ")");
+                                        page::visible::hidden_reasons(*page) + ")");
     else  // none, or pith stamp's own badge, unchanged, hidden by its page (too small, content left open)
-        f.info(finding::pith_badge_text_absent, "no visible badge text " + expected + " found on " + where +
-                                             (hidden ? " (pith stamp drew it, but it is " + visible::hidden_reasons(*page) + ")" : ""));
+        f.info(finding::pith_badge_text_absent,
+               "no visible badge text " + expected + " found on " + where +
+                   (hidden ? " (pith stamp drew it, but it is " + page::visible::hidden_reasons(*page) + ")" : ""));
 }
 
 // The reasons a report without failures is not trusted: every check must have been made.
@@ -448,8 +450,8 @@ std::vector<std::string> missing_evidence(const Findings& f, bool receipt_valid,
 // changed after it are checked. Where the record has a
 // title, the child that will read it from pixels starts too, loading Tesseract meanwhile.
 struct Readers {
-    std::optional<visible::ChildReader> page1, badge_page;
-    std::unique_ptr<pixels::Reader> title_pixels;
+    std::optional<page::visible::ChildReader> page1, badge_page;
+    std::unique_ptr<page::pixels::Reader> title_pixels;
 };
 
 void start_readers(pdf::File& file, const PithData& e, bool has_title, const Options& options, Readers& readers,
@@ -463,12 +465,12 @@ void start_readers(pdf::File& file, const PithData& e, bool has_title, const Opt
     readers.page1.emplace(file.bytes(), 0, options.password);
     if (e.badge_page != 1) readers.badge_page.emplace(file.bytes(), e.badge_page - 1, options.password);
     if (has_title && f.failure.empty())  // an invalid file's title is not read from pixels (check_title_pixels)
-        readers.title_pixels = std::make_unique<pixels::Reader>(file.bytes(), options.password);
+        readers.title_pixels = std::make_unique<page::pixels::Reader>(file.bytes(), options.password);
 }
 
 // The pages' readings; a file that defeats the text checks is not given their benefit.
-std::pair<visible::Reading, visible::Reading> collect_readers(Readers& readers, Findings& f) {
-    visible::Reading page1, badge_page;
+std::pair<page::visible::Reading, page::visible::Reading> collect_readers(Readers& readers, Findings& f) {
+    page::visible::Reading page1, badge_page;
     if (readers.page1) page1 = readers.page1->collect();
     if (readers.badge_page) badge_page = readers.badge_page->collect();
     if (page1.failed || badge_page.failed)
@@ -659,8 +661,8 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     const std::string signed_title = data.record ? xmp::get(p, xmp::property::title) : "";
     TitleCheck title = options.render ? check_title(file, signed_title, title_hash, std::move(page1), options, f) : TitleCheck{};
     if (title.ask)  // read while the checks below run
-        title.pixels =
-            pixels::reader_for(std::move(readers.title_pixels), file.bytes(), options.password, std::move(*title.ask));
+        title.pixels = page::pixels::reader_for(std::move(readers.title_pixels), file.bytes(), options.password,
+                                                std::move(*title.ask));
 
     // What changed after the stamp; then PDF signatures, the publisher's over pith's update
     // first of all (they name the signer of what changed).

@@ -11,11 +11,11 @@
 #include <sstream>
 #include <utility>
 
-namespace pith {
-extern const char* const kXmpSchemaJson;
-}
-
 namespace pith::xmp {
+
+// templates/pith-xmp.json, compiled in (xmp/schema_data.cpp.in).
+extern const char* const kXmpSchemaJson;
+
 namespace {
 
 constexpr const char* kRdfNs = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";

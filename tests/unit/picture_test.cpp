@@ -12,8 +12,8 @@
 #include <string>
 
 using namespace pith;
-using picture::Canvas;
-using picture::Rgb;
+using pith::verify::picture::Canvas;
+using pith::verify::picture::Rgb;
 
 namespace {
 
@@ -44,20 +44,20 @@ std::string idat_rows(const std::string& png, std::size_t expected) {
 }  // namespace
 
 TEST_CASE("picture: the extension names the format, anything else is refused before any work") {
-    CHECK(picture::format_of("out/checked.png") == picture::Format::Png);
-    CHECK(picture::format_of("CHECKED.PNG") == picture::Format::Png);
-    CHECK(picture::format_of("a.b/checked.html") == picture::Format::Html);
-    CHECK(picture::format_of("checked.htm") == picture::Format::Html);
+    CHECK(pith::verify::picture::format_of("out/checked.png") == pith::verify::picture::Format::Png);
+    CHECK(pith::verify::picture::format_of("CHECKED.PNG") == pith::verify::picture::Format::Png);
+    CHECK(pith::verify::picture::format_of("a.b/checked.html") == pith::verify::picture::Format::Html);
+    CHECK(pith::verify::picture::format_of("checked.htm") == pith::verify::picture::Format::Html);
     for (const char* bad : {"checked.gif", "checked", "dir.png/checked", "checked.svg"}) {
         INFO(bad);
-        CHECK_THROWS_AS(picture::format_of(bad), Error);
+        CHECK_THROWS_AS(pith::verify::picture::format_of(bad), Error);
     }
 }
 
 TEST_CASE("picture: a frame lies just outside its box, dashed frames leave gaps, and the PNG holds the pixels") {
     Canvas c(40, 30, Rgb{255, 255, 255});
-    c.frame(10, 10, 30, 20, 2, picture::Line::Solid, Rgb{1, 2, 3});
-    c.frame(10, 10, 30, 20, 2, picture::Line::Dashed, Rgb{9, 9, 9});  // over the same box: its dashes cover the solid one in part
+    c.frame(10, 10, 30, 20, 2, pith::verify::picture::Line::Solid, Rgb{1, 2, 3});
+    c.frame(10, 10, 30, 20, 2, pith::verify::picture::Line::Dashed, Rgb{9, 9, 9});  // over the same box: its dashes cover the solid one in part
     const std::string raw = idat_rows(c.png("a test"), 30 * (1 + 40 * 3));
     // Unfilter (none, Sub or Up: what the encoder uses) into RGB rows.
     std::string rows(30 * 40 * 3, '\0');
@@ -88,9 +88,9 @@ TEST_CASE("picture: a frame lies just outside its box, dashed frames leave gaps,
 }
 
 TEST_CASE("picture: text is drawn as ASCII, one '?' for each character beyond it") {
-    CHECK(picture::ascii("pith:YRUNQITD") == "pith:YRUNQITD");
-    CHECK(picture::ascii("Caf\xc3\xa9 \xe2\x80\x94 ok") == "Caf? ? ok");
-    CHECK(picture::ascii("tab\there") == "tab?here");
+    CHECK(pith::verify::picture::ascii("pith:YRUNQITD") == "pith:YRUNQITD");
+    CHECK(pith::verify::picture::ascii("Caf\xc3\xa9 \xe2\x80\x94 ok") == "Caf? ? ok");
+    CHECK(pith::verify::picture::ascii("tab\there") == "tab?here");
     Canvas c(100, 20, Rgb{255, 255, 255});
-    CHECK(c.text(2, 2, "ab\xc3\xa9", Rgb{0, 0, 0}) == 2 + 3 * picture::kGlyphWidth);
+    CHECK(c.text(2, 2, "ab\xc3\xa9", Rgb{0, 0, 0}) == 2 + 3 * pith::verify::picture::kGlyphWidth);
 }

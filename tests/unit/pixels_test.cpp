@@ -14,11 +14,11 @@
 #include "page/visible.hpp"
 #include "pdf_support.hpp"
 
-using pith::pixels::Image;
-using pith::pixels::OcrWord;
-using pith::pixels::Reading;
-using pith::pixels::Verdict;
-using pith::visible::Word;
+using pith::page::pixels::Image;
+using pith::page::pixels::OcrWord;
+using pith::page::pixels::Reading;
+using pith::page::pixels::Verdict;
+using pith::page::visible::Word;
 
 namespace {
 
@@ -79,7 +79,7 @@ std::vector<OcrWord> read_as(const std::vector<std::string>& texts) {
 }  // namespace
 
 TEST_CASE("pixels: edit distance", "[pixels]") {
-    using pith::pixels::edit_distance;
+    using pith::page::pixels::edit_distance;
     CHECK(edit_distance(U"", U"") == 0);
     CHECK(edit_distance(U"kernels", U"kernels") == 0);
     CHECK(edit_distance(U"kernels", U"kernals") == 1);
@@ -91,45 +91,45 @@ TEST_CASE("pixels: edit distance", "[pixels]") {
 TEST_CASE("pixels: WCAG contrast of the title's glyphs", "[pixels]") {
     const std::vector<Word> one = line_of({"Title"});
     const Word& w = one[0];
-    CHECK(pith::pixels::contrast(page_image(one, 0), w.x0, w.y0, w.x1, w.y1) == Approx(21).margin(0.01));
+    CHECK(pith::page::pixels::contrast(page_image(one, 0), w.x0, w.y0, w.x1, w.y1) == Approx(21).margin(0.01));
     // #777777 on white: 4.48 (WCAG's own example of the AA limit); #f4f4f4 on white: 1.1.
-    CHECK(pith::pixels::contrast(page_image(one, 0x77), w.x0, w.y0, w.x1, w.y1) == Approx(4.48).margin(0.02));
-    CHECK(pith::pixels::contrast(page_image(one, 0xf4), w.x0, w.y0, w.x1, w.y1) == Approx(1.1).margin(0.02));
+    CHECK(pith::page::pixels::contrast(page_image(one, 0x77), w.x0, w.y0, w.x1, w.y1) == Approx(4.48).margin(0.02));
+    CHECK(pith::page::pixels::contrast(page_image(one, 0xf4), w.x0, w.y0, w.x1, w.y1) == Approx(1.1).margin(0.02));
     // Nothing drawn: 1 (no glyph differs from the paper).
-    CHECK(pith::pixels::contrast(page_image({}, 0), w.x0, w.y0, w.x1, w.y1) == 1);
+    CHECK(pith::page::pixels::contrast(page_image({}, 0), w.x0, w.y0, w.x1, w.y1) == 1);
     // White glyphs on a black box: the background is the box, not the page.
     Image dark = page_image({}, 0);
     for (auto& b : dark.rgb) b = 0;
-    CHECK(pith::pixels::contrast(dark, w.x0, w.y0, w.x1, w.y1) == 1);
-    CHECK(pith::pixels::contrast(page_image(one, 0), w.x0, w.y0, w.x1, w.y1) > pith::pixels::kMinContrast);
+    CHECK(pith::page::pixels::contrast(dark, w.x0, w.y0, w.x1, w.y1) == 1);
+    CHECK(pith::page::pixels::contrast(page_image(one, 0), w.x0, w.y0, w.x1, w.y1) > pith::page::pixels::kMinContrast);
 }
 
 TEST_CASE("pixels: the part of the image the contrast is read from", "[pixels]") {
     const std::vector<Word> title = line_of({"Sparse", "Attention"});
     for (int grey : {0, 0x77, 0xf4}) {
         const Image whole = page_image(title, grey);
-        const Image part = pith::pixels::around(whole, title);
+        const Image part = pith::page::pixels::around(whole, title);
         // Rows (40 - 20/3) .. (60 + 20/3) pt at 2 px/pt, and nothing else.
         CHECK(part.row0 == 66);
         CHECK(part.rows == 134 - 66);
         CHECK(part.rgb.size() == static_cast<std::size_t>(part.rows) * part.columns * 3);
         for (const Word& w : title)
-            CHECK(pith::pixels::contrast(part, w.x0, w.y0, w.x1, w.y1) == pith::pixels::contrast(whole, w.x0, w.y0, w.x1, w.y1));
+            CHECK(pith::page::pixels::contrast(part, w.x0, w.y0, w.x1, w.y1) == pith::page::pixels::contrast(whole, w.x0, w.y0, w.x1, w.y1));
     }
-    CHECK(pith::pixels::around(page_image(title, 0), {}).rows == 200);  // no words: all of it
+    CHECK(pith::page::pixels::around(page_image(title, 0), {}).rows == 200);  // no words: all of it
 }
 
 TEST_CASE("pixels: the pixels agree with the text layer", "[pixels]") {
-    const auto j = pith::pixels::judge(kTitle, reading_of(kTitle, read_as({"Sparse", "Attention", "Kernels", "for", "Long", "Context", "Models"})));
+    const auto j = pith::page::pixels::judge(kTitle, reading_of(kTitle, read_as({"Sparse", "Attention", "Kernels", "for", "Long", "Context", "Models"})));
     CHECK(j.verdict == Verdict::Agrees);
     CHECK(j.explanation.find("the text layer shows the title") != std::string::npos);
     CHECK(j.explanation.find("the pixels (OCR) read") != std::string::npos);
     // The closed list of what a word is read as: its case (small caps, all caps), OCR's
     // confusions of 0/O and 1/i/l, and punctuation it drops or adds.
-    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, read_as({"SPARSE", "Attentlon", "Kernels,", "for", "L0ng", "Context", "Models."})))
+    CHECK(pith::page::pixels::judge(kTitle, reading_of(kTitle, read_as({"SPARSE", "Attentlon", "Kernels,", "for", "L0ng", "Context", "Models."})))
               .verdict == Verdict::Agrees);
     // Any other letter read otherwise is no confirmation of the word: not within a tolerance.
-    const auto misread = pith::pixels::judge(kTitle, reading_of(kTitle, read_as({"Sparse", "Attention", "Kernels", "for", "Long", "Contexl", "Models"})));
+    const auto misread = pith::page::pixels::judge(kTitle, reading_of(kTitle, read_as({"Sparse", "Attention", "Kernels", "for", "Long", "Contexl", "Models"})));
     CHECK(misread.verdict == Verdict::Unverified);
     CHECK(misread.explanation.find("\"contexl\" for \"context\"") != std::string::npos);
     // Spacing inside formulas: "O(n logn)" read for "O(n log n)"; a lone letter OCR drops.
@@ -138,19 +138,19 @@ TEST_CASE("pixels: the pixels agree with the text layer", "[pixels]") {
     for (const auto& [text, i] : std::vector<std::pair<std::string, int>>{{"Sorting", 0}, {"in", 1}, {"O(n", 2}, {"logn)", 3}, {"Time", 5},
                                                                           {"for", 6}, {"Every", 7}, {"Input", 8}})
         read.push_back(ocr(text, math[i]));
-    CHECK(pith::pixels::judge(math, reading_of(math, read)).verdict == Verdict::Agrees);
+    CHECK(pith::page::pixels::judge(math, reading_of(math, read)).verdict == Verdict::Agrees);
     // Accents the OCR drops; a ligature the text layer gives as one character.
     const std::vector<Word> accents = line_of({"Caf\xC3\xA9", "Ef\xEF\xAC\x81" "cient", "Na\xC3\xAFve", "Models"});
     std::vector<OcrWord> plain;
     for (const auto& [text, i] : std::vector<std::pair<std::string, int>>{{"Cafe", 0}, {"Efficient", 1}, {"Naive", 2}, {"Models", 3}})
         plain.push_back(ocr(text, accents[i]));
-    CHECK(pith::pixels::judge(accents, reading_of(accents, plain)).verdict == Verdict::Agrees);
+    CHECK(pith::page::pixels::judge(accents, reading_of(accents, plain)).verdict == Verdict::Agrees);
     // Tesseract's Latin model reads ß as B.
     const std::vector<Word> sharp = line_of({"Stra\xC3\x9F" "e", "Data", "for", "Every", "Reader"});
     std::vector<OcrWord> as_b;
     for (const auto& [text, i] : std::vector<std::pair<std::string, int>>{{"StraBe", 0}, {"Data", 1}, {"for", 2}, {"Every", 3}, {"Reader", 4}})
         as_b.push_back(ocr(text, sharp[i]));
-    CHECK(pith::pixels::judge(sharp, reading_of(sharp, as_b)).verdict == Verdict::Agrees);
+    CHECK(pith::page::pixels::judge(sharp, reading_of(sharp, as_b)).verdict == Verdict::Agrees);
 }
 
 TEST_CASE("pixels: the record's formulas and logos are not read from pixels", "[pixels]") {
@@ -158,23 +158,23 @@ TEST_CASE("pixels: the record's formulas and logos are not read from pixels", "[
     const std::vector<Word> line = line_of({"A", "L", "A", "TEX", "Package", "for", "Verifiable", "Paper", "Numbers"});
     std::vector<OcrWord> read = {ocr("A", line[0]), ocr("ETRX", {"", line[1].x0, line[1].y0, line[3].x1, line[3].y1, 20, false, true, "", 0})};
     for (std::size_t i = 4; i < line.size(); ++i) read.push_back(ocr(line[i].text, line[i]));
-    pith::pixels::TitleWords words;
+    pith::page::pixels::TitleWords words;
     for (std::size_t i = 0; i < line.size(); ++i) (i >= 1 && i <= 3 ? words.unread : words.read).push_back(line[i]);
-    CHECK(pith::pixels::judge(words, reading_of(line, read)).verdict == Verdict::Agrees);
+    CHECK(pith::page::pixels::judge(words, reading_of(line, read)).verdict == Verdict::Agrees);
     // Read as words of the title, the same reading is no confirmation.
-    CHECK(pith::pixels::judge(line, reading_of(line, read)).verdict != Verdict::Agrees);
+    CHECK(pith::page::pixels::judge(line, reading_of(line, read)).verdict != Verdict::Agrees);
     // Another word where a text word stands is still another word.
     read.back() = ocr("Letters", line.back());
-    CHECK(pith::pixels::judge(words, reading_of(line, read)).verdict != Verdict::Agrees);
+    CHECK(pith::page::pixels::judge(words, reading_of(line, read)).verdict != Verdict::Agrees);
 }
 
 TEST_CASE("pixels: a relation sign and a formula's digits are confirmed only by a reading that gives them", "[pixels]") {
-    using pith::pixels::kPassAlone;
+    using pith::page::pixels::kPassAlone;
     // "Learning Parities in O(n^2) Time": the formula's pieces "O(n", "2" (raised) and ")" are
     // unread words; OCR reads the formula loosely in the title block ("O(n*)") and the raised
     // digit exactly only when it reads it alone.
     const std::vector<Word> line = line_of({"Learning", "Parities", "in", "O(n", "2", ")", "Time"});
-    pith::pixels::TitleWords words;
+    pith::page::pixels::TitleWords words;
     for (std::size_t i = 0; i < line.size(); ++i) (i >= 3 && i <= 5 ? words.unread : words.read).push_back(line[i]);
     const auto reading = [&](const std::string& alone) {
         std::vector<OcrWord> read;
@@ -187,12 +187,12 @@ TEST_CASE("pixels: a relation sign and a formula's digits are confirmed only by 
         }
         return reading_of(line, read);
     };
-    CHECK(pith::pixels::judge(words, reading("2")).verdict == Verdict::Agrees);
-    CHECK(pith::pixels::judge(words, reading("[2")).verdict == Verdict::Agrees);  // only digits and signs compared
-    const pith::pixels::Judgement three = pith::pixels::judge(words, reading("3"));
+    CHECK(pith::page::pixels::judge(words, reading("2")).verdict == Verdict::Agrees);
+    CHECK(pith::page::pixels::judge(words, reading("[2")).verdict == Verdict::Agrees);  // only digits and signs compared
+    const pith::page::pixels::Judgement three = pith::page::pixels::judge(words, reading("3"));
     CHECK(three.verdict == Verdict::Unverified);  // an exponent read otherwise: no proof of either
     CHECK(three.explanation.find("they read \"3\"") != std::string::npos);
-    CHECK(pith::pixels::judge(words, reading("")).verdict == Verdict::Unverified);  // not read: not confirmed
+    CHECK(pith::page::pixels::judge(words, reading("")).verdict == Verdict::Unverified);  // not read: not confirmed
 
     // "Step Size < 2/L": a sign in the text is compared too; every reading giving ">" is another sign.
     const std::vector<Word> sized = line_of({"Gradient", "Descent", "Converges", "When", "Step", "Size", "<", "2/L"});
@@ -207,29 +207,29 @@ TEST_CASE("pixels: a relation sign and a formula's digits are confirmed only by 
             }
         return reading_of(sized, read);
     };
-    pith::pixels::TitleWords text;
+    pith::page::pixels::TitleWords text;
     text.read = sized;
-    CHECK(pith::pixels::judge(text, signed_as("<", 1)).verdict == Verdict::Agrees);
-    CHECK(pith::pixels::judge(text, signed_as(">", 2)).verdict == Verdict::Differs);
-    CHECK(pith::pixels::judge(text, signed_as(">", 1)).verdict == Verdict::Unverified);  // one reading: not enough to call it another
-    CHECK(pith::pixels::judge(text, signed_as("", 1)).verdict == Verdict::Unverified);
+    CHECK(pith::page::pixels::judge(text, signed_as("<", 1)).verdict == Verdict::Agrees);
+    CHECK(pith::page::pixels::judge(text, signed_as(">", 2)).verdict == Verdict::Differs);
+    CHECK(pith::page::pixels::judge(text, signed_as(">", 1)).verdict == Verdict::Unverified);  // one reading: not enough to call it another
+    CHECK(pith::page::pixels::judge(text, signed_as("", 1)).verdict == Verdict::Unverified);
     // A sign OCR's Latin model has no character for (≤, ≥, ≠): confirmed by its strokes (signs.hpp,
     // pass kPassStrokes) alone; OCR's "=" for "≠" is no other sign.
     text.read[6].text = "\u2260";
-    CHECK(pith::pixels::judge(text, signed_as("=", 2)).verdict == Verdict::Unverified);
+    CHECK(pith::page::pixels::judge(text, signed_as("=", 2)).verdict == Verdict::Unverified);
     Reading strokes = signed_as("=", 2);
     strokes.words.push_back(ocr("\u2260", sized[6]));
-    strokes.words.back().pass = pith::pixels::kPassStrokes;
-    CHECK(pith::pixels::judge(text, strokes).verdict == Verdict::Agrees);
+    strokes.words.back().pass = pith::page::pixels::kPassStrokes;
+    CHECK(pith::page::pixels::judge(text, strokes).verdict == Verdict::Agrees);
     strokes.words.back().text = "=";  // ≠ drawn as =
-    CHECK(pith::pixels::judge(text, strokes).verdict == Verdict::Unverified);
+    CHECK(pith::page::pixels::judge(text, strokes).verdict == Verdict::Unverified);
     text.read[6].text = "\u2264";  // OCR reads ≤ as "<" or "=": no other sign, only no confirmation
-    CHECK(pith::pixels::judge(text, signed_as("=", 2)).verdict == Verdict::Unverified);
+    CHECK(pith::page::pixels::judge(text, signed_as("=", 2)).verdict == Verdict::Unverified);
 }
 
 TEST_CASE("pixels: what OCR reads of pith's badge is no line of the paper's", "[pixels]") {
     const std::vector<OcrWord> same = read_as({"Sparse", "Attention", "Kernels", "for", "Long", "Context", "Models"});
-    pith::pixels::TitleWords words;
+    pith::page::pixels::TitleWords words;
     words.read = kTitle;
     Word badge = line_of({"pith:XOGOFZAQ"}, 5, 20)[0];
     badge.x0 = 450, badge.x1 = 580;
@@ -239,16 +239,16 @@ TEST_CASE("pixels: what OCR reads of pith's badge is no line of the paper's", "[
     std::vector<OcrWord> read = same;
     read.push_back({"pith:", 450, 2, 500, 27, 90});
     read.push_back({"XOGOFZAQ", 505, 2, 580, 27, 90});
-    CHECK(pith::pixels::judge(words, reading_of(kTitle, read)).verdict == Verdict::Agrees);
-    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, read)).verdict == Verdict::Outranked);  // without the badge
+    CHECK(pith::page::pixels::judge(words, reading_of(kTitle, read)).verdict == Verdict::Agrees);
+    CHECK(pith::page::pixels::judge(kTitle, reading_of(kTitle, read)).verdict == Verdict::Outranked);  // without the badge
     // Other words over a badge word still count: nothing hides behind a word that says "pith:".
     read.back().text = "RETRACTED";
-    CHECK(pith::pixels::judge(words, reading_of(kTitle, read)).verdict == Verdict::Outranked);
+    CHECK(pith::page::pixels::judge(words, reading_of(kTitle, read)).verdict == Verdict::Outranked);
 }
 
 TEST_CASE("pixels: TeX's logos, their moved letters read as consonants or not at all", "[pixels]") {
     const auto judged = [](const std::vector<Word>& t, const std::vector<OcrWord>& words) {
-        const auto j = pith::pixels::judge(t, reading_of(t, words));
+        const auto j = pith::page::pixels::judge(t, reading_of(t, words));
         INFO(j.explanation);
         return j.verdict;
     };
@@ -271,30 +271,30 @@ TEST_CASE("pixels: TeX's logos, their moved letters read as consonants or not at
 
 TEST_CASE("pixels: words the title does not have, or title words the pixels do not show", "[pixels]") {
     // Another paper's title drawn where the text layer spells the record's (a lying ToUnicode).
-    const auto other = pith::pixels::judge(kTitle, reading_of(kTitle, read_as({"Quantum", "Annealing", "Schedules", "for", "Sparse", "Graph", "Colouring"})));
+    const auto other = pith::page::pixels::judge(kTitle, reading_of(kTitle, read_as({"Quantum", "Annealing", "Schedules", "for", "Sparse", "Graph", "Colouring"})));
     CHECK(other.verdict == Verdict::Differs);
     CHECK(other.explanation.find("\"quantum\"") != std::string::npos);
     // Two words changed.
-    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, read_as({"Dense", "Attention", "Kernels", "for", "Short", "Context", "Models"})))
+    CHECK(pith::page::pixels::judge(kTitle, reading_of(kTitle, read_as({"Dense", "Attention", "Kernels", "for", "Short", "Context", "Models"})))
               .verdict == Verdict::Differs);
     // Two title words the pixels do not show.
-    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, read_as({"Sparse", "Attention", "Kernels", "for", "Long"}))).verdict == Verdict::Differs);
+    CHECK(pith::page::pixels::judge(kTitle, reading_of(kTitle, read_as({"Sparse", "Attention", "Kernels", "for", "Long"}))).verdict == Verdict::Differs);
     // Two words more than the title has, in the title's place.
     std::vector<OcrWord> more = read_as({"Sparse", "Attention", "Kernels", "for", "Long", "Context", "Models"});
     more.push_back(ocr("Retracted", kTitle[6]));
     more.push_back(ocr("Version", kTitle[6]));
-    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, more)).verdict == Verdict::Differs);
+    CHECK(pith::page::pixels::judge(kTitle, reading_of(kTitle, more)).verdict == Verdict::Differs);
     // One word differs: never trusted, but OCR may have misread it: unverified.
-    const auto one = pith::pixels::judge(kTitle, reading_of(kTitle, read_as({"Sparse", "Attention", "Kernels", "for", "Short", "Context", "Models"})));
+    const auto one = pith::page::pixels::judge(kTitle, reading_of(kTitle, read_as({"Sparse", "Attention", "Kernels", "for", "Short", "Context", "Models"})));
     CHECK(one.verdict == Verdict::Unverified);
     CHECK(one.explanation.find("\"short\"") != std::string::npos);
     // A letter dropped or changed may be OCR's, or another word ("increases", "decreases"): never
     // confirmed; nor a prefix ("possible" drawn as "impossible", "typical" as "atypical").
-    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, read_as({"Sparse", "Attention", "Kernel", "for", "Long", "Context", "Models"})))
+    CHECK(pith::page::pixels::judge(kTitle, reading_of(kTitle, read_as({"Sparse", "Attention", "Kernel", "for", "Long", "Context", "Models"})))
               .verdict == Verdict::Unverified);
     const std::vector<Word> claim = line_of({"Sparsity", "Increases", "Accuracy"});
     const auto read_claim = [&](const char* verb) {
-        return pith::pixels::judge(claim, reading_of(claim, {ocr("Sparsity", claim[0]), ocr(verb, claim[1]), ocr("Accuracy", claim[2])})).verdict;
+        return pith::page::pixels::judge(claim, reading_of(claim, {ocr("Sparsity", claim[0]), ocr(verb, claim[1]), ocr("Accuracy", claim[2])})).verdict;
     };
     CHECK(read_claim("Decreases") != Verdict::Agrees);
     CHECK(read_claim("lncreases") == Verdict::Agrees);
@@ -302,7 +302,7 @@ TEST_CASE("pixels: words the title does not have, or title words the pixels do n
     const auto read_possible = [&](const std::vector<std::string>& texts) {
         std::vector<OcrWord> out;
         for (std::size_t i = 0; i < texts.size(); ++i) out.push_back(ocr(texts[i], possible[i]));
-        return pith::pixels::judge(possible, reading_of(possible, out)).verdict;
+        return pith::page::pixels::judge(possible, reading_of(possible, out)).verdict;
     };
     CHECK(read_possible({"Sparse", "Attention", "is", "possible", "for", "Typical", "Models"}) == Verdict::Agrees);
     CHECK(read_possible({"Sparse", "Attention", "is", "impossible", "for", "Typical", "Models"}) != Verdict::Agrees);
@@ -313,51 +313,51 @@ TEST_CASE("pixels: words the title does not have, or title words the pixels do n
     // Starting where the word starts, the word drawn is another.
     std::vector<OcrWord> initial = read_as({"parse", "Attention", "Kernels", "for", "Long", "Context", "Models"});
     initial[0].x0 += 10;
-    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, initial)).verdict == Verdict::Unverified);
+    CHECK(pith::page::pixels::judge(kTitle, reading_of(kTitle, initial)).verdict == Verdict::Unverified);
     std::vector<OcrWord> closer = read_as({"Sparse", "Attention", "Kernels", "for", "Long", "Context", "Models"});
-    for (auto& w : closer) w.pass = pith::pixels::kPassCloser;
+    for (auto& w : closer) w.pass = pith::page::pixels::kPassCloser;
     initial.insert(initial.end(), closer.begin(), closer.end());
-    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, initial)).verdict == Verdict::Agrees);
+    CHECK(pith::page::pixels::judge(kTitle, reading_of(kTitle, initial)).verdict == Verdict::Agrees);
     initial.resize(7);
     initial[0].x0 -= 10;
-    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, initial)).verdict != Verdict::Agrees);
+    CHECK(pith::page::pixels::judge(kTitle, reading_of(kTitle, initial)).verdict != Verdict::Agrees);
     // Nothing read where the title stands.
-    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, {})).verdict == Verdict::Unverified);
+    CHECK(pith::page::pixels::judge(kTitle, reading_of(kTitle, {})).verdict == Verdict::Unverified);
     // A speck read as a letter, or a word OCR is unsure of, is no extra word.
     std::vector<OcrWord> speck = read_as({"Sparse", "Attention", "Kernels", "for", "Long", "Context", "Models"});
     speck.push_back(ocr("i", kTitle[6]));
     speck.push_back(ocr("Wwm", kTitle[6], 20));
-    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, speck)).verdict == Verdict::Agrees);
+    CHECK(pith::page::pixels::judge(kTitle, reading_of(kTitle, speck)).verdict == Verdict::Agrees);
 }
 
 TEST_CASE("pixels: two OCR passes, the best reading stands", "[pixels]") {
     // The sparse pass misses the line; the automatic layout reads it.
     std::vector<OcrWord> words = read_as({"Sparse", "Attention", "Kernels", "for", "Long", "Context", "Models"});
     for (auto& w : words) w.pass = 1;
-    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, words)).verdict == Verdict::Agrees);
+    CHECK(pith::page::pixels::judge(kTitle, reading_of(kTitle, words)).verdict == Verdict::Agrees);
     // One pass reads another title, the other nothing: the other title stands.
     std::vector<OcrWord> forged = read_as({"Quantum", "Annealing", "Schedules", "for", "Sparse", "Graph", "Colouring"});
-    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, forged)).verdict == Verdict::Differs);
+    CHECK(pith::page::pixels::judge(kTitle, reading_of(kTitle, forged)).verdict == Verdict::Differs);
     // Both read: the one that agrees stands (a pass misread a line that touches the next).
     std::vector<OcrWord> both = read_as({"Sparse", "Attention", "Kernels", "for", "Lang", "Cantext", "Madels"});
     for (auto w : words) both.push_back(w);
-    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, both)).verdict == Verdict::Agrees);
+    CHECK(pith::page::pixels::judge(kTitle, reading_of(kTitle, both)).verdict == Verdict::Agrees);
 }
 
 TEST_CASE("pixels: faint titles, titles outranked, pixels that cannot be read", "[pixels]") {
     const std::vector<OcrWord> same = read_as({"Sparse", "Attention", "Kernels", "for", "Long", "Context", "Models"});
-    const auto faint = pith::pixels::judge(kTitle, reading_of(kTitle, same, 0xf4));
+    const auto faint = pith::page::pixels::judge(kTitle, reading_of(kTitle, same, 0xf4));
     CHECK(faint.verdict == Verdict::Faint);
     CHECK(faint.explanation.find("1.1:1") != std::string::npos);
-    CHECK(pith::pixels::judge(kTitle, reading_of(kTitle, same, 0x77)).verdict == Verdict::Agrees);
+    CHECK(pith::page::pixels::judge(kTitle, reading_of(kTitle, same, 0x77)).verdict == Verdict::Agrees);
     // The title's type is read from its ink: these words stand 20 pt tall, most with ascenders
-    // alone (0.70 of their type), so the title is set in about 28.6 pt (pixels::ink_type).
+    // alone (0.70 of their type), so the title is set in about 28.6 pt (pith::page::pixels::ink_type).
     const auto verdict = [&](std::vector<OcrWord> extra) {
         std::vector<OcrWord> words = same;
         words.insert(words.end(), extra.begin(), extra.end());
-        return pith::pixels::judge(kTitle, reading_of(kTitle, words));
+        return pith::page::pixels::judge(kTitle, reading_of(kTitle, words));
     };
-    using pith::pixels::kPassBelow;
+    using pith::page::pixels::kPassBelow;
     // Right over the title, a line in 0.85 of its type or more outranks it, one word too
     // ("Retracted:" over the title, a heading drawn as an image)...
     const auto above = verdict({{"Retracted:", 50, 15, 200, 35, 90}});
@@ -392,20 +392,20 @@ TEST_CASE("pixels: faint titles, titles outranked, pixels that cannot be read", 
     // No OCR: unverified, saying why.
     Reading none;
     none.why = "no OCR here";
-    const auto unread = pith::pixels::judge(kTitle, none);
+    const auto unread = pith::page::pixels::judge(kTitle, none);
     CHECK(unread.verdict == Verdict::Unverified);
     CHECK(unread.explanation.find("no OCR here") != std::string::npos);
     // A script pith knows no OCR language for; a title that is all formula.
     const std::vector<Word> ethiopic = line_of({"\xE1\x88\xB0\xE1\x88\x8B\xE1\x88\x9D", "Models"});  // ሰላም
-    const auto geez = pith::pixels::judge(ethiopic, reading_of(ethiopic, {}));
+    const auto geez = pith::page::pixels::judge(ethiopic, reading_of(ethiopic, {}));
     CHECK(geez.verdict == Verdict::Unverified);
     CHECK(geez.explanation.find("written in Ethiopic, for which pith knows no OCR language") != std::string::npos);
     const std::vector<Word> formula = line_of({"\xE2\x88\x82", "x", "=", "\xCE\xB1"});
-    CHECK(pith::pixels::judge(formula, reading_of(formula, {})).verdict == Verdict::Unverified);
+    CHECK(pith::page::pixels::judge(formula, reading_of(formula, {})).verdict == Verdict::Unverified);
 }
 
 TEST_CASE("pixels: a page before the title page is front matter in its pixels too", "[pixels]") {
-    using pith::pixels::not_front_matter;
+    using pith::page::pixels::not_front_matter;
     const auto page = [](const std::vector<std::vector<std::string>>& lines, double height = 12) {
         Reading r;
         r.read = true;
@@ -442,9 +442,9 @@ TEST_CASE("pixels: encode and decode", "[pixels]") {
     Reading r = reading_of(kTitle, read_as({"Sparse", "Attention"}));
     r.image.x0 = 0.1;
     r.image.y0 = 1.0 / 3;
-    r.image = pith::pixels::around(std::move(r.image), kTitle);
-    const std::string bytes = pith::pixels::encode(r);
-    const auto back = pith::pixels::decode(bytes);
+    r.image = pith::page::pixels::around(std::move(r.image), kTitle);
+    const std::string bytes = pith::page::pixels::encode(r);
+    const auto back = pith::page::pixels::decode(bytes);
     REQUIRE(back);
     CHECK(back->read);
     CHECK(back->image.rgb == r.image.rgb);
@@ -454,25 +454,25 @@ TEST_CASE("pixels: encode and decode", "[pixels]") {
     REQUIRE(back->words.size() == 2);
     CHECK(back->words[1].text == "Attention");
     CHECK(back->words[1].x1 == r.words[1].x1);
-    for (std::size_t cut : {std::size_t{0}, std::size_t{10}, bytes.size() / 2, bytes.size() - 1}) CHECK_FALSE(pith::pixels::decode(bytes.substr(0, cut)));
-    CHECK_FALSE(pith::pixels::decode(bytes + "x"));
+    for (std::size_t cut : {std::size_t{0}, std::size_t{10}, bytes.size() / 2, bytes.size() - 1}) CHECK_FALSE(pith::page::pixels::decode(bytes.substr(0, cut)));
+    CHECK_FALSE(pith::page::pixels::decode(bytes + "x"));
     // Every pass number, the last word's too (a number larger than the bytes after it).
     r.words.back().text = "a";
-    r.words.back().pass = pith::pixels::kPassTight;
-    const auto last = pith::pixels::decode(pith::pixels::encode(r));
+    r.words.back().pass = pith::page::pixels::kPassTight;
+    const auto last = pith::page::pixels::decode(pith::page::pixels::encode(r));
     REQUIRE(last);
-    CHECK(last->words.back().pass == pith::pixels::kPassTight);
-    r.words.back().pass = pith::pixels::kPassTight + 1;
-    CHECK_FALSE(pith::pixels::decode(pith::pixels::encode(r)));
+    CHECK(last->words.back().pass == pith::page::pixels::kPassTight);
+    r.words.back().pass = pith::page::pixels::kPassTight + 1;
+    CHECK_FALSE(pith::page::pixels::decode(pith::page::pixels::encode(r)));
 }
 
 TEST_CASE("pixels: a Reader's request, encoded and decoded", "[pixels]") {
-    pith::pixels::Request q{2, pith::pixels::region_for({612, 792, kTitle}, kTitle), pith::pixels::languages_for(kTitle), std::nullopt};
+    pith::page::pixels::Request q{2, pith::page::pixels::region_for({612, 792, kTitle}, kTitle), pith::page::pixels::languages_for(kTitle), std::nullopt};
     q.region.x0 = 1.0 / 3;
     q.languages.why = "line one\nline two";
-    q.title = pith::pixels::TitleWords{{kTitle.begin(), kTitle.end() - 1}, {kTitle.back()}};
-    const std::string bytes = pith::pixels::encode(q);
-    const auto back = pith::pixels::decode_request(bytes);
+    q.title = pith::page::pixels::TitleWords{{kTitle.begin(), kTitle.end() - 1}, {kTitle.back()}};
+    const std::string bytes = pith::page::pixels::encode(q);
+    const auto back = pith::page::pixels::decode_request(bytes);
     REQUIRE(back);
     CHECK(back->index == 2);
     CHECK(back->region.x0 == q.region.x0);
@@ -485,10 +485,10 @@ TEST_CASE("pixels: a Reader's request, encoded and decoded", "[pixels]") {
     CHECK(back->title->read[1].x1 == kTitle[1].x1);
     REQUIRE(back->title->unread.size() == 1);
     CHECK(back->title->unread[0].text == "Models");
-    for (std::size_t cut : {std::size_t{0}, std::size_t{10}, bytes.size() / 2, bytes.size() - 1}) CHECK_FALSE(pith::pixels::decode_request(bytes.substr(0, cut)));
-    CHECK_FALSE(pith::pixels::decode_request(bytes + "x"));
+    for (std::size_t cut : {std::size_t{0}, std::size_t{10}, bytes.size() / 2, bytes.size() - 1}) CHECK_FALSE(pith::page::pixels::decode_request(bytes.substr(0, cut)));
+    CHECK_FALSE(pith::page::pixels::decode_request(bytes + "x"));
     q.title.reset();
-    const auto untitled = pith::pixels::decode_request(pith::pixels::encode(q));
+    const auto untitled = pith::page::pixels::decode_request(pith::page::pixels::encode(q));
     REQUIRE(untitled);
     CHECK_FALSE(untitled->title);
 }
@@ -514,22 +514,22 @@ std::string title_pdf(const std::string& title, double grey, const std::string& 
     return pdftest::classic(o);
 }
 
-pith::pixels::Judgement read_title(const std::string& pdf) {
-    const auto page = pith::visible::page_words(pdf, 0);
+pith::page::pixels::Judgement read_title(const std::string& pdf) {
+    const auto page = pith::page::visible::page_words(pdf, 0);
     REQUIRE(page);
     std::vector<Word> title;
     for (const Word& w : page->words)
         if (w.size > 15 && w.size < 30) title.push_back(w);
     REQUIRE(!title.empty());
-    pith::pixels::Reader reader(pdf, "");  // started before the title is known, as pith verify starts it
-    reader.ask({0, pith::pixels::region_for(*page, title), pith::pixels::languages_for(title), std::nullopt});
-    return pith::pixels::judge(title, reader.collect());
+    pith::page::pixels::Reader reader(pdf, "");  // started before the title is known, as pith verify starts it
+    reader.ask({0, pith::page::pixels::region_for(*page, title), pith::page::pixels::languages_for(title), std::nullopt});
+    return pith::page::pixels::judge(title, reader.collect());
 }
 
 }  // namespace
 
 TEST_CASE("pixels: real renders read by Tesseract", "[pixels]") {
-    const std::string why = pith::pixels::preload();
+    const std::string why = pith::page::pixels::preload();
     if (!why.empty()) {
         FAIL("Tesseract cannot start: " << why << " (.ci/deps installs tesseract-ocr and its languages)");
     }
@@ -549,7 +549,7 @@ TEST_CASE("pixels: real renders read by Tesseract", "[pixels]") {
 // ---------------------------------------------------------------- titles in other scripts
 
 TEST_CASE("pixels: the OCR languages follow the title's scripts", "[pixels]") {
-    auto languages = [](const std::vector<std::string>& words) { return pith::pixels::languages_for(line_of(words)).tesseract; };
+    auto languages = [](const std::vector<std::string>& words) { return pith::page::pixels::languages_for(line_of(words)).tesseract; };
     CHECK(languages({"Sparse", "Attention", "Kernels"}) == "eng");
     CHECK(languages({"The", "\xCE\xB1-Stable", "Laws"}) == "eng");  // a lone Greek letter is a formula's
     CHECK(languages({"\xE2\x88\x82", "x"}) == "eng");                  // no letters: Latin's, and then "mostly formula"
@@ -564,7 +564,7 @@ TEST_CASE("pixels: the OCR languages follow the title's scripts", "[pixels]") {
     CHECK(languages({"למידה", "עמוקה"}) == "heb");
     CHECK(languages({"गणित", "शिक्षा"}) == "hin");
     CHECK(languages({"ภาษาไทย"}) == "tha");
-    const auto ethiopic = pith::pixels::languages_for(line_of({"ሰላም", "ዓለም"}));
+    const auto ethiopic = pith::page::pixels::languages_for(line_of({"ሰላም", "ዓለም"}));
     CHECK(ethiopic.tesseract.empty());
     CHECK(ethiopic.why.find("Ethiopic") != std::string::npos);
 }
@@ -579,7 +579,7 @@ std::vector<OcrWord> read_in(const Word& at, const std::vector<std::string>& tex
 }
 
 Verdict judged(const std::vector<Word>& title, const std::vector<OcrWord>& words) {
-    const auto j = pith::pixels::judge(title, reading_of(title, words));
+    const auto j = pith::page::pixels::judge(title, reading_of(title, words));
     INFO(j.explanation);
     return j.verdict;
 }
@@ -677,7 +677,7 @@ TEST_CASE("pixels: Cyrillic and Greek titles, letters of one shape", "[pixels]")
 }
 
 TEST_CASE("pixels: a script whose OCR data is not installed", "[pixels]") {
-    if (const std::string why = pith::pixels::preload(); !why.empty()) {
+    if (const std::string why = pith::page::pixels::preload(); !why.empty()) {
         FAIL("Tesseract cannot start: " << why << " (.ci/deps installs tesseract-ocr and its languages)");
     }
     // Tesseract's data directory made empty for this one start (heb+hin: no other case starts them).
@@ -686,13 +686,13 @@ TEST_CASE("pixels: a script whose OCR data is not installed", "[pixels]") {
     const char* before = std::getenv("TESSDATA_PREFIX");
     const std::string saved = before ? before : "";
     ::setenv("TESSDATA_PREFIX", empty.c_str(), 1);
-    const std::string why = pith::pixels::preload("heb+hin");
+    const std::string why = pith::page::pixels::preload("heb+hin");
     before ? ::setenv("TESSDATA_PREFIX", saved.c_str(), 1) : ::unsetenv("TESSDATA_PREFIX");
     CHECK(why == "Tesseract has no data for Hebrew (heb), Devanagari (hin): install the Debian packages tesseract-ocr-heb tesseract-ocr-hin");
     Reading none;
     none.why = why;
     const std::vector<Word> hebrew = line_of({"למידה", "עמוקה"});
-    const auto j = pith::pixels::judge(hebrew, none);
+    const auto j = pith::page::pixels::judge(hebrew, none);
     CHECK(j.verdict == Verdict::Unverified);
     CHECK(j.explanation.find("install the Debian packages tesseract-ocr-heb") != std::string::npos);
     std::filesystem::remove(empty);
@@ -741,7 +741,7 @@ std::string han_pdf(const std::u16string& drawn, const std::u16string& spelled) 
 }  // namespace
 
 TEST_CASE("pixels: a Chinese title rendered and read by Tesseract", "[pixels]") {
-    if (const std::string why = pith::pixels::preload("chi_sim") + pith::pixels::preload("chi_tra"); !why.empty()) {
+    if (const std::string why = pith::page::pixels::preload("chi_sim") + pith::page::pixels::preload("chi_tra"); !why.empty()) {
         FAIL("Tesseract cannot start: " << why << " (.ci/deps installs tesseract-ocr and its languages)");
     }
     const std::u16string title = u"深度学习图像识别方法", forged = u"量子计算纠错编码方案";
@@ -758,7 +758,7 @@ TEST_CASE("pixels: a Chinese title rendered and read by Tesseract", "[pixels]") 
 TEST_CASE("pixels: a lone Greek letter in a Latin title is a formula's, not a word", "[pixels]") {
     // OCR (eng) reads α as "a" or drops it: the letter does not count, as before other scripts were read.
     const std::vector<Word> title = line_of({"Robust", "\xCE\xB1-Divergence", "Estimation", "with", "\xCF\x83\xC2\xB2", "Noise"});
-    CHECK(pith::pixels::languages_for(title).tesseract == "eng");
+    CHECK(pith::page::pixels::languages_for(title).tesseract == "eng");
     CHECK(judged(title, {ocr("Robust", title[0]), ocr("a-Divergence", title[1]), ocr("Estimation", title[2]), ocr("with", title[3]),
                          ocr("2", title[4]), ocr("Noise", title[5])}) == Verdict::Agrees);
     CHECK(judged(title, {ocr("Robust", title[0]), ocr("-Divergence", title[1]), ocr("Estimation", title[2]), ocr("with", title[3]),

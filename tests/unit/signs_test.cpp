@@ -13,8 +13,8 @@
 
 #include "page/signs.hpp"
 
-using pith::pixels::Image;
-using pith::pixels::sign_drawn;
+using pith::page::pixels::Image;
+using pith::page::pixels::sign_drawn;
 
 namespace {
 
@@ -48,19 +48,19 @@ char32_t drawn(const std::vector<std::array<double, 4>>& strokes) {
 }  // namespace
 
 TEST_CASE("signs: a title's relation signs and its formulas' digits", "[signs]") {
-    using pith::pixels::signs_and_digits;
+    using pith::page::pixels::signs_and_digits;
     CHECK(signs_and_digits("Size < 2/L", false) == U"<");
     CHECK(signs_and_digits("O(n\u00B2) \u2264 x", true) == U"2\u2264");  // ² folded to 2
     CHECK(signs_and_digits("GPT-3", false).empty());                    // a word's digits are the words' comparison's
     CHECK(signs_and_digits("P =\u0338 NP", false) == U"\u2260");        // ≠ spelled decomposed
-    CHECK(pith::pixels::ocr_reads(U'<'));
-    CHECK_FALSE(pith::pixels::ocr_reads(U'\u2264'));
+    CHECK(pith::page::pixels::ocr_reads(U'<'));
+    CHECK_FALSE(pith::page::pixels::ocr_reads(U'\u2264'));
     // pdfLaTeX's \neq: the negation slash, a word of its own, then "=".
-    pith::visible::Word slash, equals, after;
+    pith::page::visible::Word slash, equals, after;
     slash.text = "\u0338", slash.x0 = 10, slash.x1 = 14, slash.y0 = 0, slash.y1 = 12;
     equals.text = "=", equals.x0 = 11, equals.x1 = 20, equals.y0 = 2, equals.y1 = 10;
     after.text = "NP", after.x0 = 24, after.x1 = 40;
-    const auto joined = pith::pixels::sign_words({slash, equals, after});
+    const auto joined = pith::page::pixels::sign_words({slash, equals, after});
     REQUIRE(joined.size() == 2);
     CHECK(signs_and_digits(joined[0].text, false) == U"\u2260");
     CHECK((joined[0].x0 == 10 && joined[0].x1 == 20 && joined[0].y0 == 0 && joined[0].y1 == 12));

@@ -4,8 +4,8 @@
 
 #include "page/tex_title.hpp"
 
-using pith::tex_title::Piece;
-using pith::tex_title::typeset;
+using pith::page::tex_title::Piece;
+using pith::page::tex_title::typeset;
 
 namespace {
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // page/title: normalisation and the title comparison, on text typed in and on the text poppler
-// shows on generated and corpus PDFs (visible::page_words, the reading verify uses).
+// shows on generated and corpus PDFs (pith::page::visible::page_words, the reading verify uses).
 #include <catch2/catch.hpp>
 
 #include <podofo/podofo.h>
@@ -19,9 +19,9 @@
 #include "required.hpp"
 
 namespace fs = std::filesystem;
-using pith::title::compare;
-using pith::title::normalise;
-using pith::title::Outcome;
+using pith::page::title::compare;
+using pith::page::title::normalise;
+using pith::page::title::Outcome;
 
 namespace {
 
@@ -53,12 +53,12 @@ std::string make_pdf(const std::vector<std::vector<std::string>>& pages, const s
 }
 
 // Text of page `index` (0-based) as the title check reads it: the visible words poppler lays out
-// and renders (visible::page_words, as verify's child reads a page), joined; nullopt when poppler
+// and renders (pith::page::visible::page_words, as verify's child reads a page), joined; nullopt when poppler
 // cannot open or unlock the file, the page does not exist, or it shows no text.
 std::optional<std::string> page_text(std::string_view pdf, int index, const std::string& password = "") {
-    const std::optional<pith::visible::Page> page = pith::visible::page_words(pdf, index, password);
+    const std::optional<pith::page::visible::Page> page = pith::page::visible::page_words(pdf, index, password);
     if (!page) return std::nullopt;
-    std::string text = pith::visible::visible_text(*page);
+    std::string text = pith::page::visible::visible_text(*page);
     if (text.find_first_not_of(" \t\r\n") == std::string::npos) return std::nullopt;
     return text;
 }
@@ -417,8 +417,8 @@ struct Line {
     double top, size;
     int rotation = 0;
 };
-pith::visible::Page laid_out(const std::vector<Line>& lines) {
-    pith::visible::Page page;
+pith::page::visible::Page laid_out(const std::vector<Line>& lines) {
+    pith::page::visible::Page page;
     page.width = 612, page.height = 792;
     for (const Line& line : lines) {
         std::istringstream in(line.text);
@@ -441,8 +441,8 @@ pith::visible::Page laid_out(const std::vector<Line>& lines) {
     return page;
 }
 
-pith::title::Shown shown(const std::string& title, const std::vector<Line>& lines) {
-    return pith::title::on_page(title, pith::title_hash(title), laid_out(lines)).shown;
+pith::page::title::Shown shown(const std::string& title, const std::vector<Line>& lines) {
+    return pith::page::title::on_page(title, pith::title_hash(title), laid_out(lines)).shown;
 }
 
 const std::string kTitleA = "Sparse Attention Kernels for Long Context Models";
@@ -459,7 +459,7 @@ std::vector<Line> with(std::vector<Line> lines, const std::vector<Line>& more) {
 }  // namespace
 
 TEST_CASE("on_page: a title is set in the page's title type", "[title]") {
-    using pith::title::Shown;
+    using pith::page::title::Shown;
     const std::vector<Line> authors = {{"Ada Lovelace and Alan Turing", 250, 12}};
     // The paper's own title, largest and first.
     CHECK(shown(kTitleA, with({{kTitleA, 100, 18}}, with(authors, kBody))) == Shown::AsTitle);
@@ -491,45 +491,45 @@ TEST_CASE("title_block: the title page after a graphical abstract and highlights
         {{"Graphical Abstract", 100, 14}, {kTitleA, 130, 10}, {"A diagram of the model would be here", 160, 10}},
         {{"Highlights", 100, 14}, {kTitleA, 130, 10}, {"A general model for distributed training", 160, 10}},
         with({{kTitleA, 100, 14}, {"Ada Lovelace", 130, 10}}, kBody)};
-    const auto read = [&](int i) { return pith::visible::Reading{laid_out(pages[static_cast<std::size_t>(i)]), std::nullopt, false, ""}; };
+    const auto read = [&](int i) { return pith::page::visible::Reading{laid_out(pages[static_cast<std::size_t>(i)]), std::nullopt, false, ""}; };
     // The pixels are asked about each page before the title page, with the title's type and the
     // record's title as that page's text layer shows it.
     std::vector<std::string> asked;
-    const auto pixels_agree = [&](int i, const pith::visible::Page&, double size, const std::vector<std::string>& title) {
+    const auto pixels_agree = [&](int i, const pith::page::visible::Page&, double size, const std::vector<std::string>& title) {
         std::string words;
         for (const auto& w : title) words += (words.empty() ? "" : " ") + w;
         asked.push_back(std::to_string(i) + " " + std::to_string(static_cast<int>(size)) + " " + words);
         return std::string();
     };
-    CHECK(pith::title::title_block(kTitleA, pith::title_hash(kTitleA), 3, read, pixels_agree).index == 2);
+    CHECK(pith::page::title::title_block(kTitleA, pith::title_hash(kTitleA), 3, read, pixels_agree).index == 2);
     CHECK(asked == std::vector<std::string>{"0 14 " + std::string(kTitleA), "1 14 " + std::string(kTitleA)});
     // The pixels have the last word: a page they do not see as front matter lends nothing.
-    const auto pixels_object = [](int i, const pith::visible::Page&, double, const std::vector<std::string>&) {
+    const auto pixels_object = [](int i, const pith::page::visible::Page&, double, const std::vector<std::string>&) {
         return i == 1 ? std::string("its pixels show \"Quantum Annealing\" in type larger than the title's") : std::string();
     };
-    const pith::title::TitleBlock vetoed = pith::title::title_block(kTitleA, pith::title_hash(kTitleA), 3, read, pixels_object);
+    const pith::page::title::TitleBlock vetoed = pith::page::title::title_block(kTitleA, pith::title_hash(kTitleA), 3, read, pixels_object);
     CHECK(vetoed.index == 0);
     CHECK_THAT(vetoed.shown.explanation, Catch::Matchers::Contains("page 3 shows it as the title, but page 2 is not front matter: its pixels show"));
     // A page 1 that shows the paper's own text cannot lend its title block to a later page.
     std::vector<std::vector<Line>> borrowed = pages;
     borrowed[0] = with({{kTitleB, 100, 18}}, kBody);
-    const auto read_borrowed = [&](int i) { return pith::visible::Reading{laid_out(borrowed[static_cast<std::size_t>(i)]), std::nullopt, false, ""}; };
-    const pith::title::TitleBlock block = pith::title::title_block(kTitleA, pith::title_hash(kTitleA), 3, read_borrowed, pixels_agree);
+    const auto read_borrowed = [&](int i) { return pith::page::visible::Reading{laid_out(borrowed[static_cast<std::size_t>(i)]), std::nullopt, false, ""}; };
+    const pith::page::title::TitleBlock block = pith::page::title::title_block(kTitleA, pith::title_hash(kTitleA), 3, read_borrowed, pixels_agree);
     CHECK(block.index == 0);
-    CHECK(block.shown.shown == pith::title::Shown::Differs);
+    CHECK(block.shown.shown == pith::page::title::Shown::Differs);
     // Nor can a short cover that names another paper in type smaller than the title's; a cover of
     // a few words (a logo) can.
     borrowed[0] = {{kTitleB, 100, 12}, {"Ada Lovelace and Alan Turing", 130, 10}};
-    CHECK(pith::title::title_block(kTitleA, pith::title_hash(kTitleA), 3, read_borrowed, pixels_agree).index == 0);
-    CHECK_THAT(pith::title::title_block(kTitleA, pith::title_hash(kTitleA), 3, read_borrowed, pixels_agree).shown.explanation,
+    CHECK(pith::page::title::title_block(kTitleA, pith::title_hash(kTitleA), 3, read_borrowed, pixels_agree).index == 0);
+    CHECK_THAT(pith::page::title::title_block(kTitleA, pith::title_hash(kTitleA), 3, read_borrowed, pixels_agree).shown.explanation,
                Catch::Matchers::Contains("page 1 is not front matter: it shows 12 words but not the record's title"));
     borrowed[0] = {{"Institute Press", 100, 12}};
-    CHECK(pith::title::title_block(kTitleA, pith::title_hash(kTitleA), 3, read_borrowed, pixels_agree).index == 2);
+    CHECK(pith::page::title::title_block(kTitleA, pith::title_hash(kTitleA), 3, read_borrowed, pixels_agree).index == 2);
 }
 
 TEST_CASE("on_page: only the signed hash binds, and a title found by it is held to the same rules", "[title]") {
-    using pith::title::Shown;
-    using pith::title::on_page;
+    using pith::page::title::Shown;
+    using pith::page::title::on_page;
     const auto honest = laid_out(with({{kTitleA, 100, 18}}, kBody));
     const auto fake = laid_out(with({{kTitleB, 100, 18}}, with(kBody, {{kTitleA, 400, 12}})));
     CHECK(on_page(kTitleA, "", honest).shown == Shown::Unknown);  // pith:title alone is nobody's word
@@ -540,7 +540,7 @@ TEST_CASE("on_page: only the signed hash binds, and a title found by it is held 
 }
 
 TEST_CASE("on_page: a record's title written in TeX, as the page shows it", "[title]") {
-    using pith::title::Shown;
+    using pith::page::title::Shown;
     const std::vector<Line> authors = {{"Ada Lovelace and Alan Turing", 250, 12}};
     auto page = [&](const std::vector<Line>& title) { return with(title, with(authors, kBody)); };
     const std::string sparse = "Learning $k$-Sparse Polynomials in $O(n\\log n)$ Time";
@@ -570,7 +570,7 @@ TEST_CASE("on_page: a record's title written in TeX, as the page shows it", "[ti
 }
 
 TEST_CASE("on_page: word boundaries are kept outside formulas", "[title]") {
-    using pith::title::Shown;
+    using pith::page::title::Shown;
     CHECK(shown("Therapist Training Outcomes", with({{"The Rapist Training Outcomes", 100, 18}}, kBody)) == Shown::Differs);
     CHECK(shown("The Rapist Training Outcomes", with({{"Therapist Training Outcomes", 100, 18}}, kBody)) == Shown::Differs);
     // The title's first and last words are whole words of the page.
@@ -580,7 +580,7 @@ TEST_CASE("on_page: word boundaries are kept outside formulas", "[title]") {
 }
 
 TEST_CASE("on_page: footnote and affiliation marks on the title", "[title]") {
-    using pith::title::Shown;
+    using pith::page::title::Shown;
     // \thanks, \tnoteref, $^\star$, a digit, letters and lists: raised, smaller, right after a word.
     for (const char* mark : {"^∗", "^⋆", "^1", "^†", "^a", "^1,2", "^∗,†", "^☆"})
         CHECK(shown(kTitleA, with({{kTitleA + " " + mark, 100, 18}}, kBody)) == Shown::AsTitle);
@@ -597,9 +597,9 @@ TEST_CASE("on_page: footnote and affiliation marks on the title", "[title]") {
 }
 
 TEST_CASE("on_page: TeX pith cannot typeset is never a wildcard for the title", "[title]") {
-    using pith::title::Shown;
+    using pith::page::title::Shown;
     const std::string title = "The \\ours{} Method for Sparse Attention";
-    const auto t = pith::title::on_page(title, pith::title_hash(title), laid_out(with({{"The OurNet Method for Sparse Attention", 100, 18}}, kBody)));
+    const auto t = pith::page::title::on_page(title, pith::title_hash(title), laid_out(with({{"The OurNet Method for Sparse Attention", 100, 18}}, kBody)));
     CHECK(t.shown == Shown::AsTitle);
     CHECK(t.explanation.find("\\ours") != std::string::npos);
     CHECK(shown(title, with({{"The OurNet Method for Dense Attention", 100, 18}}, kBody)) == Shown::Differs);
@@ -609,7 +609,7 @@ TEST_CASE("on_page: TeX pith cannot typeset is never a wildcard for the title", 
 }
 
 TEST_CASE("on_page: a page that shows no text, or only pith's badge", "[title]") {
-    using pith::title::Shown;
+    using pith::page::title::Shown;
     CHECK(shown(kTitleA, {}) == Shown::Unknown);
     CHECK(shown(kTitleA, {{"pith:YRUNQITD", 40, 8}}) == Shown::Unknown);
 }

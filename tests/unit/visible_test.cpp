@@ -17,8 +17,8 @@
 #include "required.hpp"
 
 namespace fs = std::filesystem;
-using pith::visible::Page;
-using pith::visible::Word;
+using pith::page::visible::Page;
+using pith::page::visible::Word;
 
 namespace {
 
@@ -103,7 +103,7 @@ void require_shown_visible(const Page& page) {
 
 // visible_text() with line breaks as spaces.
 std::string one_line(const Page& page) {
-    std::string s = pith::visible::visible_text(page);
+    std::string s = pith::page::visible::visible_text(page);
     std::replace(s.begin(), s.end(), '\n', ' ');
     return s;
 }
@@ -176,7 +176,7 @@ std::vector<Hidden> hidden_fixtures() {
 TEST_CASE("visible: each hidden copy of a title is not visible; the shown title is", "[visible]") {
     for (const Hidden& h : hidden_fixtures()) {
         INFO(h.name);
-        const std::optional<Page> page = pith::visible::page_words(make_pdf(h.with), 0);
+        const std::optional<Page> page = pith::page::visible::page_words(make_pdf(h.with), 0);
         REQUIRE(page);
         require_shown_visible(*page);
         bool present = false;
@@ -227,7 +227,7 @@ TEST_CASE("visible: ordinary text is visible", "[visible]") {
     };
     for (const auto& [name, spec] : controls) {
         INFO(name);
-        const std::optional<Page> page = pith::visible::page_words(make_pdf(spec), 0);
+        const std::optional<Page> page = pith::page::visible::page_words(make_pdf(spec), 0);
         REQUIRE(page);
         require_shown_visible(*page);
         for (const char* text : {"Forged", "Paper", "Title"}) {
@@ -245,13 +245,13 @@ TEST_CASE("visible: ordinary text is visible", "[visible]") {
 }
 
 TEST_CASE("visible: Type 3 glyphs count; in render mode 3 they do not", "[visible]") {
-    const std::optional<Page> shown = pith::visible::page_words(make_pdf({"BT /F3 24 Tf 72 600 Td (ABBA) Tj ET\n"}), 0);
+    const std::optional<Page> shown = pith::page::visible::page_words(make_pdf({"BT /F3 24 Tf 72 600 Td (ABBA) Tj ET\n"}), 0);
     REQUIRE(shown);
     const Word* w = find(*shown, "ABBA");
     REQUIRE(w);
     CHECK(w->visible);
     const std::optional<Page> hidden =
-        pith::visible::page_words(make_pdf({"BT /F3 24 Tf 3 Tr 72 600 Td (ABBA) Tj ET\n"}), 0);
+        pith::page::visible::page_words(make_pdf({"BT /F3 24 Tf 3 Tr 72 600 Td (ABBA) Tj ET\n"}), 0);
     REQUIRE(hidden);
     w = find(*hidden, "ABBA");
     REQUIRE(w);
@@ -259,11 +259,11 @@ TEST_CASE("visible: Type 3 glyphs count; in render mode 3 they do not", "[visibl
 }
 
 TEST_CASE("visible: page size as displayed, boxes from the top-left", "[visible]") {
-    std::optional<Page> page = pith::visible::page_words(make_pdf({"", "/Rotate 90 /CropBox [0 0 600 700]"}), 0);
+    std::optional<Page> page = pith::page::visible::page_words(make_pdf({"", "/Rotate 90 /CropBox [0 0 600 700]"}), 0);
     REQUIRE(page);
     CHECK(page->width == Approx(700));
     CHECK(page->height == Approx(600));
-    page = pith::visible::page_words(make_pdf({}), 0);
+    page = pith::page::visible::page_words(make_pdf({}), 0);
     REQUIRE(page);
     const Word* w = find(*page, "Visible");
     REQUIRE(w);
@@ -276,10 +276,10 @@ TEST_CASE("visible: page size as displayed, boxes from the top-left", "[visible]
 }
 
 TEST_CASE("visible: no page, no document", "[visible]") {
-    CHECK(!pith::visible::page_words(make_pdf({}), 1));
-    CHECK(!pith::visible::page_words(make_pdf({}), -1));
-    CHECK(!pith::visible::page_words("not a pdf", 0));
-    CHECK(!pith::visible::page_words("", 0));
+    CHECK(!pith::page::visible::page_words(make_pdf({}), 1));
+    CHECK(!pith::page::visible::page_words(make_pdf({}), -1));
+    CHECK(!pith::page::visible::page_words("not a pdf", 0));
+    CHECK(!pith::page::visible::page_words("", 0));
 }
 
 TEST_CASE("visible: degenerate and huge pages neither crash nor take long", "[visible]") {
@@ -288,7 +288,7 @@ TEST_CASE("visible: degenerate and huge pages neither crash nor take long", "[vi
         std::string pdf = make_pdf({});
         pdf.replace(pdf.find("[0 0 612 792]"), 13, box);  // the offsets that follow are not needed: poppler repairs
         const auto start = std::chrono::steady_clock::now();
-        const std::optional<Page> page = pith::visible::page_words(pdf, 0);
+        const std::optional<Page> page = pith::page::visible::page_words(pdf, 0);
         CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
         if (page)
             for (const Word& w : page->words)
@@ -303,23 +303,23 @@ TEST_CASE("visible: encode and decode are inverse; junk is refused", "[visible]"
     page.words.push_back({"Visible", 1.0 / 7, 2, 3, 4, 24, false, true, ""});
     page.words.push_back({"a\nb 3 \xE2\x82\xAC", -0.0, 1e-300, 1e300, 5, 0.05, true, false, "too small (0.1 pt)"});
     page.words.push_back({"", 0, 0, 0, 0, 0, true, false, "not painted"});
-    const std::string bytes = pith::visible::encode(page);
-    const std::optional<Page> back = pith::visible::decode(bytes);
+    const std::string bytes = pith::page::visible::encode(page);
+    const std::optional<Page> back = pith::page::visible::decode(bytes);
     REQUIRE(back);
-    CHECK(pith::visible::encode(*back) == bytes);
+    CHECK(pith::page::visible::encode(*back) == bytes);
     CHECK(back->width == page.width);
     CHECK(back->height == page.height);
     REQUIRE(back->words.size() == 3);
     CHECK(back->words[1].text == page.words[1].text);
     CHECK(back->words[0].x0 == page.words[0].x0);
     CHECK(back->words[1].hidden_why == "too small (0.1 pt)");
-    CHECK(pith::visible::visible_text(*back) == "Visible");
-    CHECK(pith::visible::all_text(*back) == "Visible a\nb 3 \xE2\x82\xAC\n");
+    CHECK(pith::page::visible::visible_text(*back) == "Visible");
+    CHECK(pith::page::visible::all_text(*back) == "Visible a\nb 3 \xE2\x82\xAC\n");
     // Every strict prefix, and any byte appended, is junk.
-    for (std::size_t n = 0; n < bytes.size(); ++n) CHECK(!pith::visible::decode(bytes.substr(0, n)));
-    CHECK(!pith::visible::decode(bytes + "x"));
-    CHECK(!pith::visible::decode("pith-visible 2 1 1 1\n0 0 0 0 0 0 0 1 0 3\nwhy\n"));  // visible with a reason
-    CHECK(!pith::visible::decode("pith-visible 2 nan 1 0\n"));
+    for (std::size_t n = 0; n < bytes.size(); ++n) CHECK(!pith::page::visible::decode(bytes.substr(0, n)));
+    CHECK(!pith::page::visible::decode(bytes + "x"));
+    CHECK(!pith::page::visible::decode("pith-visible 2 1 1 1\n0 0 0 0 0 0 0 1 0 3\nwhy\n"));  // visible with a reason
+    CHECK(!pith::page::visible::decode("pith-visible 2 nan 1 0\n"));
 }
 
 TEST_CASE("visible: text joins visible words by spaces and lines by newlines", "[visible]") {
@@ -328,13 +328,13 @@ TEST_CASE("visible: text joins visible words by spaces and lines by newlines", "
                   {"hidden", 0, 0, 0, 0, 10, true, false, "not painted"},
                   {"B", 0, 0, 0, 0, 10, false, true, ""},
                   {"C", 0, 0, 0, 0, 10, true, true, ""}};
-    CHECK(pith::visible::visible_text(page) == "A\nB C");
-    CHECK(pith::visible::all_text(page) == "A hidden\nB C");
+    CHECK(pith::page::visible::visible_text(page) == "A\nB C");
+    CHECK(pith::page::visible::all_text(page) == "A hidden\nB C");
 }
 
 TEST_CASE("visible: a word with letters painted white is not visible", "[visible]") {
     // One black letter: most of the word's glyph pixels show nothing.
-    std::optional<Page> page = pith::visible::page_words(
+    std::optional<Page> page = pith::page::visible::page_words(
         make_pdf({"BT /F1 24 Tf 72 600 Td (F) Tj 1 1 1 rg (orged Paper Title) Tj ET\n"}), 0);
     REQUIRE(page);
     const Word* w = find(*page, "Forged");
@@ -344,7 +344,7 @@ TEST_CASE("visible: a word with letters painted white is not visible", "[visible
     REQUIRE(w);
     CHECK(w->hidden_why == "not painted");
     // One white letter: the reader sees "Forge".
-    page = pith::visible::page_words(make_pdf({"BT /F1 24 Tf 72 600 Td (Forge) Tj 1 1 1 rg (d) Tj ET\n"}), 0);
+    page = pith::page::visible::page_words(make_pdf({"BT /F1 24 Tf 72 600 Td (Forge) Tj 1 1 1 rg (d) Tj ET\n"}), 0);
     REQUIRE(page);
     w = find(*page, "Forged");
     REQUIRE(w);
@@ -368,16 +368,16 @@ TEST_CASE("visible: page 1 of the real corpus", "[visible][corpus]") {
         const std::string bytes = corpus::file(cols[0]);
         INFO(cols[0]);
         const auto start = std::chrono::steady_clock::now();
-        const std::optional<Page> page = pith::visible::page_words(bytes, 0, cols[7]);
+        const std::optional<Page> page = pith::page::visible::page_words(bytes, 0, cols[7]);
         ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-        CHECK(ms.back() < (pith::visible::kRenderSeconds + 3) * 1000);
+        CHECK(ms.back() < (pith::page::visible::kRenderSeconds + 3) * 1000);
         if (cols[1] == "valid") CHECK(page);
         if (!page) continue;
         ++pages;
-        const std::string encoded = pith::visible::encode(*page);
-        const std::optional<Page> back = pith::visible::decode(encoded);
+        const std::string encoded = pith::page::visible::encode(*page);
+        const std::optional<Page> back = pith::page::visible::decode(encoded);
         REQUIRE(back);
-        CHECK(pith::visible::encode(*back) == encoded);
+        CHECK(pith::page::visible::encode(*back) == encoded);
         for (const Word& w : page->words) {
             ++words;
             hidden += !w.visible;
@@ -397,7 +397,7 @@ TEST_CASE("visible: page 1 of the real corpus", "[visible][corpus]") {
 
 TEST_CASE("visible: a word cut by the page edge is outside the page", "[visible]") {
     const std::optional<Page> page =
-        pith::visible::page_words(make_pdf({"BT /F1 24 Tf 560 600 Td " + kForged + " ET\n"}), 0);
+        pith::page::visible::page_words(make_pdf({"BT /F1 24 Tf 560 600 Td " + kForged + " ET\n"}), 0);
     REQUIRE(page);
     // poppler drops the characters that start past the edge: "Forge" is left, cut through its "e".
     const Word* w = nullptr;
@@ -406,7 +406,7 @@ TEST_CASE("visible: a word cut by the page edge is outside the page", "[visible]
     REQUIRE(w);
     CHECK(w->x1 > page->width);
     CHECK(w->hidden_why == "outside the page");
-    CHECK(pith::visible::visible_text(*page) == "Visible Control Title");
+    CHECK(pith::page::visible::visible_text(*page) == "Visible Control Title");
 }
 
 TEST_CASE("visible: a hidden title laid over other visible words is not visible", "[visible]") {
@@ -415,7 +415,7 @@ TEST_CASE("visible: a hidden title laid over other visible words is not visible"
     for (const std::string& hide : {std::string("3 Tr"), std::string("1 g"), std::string("7 Tr")}) {
         INFO(hide);
         const std::optional<Page> page =
-            pith::visible::page_words(make_pdf({"BT /F1 24 Tf " + hide + " 72 700 Td " + kForged + " ET\n"}), 0);
+            pith::page::visible::page_words(make_pdf({"BT /F1 24 Tf " + hide + " 72 700 Td " + kForged + " ET\n"}), 0);
         REQUIRE(page);
         require_shown_visible(*page);
         for (const char* text : {"Forged", "Paper"}) {
@@ -433,7 +433,7 @@ TEST_CASE("visible: a word under words of every group is crowded out", "[visible
     std::string stack;
     for (const char* word : {"(Aaaa)", "(Bbbb)", "(Cccc)", "(Dddd)", "(Eeee)"})
         stack += "BT /F1 24 Tf 72 600 Td " + std::string(word) + " Tj ET\n";
-    const std::optional<Page> page = pith::visible::page_words(make_pdf({stack}), 0);
+    const std::optional<Page> page = pith::page::visible::page_words(make_pdf({stack}), 0);
     REQUIRE(page);
     require_shown_visible(*page);
     int crowded = 0;

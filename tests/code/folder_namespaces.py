@@ -10,9 +10,7 @@ another module's namespace only to declare a class of it (`namespace pith::pdf {
 """
 import pathlib
 import re
-import shutil
 import sys
-import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "lib"))
 import treecheck  # noqa: E402
@@ -45,9 +43,7 @@ def problems(root):
 
 def planted(root):
     """The check must name a page file in pith::title and a definition in another module's namespace."""
-    with tempfile.TemporaryDirectory() as tmp:
-        copy = pathlib.Path(tmp)
-        shutil.copytree(root / "src", copy / "src")
+    with treecheck.copy_of(root, "src") as copy:
         title = copy / "src/page/title.hpp"
         title.write_text(title.read_text().replace("namespace pith::page::title {", "namespace pith::title {", 1))
         verify = copy / "src/verify/verify.hpp"

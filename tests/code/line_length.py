@@ -13,9 +13,7 @@ has. A file not listed may have none; a listed file may have no more than its co
 that has fewer must have its count lowered (or its line deleted), so the list only shrinks.
 """
 import pathlib
-import shutil
 import sys
-import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "lib"))
 import treecheck  # noqa: E402
@@ -59,11 +57,7 @@ def problems(root):
 def planted(root):
     """A long line in an unlisted file and one more in a listed file must each be named."""
     listed = next(iter(allowed(root)))
-    with tempfile.TemporaryDirectory() as tmp:
-        copy = pathlib.Path(tmp)
-        shutil.copytree(root / "src", copy / "src")
-        (copy / "tests/code").mkdir(parents=True)
-        shutil.copy(root / ALLOW, copy / ALLOW)
+    with treecheck.copy_of(root, "src", ALLOW) as copy:
         long_line = "// " + "x" * LIMIT + "\n"
         (copy / "src/page/title_judgement.hpp").write_text((root / "src/page/title_judgement.hpp").read_text() + long_line)
         (copy / listed).write_text((root / listed).read_text() + long_line)

@@ -14,9 +14,7 @@ module depend only on modules declared before it; this check repeats that rule.
 """
 import pathlib
 import re
-import shutil
 import sys
-import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "lib"))
 import treecheck  # noqa: E402
@@ -96,10 +94,7 @@ def glossary_problems(root, design):
 
 def planted(root):
     """The check must name a planted back-arrow and a stale doc graph; 0 when it does."""
-    with tempfile.TemporaryDirectory() as tmp:
-        copy = pathlib.Path(tmp)
-        shutil.copytree(root / "src", copy / "src")
-        shutil.copytree(root / "cmake", copy / "cmake")
+    with treecheck.copy_of(root, "src", "cmake") as copy:
         (copy / "doc").mkdir()
         design = (root / "doc/design.md").read_text()
         design = design.replace("page      -> ", "page      -> stamp ", 1)

@@ -17,9 +17,7 @@ Outside src/pdf, in code (comments and string literals are left out):
 """
 import pathlib
 import re
-import shutil
 import sys
-import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "lib"))
 import treecheck  # noqa: E402
@@ -64,10 +62,7 @@ def problems(root):
 
 def planted(root):
     """Each planted line must be named; 0 when all three are."""
-    with tempfile.TemporaryDirectory() as tmp:
-        copy = pathlib.Path(tmp)
-        for part in ("src", "cmake"):
-            shutil.copytree(root / part, copy / part)
+    with treecheck.copy_of(root, "src", "cmake") as copy:
         stamp = copy / "src/stamp/stamp.cpp"
         stamp.write_text(stamp.read_text() + "\n// planted\nnamespace pith::stamp {\n"
                          "bool planted_has(const pdf::Object& o) { return o.IsDictionary(); }\n"

@@ -15,9 +15,7 @@ In code (comments and string literals left out):
 """
 import pathlib
 import re
-import shutil
 import sys
-import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "lib"))
 import treecheck  # noqa: E402
@@ -70,9 +68,7 @@ def planted(root):
     }
     found = []
     for wanted, (rel, plant) in faults.items():
-        with tempfile.TemporaryDirectory() as tmp:
-            copy = pathlib.Path(tmp)
-            shutil.copytree(root / "src", copy / "src")
+        with treecheck.copy_of(root, "src") as copy:
             target = copy / rel
             target.write_text(plant(target.read_text()))
             found += [f for f in problems(copy) if wanted in f]

@@ -1,8 +1,25 @@
 # SPDX-License-Identifier: MIT
 """The command line of the checks of the source tree (tests/code): `SCRIPT SOURCE_DIR` checks the
 tree, `SCRIPT SOURCE_DIR --planted` proves the check catches what a copy of the tree has planted."""
+import contextlib
 import pathlib
+import shutil
 import sys
+import tempfile
+
+
+@contextlib.contextmanager
+def copy_of(root, *parts):
+    """A temporary copy of these parts of the tree (folders or files), to plant a broken rule in."""
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = pathlib.Path(tmp)
+        for part in parts:
+            (copy / part).parent.mkdir(parents=True, exist_ok=True)
+            if (root / part).is_dir():
+                shutil.copytree(root / part, copy / part)
+            else:
+                shutil.copy(root / part, copy / part)
+        yield copy
 
 
 def planted_result(found, wanted):

@@ -53,6 +53,13 @@ add_test(NAME cli_option_table
           --pith $<TARGET_FILE:pith> --tables $<TARGET_FILE:pith_option_table> --source ${CMAKE_SOURCE_DIR})
 set_tests_properties(cli_option_table PROPERTIES TIMEOUT 60 LABELS "cli")
 
+# PITH_TRACE: stamp and verify write one JSON line per step, children's steps too, and
+# bench/trace_steps.py reads them; without it nothing is written.
+add_test(NAME cli_trace
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/trace.py
+          --pith $<TARGET_FILE:pith> --source ${CMAKE_SOURCE_DIR})
+set_tests_properties(cli_trace PROPERTIES TIMEOUT 120 LABELS "cli")
+
 # One JSON form per result (issue 33): a batch report line says what pith stamp --json and
 # pith verify --json say of the same file, with the same values.
 foreach(case stamp verify)

@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/platform.hpp"
+#include "core/trace.hpp"
 #include "page/pixels.hpp"
 
 #include <fcntl.h>
@@ -157,6 +158,8 @@ private:
         const unsigned long cpu = o_.timeout_s > 0 ? static_cast<unsigned long>(std::ceil(o_.timeout_s)) : 0;
         child::limit({cpu, 2, static_cast<unsigned long long>(o_.memory_mb) << 20, false});
         Json r;
+        trace::subject(e.input);
+        const trace::Span span("batch.file");
         try {
             run_test_hooks(e);
             r = o_.mode == Mode::Stamp ? stamp_one(e, keyring_, o_) : verify_one(e, keyring_, o_);

@@ -3,6 +3,7 @@
 
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "core/trace.hpp"
 #include "pdf/file_impl.hpp"
 #include "pdf/filters.hpp"
 #include "pdf/syntax.hpp"
@@ -1061,6 +1062,7 @@ File File::open(const std::string& path, const OpenOptions& options) {
 }
 
 File File::open(int fd, const std::string& name, const OpenOptions& options) {
+    const trace::Span span("pdf.open");
     auto impl = std::make_unique<Impl>();
     impl->name = name;
     struct stat st;
@@ -1081,6 +1083,7 @@ File File::open(int fd, const std::string& name, const OpenOptions& options) {
 }
 
 File File::from_bytes(std::string bytes, const std::string& name, const OpenOptions& options) {
+    const trace::Span span("pdf.open");
     auto impl = std::make_unique<Impl>();
     impl->name = name;
     impl->owned = std::move(bytes);

@@ -4,6 +4,7 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/number.hpp"
+#include "core/trace.hpp"
 #include "page/title.hpp"
 #include "pdf/file.hpp"
 #include "pdf/objects.hpp"
@@ -125,9 +126,9 @@ std::string body_of_link(const std::string& uri) {
 }
 
 PithData extract(pdf::File& file) {
+    const trace::Span span("pith_data.extract");
     PithData e;
     e.file = file.name();
-    const Object& catalog = file.catalog();
     if (const std::optional<Ref> metadata = pdf::metadata_stream(file)) {
         e.has_xmp = true;
         try {

@@ -18,7 +18,7 @@ set_tests_properties(platform_symbols PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60 
 
 # The conventions of a command-line tool (tests/cli/cli_conventions.py): stdin and stdout as files,
 # --help per subcommand, JSON lines, the man page, no terminal escapes from file contents.
-foreach(case keygen_existing_id stamp_stdout unknown_command subcommand_help stdin verify_json_lines batch_dry_run_json man_page
+foreach(case keygen_existing_id stamp_stdout unknown_command subcommand_help stdin verify_json_lines verify_jobs batch_dry_run_json man_page
              terminal_escapes)
   add_test(NAME cli_${case}
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_conventions.py

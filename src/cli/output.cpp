@@ -59,8 +59,10 @@ void print_field(const std::string& label, const std::string& value, std::FILE* 
     std::fprintf(out, "%-12s %s\n", printable(label + ":").c_str(), printable(value).c_str());
 }
 
-void print_error(const std::string& message, const std::string& code) {
-    std::fprintf(stderr, "pith: %s  [%s]\n", printable(message).c_str(), code.c_str());
+std::string error_line(const std::string& message, const std::string& code) {
+    return "pith: " + printable(message) + "  [" + code + "]\n";
 }
+
+void print_error(const std::string& message, const std::string& code) { std::fputs(error_line(message, code).c_str(), stderr); }
 
 }  // namespace pith::cli

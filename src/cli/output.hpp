@@ -22,5 +22,7 @@ void print_field(const std::string& label, const std::string& value, std::FILE* 
 // An error, as every command shows it: "pith: MESSAGE  [CODE]" on standard error, the code
 // bracketed as verify's findings are (doc/errors.md lists the codes).
 void print_error(const std::string& message, const std::string& code);
+// The same line, as text.
+std::string error_line(const std::string& message, const std::string& code);
 
 }  // namespace pith::cli

@@ -4,8 +4,11 @@
 #include "cli/option_flags.hpp"
 #include "cli/output.hpp"
 #include "cli/registry_flags.hpp"
+#include "core/child.hpp"
+#include "core/cpus.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "core/json.hpp"
 #include "pith_data/pith_data.hpp"
 #include "page/pixels.hpp"
 #include "pdf/budget.hpp"
@@ -19,6 +22,11 @@
 
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
 #include <memory>
 
 namespace pith::cli {
@@ -93,6 +101,7 @@ struct VerifyCommand {
     verify::Options options;  // the table's options (verify/options_table.hpp) go here as they are parsed
     RegistryFlags registry;
     std::string picture;  // --picture FILE.png|.html
+    int jobs = 0;         // files verified at a time; 0: every CPU this process may use
 };
 
 // --online: the registry's answer for the number a PDF carries; its record becomes the record the
@@ -141,53 +150,115 @@ verify::Options verify_options(const VerifyCommand& c) {
     return options;
 }
 
+// What verifying one file gives: its exit status, its JSON report, and what it prints on standard
+// output and standard error, so that files verified side by side print in the order given.
+struct Verified {
+    int code = kExitOk;
+    Json report;
+    std::string out, err;
+};
+
+// The text a FILE* stream gets, for functions that print to one.
+std::string printed(const std::function<void(std::FILE*)>& print) {
+    char* text = nullptr;
+    std::size_t size = 0;
+    std::FILE* stream = open_memstream(&text, &size);
+    if (!stream) throw Error("cannot make a memory stream: " + std::string(std::strerror(errno)), err::internal_error);
+    print(stream);
+    std::fclose(stream);
+    std::string out(text, size);
+    std::free(text);
+    return out;
+}
+
+Verified verify_one(const std::string& file, const VerifyCommand& c, const Keyring& keyring, verify::Options options,
+                    AtomicFile* picture_out, verify::picture::Format format, bool colour) {
+    Verified v;
+    try {
+        std::optional<registry::Answer> online;
+        if (c.online) {
+            online = ask_registry(file, c);
+            options.expected = online ? online->record : std::nullopt;
+        }
+        // The picture is drawn while the file is open, of the report as printed.
+        const auto draw = [&](pdf::File& pdf, verify::Report& report) {
+            if (online) verify::add_registry_answer(report, online->code, online->why);
+            if (picture_out) picture_out->write(verify::picture::draw(pdf, options.password, report, format));
+        };
+        verify::Report report = pdf::within_budget(file, [&] { return verify::verify(file, keyring, options, draw); });
+        if (picture_out) picture_out->commit();
+        v.code = exit_code_of(report.state);
+        v.report = report.to_json();
+        if (!c.json) {
+            const char* state = verify::to_string(report.state);
+            const char* ansi = report.state == verify::State::Trusted ? "\033[32;1m"
+                               : report.state == verify::State::Invalid ? "\033[31;1m" : "\033[33;1m";
+            v.out = printed([&](std::FILE* out) {
+                std::fprintf(out, "%s: %s%s%s%s%s\n", printable(file).c_str(), colour ? ansi : "",
+                             report.state == verify::State::Invalid ? "INVALID" : state, colour ? "\033[0m" : "",
+                             report.number.empty() ? "" : "  ", printable(report.number).c_str());
+                print_findings(report.findings, out);
+            });
+        }
+    } catch (const Error& e) {
+        v.code = kExitUsage;
+        v.report = verify::unreadable_to_json(file, e);
+        v.err = error_line(e.what(), e.code());
+    }
+    return v;
+}
+
+// How long one file's verification may take in its child: its own readers stop far sooner.
+constexpr double kFileSeconds = 3600;
+
+// Several files are verified side by side, each in a child, `--jobs` at a time: one file's
+// reading of its title block leaves the other CPUs idle (doc/performance.md).
+std::vector<Verified> verify_in_children(const VerifyCommand& c, const Keyring& keyring, const verify::Options& options,
+                                         bool colour) {
+    std::vector<Verified> all;
+    const unsigned jobs = c.jobs > 0 ? static_cast<unsigned>(c.jobs) : usable_cpus();
+    child::in_order(c.files.size(), jobs, kFileSeconds, [&](std::size_t i) {
+        const Verified v = verify_one(c.files[i], c, keyring, options, nullptr, {}, colour);
+        return Json{{"code", v.code}, {"report", v.report}, {"out", v.out}, {"err", v.err}}.dump(
+            -1, ' ', false, Json::error_handler_t::replace);
+    }, [&](std::size_t i, child::Ended ended) {
+        Verified v;
+        try {
+            if (!ended.bytes || !ended.exited_cleanly()) throw Error("", err::internal_error);
+            const Json j = parse_json(*ended.bytes, "the verification of " + c.files[i]);
+            v = {j.at("code").get<int>(), j.at("report"), j.at("out").get<std::string>(), j.at("err").get<std::string>()};
+        } catch (const std::exception&) {
+            const Error e(c.files[i] + ": its verification crashed or ran out of time", err::internal_error);
+            v = {kExitUsage, verify::unreadable_to_json(c.files[i], e), "", error_line(e.what(), e.code())};
+        }
+        all.push_back(std::move(v));
+    });
+    return all;
+}
+
 int run_verify(const VerifyCommand& c) {
     if (c.online && !c.record.empty()) throw Error("give --record or --online, not both", err::options_invalid);
+    if (c.jobs < 0) throw Error("--jobs must be 0 (every CPU) or more", err::options_invalid);
     verify::picture::Format format = verify::picture::Format::Png;
     const std::unique_ptr<AtomicFile> picture_out = picture_file(c, format);
-    Keyring keyring = Keyring::load(c.keyrings);
-    verify::Options options = verify_options(c);
-    bool colour = use_colour(stdout);
+    const Keyring keyring = Keyring::load(c.keyrings);
+    const verify::Options options = verify_options(c);
+    const bool colour = use_colour(stdout);
+    std::vector<Verified> all;
+    if (c.files.size() > 1) {
+        page::pixels::preload_readers();  // once, for every child
+        all = verify_in_children(c, keyring, options, colour);
+    } else {
+        all.push_back(verify_one(c.files[0], c, keyring, options, picture_out.get(), format, colour));
+    }
     int worst = kExitOk;
-    Json all = Json::array();
-    if (c.files.size() > 1) page::pixels::preload_readers();
-    for (const auto& file : c.files) {
-        int code;
-        Json result;
-        try {
-            std::optional<registry::Answer> online;
-            if (c.online) {
-                online = ask_registry(file, c);
-                options.expected = online ? online->record : std::nullopt;
-            }
-            // The picture is drawn while the file is open, of the report as printed.
-            const auto draw = [&](pdf::File& pdf, verify::Report& report) {
-                if (online) verify::add_registry_answer(report, online->code, online->why);
-                if (picture_out) picture_out->write(verify::picture::draw(pdf, options.password, report, format));
-            };
-            verify::Report report = pdf::within_budget(file, [&] { return verify::verify(file, keyring, options, draw); });
-            if (picture_out) picture_out->commit();
-            code = exit_code_of(report.state);
-            result = report.to_json();
-            if (!c.json) {
-                const char* state = verify::to_string(report.state);
-                const char* ansi = report.state == verify::State::Trusted ? "\033[32;1m"
-                                   : report.state == verify::State::Invalid ? "\033[31;1m" : "\033[33;1m";
-                std::printf("%s: %s%s%s%s%s\n", printable(file).c_str(), colour ? ansi : "",
-                            report.state == verify::State::Invalid ? "INVALID" : state, colour ? "\033[0m" : "",
-                            report.number.empty() ? "" : "  ", printable(report.number).c_str());
-                print_findings(report.findings, stdout);
-            }
-        } catch (const Error& e) {
-            code = kExitUsage;
-            result = verify::unreadable_to_json(file, e);
-            print_error(e.what(), e.code());
-        }
-        all.push_back(result);
-        if (severity(code) > severity(worst)) worst = code;
+    for (const Verified& v : all) {
+        std::fputs(v.out.c_str(), stdout);
+        std::fputs(v.err.c_str(), stderr);
+        if (severity(v.code) > severity(worst)) worst = v.code;
     }
     if (c.json)  // JSON Lines: one report per line, whatever the count (jq reads it as it is)
-        for (const Json& report : all) std::printf("%s\n", report.dump(-1, ' ', false, Json::error_handler_t::replace).c_str());
+        for (const Verified& v : all) std::printf("%s\n", v.report.dump(-1, ' ', false, Json::error_handler_t::replace).c_str());
     return worst;
 }
 
@@ -280,6 +351,7 @@ void add_verify_options(CLI::App& cmd, VerifyCommand& v) {
     add_bound(cmd, row("--online"), v.online);
     add_bound(cmd, row("--json"), v.json);
     add_bound(cmd, row("--picture"), v.picture)->type_name("FILE");
+    add_bound(cmd, row("--jobs"), v.jobs);
     add_registry_flags(&cmd, v.registry);
 }
 

@@ -11,11 +11,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <optional>
 #include <utility>
 
@@ -204,6 +206,19 @@ Ended Child::wait(double seconds) {
     if (!ended.bytes) kill();
     ended.status = reap();
     return ended;
+}
+
+void in_order(std::size_t count, unsigned jobs, double seconds, const std::function<std::string(std::size_t)>& work,
+              const std::function<void(std::size_t, Ended)>& done) {
+    std::deque<Child> running;  // children of indexes first .. first + size() - 1
+    std::size_t first = 0, next = 0;
+    while (first < count) {
+        for (; next < count && running.size() < std::max(jobs, 1u); ++next)
+            running.emplace_back([&work, next] { return work(next); });
+        Ended ended = running.front().started() ? running.front().wait(seconds) : Ended{};
+        running.pop_front();
+        done(first++, std::move(ended));
+    }
 }
 
 }  // namespace pith::child

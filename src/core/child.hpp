@@ -79,4 +79,11 @@ private:
     std::string error_;
 };
 
+// Runs work(0) .. work(count - 1), each in a child of its own, at most `jobs` at a time, and
+// hands each child's end to `done` in index order, each as soon as it and those before it are in.
+// A child that could not start, or ran longer than `seconds` (and was killed), has no bytes; one
+// that crashed did not exit cleanly.
+void in_order(std::size_t count, unsigned jobs, double seconds, const std::function<std::string(std::size_t)>& work,
+              const std::function<void(std::size_t, Ended)>& done);
+
 }  // namespace pith::child

@@ -153,6 +153,32 @@ def case_verify_json_lines(ctx):
             check(set(doc) >= {"file", "state", "number", "success", "informational", "failure"}, "shape: %s" % sorted(doc))
 
 
+def case_verify_jobs(ctx):
+    """Several files are verified side by side (--jobs): the same reports, in the order given,
+    with the same exit status, whether one, two or three at a time; an unreadable file among them
+    says so on standard error in its place."""
+    stamped = ctx.stamped()
+    junk = ctx.path("junk.pdf")
+    with open(junk, "wb") as f:
+        f.write(b"junk\n")
+    files = [stamped, ctx.article, junk, stamped, ctx.article]
+    runs = {}
+    for jobs in ("1", "2", "3"):
+        for form in ([], ["--json"]):
+            rc, out, err = ctx.run(["verify", "--jobs", jobs] + form + files)
+            runs.setdefault(tuple(form), []).append((rc, out, err))
+    for form, results in runs.items():
+        check(len(set(results)) == 1, "--jobs 1, 2 and 3 differ%s: %r" % (" (--json)" if form else "", [r[0] for r in results]))
+    rc, out, err = runs[("--json",)][0]
+    check(rc == 2, "an unreadable file among them: exit %d, want 2" % rc)
+    check([json.loads(line)["file"] for line in out.splitlines()] == files, "the reports are not in the order given: %r" % out[:300])
+    rc, out, err = runs[()][0]
+    named = [line.split(":")[0] for line in out.splitlines() if not line.startswith(" ")]
+    check(named == [stamped, ctx.article, stamped, ctx.article], "the text reports are not in the order given: %r" % named)
+    check(err.count("pith: ") == 1 and junk in err, "standard error: %r" % err)
+    print("%d files at 1, 2 and 3 at a time: the same reports in the same order, exit %d" % (len(files), rc))
+
+
 def case_batch_dry_run_json(ctx):
     stamped = ctx.stamped()
     manifest = ctx.path("manifest.jsonl")

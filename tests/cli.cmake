@@ -18,7 +18,7 @@ set_tests_properties(platform_symbols PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60 
 
 # The conventions of a command-line tool (tests/cli/cli_conventions.py): stdin and stdout as files,
 # --help per subcommand, JSON lines, the man page, no terminal escapes from file contents.
-foreach(case keygen_existing_id stamp_stdout unknown_command subcommand_help stdin verify_json_lines verify_jobs batch_dry_run_json man_page
+foreach(case keygen_existing_id stamp_stdout unknown_command subcommand_help stdin verify_json_lines verify_jobs trace batch_dry_run_json man_page
              terminal_escapes)
   add_test(NAME cli_${case}
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_conventions.py
@@ -52,13 +52,6 @@ add_test(NAME cli_option_table
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/option_table.py
           --pith $<TARGET_FILE:pith> --tables $<TARGET_FILE:pith_option_table> --source ${CMAKE_SOURCE_DIR})
 set_tests_properties(cli_option_table PROPERTIES TIMEOUT 60 LABELS "cli")
-
-# PITH_TRACE: stamp and verify write one JSON line per step, children's steps too, and
-# bench/trace_steps.py reads them; without it nothing is written.
-add_test(NAME cli_trace
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/trace.py
-          --pith $<TARGET_FILE:pith> --source ${CMAKE_SOURCE_DIR})
-set_tests_properties(cli_trace PROPERTIES TIMEOUT 120 LABELS "cli")
 
 # One JSON form per result (issue 33): a batch report line says what pith stamp --json and
 # pith verify --json say of the same file, with the same values.

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """The conventions a command-line tool keeps, one ctest per case (tests/cli.cmake): an existing key id,
 stamp to stdout and from stdin, unknown commands and per-subcommand --help, JSON lines, batch
---dry-run --json, no terminal escapes from file contents, the man page.
+--dry-run --json, no terminal escapes from file contents, the man page, several files verified
+side by side, PITH_TRACE.
 
 usage: cli_conventions.py --pith PITH --source SRC CASE
 Each case works in a temporary directory with an empty HOME. Exit 0 pass, 1 fail.
@@ -177,6 +178,40 @@ def case_verify_jobs(ctx):
     check(named == [stamped, ctx.article, stamped, ctx.article], "the text reports are not in the order given: %r" % named)
     check(err.count("pith: ") == 1 and junk in err, "standard error: %r" % err)
     print("%d files at 1, 2 and 3 at a time: the same reports in the same order, exit %d" % (len(files), rc))
+
+
+def traced(ctx, name, args, subject):
+    """`pith ARGS` with PITH_TRACE: one whole step `name` about `subject`; pith's steps and its
+    children's (poppler's page text, the title block rendered and read) inside its time."""
+    trace = ctx.path("trace.jsonl")
+    rc, out, err = ctx.run(args, env={"PITH_TRACE": trace})
+    check(rc in (0, 4), "%s: exit %d: %s" % (name, rc, err.strip()))  # 4: the example's key is in no keyring
+    with open(trace, encoding="utf-8") as f:
+        spans = [json.loads(line) for line in f]
+    os.remove(trace)
+    whole = [s for s in spans if s["step"] == name]
+    check(len(whole) == 1 and whole[0]["subject"] == subject, "%s: the whole step: %r" % (name, whole))
+    top = whole[0]
+    steps = {s["step"] for s in spans}
+    for want in ("pdf.open", "pith_data.extract", "page_text.words", "pixels.render", "ocr.title_block", "pixels.wait"):
+        check(want in steps, "%s: no %s step (have %s)" % (name, want, sorted(steps)))
+    check(any(s["step"] == "ocr.title_block" and s["pid"] != top["pid"] for s in spans), "%s: the title block is read in pith's process" % name)
+    outside = [s["step"] for s in spans if s["start"] < top["start"] - 1 or s["start"] + s["ms"] > top["start"] + top["ms"] + 1]
+    check(not outside and all(s["ms"] >= 0 for s in spans), "%s: steps outside the command's time: %s" % (name, outside))
+    print("%s: %d spans in %d processes, %.0f ms" % (name, len(spans), len({s["pid"] for s in spans}), top["ms"]))
+
+
+def case_trace(ctx):
+    """PITH_TRACE (src/core/trace.hpp) for stamp and verify; nothing without it; bench/trace_steps.py
+    reads what it writes."""
+    stamped = ctx.path("stamped.pdf")
+    traced(ctx, "stamp", ["stamp", ctx.article, "--record", ctx.record, "-o", stamped], ctx.article)
+    traced(ctx, "verify", ["verify", stamped], stamped)
+    ctx.run(["verify", stamped])
+    check(not os.path.exists(ctx.path("trace.jsonl")), "without PITH_TRACE a trace was written")
+    p = subprocess.run([sys.executable, os.path.join(ctx.src, "bench", "trace_steps.py"), "--", ctx.pith, "verify", stamped],
+                       capture_output=True, text=True, env=ctx.env())
+    check(p.returncode == 0 and "ocr.title_block" in p.stdout, "bench/trace_steps.py: exit %d: %s" % (p.returncode, p.stdout + p.stderr))
 
 
 def case_batch_dry_run_json(ctx):

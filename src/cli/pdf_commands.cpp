@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/json.hpp"
+#include "core/reply.hpp"
 #include "pith_data/pith_data.hpp"
 #include "page/pixels.hpp"
 #include "pdf/budget.hpp"
@@ -217,17 +218,26 @@ std::vector<Verified> verify_in_children(const VerifyCommand& c, const Keyring& 
                                          bool colour) {
     std::vector<Verified> all;
     const unsigned jobs = c.jobs > 0 ? static_cast<unsigned>(c.jobs) : usable_cpus();
+    // The child's reply: the exit status, then the report, standard output and standard error,
+    // each as its length and its bytes (a file's name need not be UTF-8).
     child::in_order(c.files.size(), jobs, kFileSeconds, [&](std::size_t i) {
         const Verified v = verify_one(c.files[i], c, keyring, options, nullptr, {}, colour);
-        return Json{{"code", v.code}, {"report", v.report}, {"out", v.out}, {"err", v.err}}.dump(
-            -1, ' ', false, Json::error_handler_t::replace);
+        std::string reply = std::to_string(v.code) + " ";
+        for (const std::string& field : {v.report.dump(-1, ' ', false, Json::error_handler_t::replace), v.out, v.err})
+            reply += std::to_string(field.size()) + " " + field;
+        return reply;
     }, [&](std::size_t i, child::Ended ended) {
         Verified v;
+        const std::string bytes = ended.bytes && ended.exited_cleanly() ? std::move(*ended.bytes) : std::string();
+        reply::Reply in(bytes);
+        const std::optional<std::size_t> code = in.count();
+        std::optional<std::string> fields[3];
+        for (auto& field : fields)
+            if (const std::optional<std::size_t> n = in.count()) field = in.bytes(*n);
         try {
-            if (!ended.bytes || !ended.exited_cleanly()) throw Error("", err::internal_error);
-            const Json j = parse_json(*ended.bytes, "the verification of " + c.files[i]);
-            v = {j.at("code").get<int>(), j.at("report"), j.at("out").get<std::string>(), j.at("err").get<std::string>()};
-        } catch (const std::exception&) {
+            if (!code || !fields[0] || !fields[1] || !fields[2] || !in.done()) throw Error("", err::internal_error);
+            v = {static_cast<int>(*code), parse_json(*fields[0], c.files[i]), std::move(*fields[1]), std::move(*fields[2])};
+        } catch (const Error&) {
             const Error e(c.files[i] + ": its verification crashed or ran out of time", err::internal_error);
             v = {kExitUsage, verify::unreadable_to_json(c.files[i], e), "", error_line(e.what(), e.code())};
         }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <set>
 #include <string_view>
 
@@ -138,6 +139,7 @@ private:
     void operation(std::string_view op, const std::vector<Operand>& operands, std::size_t n, const Object* resources,
                    bool glyph_procedure, int depth);
     void numbers(const Operand& operand);
+    void clips(std::string_view op, const std::vector<Operand>& operands, std::size_t n);
     void graphics_state(const Object& value, int depth);
     void soft_mask(const Object& value, int depth);
     void colour_space(const Object& value, const Object* resources, int depth);
@@ -162,9 +164,19 @@ private:
         return depth > kMaxDepth;
     }
 
+    // Where a content stream stands, for clips() (one per content stream being walked, innermost
+    // last; a form inherits its caller's text rendering mode, as it does in every viewer).
+    struct Drawn {
+        bool path = false;         // a path is being built (m or re, not yet painted)
+        bool glyphs = false;       // the open text object has shown a glyph
+        int text_mode = 0;         // Tr, which q and Q save and restore
+        std::vector<int> saved;
+    };
+
     pdf::File& file_;
     std::vector<pdf::Rect> keep_clear_;  // on this page
     std::set<std::uint32_t> seen_;
+    std::vector<Drawn> drawn_;
 };
 
 // Object `num` (read already) holds a key twice with different values: Ghostscript draws with the
@@ -225,6 +237,7 @@ void Walk::content(const std::string& bytes, const Object* resources, bool glyph
     std::vector<Operand> operands;
     std::size_t n = 0;
     std::string_view op;
+    drawn_.push_back({false, false, drawn_.empty() ? 0 : drawn_.back().text_mode, {}});
     try {
         for (;;) {
             if (n == operands.size()) operands.emplace_back();
@@ -234,15 +247,44 @@ void Walk::content(const std::string& bytes, const Object* resources, bool glyph
                 numbers(operands[n++]);
                 continue;
             }
+            clips(op, operands, n);
             operation(op, operands, n, resources, glyph_procedure, depth);
             n = 0;
         }
     } catch (const pdf::TooLarge&) {
+        drawn_.pop_back();
         throw;
     } catch (const Error&) {
         // a syntax error ends the content for every reader: what precedes it was walked, and
         // the damage is the file's defects' to report
     }
+    drawn_.pop_back();
+}
+
+// Clips the renderers make differently of the same operators: a clip (W, W*) with no path being
+// built clips everything away in MuPDF and nothing in poppler and Ghostscript; a text object in
+// a clipping mode (Tr 4 to 7) that shows no glyph clips everything away in Ghostscript and
+// nothing in poppler and MuPDF. Either hides, in one viewer only, all that follows.
+void Walk::clips(std::string_view op, const std::vector<Operand>& operands, std::size_t n) {
+    Drawn& d = drawn_.back();
+    const auto shows = [](const Operand& o) {
+        if (o.kind == Operand::String) return !o.bytes.empty();
+        return o.kind == Operand::Array &&
+               std::any_of(o.items.begin(), o.items.end(), [](const Operand& i) { return i.kind == Operand::String && !i.bytes.empty(); });
+    };
+    if (op == "m" || op == "re") d.path = true;
+    else if (op == "S" || op == "s" || op == "f" || op == "F" || op == "f*" || op == "B" || op == "B*" || op == "b" || op == "b*" ||
+             op == "n")
+        d.path = false;
+    else if ((op == "W" || op == "W*") && !d.path) note("a clip (" + std::string(op) + ") with no path to clip to");
+    else if (op == "q") d.saved.push_back(d.text_mode);
+    else if (op == "Q" && !d.saved.empty()) d.text_mode = d.saved.back(), d.saved.pop_back();
+    else if (op == "Tr" && n > 0 && operands[n - 1].kind == Operand::Number)
+        d.text_mode = static_cast<int>(std::strtol(std::string(operands[n - 1].number_text).c_str(), nullptr, 10));
+    else if (op == "BT") d.glyphs = false;
+    else if ((op == "Tj" || op == "TJ" || op == "'" || op == "\"") && n > 0 && shows(operands[n - 1])) d.glyphs = true;
+    else if (op == "ET" && d.text_mode >= 4 && d.text_mode <= 7 && !d.glyphs)
+        note("a text object in clipping mode " + std::to_string(d.text_mode) + " (Tr) that shows no glyph");
 }
 
 void Walk::operation(std::string_view op, const std::vector<Operand>& operands, std::size_t n, const Object* resources,

@@ -13,9 +13,8 @@ MuPDF (mutool draw), exiftool or qpdf/pikepdf, never with pith: a claim that doe
 fails the build (exit 1). Exit 77 when a needed tool is missing.
 
 --only MODULE,... builds the keys and records A, B, C and then only those attack-class modules'
-files: headings_same_type and viewers_draw_outlines (not in the default build: their counts are
-expected_counts_words.json's and expected_counts_draw_outlines.json's)
-or any of titles, resave, viewers, viewers_draw, changes, pixels.
+files: headings_same_type (not in the default build: its counts are expected_counts_words.json's)
+or any of titles, resave, viewers, viewers_draw, viewers_draw_outlines, changes, pixels.
 """
 import argparse
 import hashlib
@@ -1217,11 +1216,13 @@ def main():
     import headings  # noqa: E402
     import pixels  # noqa: E402
     import viewers_draw  # noqa: E402
+    import viewers_draw_outlines  # noqa: E402
     import resave  # noqa: E402
     import titles  # noqa: E402
     import viewers  # noqa: E402
     import words  # noqa: E402
-    return finish(args, b, (titles, resave, viewers, viewers_draw, changes, pixels, words, headings), a)
+    return finish(args, b, (titles, resave, viewers, viewers_draw, viewers_draw_outlines, changes, pixels, words, headings),
+                  a)
 
 
 def finish(args, b, modules, a):

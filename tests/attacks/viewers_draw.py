@@ -228,7 +228,7 @@ def references(b):
 
 def build_clip_outlines(b):
     """The clipping attacks with B's title drawn as filled outlines, so that the text layer holds A's
-    title only: they verify `trusted` (viewers_draw_outlines.py keeps them out of the default build)."""
+    title only: only the closed list catches them (viewers_draw_outlines.py)."""
     references(b)
     b.stamp(ba.paper(title_ops=outlined(TITLE_B)), "A", REF_B_DRAWN)
     for key, held, what, shows_a, shows_b in CLIPS:

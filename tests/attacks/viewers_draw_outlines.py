@@ -4,10 +4,9 @@ in white and draws A's title as text, opened by an empty clipping path (`W n`, `
 with no current path: MuPDF clips everything) or a text clip mode set in a text object that shows
 no glyph (`BT 7 Tr ET`, modes 4 to 7: Ghostscript clips everything). poppler, and pith with it,
 draws the block (A's title); MuPDF or Ghostscript does not (B's title). Stamped with A's record.
-They verify `trusted` today: not in the default build until the closed list refuses the
-construct (`build_attacks.py --only viewers_draw_outlines`, counts in
-expected_counts_draw_outlines.json). Built by viewers_draw.build_clip_outlines(); the same attacks
-with B's title as text are in the default build (`viewers-clip-*`)."""
+The text layer holds A's title only, so only the closed list catches them (a clip with no path,
+a text clipping mode that shows no glyph: `unverified`, pith.construct.unlisted). Built by
+viewers_draw.build_clip_outlines(); the same attacks with B's title as text are `viewers-clip-*`."""
 import viewers_draw
 
 CHECKS = viewers_draw.CHECKS

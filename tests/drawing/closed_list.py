@@ -60,6 +60,15 @@ def form(content, resources=""):
 
 # Off the list: (name, what the message must name, page).
 UNLISTED = [
+    ("clip-without-path", "a clip (W) with no path to clip to", lambda: page("q W n 1 0 0 rg 72 500 200 40 re f Q\n")),
+    ("clip-after-close-only", "a clip (W*) with no path to clip to", lambda: page("q h W* n 72 500 200 40 re f Q\n")),
+    ("text-clip-no-glyph", "a text object in clipping mode 7 (Tr) that shows no glyph",
+     lambda: page("q BT 7 Tr ET 72 500 200 40 re f Q\n")),
+    ("text-clip-empty-string", "a text object in clipping mode 4 (Tr) that shows no glyph",
+     lambda: page("q BT /F1 12 Tf 4 Tr () Tj ET 72 500 200 40 re f Q\n")),
+    ("text-clip-mode-inherited-by-form", "a text object in clipping mode 6 (Tr) that shows no glyph",
+     lambda: page("q BT 6 Tr ET Q q BT 6 Tr /F1 12 Tf (x) Tj ET /X0 Do Q\n", xobjects="/X0 6 0 R",
+                  extra_objects=[form("BT ET 72 500 200 40 re f")])),
     ("transfer", "graphics state /TR", lambda: page("q /G0 gs 0.5 g 72 500 200 40 re f Q\n", gstates="/G0 << /TR %s >>" % FN)),
     ("black-generation", "graphics state /BG",
      lambda: page("q /G0 gs 0 g 72 500 200 40 re f Q\n", gstates="/G0 << /BG %s /UCR %s >>" % (FN, FN))),
@@ -140,6 +149,9 @@ VIEWERS = [
 
 # On the list: (name, page).
 LISTED = [
+    ("clips-with-paths-and-glyphs", lambda: page("q 72 500 200 40 re W n 0 0 1 rg 72 500 200 40 re f Q "
+                                                 "q 0 0 m 9 9 l h W* n Q q BT /F1 12 Tf 7 Tr 72 520 Td (clip) Tj ET Q "
+                                                 "BT 0 Tr ET q BT 4 Tr [(a) 3 (b)] TJ ET Q\n")),
     ("plain", lambda: page()),
     ("transparency", lambda: page("q /G0 gs 1 0 0 rg 72 500 200 40 re f Q\n",
                                   gstates="/G0 << /Type /ExtGState /CA 0.5 /ca 0.5 /BM /Multiply /LW 2 /SA true >>")),

@@ -31,6 +31,8 @@ const std::set<std::string_view> kOperators = {
     "q",  "Q",  "re", "RG", "rg",  "ri", "s",   "S",  "SC", "sc", "SCN", "scn", "sh", "T*", "Tc", "Td", "TD",  "Tf",
     "Tj", "TJ", "TL", "Tm", "Tr",  "Ts", "Tw",  "Tz", "v",  "w",  "W",   "W*",  "y",  "'",  "\""};
 const std::set<std::string_view> kGlyphOperators = {"d0", "d1"};
+// The operators that end a path, painting it (or not: n) and applying a clip given for it.
+const std::set<std::string_view> kPaintings = {"S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "n"};
 
 const std::set<std::string> kIntents = {"AbsoluteColorimetric", "RelativeColorimetric", "Saturation", "Perceptual"};
 
@@ -168,6 +170,7 @@ private:
     // last; a form inherits its caller's text rendering mode, as it does in every viewer).
     struct Drawn {
         bool path = false;         // a path is being built (m or re, not yet painted)
+        std::string clip;          // W or W* given for the path the next painting ends
         bool glyphs = false;       // the open text object has shown a glyph
         int text_mode = 0;         // Tr, which q and Q save and restore
         std::vector<int> saved;
@@ -237,7 +240,7 @@ void Walk::content(const std::string& bytes, const Object* resources, bool glyph
     std::vector<Operand> operands;
     std::size_t n = 0;
     std::string_view op;
-    drawn_.push_back({false, false, drawn_.empty() ? 0 : drawn_.back().text_mode, {}});
+    drawn_.push_back({false, "", false, drawn_.empty() ? 0 : drawn_.back().text_mode, {}});
     try {
         for (;;) {
             if (n == operands.size()) operands.emplace_back();
@@ -261,30 +264,40 @@ void Walk::content(const std::string& bytes, const Object* resources, bool glyph
     drawn_.pop_back();
 }
 
-// Clips the renderers make differently of the same operators: a clip (W, W*) with no path being
-// built clips everything away in MuPDF and nothing in poppler and Ghostscript; a text object in
-// a clipping mode (Tr 4 to 7) that shows no glyph clips everything away in Ghostscript and
+// Clips the renderers make differently of the same operators: a clip (W, W*) whose painting ends
+// no path clips everything away in MuPDF and nothing in poppler and Ghostscript; a text object
+// in a clipping mode (Tr 4 to 7) that shows no glyph clips everything away in Ghostscript and
 // nothing in poppler and MuPDF. Either hides, in one viewer only, all that follows.
 void Walk::clips(std::string_view op, const std::vector<Operand>& operands, std::size_t n) {
     Drawn& d = drawn_.back();
     const auto shows = [](const Operand& o) {
         if (o.kind == Operand::String) return !o.bytes.empty();
-        return o.kind == Operand::Array &&
-               std::any_of(o.items.begin(), o.items.end(), [](const Operand& i) { return i.kind == Operand::String && !i.bytes.empty(); });
+        return o.kind == Operand::Array && std::any_of(o.items.begin(), o.items.end(), [](const Operand& i) {
+                   return i.kind == Operand::String && !i.bytes.empty();
+               });
     };
-    if (op == "m" || op == "re") d.path = true;
-    else if (op == "S" || op == "s" || op == "f" || op == "F" || op == "f*" || op == "B" || op == "B*" || op == "b" || op == "b*" ||
-             op == "n")
+    if (op == "m" || op == "re") {
+        d.path = true;
+    } else if (op == "W" || op == "W*") {  // before or after the path: it takes effect at the painting
+        d.clip = op;
+    } else if (kPaintings.count(op)) {
+        if (!d.clip.empty() && !d.path) note("a clip (" + d.clip + ") with no path to clip to");
         d.path = false;
-    else if ((op == "W" || op == "W*") && !d.path) note("a clip (" + std::string(op) + ") with no path to clip to");
-    else if (op == "q") d.saved.push_back(d.text_mode);
-    else if (op == "Q" && !d.saved.empty()) d.text_mode = d.saved.back(), d.saved.pop_back();
-    else if (op == "Tr" && n > 0 && operands[n - 1].kind == Operand::Number)
+        d.clip.clear();
+    } else if (op == "q") {
+        d.saved.push_back(d.text_mode);
+    } else if (op == "Q" && !d.saved.empty()) {
+        d.text_mode = d.saved.back();
+        d.saved.pop_back();
+    } else if (op == "Tr" && n > 0 && operands[n - 1].kind == Operand::Number) {
         d.text_mode = static_cast<int>(std::strtol(std::string(operands[n - 1].number_text).c_str(), nullptr, 10));
-    else if (op == "BT") d.glyphs = false;
-    else if ((op == "Tj" || op == "TJ" || op == "'" || op == "\"") && n > 0 && shows(operands[n - 1])) d.glyphs = true;
-    else if (op == "ET" && d.text_mode >= 4 && d.text_mode <= 7 && !d.glyphs)
+    } else if (op == "BT") {
+        d.glyphs = false;
+    } else if ((op == "Tj" || op == "TJ" || op == "'" || op == "\"") && n > 0 && shows(operands[n - 1])) {
+        d.glyphs = true;
+    } else if (op == "ET" && d.text_mode >= 4 && d.text_mode <= 7 && !d.glyphs) {
         note("a text object in clipping mode " + std::to_string(d.text_mode) + " (Tr) that shows no glyph");
+    }
 }
 
 void Walk::operation(std::string_view op, const std::vector<Operand>& operands, std::size_t n, const Object* resources,

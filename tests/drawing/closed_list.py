@@ -152,6 +152,8 @@ LISTED = [
     ("clips-with-paths-and-glyphs", lambda: page("q 72 500 200 40 re W n 0 0 1 rg 72 500 200 40 re f Q "
                                                  "q 0 0 m 9 9 l h W* n Q q BT /F1 12 Tf 7 Tr 72 520 Td (clip) Tj ET Q "
                                                  "BT 0 Tr ET q BT 4 Tr [(a) 3 (b)] TJ ET Q\n")),
+    # Ghostscript 5.50 (dvipdfm's own manual): W before the path it clips to
+    ("clip-before-its-path", lambda: page("q W 72 500 m 272 500 l 272 540 l h n 0 0 1 rg 72 500 200 40 re f Q\n")),
     ("plain", lambda: page()),
     ("transparency", lambda: page("q /G0 gs 1 0 0 rg 72 500 200 40 re f Q\n",
                                   gstates="/G0 << /Type /ExtGState /CA 0.5 /ca 0.5 /BM /Multiply /LW 2 /SA true >>")),

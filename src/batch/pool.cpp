@@ -158,8 +158,7 @@ private:
         const unsigned long cpu = o_.timeout_s > 0 ? static_cast<unsigned long>(std::ceil(o_.timeout_s)) : 0;
         child::limit({cpu, 2, static_cast<unsigned long long>(o_.memory_mb) << 20, false});
         Json r;
-        trace::subject(e.input);
-        const trace::Span span("batch.file");
+        const trace::Span span("batch/file", e.input);
         try {
             run_test_hooks(e);
             r = o_.mode == Mode::Stamp ? stamp_one(e, keyring_, o_) : verify_one(e, keyring_, o_);

@@ -63,6 +63,8 @@ std::string error_line(const std::string& message, const std::string& code) {
     return "pith: " + printable(message) + "  [" + code + "]\n";
 }
 
-void print_error(const std::string& message, const std::string& code) { std::fputs(error_line(message, code).c_str(), stderr); }
+void print_error(const std::string& message, const std::string& code) {
+    std::fputs(error_line(message, code).c_str(), stderr);
+}
 
 }  // namespace pith::cli

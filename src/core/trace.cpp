@@ -44,11 +44,14 @@ Span::Span(const char* step) : step_(step) {
     if (enabled()) start_ms_ = now_ms();
 }
 
+Span::Span(const char* step, const std::string& name) : Span(step) { subject(name); }
+
 Span::~Span() {
     if (!enabled()) return;
     const double end = now_ms();
-    const Json line = {{"pid", ::getpid()}, {"step", step_}, {"subject", current_subject()},
-                       {"start", std::round(start_ms_ * 1000) / 1000}, {"ms", std::round((end - start_ms_) * 1000) / 1000}};
+    const auto ms = [](double x) { return std::round(x * 1000) / 1000; };
+    const Json line = {{"pid", ::getpid()}, {"step", step_}, {"subject", current_subject()}, {"start", ms(start_ms_)},
+                       {"ms", ms(end - start_ms_)}};
     append(line.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n");
 }
 

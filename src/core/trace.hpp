@@ -16,6 +16,8 @@ void subject(const std::string& name);
 class Span {
 public:
     explicit Span(const char* step);
+    // The whole of `subject`'s work: subject(), then the span.
+    Span(const char* step, const std::string& subject);
     ~Span();
     Span(const Span&) = delete;
     Span& operator=(const Span&) = delete;

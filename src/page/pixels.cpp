@@ -314,7 +314,7 @@ std::string preload(const std::string& languages) {
     if (std::getenv("PITH_TEST_NO_OCR")) return why = "no OCR here (PITH_TEST_NO_OCR)";  // test hook: Tesseract missing
 #endif
     one_openmp_thread();
-    const trace::Span span("ocr.start");
+    const trace::Span span("ocr/start");
     try {
         const auto init = reinterpret_cast<PithOcrInitFn>(poppler_module::symbol(PITH_OCR_INIT_SYMBOL, "pith-ocr.so"));
         if (!init(languages.c_str())) why = missing_data(init, languages);
@@ -327,7 +327,7 @@ std::string preload(const std::string& languages) {
 void render_regions(std::string_view pdf, int index, const std::string& password, const std::vector<Slice>& slices,
                     const std::function<void(std::size_t, Image)>& rendered) {
     static const auto render = reinterpret_cast<PithPageRegionsFn>(poppler_module::symbol(PITH_PAGE_REGIONS_SYMBOL));
-    const trace::Span span("pixels.render");
+    const trace::Span span("pixels/render");
     std::vector<PithRegion> regions;
     for (const Slice& s : slices) regions.push_back({s.x0, s.y0, s.x1, s.y1, s.dpi});
     Rendering c{&rendered, nullptr};
@@ -356,7 +356,7 @@ namespace {
 // The lines of the page below the title (`rest`, Region::rest_*) that stand as tall as a line in
 // the title's type, found by layout analysis alone; nullopt when there is no telling.
 std::optional<std::vector<PithOcrLine>> tall_lines(const Image& rest, const Region& region) {
-    const trace::Span span("ocr.tall_lines");
+    const trace::Span span("ocr/tall_lines");
     if (rest.columns <= 0) return std::nullopt;
     PithOcrTallLinesFn find = nullptr;
     try {
@@ -375,7 +375,7 @@ std::optional<std::vector<PithOcrLine>> tall_lines(const Image& rest, const Regi
 // Those lines read by `engine`, as words of pass kPassBelow; a page that cannot be read there
 // fails the reading.
 void read_rest(const Image& rest, const std::optional<std::vector<PithOcrLine>>& lines, const std::string& engine, Reading& r) {
-    const trace::Span span("ocr.page_below");
+    const trace::Span span("ocr/page_below");
     static const auto read_lines = reinterpret_cast<PithOcrLinesFn>(poppler_module::symbol(PITH_OCR_LINES_SYMBOL, "pith-ocr.so"));
     if (rest.columns <= 0) {
         r.read = false, r.why = "the page below the title was not rendered";
@@ -430,7 +430,7 @@ Box alone(const visible::Word& w, const std::vector<visible::Word>& title, bool 
 // Each relation sign of `title` that OCR has no character for, set as a word of its own, read
 // from its strokes in `image` (signs.hpp): words of pass kPassStrokes.
 void read_strokes(const Image& image, const std::vector<visible::Word>& title, Reading& r) {
-    const trace::Span span("ocr.strokes");
+    const trace::Span span("ocr/strokes");
     for (const visible::Word& w : sign_words(title)) {
         const std::u32string sign = signs_and_digits(w.text, false);
         if (sign.size() != 1 || ocr_reads(sign[0]) || !tokens_of(w.text).empty()) continue;
@@ -448,7 +448,7 @@ void read_strokes(const Image& image, const std::vector<visible::Word>& title, R
 // words stay unconfirmed. A relation sign OCR has no character for is read from its strokes.
 void read_closer(std::string_view pdf, int index, const std::string& password, const Region& region, double dpi,
                  const std::vector<visible::Word>& title, const std::vector<std::string>& engines, Reading& r) {
-    const trace::Span span("ocr.closer");
+    const trace::Span span("ocr/closer");
     static const auto read_lines =
         reinterpret_cast<PithOcrLinesFn>(poppler_module::symbol(PITH_OCR_LINES_SYMBOL, "pith-ocr.so"));
     std::vector<Box> lines, words, tight;  // tight: the words with a neighbour in their margin
@@ -499,6 +499,17 @@ void read_closer(std::string_view pdf, int index, const std::string& password, c
     read_strokes(image, title, r);
 }
 
+// One OCR pass over the title block (r.image) by `engine`, its words numbered `pass` (judge()).
+bool read_title_block(const std::string& engine, int pass, int layout, Reading& r) {
+    static const auto ocr = reinterpret_cast<PithOcrFn>(poppler_module::symbol(PITH_OCR_SYMBOL, "pith-ocr.so"));
+    const trace::Span span("ocr/title_block");
+    OcrContext c{&r.image, &r.words, pass};
+    r.read = ocr(engine.c_str(), r.image.rgb.data(), r.image.columns, r.image.rows,
+                 static_cast<int>(std::lround(r.image.dpi)), layout, &on_word, &c) == 1;
+    if (!r.read) r.why = "Tesseract could not read the title block";
+    return r.read;
+}
+
 }  // namespace
 
 Reading read(std::string_view pdf, int index, const std::string& password, const Region& region, const Languages& languages,
@@ -518,13 +529,7 @@ Reading read(std::string_view pdf, int index, const std::string& password, const
         return r.read;
     };
     const auto pass = [&](std::size_t k, int layout) {  // after ready(k): pith-ocr.so is loaded
-        static const auto ocr = reinterpret_cast<PithOcrFn>(poppler_module::symbol(PITH_OCR_SYMBOL, "pith-ocr.so"));
-        const trace::Span span("ocr.title_block");
-        OcrContext c{&r.image, &r.words, static_cast<int>(2 * k) + layout};
-        r.read = ocr(engines[k].c_str(), r.image.rgb.data(), r.image.columns, r.image.rows,
-                     static_cast<int>(std::lround(r.image.dpi)), layout, &on_word, &c) == 1;
-        if (!r.read) r.why = "Tesseract could not read the title block";
-        return r.read;
+        return read_title_block(engines[k], static_cast<int>(2 * k) + layout, layout, r);
     };
     // The title block, and the page below it when there is one, from one opening of the file.
     // The first pass over the title block starts on a thread of its own as soon as poppler has
@@ -747,7 +752,7 @@ Reading Reader::collect() {
         }
     }
     const child::Ended ended = [&] {
-        const trace::Span span("pixels.wait");
+        const trace::Span span("pixels/wait");
         return child_.wait(kChildWallSeconds);
     }();
     const std::optional<std::string>& received = ended.bytes;

@@ -301,7 +301,7 @@ std::string ChildReader::in_child() const {
     if (look_ != Look::Rendered && std::getenv("PITH_TEST_GLANCE_HANG")) ::pause();  // test hooks: poppler crashes, or hangs
 #endif
     limit_child(kChildSeconds[static_cast<int>(look_)], kChildMemory);
-    const trace::Span span(look_ == Look::Rendered ? "page_text.words" : "page_text.glance");
+    const trace::Span span(look_ == Look::Rendered ? "page_text/words" : "page_text/glance");
     const Reading r = read_here();
     if (r.failed) return "E" + r.why;
     if (!r.page) return "N";
@@ -314,7 +314,7 @@ Reading ChildReader::collect() {
     if (!child_.started()) return read_here();  // no child: in this process then
     const double wall = kChildWallSeconds[static_cast<int>(look_)];
     const child::Ended ended = [&] {
-        const trace::Span span("page_text.wait");
+        const trace::Span span("page_text/wait");
         return child_.wait(wall);
     }();
     if (!ended.bytes) return {std::nullopt, std::nullopt, true, "poppler did not finish within " + std::to_string(static_cast<int>(wall)) + " s"};

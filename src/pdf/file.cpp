@@ -1062,7 +1062,7 @@ File File::open(const std::string& path, const OpenOptions& options) {
 }
 
 File File::open(int fd, const std::string& name, const OpenOptions& options) {
-    const trace::Span span("pdf.open");
+    const trace::Span span("pdf/open");
     auto impl = std::make_unique<Impl>();
     impl->name = name;
     struct stat st;
@@ -1083,7 +1083,7 @@ File File::open(int fd, const std::string& name, const OpenOptions& options) {
 }
 
 File File::from_bytes(std::string bytes, const std::string& name, const OpenOptions& options) {
-    const trace::Span span("pdf.open");
+    const trace::Span span("pdf/open");
     auto impl = std::make_unique<Impl>();
     impl->name = name;
     impl->owned = std::move(bytes);

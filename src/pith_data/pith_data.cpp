@@ -126,7 +126,7 @@ std::string body_of_link(const std::string& uri) {
 }
 
 PithData extract(pdf::File& file) {
-    const trace::Span span("pith_data.extract");
+    const trace::Span span("pith_data/extract");
     PithData e;
     e.file = file.name();
     if (const std::optional<Ref> metadata = pdf::metadata_stream(file)) {

@@ -555,7 +555,7 @@ void refuse_viewer_differences(pdf::File& file, const std::vector<drawing::Area>
 // What verify will hold the pages to: the record's title shown as the title (unless
 // --no-title-check), and the pages it reads drawn only with what the closed list holds.
 void check_pages(PageReadings& pages, pdf::File& file, const Record& record, const Options& options, Summary& summary) {
-    const trace::Span span("stamp.pages");
+    const trace::Span span("stamp/pages");
     std::vector<drawing::Area> kept;
     if (options.check_title) kept.push_back(check_title(pages, file, record, summary));
     const double* r = summary.rect;
@@ -579,7 +579,7 @@ void check_request(const Record& record, const Options& options, Summary& summar
 std::uint64_t write_result(const std::string& output, std::string_view prior, pdf::Update& update, const Dictionary& info,
                            const std::optional<sign::Placeholder>& signature, const Options& options, std::optional<AtomicFile>& out,
                            const std::string& name) {
-    const trace::Span span("stamp.write");
+    const trace::Span span("stamp/write");
     if (options.rewrite) {
         const std::string whole = pdf::rewrite_whole(std::string(prior) + update.appended(), name, options.password, info);
         write_file_atomically(output, {whole});
@@ -686,8 +686,7 @@ std::optional<sign::Placeholder> prepare_signature(pdf::File& file, pdf::Update&
 }  // namespace
 
 Summary stamp_file(const std::string& input, const std::string& output, const Record& record, const Options& options) {
-    trace::subject(input);
-    const trace::Span span("stamp");
+    const trace::Span span("stamp", input);
     Summary summary;
     summary.number = record.number.full();
     check_request(record, options, summary);

@@ -5,6 +5,7 @@
 #include "verify/changes.hpp"
 
 #include "core/error.hpp"
+#include "core/trace.hpp"
 #include "pith_data/pith_data.hpp"
 #include "pdf/budget.hpp"
 #include "pdf/content.hpp"
@@ -703,6 +704,7 @@ void report_changes(const Problems& p, std::size_t count, int docmdp, Findings& 
 
 void check_later_changes(pdf::File& file, const Baseline& b, const std::vector<Area>& keep_clear, const std::string& password,
                          Findings& f) {
+    const trace::Span span("verify/later_changes");
     if (!b.found) return;
     if (b.whole_file) {
         f.ok(finding::pith_changes_none, "nothing was appended to the file after its pith data");

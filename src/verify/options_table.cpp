@@ -24,7 +24,8 @@ const std::vector<Option>& option_table() {
         {{"--online", nullptr, Type::Flag, "Also fetch the registry's record for the embedded number: it must know it and agree"}, nullptr, nullptr},
         {{"--json", nullptr, Type::Flag, "Print one line of JSON per file (JSON Lines): {file, state, number, success[], informational[], "
                                          "failure[], regions[]}"}, nullptr, nullptr},
-        {{"-j,--jobs", nullptr, Type::Integer, "Files verified at a time, each in a process of its own (default 0: every CPU available)"},
+        {{"-j,--jobs", nullptr, Type::Integer,
+          "Files verified at a time, each in a process of its own (default 0: every CPU available)"},
          nullptr, nullptr},
         {{"--picture", nullptr, Type::Text, "Also draw what was checked (the title, the badge, links, later changes, unseen text, "
                                             "each outlined by outcome) over the page(s), with the verdict: FILE.png or FILE.html (one PDF only)"},

@@ -3,6 +3,7 @@
 #include "verify/changes.hpp"
 
 #include "core/error.hpp"
+#include "core/trace.hpp"
 #include "pith_data/pith_data.hpp"
 #include "pdf/budget.hpp"
 #include "pdf/objects.hpp"
@@ -272,6 +273,7 @@ void check_update_objects(pdf::File& before, pdf::File& stamped, Baseline& b, st
 
 Baseline check_pith_update(pdf::File& file, const std::optional<std::uint64_t>& prior_length, const std::string& password,
                            Findings& f) {
+    const trace::Span span("verify/pith_update");
     Baseline b;
     const auto revisions = file.revisions();
     const std::string_view bytes = file.bytes();

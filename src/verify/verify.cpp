@@ -360,7 +360,7 @@ void check_title_pixels(TitleCheck& title, Findings& f) {
 // front matter): text nobody sees never binds.
 TitleCheck check_title(pdf::File& file, const std::string& plain, const std::string& hash, page::visible::Reading page1,
                        const Options& options, Findings& f) {
-    const trace::Span span("verify.title_text");
+    const trace::Span span("verify/title_text");
     const auto read = [&](int i) {
         if (i == 0) return std::move(page1);
         file.preflight_page(file.page(i));  // what poppler is asked to read fits the budget (doc/limits.md)
@@ -554,6 +554,7 @@ void decide(Report& report, const std::vector<std::string>& missing) {
 // page. Unverified at best: the file's own evidence is gone.
 void judge_badge_only(pdf::File& file, const PithData& e, const Keyring& keyring, const Options& options,
                       Report& report) {
+    const trace::Span span("verify/conclude");
     Findings& f = report.findings;
     const auto named = std::find_if(e.links.begin(), e.links.end(), [](const Link& l) { return !body_of_link(l.uri).empty(); });
     const std::string body = named == e.links.end() ? "" : body_of_link(named->uri);
@@ -645,10 +646,7 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     // The bytes before pith's update, and pith's update itself.
     std::optional<Baseline> rewritten;
     const std::optional<std::uint64_t> prior_length = check_prior(file, p, prefix_hash, rewritten, f);
-    const Baseline baseline = [&] {
-        const trace::Span span("verify.pith_update");
-        return rewritten ? *rewritten : check_pith_update(file, prior_length, options.password, f);
-    }();
+    const Baseline baseline = rewritten ? *rewritten : check_pith_update(file, prior_length, options.password, f);
     const std::string tool = xmp::get(p, xmp::property::stampTool);
     if (!prior_length && baseline.found)
         f.ok(finding::pith_update_none, "no update of pith stamp's: the pith data was written with the document (made by " +
@@ -672,16 +670,12 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
     // What changed after the stamp; then PDF signatures, the publisher's over pith's update
     // first of all (they name the signer of what changed).
     const std::vector<Area> kept = keep_clear(e, baseline, title);
-    {
-        const trace::Span span("verify.later_changes");
-        check_later_changes(file, baseline, kept, options.password, f);
-    }
+    check_later_changes(file, baseline, kept, options.password, f);
     const bool publisher_signed = check_signatures(file, baseline, options.anchors, f);
     check_expected(options, data, *number, f);
     (void)file.ambiguous_definitions();  // its scan of every byte while the pixels are read; conclude() asks for it
     check_title_pixels(title, f);
     mark_badge(baseline, f);
-    const trace::Span span("verify.conclude");
     conclude(file, e, baseline, title.page, kept, receipt_valid, publisher_signed, options, report);
     return report;
 }
@@ -690,8 +684,7 @@ Report verify_file(pdf::File& file, const std::string& path, const Keyring& keyr
 
 Report verify(const std::string& path, const Keyring& keyring, const Options& options,
               const std::function<void(pdf::File&, Report&)>& then) {
-    trace::subject(path);
-    const trace::Span span("verify");
+    const trace::Span span("verify", path);
     const InputFile in(path);
     PrefixSha256 prefix_hash(in.fd());  // on another core, while the file is parsed
     pdf::File file = pdf::File::open(in.fd(), path, open_options(options.password));

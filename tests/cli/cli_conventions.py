@@ -193,9 +193,9 @@ def traced(ctx, name, args, subject):
     check(len(whole) == 1 and whole[0]["subject"] == subject, "%s: the whole step: %r" % (name, whole))
     top = whole[0]
     steps = {s["step"] for s in spans}
-    for want in ("pdf.open", "pith_data.extract", "page_text.words", "pixels.render", "ocr.title_block", "pixels.wait"):
+    for want in ("pdf/open", "pith_data/extract", "page_text/words", "pixels/render", "ocr/title_block", "pixels/wait"):
         check(want in steps, "%s: no %s step (have %s)" % (name, want, sorted(steps)))
-    check(any(s["step"] == "ocr.title_block" and s["pid"] != top["pid"] for s in spans), "%s: the title block is read in pith's process" % name)
+    check(any(s["step"] == "ocr/title_block" and s["pid"] != top["pid"] for s in spans), "%s: the title block is read in pith's process" % name)
     outside = [s["step"] for s in spans if s["start"] < top["start"] - 1 or s["start"] + s["ms"] > top["start"] + top["ms"] + 1]
     check(not outside and all(s["ms"] >= 0 for s in spans), "%s: steps outside the command's time: %s" % (name, outside))
     print("%s: %d spans in %d processes, %.0f ms" % (name, len(spans), len({s["pid"] for s in spans}), top["ms"]))
@@ -211,7 +211,7 @@ def case_trace(ctx):
     check(not os.path.exists(ctx.path("trace.jsonl")), "without PITH_TRACE a trace was written")
     p = subprocess.run([sys.executable, os.path.join(ctx.src, "bench", "trace_steps.py"), "--", ctx.pith, "verify", stamped],
                        capture_output=True, text=True, env=ctx.env())
-    check(p.returncode == 0 and "ocr.title_block" in p.stdout, "bench/trace_steps.py: exit %d: %s" % (p.returncode, p.stdout + p.stderr))
+    check(p.returncode == 0 and "ocr/title_block" in p.stdout, "bench/trace_steps.py: exit %d: %s" % (p.returncode, p.stdout + p.stderr))
 
 
 def case_batch_dry_run_json(ctx):

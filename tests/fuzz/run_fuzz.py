@@ -74,8 +74,9 @@ def sources_and_flags(src, target, build):
         sources += lib("pdf", ["budget.cpp"])  # the Lexer charges values to a Budget
         packages = ["libpodofo"]
     elif target == "reader":
-        sources += lib("pdf") + lib("core", ["cpus.cpp", "files.cpp", "crypto.cpp", "hex.cpp", "platform.cpp", "unicode.cpp"])
-        packages = ["libpodofo", "libsodium", "icu-uc", "zlib", "libcrypto"]
+        sources += lib("pdf") + lib("core", ["cpus.cpp", "files.cpp", "crypto.cpp", "hex.cpp", "platform.cpp", "trace.cpp",
+                                             "unicode.cpp"])
+        packages = ["libpodofo", "libsodium", "icu-uc", "zlib", "libcrypto", "nlohmann_json"]
     elif target == "record_reader":
         sources += lib("core")
         packages = ["libsodium", "icu-uc", "libcrypto", "nlohmann_json"]

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "cli/option_flags.hpp"
 
-#include <sstream>
-
 namespace pith::cli {
 
 CLI::Option* add_row(CLI::App& cmd, const options::Row& row, std::function<void(const options::Value&)> set) {
@@ -38,10 +36,7 @@ CLI::Option* add_row(CLI::App& cmd, const options::Row& row, std::function<void(
 }
 
 CLI::Option* one_of(CLI::Option* option, const char* choices) {
-    std::vector<std::string> values;
-    std::stringstream list(choices);
-    for (std::string value; std::getline(list, value, '|');) values.push_back(value);
-    CLI::Validator member = CLI::IsMember(values);
+    CLI::Validator member = CLI::IsMember(options::choices_of(choices));
     member.description("");  // the value name shows them already
     return option->type_name(choices)->check(member);
 }

@@ -4,6 +4,7 @@
 #include "core/files.hpp"
 #include "core/platform.hpp"
 #include "core/sanitizer.hpp"
+#include "core/trace.hpp"
 
 #include <poll.h>
 #include <signal.h>
@@ -186,7 +187,8 @@ int Child::reap() {
     return status;
 }
 
-Ended Child::wait(double seconds) {
+Ended Child::wait(double seconds, const char* step) {
+    const trace::Span span(step);
     using Clock = std::chrono::steady_clock;
     const auto deadline = Clock::now() + std::chrono::milliseconds(static_cast<long>(seconds * 1000));
     Ended ended;

@@ -60,8 +60,8 @@ public:
     int fd() const { return fd_; }  // the pipe's read end, for a caller that polls many children
 
     // Everything the child writes until it closes the pipe, within `seconds` of wall-clock
-    // time (else it is killed), then reaps it.
-    Ended wait(double seconds);
+    // time (else it is killed), then reaps it. The wait is the trace's step `step` (core/trace).
+    Ended wait(double seconds, const char* step = "child/wait");
 
     // For a caller polling fd(): appends what can be read now to `into`; false once the pipe is
     // closed (the child is done, or dead).

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "core/option_table.hpp"
 
+#include <algorithm>
+#include <sstream>
+
 namespace pith::options {
 
 const char* to_string(Type type) {
@@ -15,9 +18,16 @@ const char* to_string(Type type) {
     return "?";
 }
 
+std::vector<std::string> choices_of(const char* choices) {
+    std::vector<std::string> values;
+    std::stringstream list(choices);
+    for (std::string value; std::getline(list, value, '|');) values.push_back(value);
+    return values;
+}
+
 bool is_one_of(const char* choices, const std::string& text) {
-    const std::string bars = std::string("|") + choices + "|";
-    return !text.empty() && text.find('|') == std::string::npos && bars.find("|" + text + "|") != std::string::npos;
+    const std::vector<std::string> values = choices_of(choices);
+    return std::find(values.begin(), values.end(), text) != values.end();
 }
 
 std::string long_flag(const Row& row) {

@@ -36,7 +36,9 @@ struct Row {
     const char* choices = nullptr;
 };
 
-// Whether `text` is one of `choices`, "a|b|c".
+// The values of `choices`, "a|b|c", in order.
+std::vector<std::string> choices_of(const char* choices);
+// Whether `text` is one of `choices`.
 bool is_one_of(const char* choices, const std::string& text);
 
 // The long flag of a row: "--output" of "-o,--output".

@@ -751,10 +751,7 @@ Reading Reader::collect() {
             return {false, e.what(), {}, {}};
         }
     }
-    const child::Ended ended = [&] {
-        const trace::Span span("pixels/wait");
-        return child_.wait(kChildWallSeconds);
-    }();
+    const child::Ended ended = child_.wait(kChildWallSeconds, "pixels/wait");
     const std::optional<std::string>& received = ended.bytes;
     Reading failed;
     if (!received) failed.why = "the title block was not read within " + std::to_string(static_cast<int>(kChildWallSeconds)) + " s";

@@ -313,10 +313,7 @@ std::string ChildReader::in_child() const {
 Reading ChildReader::collect() {
     if (!child_.started()) return read_here();  // no child: in this process then
     const double wall = kChildWallSeconds[static_cast<int>(look_)];
-    const child::Ended ended = [&] {
-        const trace::Span span("page_text/wait");
-        return child_.wait(wall);
-    }();
+    const child::Ended ended = child_.wait(wall, "page_text/wait");
     if (!ended.bytes) return {std::nullopt, std::nullopt, true, "poppler did not finish within " + std::to_string(static_cast<int>(wall)) + " s"};
     const std::string_view message = *ended.bytes;
     if (!ended.exited_cleanly() || message.empty())

@@ -554,7 +554,6 @@ void decide(Report& report, const std::vector<std::string>& missing) {
 // page. Unverified at best: the file's own evidence is gone.
 void judge_badge_only(pdf::File& file, const PithData& e, const Keyring& keyring, const Options& options,
                       Report& report) {
-    const trace::Span span("verify/conclude");
     Findings& f = report.findings;
     const auto named = std::find_if(e.links.begin(), e.links.end(), [](const Link& l) { return !body_of_link(l.uri).empty(); });
     const std::string body = named == e.links.end() ? "" : body_of_link(named->uri);
@@ -598,6 +597,7 @@ void judge_badge_only(pdf::File& file, const PithData& e, const Keyring& keyring
 void conclude(pdf::File& file, const PithData& e, const Baseline& baseline, int title_page,
               const std::vector<Area>& kept, bool receipt_valid, bool publisher_signed, const Options& options,
               Report& report) {
+    const trace::Span span("verify/conclude");
     Findings& f = report.findings;
     const bool unverified_record = xmp::get(e.xmp.pith, xmp::property::unverified) == "True";
     if (unverified_record)

@@ -180,7 +180,7 @@ def case_verify_jobs(ctx):
     print("%d files at 1, 2 and 3 at a time: the same reports in the same order, exit %d" % (len(files), rc))
 
 
-def traced(ctx, name, args, subject):
+def traced(ctx, name, args, subject, own_steps):
     """`pith ARGS` with PITH_TRACE: one whole step `name` about `subject`; pith's steps and its
     children's (poppler's page text, the title block rendered and read) inside its time."""
     trace = ctx.path("trace.jsonl")
@@ -193,7 +193,7 @@ def traced(ctx, name, args, subject):
     check(len(whole) == 1 and whole[0]["subject"] == subject, "%s: the whole step: %r" % (name, whole))
     top = whole[0]
     steps = {s["step"] for s in spans}
-    for want in ("pdf/open", "pith_data/extract", "page_text/words", "pixels/render", "ocr/title_block", "pixels/wait"):
+    for want in ("pdf/open", "pith_data/extract", "page_text/words", "pixels/render", "ocr/title_block", "pixels/wait") + own_steps:
         check(want in steps, "%s: no %s step (have %s)" % (name, want, sorted(steps)))
     check(any(s["step"] == "ocr/title_block" and s["pid"] != top["pid"] for s in spans), "%s: the title block is read in pith's process" % name)
     outside = [s["step"] for s in spans if s["start"] < top["start"] - 1 or s["start"] + s["ms"] > top["start"] + top["ms"] + 1]
@@ -205,8 +205,9 @@ def case_trace(ctx):
     """PITH_TRACE (src/core/trace.hpp) for stamp and verify; nothing without it; bench/trace_steps.py
     reads what it writes."""
     stamped = ctx.path("stamped.pdf")
-    traced(ctx, "stamp", ["stamp", ctx.article, "--record", ctx.record, "-o", stamped], ctx.article)
-    traced(ctx, "verify", ["verify", stamped], stamped)
+    traced(ctx, "stamp", ["stamp", ctx.article, "--record", ctx.record, "-o", stamped], ctx.article, ("stamp/pages", "stamp/write"))
+    traced(ctx, "verify", ["verify", stamped], stamped,
+           ("verify/pith_update", "verify/title_text", "verify/later_changes", "verify/conclude"))
     ctx.run(["verify", stamped])
     check(not os.path.exists(ctx.path("trace.jsonl")), "without PITH_TRACE a trace was written")
     p = subprocess.run([sys.executable, os.path.join(ctx.src, "bench", "trace_steps.py"), "--", ctx.pith, "verify", stamped],

@@ -308,12 +308,67 @@ Json parse_json(std::string_view text, const std::string& source_name) {
     return std::move(builder.result);
 }
 
+namespace {
+
+// printf's "[-]d.ddde±XX" one unit larger in its last digit, in magnitude ("9.9e+04" gives
+// "1.0e+05").
+std::string up_in_last_digit(const std::string& sci) {
+    const std::size_t e = sci.find('e');
+    std::string mantissa = sci.substr(0, e);
+    int exponent = std::stoi(sci.substr(e + 1));
+    bool carry = true;
+    for (std::size_t i = mantissa.size(); carry && i-- > 0;) {
+        char& c = mantissa[i];
+        if (c == '.' || c == '-') continue;
+        carry = c == '9';
+        c = carry ? '0' : static_cast<char>(c + 1);
+    }
+    if (carry) {  // 9.99 became 0.00: it is 1.00 times the next power of ten
+        mantissa[mantissa[0] == '-' ? 1 : 0] = '1';
+        ++exponent;
+    }
+    char exp[16];
+    std::snprintf(exp, sizeof exp, "e%c%02d", exponent < 0 ? '-' : '+', std::abs(exponent));
+    return mantissa + exp;
+}
+
+}  // namespace
+
+// The correctly rounded p-digit form for growing p reads back as `value` first, except just above
+// a power of two, where doubles are twice as dense below as above: there the nearest p-digit
+// form may fall below the numbers that read back as `value` while its neighbour above does not.
+std::string shortest_scientific_by_printf(double value) {
+    char buf[40];
+    for (int precision = 0; precision < 17; ++precision) {
+        std::snprintf(buf, sizeof buf, "%.*e", precision, value);
+        if (std::strtod(buf, nullptr) == value) return buf;
+        std::string above = up_in_last_digit(buf);
+        if (std::strtod(above.c_str(), nullptr) == value) return above;
+    }
+    std::snprintf(buf, sizeof buf, "%.16e", value);
+    return buf;
+}
+
+namespace {
+
+// std::to_chars's shortest scientific form; C++ libraries without floating-point to_chars
+// (libc++ before 14, which emscripten uses) get the same digits from printf and strtod.
+std::string shortest_scientific(double value) {
+#if defined(__cpp_lib_to_chars) && __cpp_lib_to_chars >= 201611L
+    char buf[64];
+    auto res = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::scientific);
+    return std::string(buf, res.ptr);
+#else
+    return shortest_scientific_by_printf(value);
+#endif
+}
+
+}  // namespace
+
 std::string python_float_repr(double value) {
     if (!std::isfinite(value)) throw Error("NaN and Infinity have no canonical JSON form", err::record_invalid);
     if (value == 0) return std::signbit(value) ? "-0.0" : "0.0";
-    char buf[64];
-    auto res = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::scientific);
-    std::string sci(buf, res.ptr);  // "-d.ddde+XX": shortest round-trip digits
+    std::string sci = shortest_scientific(value);  // "-d.ddde+XX": shortest round-trip digits
     std::string sign;
     if (sci[0] == '-') {
         sign = "-";

@@ -25,6 +25,9 @@ std::string pretty_json(const Json& value, int indent = 2);
 
 // CPython's repr() of a finite double ("1e+16", "0.0001", "1e-05", "-0.0").
 std::string python_float_repr(double value);
+// Its digits where the C++ library lacks floating-point std::to_chars: "[-]d.ddde±XX", the
+// shortest that reads back as `value` and, of those, the nearest (as to_chars gives them).
+std::string shortest_scientific_by_printf(double value);
 
 constexpr int kMaxJsonDepth = 512;
 

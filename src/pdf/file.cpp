@@ -855,7 +855,11 @@ static std::optional<std::string> file_key(PdfEncrypt* enc, const PdfString& id0
     tries.push_back("");
     std::optional<std::string> key;
     const auto algorithm = enc->GetEncryptAlgorithm();
+#ifdef PODOFO_HAVE_LIBIDN  // PoDoFo names AES-256 only when built with libidn (for its passwords)
     const bool aes256 = algorithm == PdfEncrypt::ePdfEncryptAlgorithm_AESV3 || algorithm == PdfEncrypt::ePdfEncryptAlgorithm_AESV3R6;
+#else
+    const bool aes256 = false;
+#endif
     for (const auto& pw : tries) {
         if (!aes256) {
             key = md5_file_key(*enc, std::string(id0.GetString() ? id0.GetString() : "", id0.GetLength()), pw);

@@ -95,8 +95,9 @@ std::optional<PithUpdate> find_pith_update(pdf::File& file) {
     // bytes of trailing junk there (a window, so the cost does not grow with the file).
     constexpr std::size_t kWindow = 64 * 1024;
     for (std::size_t i = revisions.size(); i-- > 1;) {
-        const std::size_t from = revisions[i - 1].end;
-        const std::size_t to = std::min<std::size_t>({from + kWindow, revisions[i].end, bytes.size()});
+        // Offsets fit in size_t: they lie within `bytes` (32 bits wide in WebAssembly).
+        const auto from = static_cast<std::size_t>(revisions[i - 1].end);
+        const auto to = std::min({from + kWindow, static_cast<std::size_t>(revisions[i].end), bytes.size()});
         const void* hit = from < to ? ::memmem(bytes.data() + from, to - from, tag.data(), tag.size()) : nullptr;
         if (!hit) continue;
         if (auto prior = marker_at(bytes, static_cast<const char*>(hit) - bytes.data()))

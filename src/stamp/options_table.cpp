@@ -19,16 +19,6 @@ std::string number_text(double x) {
     return text;
 }
 
-std::string corner_text(Corner c) {
-    switch (c) {
-        case Corner::TopLeft: return "top-left";
-        case Corner::TopRight: return "top-right";
-        case Corner::BottomLeft: return "bottom-left";
-        case Corner::BottomRight: return "bottom-right";
-    }
-    return "?";
-}
-
 void page(Options& o, const Value& v) {
     if (v.number != std::floor(v.number) || v.number == 0 || std::fabs(v.number) > 1e6)
         throw Error("must be a non-zero integer (1 is the first page, -1 the last)", err::options_invalid);
@@ -65,8 +55,8 @@ const std::vector<Option>& option_table() {
         {{"--page", "page", Type::Integer, "Page for the badge, 1-based; -1 is the last page"}, page,
          [](const Options& o) { return std::to_string(o.placement.page); }},
         {{"--corner", "corner", Type::Text, "The corner as the reader sees the page. Without it (and --at) the badge goes where the "
-                                            "page paints nothing, starting from top-right", "top-right|top-left|bottom-right|bottom-left"},
-         corner, [](const Options& o) { return corner_text(o.placement.corner); }},
+                                            "page paints nothing, starting from top-right", kCornerNames},
+         corner, [](const Options& o) { return corner_name(o.placement.corner); }},
         {{"--margin-x", "margin_x", Type::Number, "Distance in pt from the side edge"},
          [](Options& o, const Value& v) { o.placement.margin_x = v.number; }, [](const Options& o) { return number_text(o.placement.margin_x); }},
         {{"--margin-y", "margin_y", Type::Number, "Distance in pt from the top or bottom edge"},

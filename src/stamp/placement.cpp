@@ -7,16 +7,6 @@
 
 namespace pith::stamp::placement {
 
-std::string corner_name(Corner c) {
-    switch (c) {
-        case Corner::TopLeft: return "top-left";
-        case Corner::TopRight: return "top-right";
-        case Corner::BottomLeft: return "bottom-left";
-        case Corner::BottomRight: return "bottom-right";
-    }
-    return "top-right";
-}
-
 std::vector<Spot> candidates(double view_w, double view_h, double w, double h, double margin_x, double margin_y,
                              Corner preferred) {
     const bool left = preferred == Corner::TopLeft || preferred == Corner::BottomLeft;

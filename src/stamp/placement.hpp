@@ -46,6 +46,4 @@ Choice choose(const InkMap& map, double w, double h, double margin_x, double mar
 // The badge's rectangle as `Choice::inked` measures it.
 double inked_around(const InkMap& map, const Spot& spot, double w, double h);
 
-std::string corner_name(Corner c);
-
 }  // namespace pith::stamp::placement

@@ -4,6 +4,7 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/keys.hpp"
+#include "core/option_table.hpp"
 #include "core/trace.hpp"
 #include "core/unicode.hpp"
 #include "drawing/closed_list.hpp"
@@ -259,7 +260,7 @@ Placement as_asked(const Placement& asked, const Fit& fit) {
 
 std::string where_asked(const Placement& asked) {
     if (asked.at) return "at " + fmt(asked.at->first) + "," + fmt(asked.at->second);
-    return placement::corner_name(asked.corner) + " corner";
+    return corner_name(asked.corner) + " corner";
 }
 
 // The lower-left of the badge at its place as the reader sees the page.
@@ -600,12 +601,14 @@ std::uint64_t write_result(const std::string& output, std::string_view prior, pd
 }  // namespace
 
 Corner parse_corner(const std::string& text) {
-    if (text == "top-right" || text == "tr") return Corner::TopRight;
-    if (text == "top-left" || text == "tl") return Corner::TopLeft;
-    if (text == "bottom-right" || text == "br") return Corner::BottomRight;
-    if (text == "bottom-left" || text == "bl") return Corner::BottomLeft;
-    throw Error("unknown corner \"" + text + "\": use top-right, top-left, bottom-right or bottom-left", err::options_invalid);
+    const std::vector<std::string> names = options::choices_of(kCornerNames);
+    const auto found = std::find(names.begin(), names.end(), text);
+    if (found == names.end())
+        throw Error("unknown corner \"" + text + "\": use " + kCornerNames, err::options_invalid);
+    return static_cast<Corner>(found - names.begin());
 }
+
+std::string corner_name(Corner c) { return options::choices_of(kCornerNames).at(static_cast<std::size_t>(c)); }
 
 namespace {
 

@@ -12,8 +12,11 @@
 
 namespace pith::stamp {
 
-enum class Corner { TopLeft, TopRight, BottomLeft, BottomRight };
-Corner parse_corner(const std::string& text);  // "top-right", "tr", ...
+// The corners' names in options, manifests and messages, in Corner's order: --corner's choices.
+inline constexpr const char* kCornerNames = "top-right|top-left|bottom-right|bottom-left";
+enum class Corner { TopRight, TopLeft, BottomRight, BottomLeft };
+Corner parse_corner(const std::string& text);  // one of kCornerNames
+std::string corner_name(Corner c);
 
 struct Placement {
     int page = 1;                  // 1-based; negative counts from the end (-1 = last page)

@@ -19,7 +19,7 @@ TEST_CASE("batch manifest: entries, options and defaults", "[batch]") {
         "# a comment\n"
         "{\"input\":\"a.pdf\",\"record\":\"r.json\",\"output\":\"out/a.pdf\"}\n"
         "\n"
-        "{\"input\":\"b.pdf\",\"record\":{\"canonical_record\":{}},\"output\":\"out/b.pdf\",\"page\":-1,\"corner\":\"bl\","
+        "{\"input\":\"b.pdf\",\"record\":{\"canonical_record\":{}},\"output\":\"out/b.pdf\",\"page\":-1,\"corner\":\"bottom-left\","
         "\"margin_x\":30,\"qr\":true,\"style\":\"boxed\",\"password\":\"pw\",\"force\":true,\"id\":42}\r\n";
     Manifest m = parse_manifest(text, "m.jsonl", Mode::Stamp, Shard{});
     REQUIRE(m.jobs.size() == 2);
@@ -62,7 +62,7 @@ TEST_CASE("batch manifest: at, rewrite and the option table's checks", "[batch]"
     CHECK(e.options.rewrite);
     CHECK(!e.options.check_title);
     CHECK(e.options.draw_badge);
-    CHECK(!entry(",\"corner\":\"tr\"").options.placement.automatic);
+    CHECK(!entry(",\"corner\":\"top-right\"").options.placement.automatic);
     CHECK(!entry(",\"no_badge\":true").options.draw_badge);
     for (const char* bad : {",\"at\":[1]", ",\"at\":\"1,2\"", ",\"at\":[1,\"2\"]", ",\"rewrite\":1"})
         CHECK_THROWS_AS(entry(bad), Error);

@@ -370,9 +370,24 @@ private:
             return PoDoFo::PdfVariant(static_cast<PoDoFo::pdf_int64>(std::strtol(text, nullptr, 10)));
         }
         const char* digits = *b == '+' || *b == '-' ? b + 1 : b;
-        double d = 0;
-        std::from_chars(digits, e, d, std::chars_format::fixed);  // is_number() checked the syntax
+        const double d = decimal_value(digits, e);  // is_number() checked the syntax
         return PoDoFo::PdfVariant(*b == '-' ? -d : d);
+    }
+
+    // Digits with at most one dot, correctly rounded. C++ libraries without floating-point
+    // from_chars (libc++ before 14, emscripten's) use strtod, which reads such digits alike in
+    // the C locale, the only one pith runs in.
+    static double decimal_value(const char* b, const char* e) {
+#if defined(__cpp_lib_to_chars) && __cpp_lib_to_chars >= 201611L
+        double d = 0;
+        std::from_chars(b, e, d, std::chars_format::fixed);
+        return d;
+#else
+        char text[48];
+        std::copy(b, e, text);
+        text[e - b] = '\0';
+        return std::strtod(text, nullptr);
+#endif
     }
 
     void next(const char*& token, PoDoFo::EPdfTokenType& type) {

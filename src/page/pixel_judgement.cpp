@@ -117,6 +117,11 @@ struct Alignment {
     std::vector<bool> exact;
     // Title tokens matched only within OCR's tolerance, each with what OCR read there.
     std::vector<std::pair<std::u32string, std::u32string>> inexact;
+    // Title tokens (by index) whose letters this reading gives exactly, but joined to a neighbour
+    // or parted, as OCR does inside formulas ("O(n logn)"): placed, never confirmed, for a word
+    // boundary the page does not show is another word ("in action" drawn "inaction", "therapist"
+    // drawn "the rapist"), and a word read alone shows no boundary (require_exact_words()).
+    std::vector<bool> regrouped;
     std::size_t added = 0;  // characters of a script without spaces read where the title has none, tolerated
     std::size_t differences() const { return missing.size() + extra.size(); }
 };
@@ -189,18 +194,28 @@ Alignment align(const std::vector<std::u32string>& t, const std::vector<Token>& 
     Alignment out;
     out.title = t.size();
     out.exact.resize(t.size());
+    out.regrouped.resize(t.size());
     for (std::size_t i = 0; i < t.size(); ++i) out.exact[i] = !must_show(t[i]);  // a lone letter: nothing to confirm
     for (std::size_t k = 0; k < steps.size();) {
         const Step& s = steps[k];
         if (s.a > 0 && s.b > 0) {
-            std::u32string title_letters, read_letters;
+            std::u32string title_letters, read_letters, title_words, read_words;
             bool restored = false;
-            for (int x = 0; x < s.a; ++x) out.matched += counts(t[s.i + x]), title_letters += t[s.i + x];
-            for (int x = 0; x < s.b; ++x) read_letters += o[s.j + x].text, restored = restored || o[s.j + x].restored;
+            for (int x = 0; x < s.a; ++x) {
+                out.matched += counts(t[s.i + x]), title_letters += t[s.i + x];
+                title_words += (x ? U" " : U"") + t[s.i + x];
+            }
+            for (int x = 0; x < s.b; ++x) {
+                read_letters += o[s.j + x].text, restored = restored || o[s.j + x].restored;
+                read_words += (x ? U" " : U"") + o[s.j + x].text;
+            }
             const bool same = title_letters == read_letters || logo_reading(title_letters, read_letters);
-            const bool exact = same && !restored;
-            for (int x = 0; x < s.a; ++x) out.exact[s.i + x] = exact || !must_show(t[s.i + x]);
-            if (!exact) out.inexact.emplace_back(title_letters, read_letters);
+            const bool exact = same && !restored && s.a == s.b;
+            for (int x = 0; x < s.a; ++x) {
+                out.exact[s.i + x] = exact || !must_show(t[s.i + x]);
+                out.regrouped[s.i + x] = s.a != s.b && same;
+            }
+            if (!exact) out.inexact.emplace_back(title_words, read_words);
             ++k;
             continue;
         }
@@ -595,17 +610,22 @@ std::vector<bool> read_alone(const std::vector<visible::Word>& title, const Read
     return out;
 }
 
+// A word read alone confirms its letters, not its boundaries: a word some pass joins to its
+// neighbour or parts is confirmed only by a reading of its line that gives it as a word of its own.
 void require_exact_words(const std::vector<visible::Word>& title, const Reading& r,
                          const std::vector<PassJudgement>& passes, const PassJudgement& best, Judgement& j) {
-    std::vector<bool> confirmed = best.alignment.exact;
-    if (const std::vector<bool> alone = read_alone(title, r); alone.size() == confirmed.size())
-        for (std::size_t i = 0; i < confirmed.size(); ++i) confirmed[i] = confirmed[i] || alone[i];
+    std::vector<bool> confirmed = best.alignment.exact, regrouped(confirmed.size());
     std::size_t added = best.alignment.added;
     for (const PassJudgement& p : passes) {
         if (p.alignment.exact.size() != confirmed.size()) continue;
-        for (std::size_t i = 0; i < confirmed.size(); ++i) confirmed[i] = confirmed[i] || p.alignment.exact[i];
+        for (std::size_t i = 0; i < confirmed.size(); ++i) {
+            confirmed[i] = confirmed[i] || p.alignment.exact[i];
+            regrouped[i] = regrouped[i] || p.alignment.regrouped[i];
+        }
         if (p.judgement.verdict == Verdict::Agrees) added = std::min(added, p.alignment.added);
     }
+    if (const std::vector<bool> alone = read_alone(title, r); alone.size() == confirmed.size())
+        for (std::size_t i = 0; i < confirmed.size(); ++i) confirmed[i] = confirmed[i] || (alone[i] && !regrouped[i]);
     std::string pairs;
     for (const auto& [title_word, read_word] : best.alignment.inexact)
         pairs += (pairs.empty() ? "\"" : ", \"") + utf8(read_word) + "\" for \"" + utf8(title_word) + "\"";
@@ -701,6 +721,34 @@ void require_signs_and_digits(const TitleWords& title, const Reading& r, Judgeme
         if (!check(w, true)) return;
 }
 
+// The title's text words glued to a formula or a logo (TitleWords::glued: "sparse" of "$k$-Sparse",
+// "non" of "Non-\TeX{}"): the formula's letters are not read, but these words are, as any other
+// word: one reading (one pass) of what stands over the word gives each of them exactly.
+void require_glued_words(const TitleWords& title, const Reading& r, Judgement& j) {
+    for (const visible::Word& w : title.glued) {
+        const std::vector<std::u32string> wanted = tokens_of(w.text);
+        std::map<int, std::vector<std::u32string>> by_pass;
+        std::map<int, std::string> read;  // as OCR gives it, for the finding
+        for (const OcrWord& o : reading_order(r.words, std::max(1.0, w.y1 - w.y0))) {
+            if (o.pass == kPassBelow || !over(o, w, 0)) continue;
+            for (auto& token : tokens_of(o.text)) by_pass[o.pass].push_back(std::move(token));
+            read[o.pass] += (read[o.pass].empty() ? "" : " ") + o.text;
+        }
+        const auto gives = [&](const auto& pass) {
+            return std::all_of(wanted.begin(), wanted.end(), [&](const std::u32string& t) {
+                return std::find(pass.second.begin(), pass.second.end(), t) != pass.second.end();
+            });
+        };
+        if (std::any_of(by_pass.begin(), by_pass.end(), gives)) continue;
+        j.verdict = Verdict::Unverified;
+        j.explanation = "the text layer shows the title with \"" + w.text +
+                        "\" glued to a formula or a logo, but no reading of the pixels gives it exactly (OCR reads \"" +
+                        (read.empty() ? "" : read.begin()->second) +
+                        "\" there): a word beside a formula is confirmed as any other word";
+        return;
+    }
+}
+
 }  // namespace
 
 Judgement judge(const TitleWords& title, Reading r) {
@@ -733,6 +781,7 @@ Judgement judge(const TitleWords& title, Reading r) {
         r.words = all;
         require_signs_and_digits(title, r, j);
     }
+    if (j.verdict == Verdict::Agrees) require_glued_words(title, r, j);
     return j;
 }
 

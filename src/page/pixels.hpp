@@ -143,11 +143,17 @@ struct Reading {
 // does not read (α as "a", the LaTeX logo as "ETRX"). With them, the page's badge words
 // (title::badge_word()): what OCR reads of a badge is no line of the paper's (judge()); and the
 // page's visible words, which measure the type of what the pixels show (judge()).
+// `glued`: the unread words that hold text words of the title besides their formula or logo
+// ("k-Sparse"), each with those words as its text ("sparse"), which the pixels must show.
 struct TitleWords {
-    std::vector<visible::Word> read, unread, badge, page;
+    std::vector<visible::Word> read, unread, badge, page, glued;
     std::vector<visible::Word> all() const;  // for region_for()
 };
-TitleWords title_words(const visible::Page& page, std::pair<std::size_t, std::size_t> span, const std::vector<std::size_t>& unread);
+// `joined`: words the record's word goes on from into the next on the line (title::OnPage::joined_words):
+// the pixels read them as one word, the record's.
+TitleWords title_words(const visible::Page& page, std::pair<std::size_t, std::size_t> span,
+                       const std::vector<std::size_t>& unread, const std::vector<std::string>& unread_text = {},
+                       const std::vector<std::size_t>& joined = {});
 
 // The regions x0..x1, y0..y1 (points from the top left of page `index` as displayed) rendered
 // in this process at their dpi as a viewer shows them, from one opening of the file, each to

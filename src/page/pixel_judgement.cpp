@@ -749,6 +749,46 @@ void require_glued_words(const TitleWords& title, const Reading& r, Judgement& j
     }
 }
 
+// The longest run (points) of [x0, x1] where none of `words` (those on the line y0..y1) stands:
+// between words of the text layer, a space.
+double uncovered(double x0, double x1, double y0, double y1, const std::vector<visible::Word>& words) {
+    std::vector<std::pair<double, double>> covered;
+    for (const visible::Word& w : words)
+        if (w.y1 > y0 && w.y0 < y1 && w.x1 > x0 && w.x0 < x1)
+            covered.emplace_back(std::max(x0, w.x0), std::min(x1, w.x1));
+    std::sort(covered.begin(), covered.end());
+    double longest = 0, at = x0;
+    for (const auto& [a, b] : covered) longest = std::max(longest, a - at), at = std::max(at, b);
+    return std::max(longest, x1 - at);
+}
+
+// What the title block's readings show between two words of the title on a line where the text
+// layer has no word (kGapInk), whatever OCR made of it: the comparison drops what it reads as
+// punctuation. Not where a formula's words stand between them: a formula draws glyphs without
+// text (LuaTeX's radical sign). Quoted, or "" when nothing is there.
+std::string ink_between_words(const TitleWords& title, const Reading& r) {
+    std::vector<visible::Word> text = title.page;  // what explains ink: the page's words, the title's unread ones
+    text.insert(text.end(), title.unread.begin(), title.unread.end());
+    for (std::size_t i = 0; i + 1 < title.read.size(); ++i) {
+        const visible::Word &a = title.read[i], &b = title.read[i + 1];
+        const double y0 = std::max(a.y0, b.y0), y1 = std::min(a.y1, b.y1);
+        if (y1 <= y0 || b.x0 <= a.x1) continue;  // not side by side on one line
+        // A formula between them (the unread words) draws what has no text: a radical sign, a bar.
+        const auto inside = [&](const visible::Word& u) {
+            const double cx = (u.x0 + u.x1) / 2, cy = (u.y0 + u.y1) / 2;
+            return cx > a.x1 && cx < b.x0 && cy > y0 && cy < y1;
+        };
+        if (std::any_of(title.unread.begin(), title.unread.end(), inside)) continue;
+        for (const OcrWord& o : r.words) {
+            const double cy = (o.y0 + o.y1) / 2;
+            if (o.pass >= kPassBelow || cy < y0 || cy > y1 || o.x1 <= a.x1 || o.x0 >= b.x0) continue;
+            if (uncovered(std::max(o.x0, a.x1), std::min(o.x1, b.x0), y0, y1, text) > kGapInk * a.size)
+                return "\"" + o.text + "\" between \"" + a.text + "\" and \"" + b.text + "\"";
+        }
+    }
+    return "";
+}
+
 }  // namespace
 
 Judgement judge(const TitleWords& title, Reading r) {
@@ -782,6 +822,12 @@ Judgement judge(const TitleWords& title, Reading r) {
         require_signs_and_digits(title, r, j);
     }
     if (j.verdict == Verdict::Agrees) require_glued_words(title, r, j);
+    if (const std::string between = j.verdict == Verdict::Agrees ? ink_between_words(title, r) : "";
+        !between.empty()) {
+        j.verdict = Verdict::Unverified;
+        j.explanation = "the text layer shows the title \"" + joined_text(title.read) + "\", but the pixels show " +
+                        between + " where the text layer has no word (OCR may read letters as punctuation)";
+    }
     return j;
 }
 

@@ -49,6 +49,11 @@ inline constexpr double kMinContrast = 2.0;
 inline constexpr double kAboveType = 0.85, kPrefixGap = 1.0, kLargerType = 1.1, kHugeType = 3.0;
 // Front matter (not_front_matter()): two words side by side this many times the title's type.
 inline constexpr double kOutrankRatio = 1.3;
+// Between two words of the title on a line the page shows a space and nothing else: what OCR reads
+// there, over no word of the text layer, further than this share of the title's type (more than
+// a space, 0.25-0.33 of it, a justified line's wider one) leaves the title unconfirmed, whatever
+// OCR made of it (a raised word drawn as outlines read as a quote mark, hollow letters read "|").
+inline constexpr double kGapInk = 0.6;
 // Tesseract's confidence (0-100) below which a word it reads counts neither as an extra word
 // nor as one that outranks the title: specks, rules and logos read as letters.
 inline constexpr double kMinConfidence = 50;

@@ -385,6 +385,33 @@ TEST_CASE("pixels: word boundaries the pixels show are the title's", "[pixels]")
     CHECK(judged(therapist, split) == Verdict::Unverified);
 }
 
+TEST_CASE("pixels: what the pixels show between the title's words", "[pixels]") {
+    // "Exact Recovery Is Possible": the text layer leaves 24 pt between "Is" and "Possible", where
+    // hollow letters stand that OCR reads as "|[" (dropped as punctuation by the comparison).
+    std::vector<Word> line = line_of({"Exact", "Recovery", "Is", "Possible"});
+    for (std::size_t i = 3; i < line.size(); ++i) line[i].x0 += 24, line[i].x1 += 24;
+    pith::page::pixels::TitleWords words;
+    words.read = words.page = line;
+    std::vector<OcrWord> read;
+    for (const Word& w : line) read.push_back(ocr(w.text, w));
+    CHECK(pith::page::pixels::judge(words, reading_of(line, read)).verdict == Verdict::Agrees);
+    read.push_back(ocr("|[", {"", line[2].x1 + 4, line[2].y0, line[3].x0 - 4, line[2].y1, 10, false, true, "", 0}, 30));
+    const auto hollow = pith::page::pixels::judge(words, reading_of(line, read));
+    CHECK(hollow.verdict == Verdict::Unverified);
+    CHECK(hollow.explanation.find("\"|[\" between \"Is\" and \"Possible\"") != std::string::npos);
+    // Read as a quote mark glued to the next word: its ink still runs through the gap.
+    read.pop_back();
+    read.back() = ocr("\u201cPossible", {"", line[2].x1 + 4, line[3].y0, line[3].x1, line[3].y1, 10, false, true, "", 0});
+    CHECK(pith::page::pixels::judge(words, reading_of(line, read)).verdict == Verdict::Unverified);
+    // A word of the text layer there (a footnote mark, a formula's piece) explains its ink.
+    words.page.push_back({"1", line[2].x1 + 2, line[2].y0, line[3].x0 - 2, line[2].y1, 10, false, true, "", 0});
+    CHECK(pith::page::pixels::judge(words, reading_of(line, read)).verdict == Verdict::Agrees);
+    // A formula between two words draws glyphs without text (LuaTeX's radical sign): not weighed.
+    words.page = line;
+    words.unread = {{"n)", line[3].x0 - 8, line[2].y0, line[3].x0 - 2, line[2].y1, 10, false, true, "", 0}};
+    CHECK(pith::page::pixels::judge(words, reading_of(line, read)).verdict == Verdict::Agrees);
+}
+
 TEST_CASE("pixels: a text word glued to a formula or a logo is read", "[pixels]") {
     // "Learning $k$-Sparse Polynomials": the word "k-Sparse" holds the formula's k and is not read
     // as a word of the title, but its text word "sparse" is (TitleWords::glued).

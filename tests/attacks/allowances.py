@@ -16,7 +16,9 @@ with honest controls beside them:
                  "accent" draws letters ("Stable" drawn "Unstable");
   allow-mark     a footnote mark is raised, small, a few digits or one letter: a raised digit after
                  a number is a power ("10 GPUs" drawn "10^3 GPUs"), a raised word drawn as outlines;
-  allow-closer   the closer reading: a word read alone in a box the text layer sets.
+  allow-punctuation  what OCR reads as punctuation is dropped: hollow hairline letters ("Im"
+                 before "Possible", read "|");
+  heading-type3, heading-rotated  class 2 in other layouts (headings.py's rule).
 
 Each file is stamped by plain `pith stamp` where it accepts the title (words.stamp_plain). Proofs:
 pdftotext and mutool extract the record's title (as the page prints it); both renderers draw the
@@ -368,7 +370,8 @@ def build_mark(b):
 
 
 def build_mark_word(b):
-    """A raised word drawn as outlines: no text for the text layer, read as punctuation by OCR."""
+    """A raised word drawn as outlines: no text for the text layer, read as a quote mark by OCR
+    (the comparison drops punctuation; what stands between two title words is weighed apart)."""
     key = record(b, "AM-not", "Attention Is Sufficient for Long Contexts")
     gap = 1000  # room for the raised word: the space after "Is" widened by a TJ kern
     base = ba.paper(title_ops="BT /F3 %g Tf %g %g Td [ (Attention Is ) %d (Sufficient for Long Contexts) ] TJ ET\n"
@@ -474,6 +477,8 @@ def build(b, a):
     build_glued(b)
     build_composed(b)
     build_mark(b)
+    build_mark_word(b)
+    build_hairline(b)
     build_reframing(b)
 
 
@@ -481,6 +486,4 @@ def build_open(b):
     """The files that verify `trusted` today (allowances_open.py, not in the default build)."""
     build_formula(b, FORMULA_OPEN)
     build_logo(b, LOGO_OPEN)
-    build_mark_word(b)
-    build_hairline(b)
     build_pale(b)

@@ -117,6 +117,11 @@ struct Alignment {
     std::vector<bool> exact;
     // Title tokens matched only within OCR's tolerance, each with what OCR read there.
     std::vector<std::pair<std::u32string, std::u32string>> inexact;
+    // Title tokens (by index) whose letters this reading gives exactly, but joined to a neighbour
+    // or parted, as OCR does inside formulas ("O(n logn)"): placed, never confirmed, for a word
+    // boundary the page does not show is another word ("in action" drawn "inaction", "therapist"
+    // drawn "the rapist"), and a word read alone shows no boundary (require_exact_words()).
+    std::vector<bool> regrouped;
     std::size_t added = 0;  // characters of a script without spaces read where the title has none, tolerated
     std::size_t differences() const { return missing.size() + extra.size(); }
 };
@@ -189,18 +194,28 @@ Alignment align(const std::vector<std::u32string>& t, const std::vector<Token>& 
     Alignment out;
     out.title = t.size();
     out.exact.resize(t.size());
+    out.regrouped.resize(t.size());
     for (std::size_t i = 0; i < t.size(); ++i) out.exact[i] = !must_show(t[i]);  // a lone letter: nothing to confirm
     for (std::size_t k = 0; k < steps.size();) {
         const Step& s = steps[k];
         if (s.a > 0 && s.b > 0) {
-            std::u32string title_letters, read_letters;
+            std::u32string title_letters, read_letters, title_words, read_words;
             bool restored = false;
-            for (int x = 0; x < s.a; ++x) out.matched += counts(t[s.i + x]), title_letters += t[s.i + x];
-            for (int x = 0; x < s.b; ++x) read_letters += o[s.j + x].text, restored = restored || o[s.j + x].restored;
+            for (int x = 0; x < s.a; ++x) {
+                out.matched += counts(t[s.i + x]), title_letters += t[s.i + x];
+                title_words += (x ? U" " : U"") + t[s.i + x];
+            }
+            for (int x = 0; x < s.b; ++x) {
+                read_letters += o[s.j + x].text, restored = restored || o[s.j + x].restored;
+                read_words += (x ? U" " : U"") + o[s.j + x].text;
+            }
             const bool same = title_letters == read_letters || logo_reading(title_letters, read_letters);
-            const bool exact = same && !restored;
-            for (int x = 0; x < s.a; ++x) out.exact[s.i + x] = exact || !must_show(t[s.i + x]);
-            if (!exact) out.inexact.emplace_back(title_letters, read_letters);
+            const bool exact = same && !restored && s.a == s.b;
+            for (int x = 0; x < s.a; ++x) {
+                out.exact[s.i + x] = exact || !must_show(t[s.i + x]);
+                out.regrouped[s.i + x] = s.a != s.b && same;
+            }
+            if (!exact) out.inexact.emplace_back(title_words, read_words);
             ++k;
             continue;
         }
@@ -595,17 +610,22 @@ std::vector<bool> read_alone(const std::vector<visible::Word>& title, const Read
     return out;
 }
 
+// A word read alone confirms its letters, not its boundaries: a word some pass joins to its
+// neighbour or parts is confirmed only by a reading of its line that gives it as a word of its own.
 void require_exact_words(const std::vector<visible::Word>& title, const Reading& r,
                          const std::vector<PassJudgement>& passes, const PassJudgement& best, Judgement& j) {
-    std::vector<bool> confirmed = best.alignment.exact;
-    if (const std::vector<bool> alone = read_alone(title, r); alone.size() == confirmed.size())
-        for (std::size_t i = 0; i < confirmed.size(); ++i) confirmed[i] = confirmed[i] || alone[i];
+    std::vector<bool> confirmed = best.alignment.exact, regrouped(confirmed.size());
     std::size_t added = best.alignment.added;
     for (const PassJudgement& p : passes) {
         if (p.alignment.exact.size() != confirmed.size()) continue;
-        for (std::size_t i = 0; i < confirmed.size(); ++i) confirmed[i] = confirmed[i] || p.alignment.exact[i];
+        for (std::size_t i = 0; i < confirmed.size(); ++i) {
+            confirmed[i] = confirmed[i] || p.alignment.exact[i];
+            regrouped[i] = regrouped[i] || p.alignment.regrouped[i];
+        }
         if (p.judgement.verdict == Verdict::Agrees) added = std::min(added, p.alignment.added);
     }
+    if (const std::vector<bool> alone = read_alone(title, r); alone.size() == confirmed.size())
+        for (std::size_t i = 0; i < confirmed.size(); ++i) confirmed[i] = confirmed[i] || (alone[i] && !regrouped[i]);
     std::string pairs;
     for (const auto& [title_word, read_word] : best.alignment.inexact)
         pairs += (pairs.empty() ? "\"" : ", \"") + utf8(read_word) + "\" for \"" + utf8(title_word) + "\"";
@@ -701,6 +721,74 @@ void require_signs_and_digits(const TitleWords& title, const Reading& r, Judgeme
         if (!check(w, true)) return;
 }
 
+// The title's text words glued to a formula or a logo (TitleWords::glued: "sparse" of "$k$-Sparse",
+// "non" of "Non-\TeX{}"): the formula's letters are not read, but these words are, as any other
+// word: one reading (one pass) of what stands over the word gives each of them exactly.
+void require_glued_words(const TitleWords& title, const Reading& r, Judgement& j) {
+    for (const visible::Word& w : title.glued) {
+        const std::vector<std::u32string> wanted = tokens_of(w.text);
+        std::map<int, std::vector<std::u32string>> by_pass;
+        std::map<int, std::string> read;  // as OCR gives it, for the finding
+        for (const OcrWord& o : reading_order(r.words, std::max(1.0, w.y1 - w.y0))) {
+            if (o.pass == kPassBelow || !over(o, w, 0)) continue;
+            for (auto& token : tokens_of(o.text)) by_pass[o.pass].push_back(std::move(token));
+            read[o.pass] += (read[o.pass].empty() ? "" : " ") + o.text;
+        }
+        const auto gives = [&](const auto& pass) {
+            return std::all_of(wanted.begin(), wanted.end(), [&](const std::u32string& t) {
+                return std::find(pass.second.begin(), pass.second.end(), t) != pass.second.end();
+            });
+        };
+        if (std::any_of(by_pass.begin(), by_pass.end(), gives)) continue;
+        j.verdict = Verdict::Unverified;
+        j.explanation = "the text layer shows the title with \"" + w.text +
+                        "\" glued to a formula or a logo, but no reading of the pixels gives it exactly (OCR reads \"" +
+                        (read.empty() ? "" : read.begin()->second) +
+                        "\" there): a word beside a formula is confirmed as any other word";
+        return;
+    }
+}
+
+// The longest run (points) of [x0, x1] where none of `words` (those on the line y0..y1) stands:
+// between words of the text layer, a space.
+double uncovered(double x0, double x1, double y0, double y1, const std::vector<visible::Word>& words) {
+    std::vector<std::pair<double, double>> covered;
+    for (const visible::Word& w : words)
+        if (w.y1 > y0 && w.y0 < y1 && w.x1 > x0 && w.x0 < x1)
+            covered.emplace_back(std::max(x0, w.x0), std::min(x1, w.x1));
+    std::sort(covered.begin(), covered.end());
+    double longest = 0, at = x0;
+    for (const auto& [a, b] : covered) longest = std::max(longest, a - at), at = std::max(at, b);
+    return std::max(longest, x1 - at);
+}
+
+// What the title block's readings show between two words of the title on a line where the text
+// layer has no word (kGapInk), whatever OCR made of it: the comparison drops what it reads as
+// punctuation. Not where a formula's words stand between them: a formula draws glyphs without
+// text (LuaTeX's radical sign). Quoted, or "" when nothing is there.
+std::string ink_between_words(const TitleWords& title, const Reading& r) {
+    std::vector<visible::Word> text = title.page;  // what explains ink: the page's words, the title's unread ones
+    text.insert(text.end(), title.unread.begin(), title.unread.end());
+    for (std::size_t i = 0; i + 1 < title.read.size(); ++i) {
+        const visible::Word &a = title.read[i], &b = title.read[i + 1];
+        const double y0 = std::max(a.y0, b.y0), y1 = std::min(a.y1, b.y1);
+        if (y1 <= y0 || b.x0 <= a.x1) continue;  // not side by side on one line
+        // A formula between them (the unread words) draws what has no text: a radical sign, a bar.
+        const auto inside = [&](const visible::Word& u) {
+            const double cx = (u.x0 + u.x1) / 2, cy = (u.y0 + u.y1) / 2;
+            return cx > a.x1 && cx < b.x0 && cy > y0 && cy < y1;
+        };
+        if (std::any_of(title.unread.begin(), title.unread.end(), inside)) continue;
+        for (const OcrWord& o : r.words) {
+            const double cy = (o.y0 + o.y1) / 2;
+            if (o.pass >= kPassBelow || cy < y0 || cy > y1 || o.x1 <= a.x1 || o.x0 >= b.x0) continue;
+            if (uncovered(std::max(o.x0, a.x1), std::min(o.x1, b.x0), y0, y1, text) > kGapInk * a.size)
+                return "\"" + o.text + "\" between \"" + a.text + "\" and \"" + b.text + "\"";
+        }
+    }
+    return "";
+}
+
 }  // namespace
 
 Judgement judge(const TitleWords& title, Reading r) {
@@ -732,6 +820,13 @@ Judgement judge(const TitleWords& title, Reading r) {
     if (j.verdict == Verdict::Agrees) {
         r.words = all;
         require_signs_and_digits(title, r, j);
+    }
+    if (j.verdict == Verdict::Agrees) require_glued_words(title, r, j);
+    if (const std::string between = j.verdict == Verdict::Agrees ? ink_between_words(title, r) : "";
+        !between.empty()) {
+        j.verdict = Verdict::Unverified;
+        j.explanation = "the text layer shows the title \"" + joined_text(title.read) + "\", but the pixels show " +
+                        between + " where the text layer has no word (OCR may read letters as punctuation)";
     }
     return j;
 }

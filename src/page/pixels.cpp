@@ -219,10 +219,31 @@ std::vector<visible::Word> TitleWords::all() const {
     return out;
 }
 
-TitleWords title_words(const visible::Page& page, std::pair<std::size_t, std::size_t> span, const std::vector<std::size_t>& unread) {
+TitleWords title_words(const visible::Page& page, std::pair<std::size_t, std::size_t> span,
+                       const std::vector<std::size_t>& unread, const std::vector<std::string>& unread_text,
+                       const std::vector<std::size_t>& joined) {
     TitleWords out;
-    for (std::size_t i = span.first; i <= span.second && i < page.words.size(); ++i)
-        (std::find(unread.begin(), unread.end(), i) == unread.end() ? out.read : out.unread).push_back(page.words[i]);
+    const auto has = [](const std::vector<std::size_t>& v, std::size_t i) {
+        return std::find(v.begin(), v.end(), i) != v.end();
+    };
+    for (std::size_t i = span.first; i <= span.second && i < page.words.size(); ++i) {
+        const auto at = std::find(unread.begin(), unread.end(), i);
+        const visible::Word& w = page.words[i];
+        if (at == unread.end() && i > span.first && has(joined, i - 1) && !has(unread, i - 1) && !out.read.empty()) {
+            visible::Word& word = out.read.back();  // the record's word goes on: one word, as the page shows it
+            word.text += w.text;
+            word.x0 = std::min(word.x0, w.x0), word.y0 = std::min(word.y0, w.y0);
+            word.x1 = std::max(word.x1, w.x1), word.y1 = std::max(word.y1, w.y1);
+            word.line_end = w.line_end;
+            continue;
+        }
+        (at == unread.end() ? out.read : out.unread).push_back(w);
+        const auto k = static_cast<std::size_t>(at - unread.begin());
+        if (at != unread.end() && k < unread_text.size() && !unread_text[k].empty()) {
+            out.glued.push_back(page.words[i]);
+            out.glued.back().text = unread_text[k];
+        }
+    }
     for (const visible::Word& w : page.words)
         if (w.visible) (title::badge_word(w) ? out.badge : out.page).push_back(w);
     return out;
@@ -558,11 +579,14 @@ Reading read(std::string_view pdf, int index, const std::string& password, const
     for (std::size_t k = 1; k < engines.size(); ++k)
         if (!ready(k) || !pass(k, PITH_OCR_SPARSE) || !pass(k, PITH_OCR_AUTO)) return r;
     if (title && judge(*title, r).verdict == Verdict::Unverified) {  // the readings disagree: read closer
-        // The title's words, and its formulas' words with a digit or a sign, or TeX's negation
-        // slash (require_signs_and_digits()).
+        // The title's words, its formulas' words with a digit or a sign, TeX's negation slash
+        // (require_signs_and_digits()), and its text words glued to a formula (require_glued_words()).
         std::vector<visible::Word> closer = title->read;
-        for (const visible::Word& w : title->unread)
-            if (!signs_and_digits(w.text, true).empty() || w.text == kNegation) closer.push_back(w);
+        for (const visible::Word& w : title->unread) {
+            const auto same_box = [&](const visible::Word& g) { return g.x0 == w.x0 && g.y0 == w.y0; };
+            const bool glued = std::any_of(title->glued.begin(), title->glued.end(), same_box);
+            if (!signs_and_digits(w.text, true).empty() || w.text == kNegation || glued) closer.push_back(w);
+        }
         read_closer(pdf, index, password, region, slices.front().dpi, closer, engines, r);
     }
     return r;
@@ -656,6 +680,7 @@ std::string encode(const Request& q) {
         put_words(out, q.title->unread);
         put_words(out, q.title->badge);
         put_words(out, q.title->page);
+        put_words(out, q.title->glued);
     }
     return out;
 }
@@ -680,9 +705,11 @@ std::optional<Request> decode_request(std::string_view bytes) {
     if (*title) {
         std::optional<std::vector<visible::Word>> read = take_words(in), unread = read ? take_words(in) : std::nullopt,
                                                   badge = unread ? take_words(in) : std::nullopt,
-                                                  page = badge ? take_words(in) : std::nullopt;
-        if (!page) return std::nullopt;
-        q.title = TitleWords{std::move(*read), std::move(*unread), std::move(*badge), std::move(*page)};
+                                                  page = badge ? take_words(in) : std::nullopt,
+                                                  glued = page ? take_words(in) : std::nullopt;
+        if (!glued) return std::nullopt;
+        q.title = TitleWords{std::move(*read), std::move(*unread), std::move(*badge), std::move(*page),
+                             std::move(*glued)};
     }
     if (!in.done()) return std::nullopt;
     return q;

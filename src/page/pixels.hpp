@@ -49,6 +49,11 @@ inline constexpr double kMinContrast = 2.0;
 inline constexpr double kAboveType = 0.85, kPrefixGap = 1.0, kLargerType = 1.1, kHugeType = 3.0;
 // Front matter (not_front_matter()): two words side by side this many times the title's type.
 inline constexpr double kOutrankRatio = 1.3;
+// Between two words of the title on a line the page shows a space and nothing else: what OCR reads
+// there, over no word of the text layer, further than this share of the title's type (more than
+// a space, 0.25-0.33 of it, a justified line's wider one) leaves the title unconfirmed, whatever
+// OCR made of it (a raised word drawn as outlines read as a quote mark, hollow letters read "|").
+inline constexpr double kGapInk = 0.6;
 // Tesseract's confidence (0-100) below which a word it reads counts neither as an extra word
 // nor as one that outranks the title: specks, rules and logos read as letters.
 inline constexpr double kMinConfidence = 50;
@@ -143,11 +148,17 @@ struct Reading {
 // does not read (α as "a", the LaTeX logo as "ETRX"). With them, the page's badge words
 // (title::badge_word()): what OCR reads of a badge is no line of the paper's (judge()); and the
 // page's visible words, which measure the type of what the pixels show (judge()).
+// `glued`: the unread words that hold text words of the title besides their formula or logo
+// ("k-Sparse"), each with those words as its text ("sparse"), which the pixels must show.
 struct TitleWords {
-    std::vector<visible::Word> read, unread, badge, page;
+    std::vector<visible::Word> read, unread, badge, page, glued;
     std::vector<visible::Word> all() const;  // for region_for()
 };
-TitleWords title_words(const visible::Page& page, std::pair<std::size_t, std::size_t> span, const std::vector<std::size_t>& unread);
+// `joined`: words the record's word goes on from into the next on the line (title::OnPage::joined_words):
+// the pixels read them as one word, the record's.
+TitleWords title_words(const visible::Page& page, std::pair<std::size_t, std::size_t> span,
+                       const std::vector<std::size_t>& unread, const std::vector<std::string>& unread_text = {},
+                       const std::vector<std::size_t>& joined = {});
 
 // The regions x0..x1, y0..y1 (points from the top left of page `index` as displayed) rendered
 // in this process at their dpi as a viewer shows them, from one opening of the file, each to

@@ -455,6 +455,11 @@ bool is_mark(const std::vector<const visible::Word*>& words, std::size_t i) {
     const double raised = (before.y0 + before.y1) / 2 - (w.y0 + w.y1) / 2;
     const std::string text = normalise(w.text);
     if (w.x0 - before.x1 >= 0.3 * before.size || !mark_text(text)) return false;
+    // A digit raised after a number is its power to a reader (10 raised 3 reads 1000), not a mark.
+    const std::vector<UChar32> number = code_points(from_utf8(normalise(before.text)));
+    const std::vector<UChar32> raised_chars = code_points(from_utf8(text));
+    if (!number.empty() && u_isdigit(number.back()) && std::any_of(raised_chars.begin(), raised_chars.end(), u_isdigit))
+        return false;
     // In smaller type and raised; or a symbol (acmart's \titlenote star) raised well above the line.
     return (w.size <= 0.8 * before.size && raised > 0.1 * before.size) || (symbols_only(text) && raised > 0.25 * before.size);
 }
@@ -601,7 +606,9 @@ std::vector<Part> parts_of(const std::vector<const visible::Word*>& words) {
 
 class Matcher {
 public:
-    Matcher(const std::vector<Unit>& units, const std::vector<Part>& parts) : units_(units), parts_(parts) {}
+    // `joined`, when given: set for each part a text unit of the match goes on from into the next.
+    Matcher(const std::vector<Unit>& units, const std::vector<Part>& parts, std::vector<bool>* joined = nullptr)
+        : units_(units), parts_(parts), joined_(joined) {}
     // One past the last part of a match of every unit beginning at part `p`, if any.
     std::optional<std::size_t> from(std::size_t u, std::size_t p) const {
         if (u == units_.size()) return p;
@@ -621,7 +628,10 @@ public:
             spelled += parts_[q].chars;
             if (spelled.size() > unit.chars.size() || unit.chars.compare(0, spelled.size(), spelled) != 0) return std::nullopt;
             if (spelled.size() == unit.chars.size())
-                if (auto end = from(u + 1, q + 1)) return end;
+                if (auto end = from(u + 1, q + 1)) {
+                    for (std::size_t k = p; joined_ && k < q; ++k) (*joined_)[k] = true;
+                    return end;
+                }
         }
         return std::nullopt;
     }
@@ -642,6 +652,7 @@ private:
 
     const std::vector<Unit>& units_;
     const std::vector<Part>& parts_;
+    std::vector<bool>* joined_;
 };
 
 std::vector<std::pair<std::size_t, std::size_t>> title_spans(const std::vector<const visible::Word*>& words, const tex_title::Typeset& title) {
@@ -660,10 +671,34 @@ std::vector<std::pair<std::size_t, std::size_t>> title_spans(const std::vector<c
 
 tex_title::Typeset plain_text(const std::string& text) { return {{{tex_title::Piece::Kind::Text, text}}}; }
 
+// The words of the span (indices into page.words: `index` maps `words` there) whose word of the
+// record goes on into the next word on its line: the text layer parts a word where the page shows
+// no space (the LaTeX logo's lowered E, a change of font), and the pixels are asked for it whole.
+std::vector<std::size_t> joined_words(const std::vector<const visible::Word*>& words,
+                                      const std::vector<std::size_t>& index, std::pair<std::size_t, std::size_t> span,
+                                      const tex_title::Typeset& title) {
+    const std::vector<Unit> units = units_of(title);
+    const std::vector<Part> parts = parts_of(words);
+    std::vector<bool> joined(parts.size());
+    const Matcher matcher(units, parts, &joined);
+    std::vector<std::size_t> out;
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+        if (index[parts[p].word] != span.first || !parts[p].word_start || !matcher.from(0, p)) continue;
+        for (std::size_t k = p; k + 1 < parts.size() && index[parts[k].word] <= span.second; ++k)
+            if (joined[k] && parts[k + 1].word != parts[k].word && !words[parts[k].word]->line_end)
+                out.push_back(index[parts[k].word]);
+        break;
+    }
+    return out;
+}
+
 // The words of a span that spell part of the title's formulas (or of TeX pith cannot typeset):
 // a part of the word that is no text word of the title and stands inside such a unit. Only the
 // record's formulas can exempt a word: a word the sender hyphenates or spells otherwise cannot.
-std::vector<std::size_t> formula_words(const visible::Page& page, std::pair<std::size_t, std::size_t> span, const tex_title::Typeset& title) {
+// `glued`: for each, the parts that are text words of the title and of no formula ("sparse" of
+// "k-Sparse"): the formula exempts its own letters, never the words glued to it.
+std::vector<std::size_t> formula_words(const visible::Page& page, std::pair<std::size_t, std::size_t> span,
+                                       const tex_title::Typeset& title, std::vector<std::string>& glued) {
     std::set<std::string> text;
     std::vector<std::string> loose;
     for (const Unit& u : units_of(title)) {
@@ -673,10 +708,15 @@ std::vector<std::size_t> formula_words(const visible::Page& page, std::pair<std:
     auto in_formula = [&](const std::string& part) {
         return !text.count(part) && std::any_of(loose.begin(), loose.end(), [&](const std::string& f) { return f.find(part) != std::string::npos; });
     };
+    auto in_no_formula = [&](const std::string& part) {
+        const auto holds = [&](const std::string& f) { return f.find(part) != std::string::npos; };
+        return std::none_of(loose.begin(), loose.end(), holds);
+    };
     std::vector<std::size_t> out;
+    glued.clear();
     for (std::size_t i = span.first; i <= span.second && i < page.words.size(); ++i) {
         bool formula = false, letters = false;  // a word without letters (a radical sign, a bracket) has none to read
-        std::string chars;
+        std::string chars, text_words;
         for (UChar32 c : code_points(from_utf8(normalise(without_spacing_accents(page.words[i].text)) + " "))) {
             if (!is_separator(c)) {
                 append_folded(chars, c);
@@ -684,9 +724,11 @@ std::vector<std::size_t> formula_words(const visible::Page& page, std::pair<std:
             }
             formula = formula || (!chars.empty() && in_formula(chars));
             letters = letters || !chars.empty();
+            if (!chars.empty() && text.count(chars) && in_no_formula(chars))
+                text_words += (text_words.empty() ? "" : " ") + chars;
             chars.clear();
         }
-        if (formula || (!letters && !loose.empty())) out.push_back(i);
+        if (formula || (!letters && !loose.empty())) out.push_back(i), glued.push_back(formula ? text_words : "");
     }
     return out;
 }
@@ -886,7 +928,8 @@ OnPage on_page(const std::string& plain_hint, const std::string& hash, const std
         if (spans.empty()) spans = title_spans(words, plain_text(rtl_runs_reversed(wanted->text())));
         if (!spans.empty()) {
             OnPage t = judged(words, index, std::move(spans), "title matches the record: " + what + " is on page 1" + note);
-            if (t.span) t.formula_words = formula_words(*page, *t.span, *wanted);
+            if (t.span) t.formula_words = formula_words(*page, *t.span, *wanted, t.formula_text);
+            if (t.span) t.joined_words = joined_words(words, index, *t.span, *wanted);
             return t;
         }
         const std::vector<const visible::Word*> all = words_of(*page, false);

@@ -82,6 +82,12 @@ struct OnPage {
     std::vector<std::size_t> formula_words = {};
     // NotAsTitle: where the record's title stands among page.words all the same (the first place).
     std::optional<std::pair<std::size_t, std::size_t>> elsewhere = std::nullopt;
+    // AsTitle, beside formula_words: the text words of the title each of them holds ("sparse" in
+    // "k-Sparse", "non" in "Non-TeX"; "" where none), which the pixels must show all the same.
+    std::vector<std::string> formula_text = {};
+    // AsTitle: the words of the span whose word of the record goes on into the next word on its
+    // line (the text layer parts "LaT", "e", "X" where TeX lowers the E): read by the pixels whole.
+    std::vector<std::size_t> joined_words = {};
 };
 // pith's badge ("pith:XXXXXXXX") on the page is no text of the paper's.
 bool badge_word(const visible::Word& w);

@@ -26,7 +26,7 @@ TextJudgement judge_text(const std::string& plain, const std::string& hash, cons
     }
     if (t.shown == Shown::AsTitle && t.span && out.block.reading.page) {
         const visible::Page& page = *out.block.reading.page;
-        out.words = pixels::title_words(page, *t.span, t.formula_words);
+        out.words = pixels::title_words(page, *t.span, t.formula_words, t.formula_text, t.joined_words);
         const pixels::Region region = pixels::region_for(page, out.words.all());
         out.ask = pixels::Request{out.block.index, region, pixels::languages_for(out.words.read), out.words};
     }

@@ -132,12 +132,18 @@ TEST_CASE("pixels: the pixels agree with the text layer", "[pixels]") {
     const auto misread = pith::page::pixels::judge(kTitle, reading_of(kTitle, read_as({"Sparse", "Attention", "Kernels", "for", "Long", "Contexl", "Models"})));
     CHECK(misread.verdict == Verdict::Unverified);
     CHECK(misread.explanation.find("\"contexl\" for \"context\"") != std::string::npos);
-    // Spacing inside formulas: "O(n logn)" read for "O(n log n)"; a lone letter OCR drops.
+    // Spacing inside formulas: "O(n logn)" read for "O(n log n)" places the words; a word joined
+    // to its neighbour is confirmed only by a reading of its line that parts them as the title does.
     const std::vector<Word> math = line_of({"Sorting", "in", "O(n", "log", "n)", "Time", "for", "Every", "Input"});
     std::vector<OcrWord> read;
     for (const auto& [text, i] : std::vector<std::pair<std::string, int>>{{"Sorting", 0}, {"in", 1}, {"O(n", 2}, {"logn)", 3}, {"Time", 5},
                                                                           {"for", 6}, {"Every", 7}, {"Input", 8}})
         read.push_back(ocr(text, math[i]));
+    CHECK(pith::page::pixels::judge(math, reading_of(math, read)).verdict == Verdict::Unverified);
+    for (std::size_t i = 0; i < math.size(); ++i) {
+        read.push_back(ocr(math[i].text, math[i]));
+        read.back().pass = pith::page::pixels::kPassCloser;
+    }
     CHECK(pith::page::pixels::judge(math, reading_of(math, read)).verdict == Verdict::Agrees);
     // Accents the OCR drops; a ligature the text layer gives as one character.
     const std::vector<Word> accents = line_of({"Caf\xC3\xA9", "Ef\xEF\xAC\x81" "cient", "Na\xC3\xAFve", "Models"});
@@ -330,6 +336,107 @@ TEST_CASE("pixels: words the title does not have, or title words the pixels do n
     CHECK(pith::page::pixels::judge(kTitle, reading_of(kTitle, speck)).verdict == Verdict::Agrees);
 }
 
+TEST_CASE("pixels: word boundaries the pixels show are the title's", "[pixels]") {
+    using pith::page::pixels::kPassAlone;
+    using pith::page::pixels::kPassCloser;
+    const auto judged = [](const std::vector<Word>& t, std::vector<OcrWord> words, int pass = 0) {
+        for (auto& w : words) w.pass = w.pass ? w.pass : pass;
+        const auto j = pith::page::pixels::judge(t, reading_of(t, words));
+        INFO(j.explanation);
+        return j.verdict;
+    };
+    const auto spanning = [](const Word& a, const Word& b) {
+        return Word{"", a.x0, a.y0, b.x1, b.y1, a.size, false, true, "", 0};
+    };
+    // The text layer parts "in" and "action" (a space character), the glyphs join them: OCR reads
+    // "inaction", and no reading of the line gives the title's two words.
+    const std::vector<Word> action = line_of({"Reinforcement", "Learning", "in", "Action"});
+    const std::vector<OcrWord> joined = {ocr("Reinforcement", action[0]), ocr("Learning", action[1]),
+                                         ocr("inaction", spanning(action[2], action[3]))};
+    CHECK(judged(action, joined) == Verdict::Unverified);
+    // Each word read alone in its box says nothing of the boundary.
+    std::vector<OcrWord> alone = joined;
+    for (std::size_t i = 0; i < action.size(); ++i) {
+        alone.push_back(ocr(action[i].text, action[i]));
+        alone.back().pass = kPassAlone;
+    }
+    CHECK(judged(action, alone) == Verdict::Unverified);
+    // A closer reading of the line that parts them confirms them.
+    std::vector<OcrWord> parted = joined;
+    for (std::size_t i = 0; i < action.size(); ++i) {
+        parted.push_back(ocr(action[i].text, action[i]));
+        parted.back().pass = kPassCloser;
+    }
+    CHECK(judged(action, parted) == Verdict::Agrees);
+    // "a moral" drawn as "amoral": a lone letter joined to the next word is a prefix.
+    const std::vector<Word> moral = line_of({"Reward", "Models", "as", "a", "Moral", "Compass"});
+    CHECK(judged(moral, {ocr("Reward", moral[0]), ocr("Models", moral[1]), ocr("as", moral[2]),
+                         ocr("amoral", spanning(moral[3], moral[4])), ocr("Compass", moral[5])}) ==
+          Verdict::Unverified);
+    // One word of the text layer the glyphs part: "Therapist" drawn "The rapist", even read alone.
+    const std::vector<Word> therapist = line_of({"Therapist", "Training", "Outcomes"});
+    const Word& t = therapist[0];
+    std::vector<OcrWord> split = {ocr("The", {"", t.x0, t.y0, t.x0 + 30, t.y1, t.size, false, true, "", 0}),
+                                  ocr("rapist", {"", t.x0 + 36, t.y0, t.x1, t.y1, t.size, false, true, "", 0}),
+                                  ocr("Training", therapist[1]), ocr("Outcomes", therapist[2])};
+    CHECK(judged(therapist, split) == Verdict::Unverified);
+    split.push_back(ocr("Therapist", t));
+    split.back().pass = kPassAlone;
+    CHECK(judged(therapist, split) == Verdict::Unverified);
+}
+
+TEST_CASE("pixels: what the pixels show between the title's words", "[pixels]") {
+    // "Exact Recovery Is Possible": the text layer leaves 24 pt between "Is" and "Possible", where
+    // hollow letters stand that OCR reads as "|[" (dropped as punctuation by the comparison).
+    std::vector<Word> line = line_of({"Exact", "Recovery", "Is", "Possible"});
+    for (std::size_t i = 3; i < line.size(); ++i) line[i].x0 += 24, line[i].x1 += 24;
+    pith::page::pixels::TitleWords words;
+    words.read = words.page = line;
+    std::vector<OcrWord> read;
+    for (const Word& w : line) read.push_back(ocr(w.text, w));
+    CHECK(pith::page::pixels::judge(words, reading_of(line, read)).verdict == Verdict::Agrees);
+    read.push_back(ocr("|[", {"", line[2].x1 + 4, line[2].y0, line[3].x0 - 4, line[2].y1, 10, false, true, "", 0}, 30));
+    const auto hollow = pith::page::pixels::judge(words, reading_of(line, read));
+    CHECK(hollow.verdict == Verdict::Unverified);
+    CHECK(hollow.explanation.find("\"|[\" between \"Is\" and \"Possible\"") != std::string::npos);
+    // Read as a quote mark glued to the next word: its ink still runs through the gap.
+    read.pop_back();
+    read.back() = ocr("\u201cPossible", {"", line[2].x1 + 4, line[3].y0, line[3].x1, line[3].y1, 10, false, true, "", 0});
+    CHECK(pith::page::pixels::judge(words, reading_of(line, read)).verdict == Verdict::Unverified);
+    // A word of the text layer there (a footnote mark, a formula's piece) explains its ink.
+    words.page.push_back({"1", line[2].x1 + 2, line[2].y0, line[3].x0 - 2, line[2].y1, 10, false, true, "", 0});
+    CHECK(pith::page::pixels::judge(words, reading_of(line, read)).verdict == Verdict::Agrees);
+    // A formula between two words draws glyphs without text (LuaTeX's radical sign): not weighed.
+    words.page = line;
+    words.unread = {{"n)", line[3].x0 - 8, line[2].y0, line[3].x0 - 2, line[2].y1, 10, false, true, "", 0}};
+    CHECK(pith::page::pixels::judge(words, reading_of(line, read)).verdict == Verdict::Agrees);
+}
+
+TEST_CASE("pixels: a text word glued to a formula or a logo is read", "[pixels]") {
+    // "Learning $k$-Sparse Polynomials": the word "k-Sparse" holds the formula's k and is not read
+    // as a word of the title, but its text word "sparse" is (TitleWords::glued).
+    const std::vector<Word> line = line_of({"Learning", "k-Sparse", "Polynomials", "in", "Linear", "Time"});
+    pith::page::pixels::TitleWords words;
+    for (std::size_t i = 0; i < line.size(); ++i) (i == 1 ? words.unread : words.read).push_back(line[i]);
+    words.glued = {line[1]};
+    words.glued[0].text = "sparse";
+    const auto reading = [&](const std::string& glued, int pass = 0) {
+        std::vector<OcrWord> read;
+        for (std::size_t i = 0; i < line.size(); ++i) read.push_back(ocr(i == 1 ? glued : line[i].text, line[i]));
+        for (auto& w : read) w.pass = pass;
+        return reading_of(line, read);
+    };
+    CHECK(pith::page::pixels::judge(words, reading("k-Sparse")).verdict == Verdict::Agrees);
+    // The formula's letter read otherwise is the formula's business.
+    CHECK(pith::page::pixels::judge(words, reading("/c-Sparse")).verdict == Verdict::Agrees);
+    const auto dense = pith::page::pixels::judge(words, reading("k-Dense"));
+    CHECK(dense.verdict == Verdict::Unverified);
+    CHECK(dense.explanation.find("\"sparse\" glued to a formula") != std::string::npos);
+    Reading closer = reading("k-Dense");
+    for (const OcrWord& w : reading("k-Sparse", pith::page::pixels::kPassAlone).words) closer.words.push_back(w);
+    CHECK(pith::page::pixels::judge(words, closer).verdict == Verdict::Agrees);  // a closer reading gives it
+}
+
 TEST_CASE("pixels: two OCR passes, the best reading stands", "[pixels]") {
     // The sparse pass misses the line; the automatic layout reads it.
     std::vector<OcrWord> words = read_as({"Sparse", "Attention", "Kernels", "for", "Long", "Context", "Models"});
@@ -471,6 +578,8 @@ TEST_CASE("pixels: a Reader's request, encoded and decoded", "[pixels]") {
     q.region.x0 = 1.0 / 3;
     q.languages.why = "line one\nline two";
     q.title = pith::page::pixels::TitleWords{{kTitle.begin(), kTitle.end() - 1}, {kTitle.back()}};
+    q.title->glued = {kTitle.back()};
+    q.title->glued[0].text = "models";
     const std::string bytes = pith::page::pixels::encode(q);
     const auto back = pith::page::pixels::decode_request(bytes);
     REQUIRE(back);
@@ -485,6 +594,8 @@ TEST_CASE("pixels: a Reader's request, encoded and decoded", "[pixels]") {
     CHECK(back->title->read[1].x1 == kTitle[1].x1);
     REQUIRE(back->title->unread.size() == 1);
     CHECK(back->title->unread[0].text == "Models");
+    REQUIRE(back->title->glued.size() == 1);
+    CHECK(back->title->glued[0].text == "models");
     for (std::size_t cut : {std::size_t{0}, std::size_t{10}, bytes.size() / 2, bytes.size() - 1}) CHECK_FALSE(pith::page::pixels::decode_request(bytes.substr(0, cut)));
     CHECK_FALSE(pith::page::pixels::decode_request(bytes + "x"));
     q.title.reset();

@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "core/unicode.hpp"
+#include "page/pixels.hpp"
 #include "page/title.hpp"
 #include "page/visible.hpp"
 #include "required.hpp"
@@ -594,6 +595,46 @@ TEST_CASE("on_page: footnote and affiliation marks on the title", "[title]") {
     CHECK(shown(kTitleA, with({{kTitleA + " ^123", 100, 18}}, kBody)) == Shown::NotAsTitle);
     // A footnote-size copy of the title is not its title.
     CHECK(shown(kTitleA, with({{kTitleB, 100, 18}}, with(kBody, {{kTitleA, 700, 8}}))) == Shown::NotAsTitle);
+    // A digit raised after a number is its power to a reader (10 raised 3 is 1000), not a mark;
+    // after a word it is a mark, and so is a symbol after a number.
+    const std::string gpus = "Training Language Models on 10 GPUs";
+    CHECK(shown(gpus, with({{"Training Language Models on 10 ^3 GPUs", 100, 18}}, kBody)) != Shown::AsTitle);
+    CHECK(shown(gpus, with({{"Training Language Models on 10 GPUs ^3", 100, 18}}, kBody)) == Shown::AsTitle);
+    CHECK(shown(gpus, with({{"Training Language Models on 10 ^∗ GPUs", 100, 18}}, kBody)) == Shown::AsTitle);
+}
+
+TEST_CASE("on_page: what the pixels are asked to read of formulas, logos and words the text layer parts", "[title]") {
+    using pith::page::title::Shown;
+    // A text word glued to a formula ("$k$-Sparse") or a logo ("Non-\TeX{}"): the word is left
+    // to the text layer, its text words are not.
+    const std::string sparse = "Learning $k$-Sparse Polynomials in Linear Time";
+    const auto sparse_page = laid_out(with({{"Learning k-Sparse Polynomials in Linear Time", 100, 18}}, kBody));
+    auto t = pith::page::title::on_page(sparse, pith::title_hash(sparse), sparse_page);
+    REQUIRE(t.shown == Shown::AsTitle);
+    REQUIRE(t.formula_words == std::vector<std::size_t>{1});
+    CHECK(t.formula_text == std::vector<std::string>{"sparse"});
+    const std::string tex = "Non-\\TeX{} Users Prefer Markdown";
+    t = pith::page::title::on_page(tex, pith::title_hash(tex),
+                                   laid_out(with({{"Non-TeX Users Prefer Markdown", 100, 18}}, kBody)));
+    REQUIRE(t.shown == Shown::AsTitle);
+    CHECK(t.formula_text == std::vector<std::string>{"non"});
+    // TeX's logo with its E lowered: the text layer parts "LaT", "e", "X" where the page shows no
+    // space; the record's word goes on, and the pixels read it whole.
+    const std::string latex = "Writing Papers in LaTeX Made Simple";
+    pith::page::visible::Page page = laid_out(with({{"Writing Papers in LaT e X Made Simple", 100, 18}}, kBody));
+    page.words[4].x0 = page.words[3].x1, page.words[4].x1 = page.words[4].x0 + 8;
+    page.words[4].y0 += 3, page.words[4].y1 += 3;
+    page.words[5].x0 = page.words[4].x1, page.words[5].x1 = page.words[5].x0 + 10;
+    t = pith::page::title::on_page(latex, pith::title_hash(latex), page);
+    REQUIRE(t.shown == Shown::AsTitle);
+    CHECK(t.joined_words == std::vector<std::size_t>{3, 4});
+    const auto words = pith::page::pixels::title_words(page, *t.span, t.formula_words, t.formula_text, t.joined_words);
+    REQUIRE(words.read.size() == 6);
+    CHECK(words.read[3].text == "LaTeX");
+    CHECK(words.read[3].x1 == page.words[5].x1);
+    // Words the text layer parts with a space stay parted.
+    t = pith::page::title::on_page(kTitleA, pith::title_hash(kTitleA), laid_out(with({{kTitleA, 100, 18}}, kBody)));
+    CHECK(t.joined_words.empty());
 }
 
 TEST_CASE("on_page: TeX pith cannot typeset is never a wildcard for the title", "[title]") {

@@ -236,6 +236,12 @@ Judgement judge(const std::vector<visible::Word>& title, const Reading& r, const
 // judge() on the words to read; what OCR reads where an unread word stands is left out.
 Judgement judge(const TitleWords& title, Reading r);
 
+// Which of title.read's words a closer reading must still read alone, given the passes of `r`:
+// those some judgement of judge() could weigh a reading alone of. A word every pass's alignment
+// leaves unconfirmed, and a word with a relation sign (each reading of it is weighed); none
+// when no pass agrees (readings alone are then weighed by nothing).
+std::vector<bool> to_read_alone(const TitleWords& title, const Reading& r);
+
 // Front matter, as the pixels show it (title::title_block). A page before the title block's is
 // read whole at kFrontMatterDpi (body text of 10 pt stands 9 pixels high: enough to count words
 // and to see larger ones). It is front matter when its pixels show no more than

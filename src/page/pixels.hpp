@@ -90,6 +90,9 @@ inline constexpr int kPassBelow = 4;
 // line read alone (Tesseract's single-line mode; pass kPassCloser + k) and each word read alone
 // (kPassAlone + k) by reader k: each of at most two engines, then the language data the title's
 // accented letters call for. A word is confirmed only by a reading that gives exactly it (judge()).
+// Only what can still change the judgement is read: lines before words, a reader's data started
+// when its turn comes, words read alone only where a reading alone counts (to_read_alone()),
+// nothing once judge() agrees.
 inline constexpr double kCloserScale = 4, kMaxCloserDpi = 600;
 inline constexpr int kCloserReaders = 6;
 inline constexpr int kPassCloser = kPassBelow + 1;

@@ -639,12 +639,21 @@ void require_exact_words(const std::vector<visible::Word>& title, const Reading&
 
 }  // namespace
 
-Judgement judge(const std::vector<visible::Word>& title, const Reading& r, const std::vector<visible::Word>& page) {
+namespace {
+
+// Every pass's judgement of the title (the title block's, the closer lines'), and the best one.
+struct Passes {
+    std::vector<PassJudgement> passes;
+    std::optional<std::size_t> best;
+};
+
+Passes judge_passes(const std::vector<visible::Word>& title, const Reading& r, const std::vector<visible::Word>& page) {
     std::vector<const OcrWord*> below;
     for (const OcrWord& w : r.words)
         if (w.pass == kPassBelow) below.push_back(&w);
-    std::vector<PassJudgement> passes;
-    std::optional<std::size_t> best;
+    Passes out;
+    std::vector<PassJudgement>& passes = out.passes;
+    std::optional<std::size_t>& best = out.best;
     int best_rank = 0;
     for (int pass = 0; pass < kPassAlone; ++pass) {
         if (pass == kPassBelow) continue;
@@ -663,8 +672,15 @@ Judgement judge(const std::vector<visible::Word>& title, const Reading& r, const
         const int k = j.explanation.find(kReadsNothing) != std::string::npos ? 9 : rank(j.verdict);
         if (!best || k < best_rank) best = passes.size() - 1, best_rank = k;
     }
-    Judgement j = passes[*best].judgement;
-    if (j.verdict == Verdict::Agrees) require_exact_words(title, r, passes, passes[*best], j);
+    return out;
+}
+
+}  // namespace
+
+Judgement judge(const std::vector<visible::Word>& title, const Reading& r, const std::vector<visible::Word>& page) {
+    const Passes judged = judge_passes(title, r, page);
+    Judgement j = judged.passes[*judged.best].judgement;
+    if (j.verdict == Verdict::Agrees) require_exact_words(title, r, judged.passes, judged.passes[*judged.best], j);
     return j;
 }
 
@@ -673,11 +689,16 @@ namespace {
 // What each pass reads where `w` stands (OCR words whose centres lie in its box, in reading
 // order): its signs and, for a formula's word, digits. Passes that read nothing there are left out.
 std::vector<std::u32string> readings_of(const visible::Word& w, bool formula, const Reading& r) {
+    // Each pass's words in their own reading order: what other passes read, or what OCR reads
+    // elsewhere, must not move a pass's lines (reading_order() groups lines from the words it is
+    // given), so that one pass's reading of a word is the same whatever else was read.
+    std::map<int, std::vector<OcrWord>> there;
+    for (const OcrWord& o : r.words)
+        if (o.pass != kPassBelow && over(o, w, 0)) there[o.pass].push_back(o);
     std::map<int, std::u32string> by_pass;
-    for (const OcrWord& o : reading_order(r.words, std::max(1.0, w.y1 - w.y0))) {
-        if (o.pass == kPassBelow || !over(o, w, 0)) continue;
-        by_pass[o.pass] += signs_and_digits(o.text, formula);
-    }
+    for (auto& [pass, words] : there)
+        for (const OcrWord& o : reading_order(std::move(words), std::max(1.0, w.y1 - w.y0)))
+            by_pass[pass] += signs_and_digits(o.text, formula);
     std::vector<std::u32string> out;
     for (auto& [pass, read] : by_pass)
         if (!read.empty()) out.push_back(std::move(read));
@@ -791,7 +812,11 @@ std::string ink_between_words(const TitleWords& title, const Reading& r) {
 
 }  // namespace
 
-Judgement judge(const TitleWords& title, Reading r) {
+namespace {
+
+// `r` without what OCR reads over the title's unread words and over pith's badge: judge() on
+// the words to read weighs the rest.
+Reading without_left_out(const TitleWords& title, Reading r) {
     // An OCR word at least half of whose width lies over unread words of its line (a formula read
     // as one token, "O(,/n)", spans the gaps between its pieces).
     const auto under_unread = [&](const OcrWord& w) {
@@ -813,14 +838,16 @@ Judgement judge(const TitleWords& title, Reading r) {
             return std::all_of(pieces.begin(), pieces.end(), in_badge);
         });
     };
-    const std::vector<OcrWord> all = r.words;
     const auto left_out = [&](const OcrWord& w) { return under_unread(w) || on_badge(w); };
     r.words.erase(std::remove_if(r.words.begin(), r.words.end(), left_out), r.words.end());
-    Judgement j = judge(title.read, r, title.page);
-    if (j.verdict == Verdict::Agrees) {
-        r.words = all;
-        require_signs_and_digits(title, r, j);
-    }
+    return r;
+}
+
+}  // namespace
+
+Judgement judge(const TitleWords& title, Reading r) {
+    Judgement j = judge(title.read, without_left_out(title, r), title.page);
+    if (j.verdict == Verdict::Agrees) require_signs_and_digits(title, r, j);
     if (j.verdict == Verdict::Agrees) require_glued_words(title, r, j);
     if (const std::string between = j.verdict == Verdict::Agrees ? ink_between_words(title, r) : "";
         !between.empty()) {
@@ -829,6 +856,34 @@ Judgement judge(const TitleWords& title, Reading r) {
                         between + " where the text layer has no word (OCR may read letters as punctuation)";
     }
     return j;
+}
+
+std::vector<bool> to_read_alone(const TitleWords& title, const Reading& r) {
+    std::vector<bool> out(title.read.size(), false);
+    const Passes judged = judge_passes(title.read, without_left_out(title, r), title.page);
+    // Words read alone count only in require_exact_words() and require_signs_and_digits(), which
+    // look at them only when the best pass agrees; no word read alone changes which pass is best.
+    if (judged.passes[*judged.best].judgement.verdict != Verdict::Agrees) return out;
+    std::vector<bool> confirmed(judged.passes[*judged.best].alignment.exact.size(), false);
+    for (const PassJudgement& p : judged.passes)
+        if (p.alignment.exact.size() == confirmed.size())
+            for (std::size_t i = 0; i < confirmed.size(); ++i) confirmed[i] = confirmed[i] || p.alignment.exact[i];
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < title.read.size(); ++i) {
+        const std::vector<std::u32string> tokens = tokens_of(title.read[i].text);
+        // A right-to-left title is aligned in reading order, not word by word: each word is read.
+        const bool rtl = std::any_of(tokens.begin(), tokens.end(), right_to_left);
+        const bool unconfirmed = rtl || at + tokens.size() > confirmed.size() ||
+                                 !std::all_of(confirmed.begin() + static_cast<std::ptrdiff_t>(at),
+                                              confirmed.begin() + static_cast<std::ptrdiff_t>(at + tokens.size()),
+                                              [](bool c) { return c; });
+        at += tokens.size();
+        // A sign, or TeX's negation slash over one: require_signs_and_digits() reads every reading.
+        const bool sign = !signs_and_digits(title.read[i].text, false).empty() || title.read[i].text == kNegation;
+        out[i] = unconfirmed || sign;
+    }
+    if (at != confirmed.size()) std::fill(out.begin(), out.end(), true);
+    return out;
 }
 
 Region whole_page(const visible::Page& page) { return {0, 0, page.width, page.height, kFrontMatterDpi}; }

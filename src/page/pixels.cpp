@@ -461,62 +461,114 @@ void read_strokes(const Image& image, const std::vector<visible::Word>& title, R
     }
 }
 
+// Which of the closer reading's words (`words`: title.read, then the formula's words that have a
+// digit or a sign) are read alone: those judge() may weigh a reading alone of (to_read_alone();
+// each formula word), and each word whose box read alone or cut tight (`boxes`) reaches one of
+// them, for what OCR reads there lies where that word stands too (judge()'s over()). What a
+// word read alone gives is the same whatever else is read: the same pixels in the same box.
+std::vector<bool> read_alone_mask(const TitleWords& title, const Reading& r, const std::vector<visible::Word>& words,
+                                  const std::vector<std::array<Box, 2>>& boxes) {
+    std::vector<bool> mask = to_read_alone(title, r);
+    mask.resize(words.size(), true);
+    std::vector<Box> wanted;
+    for (std::size_t i = 0; i < words.size(); ++i)
+        if (mask[i]) wanted.push_back({words[i].x0, words[i].y0, words[i].x1, words[i].y1});
+    for (const visible::Word& w : sign_words(words))  // a negation slash and its sign, judged as one
+        if (!signs_and_digits(w.text, true).empty() || w.text == kNegation) wanted.push_back({w.x0, w.y0, w.x1, w.y1});
+    const auto reaches = [&](const Box& b) {
+        constexpr double kPixel = 1;  // a box's pixels are rounded outwards by less than a point
+        return std::any_of(wanted.begin(), wanted.end(), [&](const Box& w) {
+            return b[0] - kPixel <= w[2] && b[2] + kPixel >= w[0] && b[1] - kPixel <= w[3] && b[3] + kPixel >= w[1];
+        });
+    };
+    for (std::size_t i = 0; i < words.size(); ++i)
+        mask[i] = mask[i] || reaches(boxes[i][0]) || reaches(boxes[i][1]);
+    return mask;
+}
+
+// The closer reading's boxes, points: the title's lines, padded, and each word's box read alone
+// and cut tight at its neighbours (alone()).
+struct CloserBoxes {
+    std::vector<Box> lines;
+    std::vector<std::array<Box, 2>> words;
+};
+CloserBoxes closer_boxes(const std::vector<visible::Word>& title) {
+    CloserBoxes out;
+    std::vector<Box>& lines = out.lines;
+    for (const visible::Word& w : title) {
+        const bool joins = !lines.empty() && (w.y0 + w.y1) / 2 > lines.back()[1] && (w.y0 + w.y1) / 2 < lines.back()[3];
+        if (!joins) lines.push_back({w.x0, w.y0, w.x1, w.y1});
+        Box& l = lines.back();
+        l = {std::min(l[0], w.x0), std::min(l[1], w.y0), std::max(l[2], w.x1), std::max(l[3], w.y1)};
+        out.words.push_back({alone(w, title, false), alone(w, title, true)});
+    }
+    for (Box& l : lines) {
+        const double pad = 0.35 * (l[3] - l[1]);
+        l = {l[0] - 2 * pad, l[1] - pad, l[2] + 2 * pad, l[3] + pad};
+    }
+    return out;
+}
+
 // The title's lines and words, read closer: rendered again at kCloserScale times `dpi` (only
 // their band of the page), each line read alone (kPassCloser + k) and each word read alone
 // (kPassAlone + k) by reader k: the title's engines, then the language data its letters call for
 // (letter_languages()), so that a word OCR misread in the title block is read at a size, in a
 // mode and with data where a misreading is rarer. Language data not installed is not read: its
 // words stay unconfirmed. A relation sign OCR has no character for is read from its strokes.
+// Lines first, then only the words a reading alone can still decide (read_alone_mask()); and
+// none once judge() agrees: more readings only add confirmations (a word read exactly stays
+// confirmed, a sign read exactly by one pass stays read so), and the best pass stays the first
+// that agrees, so the judgement is the one a full reading would give.
 void read_closer(std::string_view pdf, int index, const std::string& password, const Region& region, double dpi,
-                 const std::vector<visible::Word>& title, const std::vector<std::string>& engines, Reading& r) {
+                 const TitleWords& words, const std::vector<visible::Word>& title,
+                 const std::vector<std::string>& engines, Reading& r) {
     const trace::Span span("ocr/closer");
     static const auto read_lines =
         reinterpret_cast<PithOcrLinesFn>(poppler_module::symbol(PITH_OCR_LINES_SYMBOL, "pith-ocr.so"));
-    std::vector<Box> lines, words, tight;  // tight: the words with a neighbour in their margin
-    for (const visible::Word& w : title) {
-        const bool joins = !lines.empty() && (w.y0 + w.y1) / 2 > lines.back()[1] && (w.y0 + w.y1) / 2 < lines.back()[3];
-        if (!joins) lines.push_back({w.x0, w.y0, w.x1, w.y1});
-        Box& l = lines.back();
-        l = {std::min(l[0], w.x0), std::min(l[1], w.y0), std::max(l[2], w.x1), std::max(l[3], w.y1)};
-        words.push_back(alone(w, title, false));
-        if (const Box b = alone(w, title, true); b != words.back()) tight.push_back(b);
-    }
-    if (lines.empty()) return;
+    const CloserBoxes boxes = closer_boxes(title);
+    if (boxes.lines.empty()) return;
     double top = 1e300, bottom = -1e300;
-    for (Box& l : lines) {
-        const double pad = 0.35 * (l[3] - l[1]);
-        l = {l[0] - 2 * pad, l[1] - pad, l[2] + 2 * pad, l[3] + pad};
-        top = std::min(top, l[1]), bottom = std::max(bottom, l[3]);
-    }
+    for (const Box& l : boxes.lines) top = std::min(top, l[1]), bottom = std::max(bottom, l[3]);
     const double closer = std::min(kMaxCloserDpi, kCloserScale * dpi);
     const Image image =
         render_region(pdf, index, password, region.x0, std::max(region.y0, top), region.x1, bottom, closer);
     if (image.columns <= 0) return;
-    const auto pixels = [&](const std::vector<Box>& boxes) {
+    const auto read = [&](const std::string& reader, const std::vector<Box>& boxes, int pass) {
         const double px = image.dpi / 72;
-        std::vector<PithOcrLine> out;
+        std::vector<PithOcrLine> pixels;
         for (const Box& b : boxes)
-            out.push_back({std::clamp(static_cast<int>((b[0] - image.x0) * px), 0, image.columns),
-                           std::clamp(static_cast<int>((b[1] - image.y0) * px), 0, image.rows),
-                           std::clamp(static_cast<int>((b[2] - image.x0) * px), 0, image.columns),
-                           std::clamp(static_cast<int>((b[3] - image.y0) * px), 0, image.rows)});
-        return out;
-    };
-    const std::vector<PithOcrLine> line_boxes = pixels(lines), word_boxes = pixels(words), tight_boxes = pixels(tight);
-    std::vector<std::string> readers(engines.begin(), engines.begin() + std::min<std::ptrdiff_t>(2, engines.size()));
-    for (const std::string& code : letter_languages(title))
-        if (std::find(readers.begin(), readers.end(), code) == readers.end() && preload(code).empty())
-            readers.push_back(code);
-    const auto read = [&](const std::string& reader, const std::vector<PithOcrLine>& boxes, int pass) {
+            pixels.push_back({std::clamp(static_cast<int>((b[0] - image.x0) * px), 0, image.columns),
+                              std::clamp(static_cast<int>((b[1] - image.y0) * px), 0, image.rows),
+                              std::clamp(static_cast<int>((b[2] - image.x0) * px), 0, image.columns),
+                              std::clamp(static_cast<int>((b[3] - image.y0) * px), 0, image.rows)});
         OcrContext c{&image, &r.words, pass};
         read_lines(reader.c_str(), image.rgb.data(), image.columns, image.rows, static_cast<int>(std::lround(image.dpi)),
-                   boxes.data(), static_cast<int>(boxes.size()), &on_word, &c);
+                   pixels.data(), static_cast<int>(pixels.size()), &on_word, &c);
     };
-    for (std::size_t k = 0; k < readers.size() && k < static_cast<std::size_t>(kCloserReaders); ++k) {
-        read(readers[k], line_boxes, kPassCloser + static_cast<int>(k));
-        read(readers[k], word_boxes, kPassAlone + static_cast<int>(k));
+    const auto agrees = [&] { return judge(words, r).verdict == Verdict::Agrees; };
+    const std::size_t started = std::min<std::size_t>(2, engines.size());  // the title block's: loaded
+    std::vector<std::string> wanted(engines.begin(), engines.begin() + static_cast<std::ptrdiff_t>(started));
+    for (const std::string& code : letter_languages(title))
+        if (std::find(wanted.begin(), wanted.end(), code) == wanted.end()) wanted.push_back(code);
+    std::vector<std::string> readers;
+    for (std::size_t k = 0; k < wanted.size() && readers.size() < static_cast<std::size_t>(kCloserReaders); ++k) {
+        if (k >= started && !preload(wanted[k]).empty()) continue;  // started only when its turn comes
+        readers.push_back(wanted[k]);
+        read(readers.back(), boxes.lines, kPassCloser + static_cast<int>(readers.size() - 1));
+        if (agrees()) return;
     }
-    if (!tight_boxes.empty()) read(readers.front(), tight_boxes, kPassTight);
+    const std::vector<bool> mask = read_alone_mask(words, r, title, boxes.words);
+    std::vector<Box> alone_words, tight;  // tight: the words with a neighbour in their margin
+    for (std::size_t i = 0; i < title.size(); ++i) {
+        if (!mask[i]) continue;
+        alone_words.push_back(boxes.words[i][0]);
+        if (boxes.words[i][1] != boxes.words[i][0]) tight.push_back(boxes.words[i][1]);
+    }
+    for (std::size_t k = 0; k < readers.size() && !alone_words.empty(); ++k) {
+        read(readers[k], alone_words, kPassAlone + static_cast<int>(k));
+        if (agrees()) return;
+    }
+    if (!tight.empty()) read(readers.front(), tight, kPassTight);
     read_strokes(image, title, r);
 }
 
@@ -587,7 +639,7 @@ Reading read(std::string_view pdf, int index, const std::string& password, const
             const bool glued = std::any_of(title->glued.begin(), title->glued.end(), same_box);
             if (!signs_and_digits(w.text, true).empty() || w.text == kNegation || glued) closer.push_back(w);
         }
-        read_closer(pdf, index, password, region, slices.front().dpi, closer, engines, r);
+        read_closer(pdf, index, password, region, slices.front().dpi, *title, closer, engines, r);
     }
     return r;
 }

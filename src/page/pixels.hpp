@@ -95,6 +95,9 @@ inline constexpr int kPassBelow = 4;
 // line read alone (Tesseract's single-line mode; pass kPassCloser + k) and each word read alone
 // (kPassAlone + k) by reader k: each of at most two engines, then the language data the title's
 // accented letters call for. A word is confirmed only by a reading that gives exactly it (judge()).
+// Only what can still change the judgement is read: lines before words, a reader's data started
+// when its turn comes, words read alone only where a reading alone counts (to_read_alone()),
+// nothing once judge() agrees.
 inline constexpr double kCloserScale = 4, kMaxCloserDpi = 600;
 inline constexpr int kCloserReaders = 6;
 inline constexpr int kPassCloser = kPassBelow + 1;
@@ -246,6 +249,12 @@ Judgement judge(const std::vector<visible::Word>& title, const Reading& r, const
 
 // judge() on the words to read; what OCR reads where an unread word stands is left out.
 Judgement judge(const TitleWords& title, Reading r);
+
+// Which of title.read's words a closer reading must still read alone, given the passes of `r`:
+// those some judgement of judge() could weigh a reading alone of. A word every pass's alignment
+// leaves unconfirmed, and a word with a relation sign (each reading of it is weighed); none
+// when no pass agrees (readings alone are then weighed by nothing).
+std::vector<bool> to_read_alone(const TitleWords& title, const Reading& r);
 
 // Front matter, as the pixels show it (title::title_block). A page before the title block's is
 // read whole at kFrontMatterDpi (body text of 10 pt stands 9 pixels high: enough to count words

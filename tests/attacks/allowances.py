@@ -173,7 +173,8 @@ def type3_title(title, old, new):
 FORMULA = [
     ("allow-formula", "sparse", "Learning $k$-Sparse Polynomials in Linear Time",
      "Learning k-Sparse Polynomials in Linear Time", "Sparse", "Dense", "sparse made dense"),
-    ("allow-formula", "regularized", "Why $L_2$-Regularized Training Is Robust", "Why L2-Regularized Training Is Robust",
+    ("allow-formula", "regularized", "Why $L_2$-Regularized Training Is Robust",
+     "Why L2-Regularized Training Is Robust",
      "Regularized", "Unregularized", "regularized made unregularized"),
     ("allow-logo", "word-glued", "Non-\\TeX{} Users Prefer Markdown", "Non-TeX Users Prefer Markdown", "Non-TeX", "TeX",
      "the negation glued to the logo drawn as nothing"),
@@ -228,7 +229,8 @@ def build_logo(b, entries=LOGO):
         # The lowered letter's glyph draws another: Helvetica-Bold re-encoded, its ToUnicode the logo's.
         def hook(d, logo=logo, drawn=drawn, at=at):
             f = d.add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding << /Type /Encoding "
-                      "/Differences [ 1 /%s ] >> /ToUnicode %d 0 R >>" % (drawn[at], d.add(words.to_unicode([logo[at]]))))
+                      "/Differences [ 1 /%s ] >> /ToUnicode %d 0 R >>"
+                      % (drawn[at], d.add(words.to_unicode([logo[at]]))))
             return {"res": {"Font": "/W0 %d 0 R" % f}}
         ops = ("BT /F3 %g Tf %g %g Td %s Tj -3.5 Ts /W0 %g Tf <01> Tj 0 Ts /F3 %g Tf %s Tj ET\n"
                % (SIZE, X, Y, pdf_string(before + logo[:at]), SIZE, SIZE, pdf_string(logo[at + 1:] + after)))
@@ -239,8 +241,9 @@ def build_logo(b, entries=LOGO):
                forged_text=title.replace(logo, drawn))
     if entries is LOGO:
         # honest: the logos' E lowered, as TeX sets it (the text layer parts "LaT", "e", "X")
-        for stem, title, before, logo, after in (("tex", LOGO[0][1], "Typesetting Proofs with ", "TeX", " Is Easy"),
-                                                 ("latex", LOGO_OPEN[0][1], "Writing Papers in ", "LaTeX", " Made Simple")):
+        for stem, title, before, logo, after in (
+                ("tex", LOGO[0][1], "Typesetting Proofs with ", "TeX", " Is Easy"),
+                ("latex", LOGO_OPEN[0][1], "Writing Papers in ", "LaTeX", " Made Simple")):
             key = record(b, "ALC-" + stem, title)
             control(b, "control-allow-logo-%s.pdf" % stem, key,
                     ba.paper(title_ops=logo_ops(before, logo, after, logo.index("e"))),
@@ -275,7 +278,8 @@ def build_glued(b):
         attack(b, "%s-%s.pdf" % (cls, stem), cls, key, shown, data, ref,
                "a record titled %r; the text layer holds the space between %r and %r (poppler's words part them), a "
                "TJ kern takes its width back, so the glyphs join them (%s)" % (title, first, second, what), drawn,
-               UNVERIFIED, text=[["text_has", shown, "mupdf"], ["mod", "allowances", "bbox_words", first + " " + second]])
+               UNVERIFIED,
+               text=[["text_has", shown, "mupdf"], ["mod", "allowances", "bbox_words", first + " " + second]])
     for stem, title, word, split, drawn, what in (
             ("therapist", "Therapist Training Outcomes in Rural Clinics", "Therapist", 3, "The rapist Training",
              "therapist made the rapist"),
@@ -361,7 +365,8 @@ def build_mark(b):
                    ["mod", "words", "ocr_glyph", words.superscript_box(before, mark), mark]], said)
     title = "Training Language Models on 10 GPUs"
     key = record(b, "AMC-mark", title)
-    for stem, before, mark, after in (("star", title, "*", ""), ("word", "Training Language Models", "1", " on 10 GPUs")):
+    for stem, before, mark, after in (("star", title, "*", ""),
+                                      ("word", "Training Language Models", "1", " on 10 GPUs")):
         ops = "BT /F3 %g Tf %g %g Td %s Tj /F3 %g Tf %g Ts %s Tj 0 Ts /F3 %g Tf %s Tj ET\n" % (
             SIZE, X, Y, pdf_string(before), SIZE * 0.6, SIZE * 0.4, pdf_string(mark), SIZE, pdf_string(after))
         control(b, "control-allow-mark-%s.pdf" % stem, key, ba.paper(title_ops=ops),
@@ -418,8 +423,9 @@ def build_reframing(b):
     heading(b, "heading-rotated-retracted.pdf", "heading-rotated", ba.paper(hook=lambda d: {"ops": turned}),
             "paper A with RETRACTED across its page in 60 pt red Helvetica-Bold, its text matrix turned 30 degrees",
             ("invalid", "pith.title.not_title"),
-            "pdftotext extracts A's title, mutool A's title and RETRACTED; Tesseract reads RETRACTED in both renders turned "
-            "back 30 degrees", [["text_has", "RETRACTED", "mupdf"], ["mod", "allowances", "ocr_turned", 30, "RETRACTED"]])
+            "pdftotext extracts A's title, mutool A's title and RETRACTED; Tesseract reads RETRACTED in both "
+            "renders turned back 30 degrees",
+            [["text_has", "RETRACTED", "mupdf"], ["mod", "allowances", "ocr_turned", 30, "RETRACTED"]])
 
 
 def build_pale(b):
@@ -466,8 +472,9 @@ def build_hairline(b):
               "a record titled %r; 'Im' drawn right before 'Possible' as letter outlines stroked with a zero-width "
               "line (hollow letters a reader reads, 'ImPossible'; OCR reads '|' or '[' there), no text" % title,
               UNVERIFIED, "pdftotext and mutool extract the record's title; both renderers paint grey strokes "
-              "(#aaaaaa or darker) where 'Im' stands", [["text_has", title, "both"], ["text_lacks", "Impossible", "both"],
-                              ["mod", "allowances", "region_ink", [x, Y - 1, x + 20, Y + 14], 170]], said)
+              "(#aaaaaa or darker) where 'Im' stands",
+              [["text_has", title, "both"], ["text_lacks", "Impossible", "both"],
+               ["mod", "allowances", "region_ink", [x, Y - 1, x + 20, Y + 14], 170]], said)
 
 
 def build(b, a):

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <map>
 #include <set>
 #include <string_view>
 
@@ -68,6 +69,54 @@ const std::set<std::string> kAnnotationTypes = {
 // JavaScript, hiding or showing annotations and optional content, resetting or importing form
 // data, renditions, transitions, 3D views.
 const std::set<std::string> kActions = {"GoTo", "GoToR", "GoToE", "URI", "Named", "Thread", "Launch"};
+
+// The operands each operator takes (ISO 32000-1, annex A), a letter each: n a number, i an
+// integer, a a name, s a string, r an array, p a name or a dictionary (marked content's
+// properties); an operator not named takes none (SC, sc, SCN and scn take the colour's numbers,
+// checked apart). Given other operands the readers part ways: poppler drops the rest of the
+// content stream at too few, takes the last ones of too many and skips an operator whose
+// operand is of another kind; MuPDF takes the first ones and reads a name as 0.
+const std::map<std::string_view, std::string_view> kOperands = {
+    {"c", "nnnnnn"}, {"cm", "nnnnnn"}, {"CS", "a"}, {"cs", "a"}, {"d", "rn"}, {"d0", "nn"}, {"d1", "nnnnnn"},
+    {"Do", "a"}, {"DP", "ap"}, {"BDC", "ap"}, {"BMC", "a"}, {"MP", "a"}, {"G", "n"}, {"g", "n"}, {"gs", "a"},
+    {"i", "n"}, {"j", "i"}, {"J", "i"}, {"K", "nnnn"}, {"k", "nnnn"}, {"l", "nn"}, {"m", "nn"}, {"M", "n"},
+    {"re", "nnnn"}, {"RG", "nnn"}, {"rg", "nnn"}, {"ri", "a"}, {"sh", "a"}, {"Tc", "n"}, {"Td", "nn"}, {"TD", "nn"},
+    {"Tf", "an"}, {"Tj", "s"}, {"TJ", "r"}, {"TL", "n"}, {"Tm", "nnnnnn"}, {"Tr", "i"}, {"Ts", "n"}, {"Tw", "n"},
+    {"Tz", "n"}, {"v", "nnnn"}, {"y", "nnnn"}, {"w", "n"}, {"'", "s"}, {"\"", "nns"}};
+
+bool operand_is(const Operand& o, char kind) {
+    switch (kind) {
+        case 'n': return o.kind == Operand::Number;
+        case 'i': return o.kind == Operand::Number && o.number_text.find('.') == std::string_view::npos;
+        case 'a': return o.kind == Operand::Name;
+        case 's': return o.kind == Operand::String;
+        case 'r': return o.kind == Operand::Array;
+        default: return o.kind == Operand::Name || o.kind == Operand::Other;
+    }
+}
+
+// What is wrong with the `n` operands `op` was given; empty when they are those kOperands names.
+std::string operands_wrong(std::string_view op, const std::vector<Operand>& operands, std::size_t n) {
+    if (op == "SC" || op == "sc" || op == "SCN" || op == "scn") {  // numbers, and a pattern's name last
+        const bool pattern = (op == "SCN" || op == "scn") && n > 0 && operands[n - 1].kind == Operand::Name;
+        for (std::size_t i = 0; i + (pattern ? 1 : 0) < n; ++i)
+            if (operands[i].kind != Operand::Number) return "an operand that is not a number";
+        return n == 0 ? "no operand" : "";
+    }
+    const auto found = kOperands.find(op);
+    const std::string_view want = found == kOperands.end() ? std::string_view() : found->second;
+    if (n != want.size()) return std::to_string(n) + " operands (it takes " + std::to_string(want.size()) + ")";
+    for (std::size_t i = 0; i < n; ++i)
+        if (!operand_is(operands[i], want[i])) return "operand " + std::to_string(i + 1) + " of another kind";
+    if (op == "Tr" && (operands[0].number_text.size() != 1 || operands[0].number_text[0] > '7'))
+        return "a mode other than 0 to 7";  // MuPDF draws no text in mode 8 or 3.5, poppler fills it
+    return "";
+}
+
+// A matrix that cannot be inverted (its determinant 0): poppler's Splash, MuPDF and Ghostscript
+// draw nothing under it; cairo (pdftocairo, Evince) passes over it and draws with the matrix
+// it had. Six plain numbers, read as every reader reads them.
+bool singular(const double m[6]) { return m[0] * m[3] - m[1] * m[2] == 0; }
 
 // A number as PDF writes it, and every reader parses alike: digits with at most one point and
 // an optional sign in front. "1.2.3", "--5" or "1e5" are read differently by different parsers.
@@ -149,6 +198,7 @@ private:
     void pattern(const Object& value, const Object* resources, int depth);
     void shading(const Object& value, const Object* resources, int depth);
     void stream_content(const Object& value, const Object* resources, bool glyph_procedure, int depth);
+    bool form_matrix_singular(const Object& form);
 
     // The entry `name` of the page's (or form's) /Resources category, as stored (a reference is
     // left as one, so that each object is walked once); nullptr when absent.
@@ -306,6 +356,15 @@ void Walk::operation(std::string_view op, const std::vector<Operand>& operands, 
         note("content operator " + std::string(op.substr(0, 20)));
         return;
     }
+    if (std::string wrong = operands_wrong(op, operands, n); !wrong.empty()) {
+        note("content operator " + std::string(op) + " with " + wrong);
+        return;
+    }
+    if (op == "cm") {
+        double m[6];
+        for (int i = 0; i < 6; ++i) m[i] = std::strtod(std::string(operands[i].number_text).c_str(), nullptr);
+        if (singular(m)) note("a matrix that cannot be inverted (cm)");
+    }
     const Operand* last = n > 0 ? &operands[n - 1] : nullptr;
     const std::string name = last && last->kind == Operand::Name ? last->bytes : "";
     if (op == "ri" && !kIntents.count(name)) note("rendering intent /" + name);
@@ -361,7 +420,16 @@ void Walk::soft_mask(const Object& value, int depth) {
     if (type != "Alpha" && type != "Luminosity") note("soft mask /S /" + type);
     const Object* transfer = pdf::entry(file_, mask, "TR");
     if (transfer && name_of(transfer) != "Identity") note("soft mask /TR");
-    if (const Object* group = pdf::find(mask, "G")) xobject(*group, nullptr, depth);
+    // A backdrop colour with no colour space for it: poppler drops it (a black backdrop), MuPDF and
+    // Ghostscript take it, so a luminosity mask over an empty group hides in one what it shows in
+    // the others.
+    const Object* group = pdf::find(mask, "G");
+    const Object& form = group ? file_.resolve(*group) : mask;
+    const Object* group_dict =
+        group && pdf::is_dictionary(form) ? pdf::dictionary_entry(file_, form, "Group") : nullptr;
+    if (type == "Luminosity" && pdf::has_key(mask, "BC") && !(group_dict && pdf::has_key(*group_dict, "CS")))
+        note("a luminosity soft mask's backdrop (/BC) with no group colour space");
+    if (group) xobject(*group, nullptr, depth);
 }
 
 void Walk::colour_space(const Object& value, const Object* resources, int depth) {
@@ -410,6 +478,7 @@ void Walk::xobject(const Object& value, const Object* resources, int depth, bool
             note("rendering intent /" + name_of(intent));
         if (const Object* mask = pdf::find(x, "SMask")) xobject(*mask, resources, depth + 1);
     } else if (subtype == "Form") {
+        if (form_matrix_singular(x)) note("a form whose /Matrix cannot be inverted");
         const Object* own = pdf::dictionary_entry(file_, x, "Resources");
         if (const Object* group = pdf::dictionary_entry(file_, x, "Group"))
             if (const Object* cs = pdf::entry(file_, *group, "CS")) colour_space(*cs, own ? own : resources, depth + 1);
@@ -417,6 +486,19 @@ void Walk::xobject(const Object& value, const Object* resources, int depth, bool
     } else {
         note("XObject /Subtype /" + subtype);
     }
+}
+
+// A form's /Matrix of six numbers that cannot be inverted (an absent or malformed one is the identity).
+bool Walk::form_matrix_singular(const Object& form) {
+    const Object* matrix = pdf::entry(file_, form, "Matrix");
+    if (!matrix || !pdf::is_array(*matrix) || pdf::array_of(*matrix).size() != 6) return false;
+    double m[6];
+    for (int i = 0; i < 6; ++i) {
+        const Object& item = file_.resolve(pdf::array_of(*matrix)[i]);
+        if (!pdf::is_number(item)) return false;
+        m[i] = pdf::number_value(item);
+    }
+    return singular(m);
 }
 
 void Walk::font(const Object& value, const Object* resources, int depth) {

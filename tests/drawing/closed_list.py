@@ -133,6 +133,29 @@ UNLISTED = [
                                  "<< /FT /Tx /T (a) /V (x) /DA (/Helv 12 Tf 0 g) /DA (/Helv 40 Tf 0 g) >>"])),
     ("shading-type-9", "shading type 9",
      lambda: page("/Sh0 sh\n", shadings="/Sh0 << /ShadingType 9 /ColorSpace /DeviceGray >>")),
+    # operands other than the operator takes: poppler drops the rest of the stream, skips the
+    # operator or takes the last ones; MuPDF takes the first ones or reads a name as 0
+    ("operands-too-few", "content operator cm with 4 operands (it takes 6)",
+     lambda: page("q 1 0 0 1 cm 72 500 200 40 re f Q\n")),
+    ("operands-too-many-in-form", "content operator cm with 7 operands (it takes 6)",
+     lambda: page("q /X0 Do Q\n", xobjects="/X0 6 0 R", extra_objects=[form("0 1 0 0 1 0 0 cm 72 500 200 40 re f")])),
+    ("operand-not-a-number", "content operator cm with operand 1 of another kind",
+     lambda: page("q /a /b /c /d /e /f cm 72 500 200 40 re f Q\n")),
+    ("colour-without-operand", "content operator g with 0 operands (it takes 1)", lambda: page("q g 72 500 200 40 re f Q\n")),
+    ("text-mode-8", "content operator Tr with a mode other than 0 to 7",
+     lambda: page("BT /F1 12 Tf 8 Tr 72 500 Td (eight) Tj ET\n")),
+    ("text-mode-not-integer", "content operator Tr with operand 1 of another kind",
+     lambda: page("BT /F1 12 Tf 3.5 Tr 72 500 Td (half) Tj ET\n")),
+    # a matrix that cannot be inverted: cairo draws on with the matrix it had, the others nothing
+    ("singular-cm", "a matrix that cannot be inverted (cm)", lambda: page("q 1 1 1 1 0 0 cm 72 500 200 40 re f Q\n")),
+    ("singular-form-matrix", "a form whose /Matrix cannot be inverted",
+     lambda: page("/X0 Do\n", xobjects="/X0 6 0 R", extra_objects=[stream(
+         "/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Matrix [0 0 0 0 0 0]", b"72 500 200 40 re f")])),
+    # poppler drops a backdrop with no colour space for it; MuPDF and Ghostscript take it
+    ("soft-mask-backdrop-without-space", "a luminosity soft mask's backdrop (/BC) with no group colour space",
+     lambda: page("q /G0 gs 72 500 200 40 re f Q\n", gstates="/G0 << /SMask << /S /Luminosity /BC [1] /G 6 0 R >> >>",
+                  extra_objects=[stream("/Type /XObject /Subtype /Form /BBox [0 0 1 1] /Group << /S /Transparency >>",
+                                        b"")])),
 ]
 
 # What viewers read differently, which stamp refuses as it refuses what is off the list: (name,
@@ -176,6 +199,16 @@ LISTED = [
     ("appearance-without-subtype", lambda: page(
         annots="<< /Type /Annot /Subtype /Square /Rect [72 400 272 440] /F 4 /AP << /N 6 0 R >> >>",
         extra_objects=[stream("/BBox [0 0 200 40]", b"0 0 1 RG 2 w 1 1 198 38 re S")])),
+    ("operands-as-defined", lambda: page(
+        "q 1 0 0 1 0 0 cm 0.5 g 0 0 1 RG [3 1] 0 d 1 j 0 J /CS0 cs 0.7 scn 72 500 200 40 re f Q "
+        "BT /F1 12 Tf 2 Tr 72 520 Td 0 -14 (a) \" [(b) 3 (c)] TJ ET q /X0 Do Q\n",
+        colour_spaces="/CS0 [/Separation /Spot /DeviceGray << /FunctionType 2 /Domain [0 1] /C0 [0] /C1 [1] /N 1 >>]",
+        xobjects="/X0 6 0 R", extra_objects=[stream(
+            "/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Matrix [0 1 -1 0 612 0]", b"72 500 20 40 re f")])),
+    ("soft-mask-backdrop-in-its-space", lambda: page(
+        "q /G0 gs 72 500 200 40 re f Q\n", gstates="/G0 << /SMask << /S /Luminosity /BC [1] /G 6 0 R >> >>",
+        extra_objects=[stream("/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Group << /S /Transparency /CS "
+                              "/DeviceGray >>", b"1 g 0 0 612 792 re f")])),
     ("annotation-over-title-in-both-views", lambda: page(
         annots="<< /Type /Annot /Subtype /Square /Rect [72 690 400 730] /F 4 /AP << /N 6 0 R >> >>",
         extra_objects=[stream("/BBox [0 0 328 40]", b"")])),

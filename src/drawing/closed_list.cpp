@@ -629,18 +629,52 @@ void document(pdf::File& file, Walk& walk) {
     if (form && pdf::has_key(*form, "XFA")) walk.unlisted.insert("an XFA form");
 }
 
+// The page's entry `key` as the page tree gives it (inherited from the nodes above); nullptr when none has it.
+const Object* inherited(pdf::File& file, const pdf::Page& page, const char* key) {
+    const Object* node = &file.get(page.ref);
+    for (int level = 0; node && pdf::is_dictionary(*node) && level < 32; ++level) {
+        if (const Object* value = pdf::entry(file, *node, key)) return value;
+        node = pdf::dictionary_entry(file, *node, "Parent");
+    }
+    return nullptr;
+}
+
+// A page box of four numbers (in either corner order); false for anything else.
+bool box_of(pdf::File& file, const Object& value, pdf::Rect& box) {
+    if (!pdf::is_array(value) || pdf::array_of(value).size() != 4) return false;
+    double v[4];
+    for (int i = 0; i < 4; ++i) {
+        const Object& item = file.resolve(pdf::array_of(value)[i]);
+        if (!pdf::is_number(item)) return false;
+        v[i] = pdf::number_value(item);
+    }
+    box = {std::min(v[0], v[2]), std::min(v[1], v[3]), std::max(v[0], v[2]), std::max(v[1], v[3])};
+    return true;
+}
+
+// The page boxes that choose what a viewer shows: poppler takes Letter for a media box that is
+// not four numbers, MuPDF the first four of five; a crop box that does not meet the media box
+// leaves poppler one line of pixels and MuPDF one pixel or the whole media box.
+void boxes(pdf::File& file, const pdf::Page& page, std::set<std::string>& unlisted) {
+    pdf::Rect media, crop;
+    const Object* media_value = inherited(file, page, "MediaBox");
+    if (!media_value || !box_of(file, *media_value, media) || media.width() <= 0 || media.height() <= 0)
+        return (void)unlisted.insert("a /MediaBox that is not four numbers around an area");
+    const Object* crop_value = inherited(file, page, "CropBox");
+    if (!crop_value) return;
+    if (!box_of(file, *crop_value, crop)) return (void)unlisted.insert("a /CropBox that is not four numbers");
+    if (!pdf::overlaps(crop, media) || crop.width() <= 0 || crop.height() <= 0)
+        unlisted.insert("a /CropBox that shows none of the /MediaBox");
+}
+
 // /Rotate as the page tree gives it (inherited), and /UserUnit: a rotation that is not a
 // multiple of 90 degrees or a unit other than 1 is drawn by some viewers and ignored by others.
 void geometry(pdf::File& file, const pdf::Page& page, std::set<std::string>& unlisted) {
-    const Object* node = &file.get(page.ref);
-    for (int level = 0; node && pdf::is_dictionary(*node) && level < 32; ++level) {
-        if (const Object* rotate = pdf::entry(file, *node, "Rotate")) {
-            const double r = pdf::is_number(*rotate) ? pdf::number_value(*rotate) : 1;
-            if (r != std::floor(r) || std::fmod(r, 90) != 0) unlisted.insert("/Rotate that is not a multiple of 90");
-            break;
-        }
-        node = pdf::dictionary_entry(file, *node, "Parent");
+    if (const Object* rotate = inherited(file, page, "Rotate")) {
+        const double r = pdf::is_number(*rotate) ? pdf::number_value(*rotate) : 1;
+        if (r != std::floor(r) || std::fmod(r, 90) != 0) unlisted.insert("/Rotate that is not a multiple of 90");
     }
+    boxes(file, page, unlisted);
     if (const Object* unit = pdf::entry(file, file.get(page.ref), "UserUnit"))
         if (!pdf::is_number(*unit) || pdf::number_value(*unit) != 1) unlisted.insert("/UserUnit other than 1");
 }

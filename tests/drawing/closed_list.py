@@ -31,7 +31,7 @@ FN = "<< /FunctionType 2 /Domain [0 1] /C0 [1] /C1 [0] /N 1 >>"
 
 
 def page(extra_content="", gstates="", xobjects="", extra_objects=(), page_keys="", annots="", shadings="",
-         colour_spaces="", fonts="", patterns="", catalog="", properties=""):
+         colour_spaces="", fonts="", patterns="", catalog="", properties="", media="[0 0 612 792]"):
     """The paper, with `extra_content` drawn after its text (resource names /G0, /X0, /Sh0,
     /CS0, /T3, /P0 as the cases give them) and `extra_objects` from object 6 on."""
     text = "BT /F1 24 Tf 72 700 Td (%s) Tj ET\n" % TITLE
@@ -45,9 +45,9 @@ def page(extra_content="", gstates="", xobjects="", extra_objects=(), page_keys=
             resources += " /%s << %s >>" % (key, value)
     objects = [
         ("<< /Type /Catalog /Pages 2 0 R %s >>" % catalog).encode(),
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        ("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R /Resources << %s >> %s %s >>"
-         % (resources, page_keys, "/Annots [%s]" % annots if annots else "")).encode(),
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 /MediaBox [0 0 612 792] >>",
+        ("<< /Type /Page /Parent 2 0 R %s /Contents 5 0 R /Resources << %s >> %s %s >>"
+         % ("/MediaBox " + media if media else "", resources, page_keys, "/Annots [%s]" % annots if annots else "")).encode(),
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
         stream("", content),
     ] + [o if isinstance(o, bytes) else o.encode() for o in extra_objects]
@@ -151,6 +151,10 @@ UNLISTED = [
     ("singular-form-matrix", "a form whose /Matrix cannot be inverted",
      lambda: page("/X0 Do\n", xobjects="/X0 6 0 R", extra_objects=[stream(
          "/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Matrix [0 0 0 0 0 0]", b"72 500 200 40 re f")])),
+    # page boxes: poppler takes Letter for a media box that is not four numbers, MuPDF the first four
+    ("media-box-five-numbers", "a /MediaBox that is not four numbers around an area",
+     lambda: page(media="[0 0 612 792 5]")),
+    ("crop-box-not-numbers", "a /CropBox that is not four numbers", lambda: page(page_keys="/CropBox [0 /x 612 792]")),
     # poppler drops a backdrop with no colour space for it; MuPDF and Ghostscript take it
     ("soft-mask-backdrop-without-space", "a luminosity soft mask's backdrop (/BC) with no group colour space",
      lambda: page("q /G0 gs 72 500 200 40 re f Q\n", gstates="/G0 << /SMask << /S /Luminosity /BC [1] /G 6 0 R >> >>",
@@ -205,6 +209,7 @@ LISTED = [
         colour_spaces="/CS0 [/Separation /Spot /DeviceGray << /FunctionType 2 /Domain [0 1] /C0 [0] /C1 [1] /N 1 >>]",
         xobjects="/X0 6 0 R", extra_objects=[stream(
             "/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Matrix [0 1 -1 0 612 0]", b"72 500 20 40 re f")])),
+    ("boxes-inherited-and-turned", lambda: page(media="", page_keys="/CropBox [612 792 0 100] /Rotate -360")),
     ("soft-mask-backdrop-in-its-space", lambda: page(
         "q /G0 gs 72 500 200 40 re f Q\n", gstates="/G0 << /SMask << /S /Luminosity /BC [1] /G 6 0 R >> >>",
         extra_objects=[stream("/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Group << /S /Transparency /CS "

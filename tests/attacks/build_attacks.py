@@ -14,7 +14,8 @@ fails the build (exit 1). Exit 77 when a needed tool is missing.
 
 --only MODULE,... builds the keys and records A, B, C and then only those attack-class modules'
 files: headings_same_type (not in the default build: its counts are expected_counts_words.json's)
-or any of titles, resave, viewers, viewers_draw, viewers_draw_outlines, viewers_syntax, changes, pixels.
+or any of titles, resave, viewers, viewers_draw, viewers_draw_outlines, viewers_syntax, comments_drawn, changes,
+pixels; comments_open (not in the default build either: its counts are expected_counts_comments.json's).
 """
 import argparse
 import hashlib
@@ -1213,6 +1214,7 @@ def main():
                  build_xmp, build_keys):
         step(b, a)
     import changes  # noqa: E402  (these import this file as a module: after main's own steps)
+    import comments_drawn  # noqa: E402
     import headings  # noqa: E402
     import pixels  # noqa: E402
     import viewers_draw  # noqa: E402
@@ -1222,8 +1224,8 @@ def main():
     import titles  # noqa: E402
     import viewers  # noqa: E402
     import words  # noqa: E402
-    return finish(args, b, (titles, resave, viewers, viewers_draw, viewers_draw_outlines, viewers_syntax, changes, pixels,
-                            words, headings), a)
+    return finish(args, b, (titles, resave, viewers, viewers_draw, viewers_draw_outlines, viewers_syntax, changes,
+                            comments_drawn, pixels, words, headings), a)
 
 
 def finish(args, b, modules, a):

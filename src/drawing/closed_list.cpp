@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <map>
 #include <set>
 #include <string_view>
 
@@ -68,6 +69,54 @@ const std::set<std::string> kAnnotationTypes = {
 // JavaScript, hiding or showing annotations and optional content, resetting or importing form
 // data, renditions, transitions, 3D views.
 const std::set<std::string> kActions = {"GoTo", "GoToR", "GoToE", "URI", "Named", "Thread", "Launch"};
+
+// The operands each operator takes (ISO 32000-1, annex A), a letter each: n a number, i an
+// integer, a a name, s a string, r an array, p a name or a dictionary (marked content's
+// properties); an operator not named takes none (SC, sc, SCN and scn take the colour's numbers,
+// checked apart). Given other operands the readers part ways: poppler drops the rest of the
+// content stream at too few, takes the last ones of too many and skips an operator whose
+// operand is of another kind; MuPDF takes the first ones and reads a name as 0.
+const std::map<std::string_view, std::string_view> kOperands = {
+    {"c", "nnnnnn"}, {"cm", "nnnnnn"}, {"CS", "a"}, {"cs", "a"}, {"d", "rn"}, {"d0", "nn"}, {"d1", "nnnnnn"},
+    {"Do", "a"}, {"DP", "ap"}, {"BDC", "ap"}, {"BMC", "a"}, {"MP", "a"}, {"G", "n"}, {"g", "n"}, {"gs", "a"},
+    {"i", "n"}, {"j", "i"}, {"J", "i"}, {"K", "nnnn"}, {"k", "nnnn"}, {"l", "nn"}, {"m", "nn"}, {"M", "n"},
+    {"re", "nnnn"}, {"RG", "nnn"}, {"rg", "nnn"}, {"ri", "a"}, {"sh", "a"}, {"Tc", "n"}, {"Td", "nn"}, {"TD", "nn"},
+    {"Tf", "an"}, {"Tj", "s"}, {"TJ", "r"}, {"TL", "n"}, {"Tm", "nnnnnn"}, {"Tr", "i"}, {"Ts", "n"}, {"Tw", "n"},
+    {"Tz", "n"}, {"v", "nnnn"}, {"y", "nnnn"}, {"w", "n"}, {"'", "s"}, {"\"", "nns"}};
+
+bool operand_is(const Operand& o, char kind) {
+    switch (kind) {
+        case 'n': return o.kind == Operand::Number;
+        case 'i': return o.kind == Operand::Number && o.number_text.find('.') == std::string_view::npos;
+        case 'a': return o.kind == Operand::Name;
+        case 's': return o.kind == Operand::String;
+        case 'r': return o.kind == Operand::Array;
+        default: return o.kind == Operand::Name || o.kind == Operand::Other;
+    }
+}
+
+// What is wrong with the `n` operands `op` was given; empty when they are those kOperands names.
+std::string operands_wrong(std::string_view op, const std::vector<Operand>& operands, std::size_t n) {
+    if (op == "SC" || op == "sc" || op == "SCN" || op == "scn") {  // numbers, and a pattern's name last
+        const bool pattern = (op == "SCN" || op == "scn") && n > 0 && operands[n - 1].kind == Operand::Name;
+        for (std::size_t i = 0; i + (pattern ? 1 : 0) < n; ++i)
+            if (operands[i].kind != Operand::Number) return "an operand that is not a number";
+        return n == 0 ? "no operand" : "";
+    }
+    const auto found = kOperands.find(op);
+    const std::string_view want = found == kOperands.end() ? std::string_view() : found->second;
+    if (n != want.size()) return std::to_string(n) + " operands (it takes " + std::to_string(want.size()) + ")";
+    for (std::size_t i = 0; i < n; ++i)
+        if (!operand_is(operands[i], want[i])) return "operand " + std::to_string(i + 1) + " of another kind";
+    if (op == "Tr" && (operands[0].number_text.size() != 1 || operands[0].number_text[0] > '7'))
+        return "a mode other than 0 to 7";  // MuPDF draws no text in mode 8 or 3.5, poppler fills it
+    return "";
+}
+
+// A matrix that cannot be inverted (its determinant 0): poppler's Splash, MuPDF and Ghostscript
+// draw nothing under it; cairo (pdftocairo, Evince) passes over it and draws with the matrix
+// it had. Six plain numbers, read as every reader reads them.
+bool singular(const double m[6]) { return m[0] * m[3] - m[1] * m[2] == 0; }
 
 // A number as PDF writes it, and every reader parses alike: digits with at most one point and
 // an optional sign in front. "1.2.3", "--5" or "1e5" are read differently by different parsers.
@@ -149,6 +198,7 @@ private:
     void pattern(const Object& value, const Object* resources, int depth);
     void shading(const Object& value, const Object* resources, int depth);
     void stream_content(const Object& value, const Object* resources, bool glyph_procedure, int depth);
+    bool form_matrix_singular(const Object& form);
 
     // The entry `name` of the page's (or form's) /Resources category, as stored (a reference is
     // left as one, so that each object is walked once); nullptr when absent.
@@ -306,6 +356,15 @@ void Walk::operation(std::string_view op, const std::vector<Operand>& operands, 
         note("content operator " + std::string(op.substr(0, 20)));
         return;
     }
+    if (std::string wrong = operands_wrong(op, operands, n); !wrong.empty()) {
+        note("content operator " + std::string(op) + " with " + wrong);
+        return;
+    }
+    if (op == "cm") {
+        double m[6];
+        for (int i = 0; i < 6; ++i) m[i] = std::strtod(std::string(operands[i].number_text).c_str(), nullptr);
+        if (singular(m)) note("a matrix that cannot be inverted (cm)");
+    }
     const Operand* last = n > 0 ? &operands[n - 1] : nullptr;
     const std::string name = last && last->kind == Operand::Name ? last->bytes : "";
     if (op == "ri" && !kIntents.count(name)) note("rendering intent /" + name);
@@ -361,7 +420,16 @@ void Walk::soft_mask(const Object& value, int depth) {
     if (type != "Alpha" && type != "Luminosity") note("soft mask /S /" + type);
     const Object* transfer = pdf::entry(file_, mask, "TR");
     if (transfer && name_of(transfer) != "Identity") note("soft mask /TR");
-    if (const Object* group = pdf::find(mask, "G")) xobject(*group, nullptr, depth);
+    // A backdrop colour with no colour space for it: poppler drops it (a black backdrop), MuPDF and
+    // Ghostscript take it, so a luminosity mask over an empty group hides in one what it shows in
+    // the others.
+    const Object* group = pdf::find(mask, "G");
+    const Object& form = group ? file_.resolve(*group) : mask;
+    const Object* group_dict =
+        group && pdf::is_dictionary(form) ? pdf::dictionary_entry(file_, form, "Group") : nullptr;
+    if (type == "Luminosity" && pdf::has_key(mask, "BC") && !(group_dict && pdf::has_key(*group_dict, "CS")))
+        note("a luminosity soft mask's backdrop (/BC) with no group colour space");
+    if (group) xobject(*group, nullptr, depth);
 }
 
 void Walk::colour_space(const Object& value, const Object* resources, int depth) {
@@ -410,6 +478,7 @@ void Walk::xobject(const Object& value, const Object* resources, int depth, bool
             note("rendering intent /" + name_of(intent));
         if (const Object* mask = pdf::find(x, "SMask")) xobject(*mask, resources, depth + 1);
     } else if (subtype == "Form") {
+        if (form_matrix_singular(x)) note("a form whose /Matrix cannot be inverted");
         const Object* own = pdf::dictionary_entry(file_, x, "Resources");
         if (const Object* group = pdf::dictionary_entry(file_, x, "Group"))
             if (const Object* cs = pdf::entry(file_, *group, "CS")) colour_space(*cs, own ? own : resources, depth + 1);
@@ -417,6 +486,19 @@ void Walk::xobject(const Object& value, const Object* resources, int depth, bool
     } else {
         note("XObject /Subtype /" + subtype);
     }
+}
+
+// A form's /Matrix of six numbers that cannot be inverted (an absent or malformed one is the identity).
+bool Walk::form_matrix_singular(const Object& form) {
+    const Object* matrix = pdf::entry(file_, form, "Matrix");
+    if (!matrix || !pdf::is_array(*matrix) || pdf::array_of(*matrix).size() != 6) return false;
+    double m[6];
+    for (int i = 0; i < 6; ++i) {
+        const Object& item = file_.resolve(pdf::array_of(*matrix)[i]);
+        if (!pdf::is_number(item)) return false;
+        m[i] = pdf::number_value(item);
+    }
+    return singular(m);
 }
 
 void Walk::font(const Object& value, const Object* resources, int depth) {
@@ -547,18 +629,52 @@ void document(pdf::File& file, Walk& walk) {
     if (form && pdf::has_key(*form, "XFA")) walk.unlisted.insert("an XFA form");
 }
 
+// The page's entry `key` as the page tree gives it (inherited from the nodes above); nullptr when none has it.
+const Object* inherited(pdf::File& file, const pdf::Page& page, const char* key) {
+    const Object* node = &file.get(page.ref);
+    for (int level = 0; node && pdf::is_dictionary(*node) && level < 32; ++level) {
+        if (const Object* value = pdf::entry(file, *node, key)) return value;
+        node = pdf::dictionary_entry(file, *node, "Parent");
+    }
+    return nullptr;
+}
+
+// A page box of four numbers (in either corner order); false for anything else.
+bool box_of(pdf::File& file, const Object& value, pdf::Rect& box) {
+    if (!pdf::is_array(value) || pdf::array_of(value).size() != 4) return false;
+    double v[4];
+    for (int i = 0; i < 4; ++i) {
+        const Object& item = file.resolve(pdf::array_of(value)[i]);
+        if (!pdf::is_number(item)) return false;
+        v[i] = pdf::number_value(item);
+    }
+    box = {std::min(v[0], v[2]), std::min(v[1], v[3]), std::max(v[0], v[2]), std::max(v[1], v[3])};
+    return true;
+}
+
+// The page boxes that choose what a viewer shows: poppler takes Letter for a media box that is
+// not four numbers, MuPDF the first four of five; a crop box that does not meet the media box
+// leaves poppler one line of pixels and MuPDF one pixel or the whole media box.
+void boxes(pdf::File& file, const pdf::Page& page, std::set<std::string>& unlisted) {
+    pdf::Rect media, crop;
+    const Object* media_value = inherited(file, page, "MediaBox");
+    if (!media_value || !box_of(file, *media_value, media) || media.width() <= 0 || media.height() <= 0)
+        return (void)unlisted.insert("a /MediaBox that is not four numbers around an area");
+    const Object* crop_value = inherited(file, page, "CropBox");
+    if (!crop_value) return;
+    if (!box_of(file, *crop_value, crop)) return (void)unlisted.insert("a /CropBox that is not four numbers");
+    if (!pdf::overlaps(crop, media) || crop.width() <= 0 || crop.height() <= 0)
+        unlisted.insert("a /CropBox that shows none of the /MediaBox");
+}
+
 // /Rotate as the page tree gives it (inherited), and /UserUnit: a rotation that is not a
 // multiple of 90 degrees or a unit other than 1 is drawn by some viewers and ignored by others.
 void geometry(pdf::File& file, const pdf::Page& page, std::set<std::string>& unlisted) {
-    const Object* node = &file.get(page.ref);
-    for (int level = 0; node && pdf::is_dictionary(*node) && level < 32; ++level) {
-        if (const Object* rotate = pdf::entry(file, *node, "Rotate")) {
-            const double r = pdf::is_number(*rotate) ? pdf::number_value(*rotate) : 1;
-            if (r != std::floor(r) || std::fmod(r, 90) != 0) unlisted.insert("/Rotate that is not a multiple of 90");
-            break;
-        }
-        node = pdf::dictionary_entry(file, *node, "Parent");
+    if (const Object* rotate = inherited(file, page, "Rotate")) {
+        const double r = pdf::is_number(*rotate) ? pdf::number_value(*rotate) : 1;
+        if (r != std::floor(r) || std::fmod(r, 90) != 0) unlisted.insert("/Rotate that is not a multiple of 90");
     }
+    boxes(file, page, unlisted);
     if (const Object* unit = pdf::entry(file, file.get(page.ref), "UserUnit"))
         if (!pdf::is_number(*unit) || pdf::number_value(*unit) != 1) unlisted.insert("/UserUnit other than 1");
 }

@@ -9,7 +9,7 @@
 //
 // The list covers the content that draws the page and everything it reaches: content operators,
 // graphics-state entries, colour spaces, shadings, patterns, XObjects, fonts (and the glyph
-// procedures of Type 3 fonts), the page's geometry (/Rotate, /UserUnit), and the annotations on
+// procedures of Type 3 fonts), the page's geometry (boxes, /Rotate, /UserUnit), and the annotations on
 // the page (their types, actions and the appearances they draw), and what the document does
 // when opened (unlisted_behaviour()). doc/trust.md lists it; the renderer
 // differential (tests/differential/renderers.py) is the test that keeps it honest.

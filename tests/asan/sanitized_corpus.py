@@ -44,6 +44,7 @@ STAMP_REFUSED = {
     "encrypted/qpdf-enc-R6-U=view-attachments-cleartext-metadata.pdf": "Acrobat's attachment notice, a script: off the closed list",
     "encrypted/encrypted_doc_no_id.pdf": "page 1 has actions on events (/AA): off the closed list",
     "malformed/issue-297.pdf": "an open action that runs JavaScript: off the closed list",
+    "valid/ctm_cm.pdf": "`0 cm`, an operator given too few operands: off the closed list",
 }
 
 

@@ -14,8 +14,9 @@ fails the build (exit 1). Exit 77 when a needed tool is missing.
 
 --only MODULE,... builds the keys and records A, B, C and then only those attack-class modules'
 files: headings_same_type (not in the default build: its counts are expected_counts_words.json's),
-allowances_open (likewise: expected_counts_allowances_open.json) or any of titles, resave, viewers,
-viewers_draw, viewers_draw_outlines, changes, pixels, words, headings, allowances.
+allowances_open (likewise: expected_counts_allowances_open.json), comments_open (likewise:
+expected_counts_comments.json) or any of titles, resave, viewers, viewers_draw,
+viewers_draw_outlines, viewers_syntax, comments_drawn, changes, pixels, words, headings, allowances.
 """
 import argparse
 import hashlib
@@ -1214,17 +1215,19 @@ def main():
                  build_xmp, build_keys):
         step(b, a)
     import changes  # noqa: E402  (these import this file as a module: after main's own steps)
+    import comments_drawn  # noqa: E402
     import headings  # noqa: E402
     import pixels  # noqa: E402
     import viewers_draw  # noqa: E402
     import viewers_draw_outlines  # noqa: E402
+    import viewers_syntax  # noqa: E402
     import resave  # noqa: E402
     import titles  # noqa: E402
     import viewers  # noqa: E402
     import words  # noqa: E402
     import allowances  # noqa: E402
-    return finish(args, b, (titles, resave, viewers, viewers_draw, viewers_draw_outlines, changes, pixels, words, headings,
-                            allowances), a)
+    return finish(args, b, (titles, resave, viewers, viewers_draw, viewers_draw_outlines, viewers_syntax, changes,
+                            comments_drawn, pixels, words, headings, allowances), a)
 
 
 def finish(args, b, modules, a):

@@ -31,7 +31,7 @@ FN = "<< /FunctionType 2 /Domain [0 1] /C0 [1] /C1 [0] /N 1 >>"
 
 
 def page(extra_content="", gstates="", xobjects="", extra_objects=(), page_keys="", annots="", shadings="",
-         colour_spaces="", fonts="", patterns="", catalog="", properties=""):
+         colour_spaces="", fonts="", patterns="", catalog="", properties="", media="[0 0 612 792]"):
     """The paper, with `extra_content` drawn after its text (resource names /G0, /X0, /Sh0,
     /CS0, /T3, /P0 as the cases give them) and `extra_objects` from object 6 on."""
     text = "BT /F1 24 Tf 72 700 Td (%s) Tj ET\n" % TITLE
@@ -45,9 +45,9 @@ def page(extra_content="", gstates="", xobjects="", extra_objects=(), page_keys=
             resources += " /%s << %s >>" % (key, value)
     objects = [
         ("<< /Type /Catalog /Pages 2 0 R %s >>" % catalog).encode(),
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        ("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R /Resources << %s >> %s %s >>"
-         % (resources, page_keys, "/Annots [%s]" % annots if annots else "")).encode(),
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 /MediaBox [0 0 612 792] >>",
+        ("<< /Type /Page /Parent 2 0 R %s /Contents 5 0 R /Resources << %s >> %s %s >>"
+         % ("/MediaBox " + media if media else "", resources, page_keys, "/Annots [%s]" % annots if annots else "")).encode(),
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
         stream("", content),
     ] + [o if isinstance(o, bytes) else o.encode() for o in extra_objects]
@@ -133,6 +133,33 @@ UNLISTED = [
                                  "<< /FT /Tx /T (a) /V (x) /DA (/Helv 12 Tf 0 g) /DA (/Helv 40 Tf 0 g) >>"])),
     ("shading-type-9", "shading type 9",
      lambda: page("/Sh0 sh\n", shadings="/Sh0 << /ShadingType 9 /ColorSpace /DeviceGray >>")),
+    # operands other than the operator takes: poppler drops the rest of the stream, skips the
+    # operator or takes the last ones; MuPDF takes the first ones or reads a name as 0
+    ("operands-too-few", "content operator cm with 4 operands (it takes 6)",
+     lambda: page("q 1 0 0 1 cm 72 500 200 40 re f Q\n")),
+    ("operands-too-many-in-form", "content operator cm with 7 operands (it takes 6)",
+     lambda: page("q /X0 Do Q\n", xobjects="/X0 6 0 R", extra_objects=[form("0 1 0 0 1 0 0 cm 72 500 200 40 re f")])),
+    ("operand-not-a-number", "content operator cm with operand 1 of another kind",
+     lambda: page("q /a /b /c /d /e /f cm 72 500 200 40 re f Q\n")),
+    ("colour-without-operand", "content operator g with 0 operands (it takes 1)", lambda: page("q g 72 500 200 40 re f Q\n")),
+    ("text-mode-8", "content operator Tr with a mode other than 0 to 7",
+     lambda: page("BT /F1 12 Tf 8 Tr 72 500 Td (eight) Tj ET\n")),
+    ("text-mode-not-integer", "content operator Tr with operand 1 of another kind",
+     lambda: page("BT /F1 12 Tf 3.5 Tr 72 500 Td (half) Tj ET\n")),
+    # a matrix that cannot be inverted: cairo draws on with the matrix it had, the others nothing
+    ("singular-cm", "a matrix that cannot be inverted (cm)", lambda: page("q 1 1 1 1 0 0 cm 72 500 200 40 re f Q\n")),
+    ("singular-form-matrix", "a form whose /Matrix cannot be inverted",
+     lambda: page("/X0 Do\n", xobjects="/X0 6 0 R", extra_objects=[stream(
+         "/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Matrix [0 0 0 0 0 0]", b"72 500 200 40 re f")])),
+    # page boxes: poppler takes Letter for a media box that is not four numbers, MuPDF the first four
+    ("media-box-five-numbers", "a /MediaBox that is not four numbers around an area",
+     lambda: page(media="[0 0 612 792 5]")),
+    ("crop-box-not-numbers", "a /CropBox that is not four numbers", lambda: page(page_keys="/CropBox [0 /x 612 792]")),
+    # poppler drops a backdrop with no colour space for it; MuPDF and Ghostscript take it
+    ("soft-mask-backdrop-without-space", "a luminosity soft mask's backdrop (/BC) with no group colour space",
+     lambda: page("q /G0 gs 72 500 200 40 re f Q\n", gstates="/G0 << /SMask << /S /Luminosity /BC [1] /G 6 0 R >> >>",
+                  extra_objects=[stream("/Type /XObject /Subtype /Form /BBox [0 0 1 1] /Group << /S /Transparency >>",
+                                        b"")])),
 ]
 
 # What viewers read differently, which stamp refuses as it refuses what is off the list: (name,
@@ -176,6 +203,17 @@ LISTED = [
     ("appearance-without-subtype", lambda: page(
         annots="<< /Type /Annot /Subtype /Square /Rect [72 400 272 440] /F 4 /AP << /N 6 0 R >> >>",
         extra_objects=[stream("/BBox [0 0 200 40]", b"0 0 1 RG 2 w 1 1 198 38 re S")])),
+    ("operands-as-defined", lambda: page(
+        "q 1 0 0 1 0 0 cm 0.5 g 0 0 1 RG [3 1] 0 d 1 j 0 J /CS0 cs 0.7 scn 72 500 200 40 re f Q "
+        "BT /F1 12 Tf 2 Tr 72 520 Td 0 -14 (a) \" [(b) 3 (c)] TJ ET q /X0 Do Q\n",
+        colour_spaces="/CS0 [/Separation /Spot /DeviceGray << /FunctionType 2 /Domain [0 1] /C0 [0] /C1 [1] /N 1 >>]",
+        xobjects="/X0 6 0 R", extra_objects=[stream(
+            "/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Matrix [0 1 -1 0 612 0]", b"72 500 20 40 re f")])),
+    ("boxes-inherited-and-turned", lambda: page(media="", page_keys="/CropBox [612 792 0 100] /Rotate -360")),
+    ("soft-mask-backdrop-in-its-space", lambda: page(
+        "q /G0 gs 72 500 200 40 re f Q\n", gstates="/G0 << /SMask << /S /Luminosity /BC [1] /G 6 0 R >> >>",
+        extra_objects=[stream("/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Group << /S /Transparency /CS "
+                              "/DeviceGray >>", b"1 g 0 0 612 792 re f")])),
     ("annotation-over-title-in-both-views", lambda: page(
         annots="<< /Type /Annot /Subtype /Square /Rect [72 690 400 730] /F 4 /AP << /N 6 0 R >> >>",
         extra_objects=[stream("/BBox [0 0 328 40]", b"")])),

@@ -811,11 +811,13 @@ bool heading(const std::vector<Line>& lines, std::size_t k, std::pair<std::size_
 }
 
 // The paper's own heading that outranks a title span, "" when none does: a line anywhere on the
-// page in type larger than the title's (beyond kTitleType), or one above it in its type. Another
-// paper's title set as lines of their own among this paper's text, a fake heading, is outranked
-// by the paper's own title, or by its authors' names above it.
+// page in type larger than the title's (beyond kTitleType), one above it in its type, or one right
+// over it in nearly its type (the pixels' rule, for a line OCR may not read: pale, or thin).
+// Another paper's title set as lines of their own among this paper's text, a fake heading, is
+// outranked by the paper's own title, or by its authors' names above it.
 constexpr double kTitleType = 0.85;  // a title's largest type is at least this share of any heading's
 constexpr double kSameType = 0.95;   // a line above the title in at least this share of its type outranks it
+constexpr double kRightOverType = 0.85, kRightOverGap = 1.0;  // pixels.hpp's kAboveType and kPrefixGap
 std::string outranked_by(const std::vector<const visible::Word*>& words, const std::vector<Line>& lines,
                          std::pair<std::size_t, std::size_t> span) {
     double size = 0, top = 1e300;
@@ -823,8 +825,13 @@ std::string outranked_by(const std::vector<const visible::Word*>& words, const s
     for (std::size_t k = 0; k < lines.size(); ++k) {
         if (!heading(lines, k, span)) continue;
         const Line& l = lines[k];
-        const bool above = std::all_of(words.begin() + l.first, words.begin() + l.last + 1, [&](const auto* w) { return w->y1 <= top + 1; });
-        if (kTitleType * l.size > size || (above && l.size >= kSameType * size)) return line_text(words, l);
+        const auto first = words.begin() + l.first, last = words.begin() + l.last + 1;
+        const bool above = std::all_of(first, last, [&](const auto* w) { return w->y1 <= top + 1; });
+        const auto near = [&](const auto* w) { return w->y1 >= top - kRightOverGap * size; };
+        const bool right_over = above && std::any_of(first, last, near);
+        const bool same_type_above = above && l.size >= kSameType * size;
+        if (kTitleType * l.size > size || same_type_above || (right_over && l.size >= kRightOverType * size))
+            return line_text(words, l);
     }
     return "";
 }

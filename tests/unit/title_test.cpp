@@ -472,6 +472,12 @@ TEST_CASE("on_page: a title is set in the page's title type", "[title]") {
     CHECK(shown(kTitleA, with({{"Journal of Examples Volume Three", 60, 18}, {kTitleA, 100, 18}}, kBody)) == Shown::NotAsTitle);
     CHECK(shown(kTitleA, with({{"Journal of Examples Volume Three", 60, 9}, {kTitleA, 100, 18}}, kBody)) == Shown::AsTitle);
     CHECK(shown(kTitleA, with({{kTitleA, 100, 18}, {"1 Introduction and Background", 200, 17}}, kBody)) == Shown::AsTitle);
+    // Right over the title (at most its type apart), nearly its type outranks it, as on the
+    // pixels (a reframing line OCR does not read); further up, or a size smaller, it does not.
+    CHECK(shown(kTitleA, with({{"A Critique of", 80, 17}, {kTitleA, 100, 18}}, kBody)) == Shown::NotAsTitle);
+    CHECK(shown(kTitleA, with({{"A Critique of", 80, 15.5}, {kTitleA, 100, 18}}, kBody)) == Shown::NotAsTitle);
+    CHECK(shown(kTitleA, with({{"A Critique of", 80, 15}, {kTitleA, 100, 18}}, kBody)) == Shown::AsTitle);
+    CHECK(shown(kTitleA, with({{"Journal of Examples", 40, 17}, {kTitleA, 100, 18}}, kBody)) == Shown::AsTitle);
     // Larger type that is no heading: a turned margin stamp, a single word (a watermark, a logo).
     CHECK(shown(kTitleA, with({{"arXiv:2405.01234v2 [cs.LG] 28 May 2026", 400, 24, 3}, {kTitleA, 100, 18}}, kBody)) == Shown::AsTitle);
     CHECK(shown(kTitleA, with({{"DRAFT", 400, 96}, {kTitleA, 100, 18}}, kBody)) == Shown::AsTitle);

@@ -53,28 +53,9 @@ def ocr_word_in(p, name, rect, want, dpi=400):
     """Tesseract, reading one word (--psm 8), reads the letters `want` (punctuation aside) in `rect`
     (PDF points) of page 1 as poppler and MuPDF render it (the crop set on white): a raised word
     OCR of the line misses."""
-    import subprocess
-    import tempfile
-    from pgm import read_pgm
-    with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run(["pdftoppm", "-q", "-r", str(dpi), "-gray", "-f", "1", "-l", "1", "-singlefile", p.path(name),
-                        tmp + "/p"], check=True)
-        subprocess.run(["mutool", "draw", "-q", "-r", str(dpi), "-c", "gray", "-o", tmp + "/m.pgm", p.path(name), "1"],
-                       check=True)
-        for tool, image in (("poppler", tmp + "/p.pgm"), ("mupdf", tmp + "/m.pgm")):
-            w, h, px = read_pgm(image)
-            k, pad = dpi / 72, 40
-            x0, x1, y0, y1 = int(rect[0] * k), int(rect[2] * k), int(h - rect[3] * k), int(h - rect[1] * k)
-            cw, ch = x1 - x0 + 2 * pad, y1 - y0 + 2 * pad
-            out = bytearray([255]) * (cw * ch)
-            for y in range(y0, y1):
-                out[(y - y0 + pad) * cw + pad:(y - y0 + pad) * cw + pad + x1 - x0] = px[y * w + x0:y * w + x1]
-            with open(tmp + "/c.pgm", "wb") as f:
-                f.write(b"P5\n%d %d\n255\n" % (cw, ch) + bytes(out))
-            r = subprocess.run(["tesseract", tmp + "/c.pgm", "-", "--psm", "8"], capture_output=True, timeout=120)
-            text = r.stdout.decode("utf-8", "replace").strip()
-            if re.sub(r"[^0-9A-Za-z]", "", text) != want:
-                return "%s render: tesseract reads %r in %r, not %r" % (tool, text, rect, want)
+    for tool, text in words.ocr_crops(p, name, rect, dpi, 8):
+        if re.sub(r"[^0-9A-Za-z]", "", text) != want:
+            return "%s render: tesseract reads %r in %r, not %r" % (tool, text, rect, want)
     p.note.append("tesseract reads %r alone in both renders" % want)
     return None
 

@@ -277,12 +277,11 @@ def ocr_reads(p, name, want, lacks=None, dpi=200):
     return None
 
 
-def ocr_glyph(p, name, rect, want, dpi=400):
-    """Tesseract, reading one character (--psm 10), reads `want` in `rect` (PDF points) of page 1
-    as poppler and MuPDF render it (at `dpi`, the crop set on white): a superscript, which OCR of
-    the whole line misses."""
+def ocr_crops(p, name, rect, dpi, psm):
+    """What Tesseract (--psm `psm`) reads in `rect` (PDF points) of page 1 as poppler and MuPDF
+    render it at `dpi`, the crop set on white: [(renderer, text)]."""
     from pgm import read_pgm
-    seen = []
+    read = []
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run(["pdftoppm", "-q", "-r", str(dpi), "-gray", "-f", "1", "-l", "1", "-singlefile", p.path(name),
                         tmp + "/p"], check=True)
@@ -298,11 +297,18 @@ def ocr_glyph(p, name, rect, want, dpi=400):
                 out[(y - y0 + pad) * cw + pad:(y - y0 + pad) * cw + pad + x1 - x0] = px[y * w + x0:y * w + x1]
             with open(tmp + "/c.pgm", "wb") as f:
                 f.write(b"P5\n%d %d\n255\n" % (cw, ch) + bytes(out))
-            r = subprocess.run(["tesseract", tmp + "/c.pgm", "-", "--psm", "10"], capture_output=True, timeout=120)
-            text = r.stdout.decode("utf-8", "replace").strip()
-            if text != want:
-                return "%s render: tesseract reads %r in %r, not %r" % (tool, text, rect, want)
-            seen.append(text)
+            r = subprocess.run(["tesseract", tmp + "/c.pgm", "-", "--psm", str(psm)], capture_output=True, timeout=120)
+            read.append((tool, r.stdout.decode("utf-8", "replace").strip()))
+    return read
+
+
+def ocr_glyph(p, name, rect, want, dpi=400):
+    """Tesseract, reading one character (--psm 10), reads `want` in `rect` (PDF points) of page 1
+    as poppler and MuPDF render it (at `dpi`, the crop set on white): a superscript, which OCR of
+    the whole line misses."""
+    for tool, text in ocr_crops(p, name, rect, dpi, 10):
+        if text != want:
+            return "%s render: tesseract reads %r in %r, not %r" % (tool, text, rect, want)
     p.note.append("tesseract reads the superscript as %r in both renders" % want)
     return None
 

@@ -6,7 +6,9 @@ title, a larger heading drawn as outlines, as an image or in glyphs the text lay
 a heading written as one "word" joined by punctuation, two titles side by side, one huge word
 over the title; and, not in the default build (headings_same_type.py), other titles below A's in
 its type. Each is `invalid` (pith.title.pixels.outranked: the lines
-the pixels show, whatever draws them, weighed by the type they are set in, src/page/pixels.cpp).
+the pixels show, whatever draws them, weighed by the type they are set in, src/page/pixels.cpp;
+a line of two words or more in the text layer right over the title in nearly its type outranks it
+before the pixels are read: pith.title.not_title, src/page/title.cpp).
 
 Each is paper A's page (or A's title on a page of its own) stamped by plain `pith stamp` with A's
 record (words.stamp_plain). Proofs: pdftotext and mutool extract A's title; Tesseract reads the
@@ -94,11 +96,14 @@ def attack(b, name, cls, data, what, heading, proof=(), expect=("invalid", "pith
 
 def build_above(b):
     cls = "heading-above"
-    for stem, text, size in (("critique", "A Critique of", 17), ("erratum", "Erratum to:", 17),
-                             ("response", "A Response to", 17), ("retracted", "Retracted:", 18)):
+    in_text_layer = ("invalid", "pith.title.not_title")  # two words or more: the text layer's line outranks it
+    for stem, text, size, expect in (("critique", "A Critique of", 17, in_text_layer),
+                                     ("erratum", "Erratum to:", 17, in_text_layer),
+                                     ("response", "A Response to", 17, in_text_layer),
+                                     ("retracted", "Retracted:", 18, ("invalid", "pith.title.pixels.outranked"))):
         attack(b, "%s-%s.pdf" % (cls, stem), cls, ba.paper(title_ops=line(text, size, 724) + TITLE),
                "paper A with %r as a line of its own above its title in %g pt Helvetica-Bold (the title's is 18 pt)"
-               % (text, size), text.rstrip(":"))
+               % (text, size), text.rstrip(":"), expect=expect)
 
 
 def build_colour(b):

@@ -84,11 +84,7 @@ def ocr_turned(p, name, degrees, want, dpi=150):
     import tempfile
     from PIL import Image
     with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run(["pdftoppm", "-q", "-r", str(dpi), "-gray", "-f", "1", "-l", "1", "-png", "-singlefile",
-                        p.path(name), tmp + "/p"], check=True)
-        subprocess.run(["mutool", "draw", "-q", "-r", str(dpi), "-c", "gray", "-o", tmp + "/m.png", p.path(name), "1"],
-                       check=True)
-        for tool, image in (("poppler", tmp + "/p.png"), ("mupdf", tmp + "/m.png")):
+        for tool, image in words.renders(p, name, dpi, tmp):
             Image.open(image).convert("L").rotate(-degrees, expand=True, fillcolor=255).save(tmp + "/t.png")
             r = subprocess.run(["tesseract", tmp + "/t.png", "-", "--psm", "11"], capture_output=True, timeout=300)
             if want not in r.stdout.decode("utf-8", "replace"):

@@ -231,6 +231,16 @@ def add(b, name, data, cls, description, expect, claim, proof, stamp_said, contr
 # ---------------------------------------------------------------------------------------------
 # proof: Tesseract on a poppler and a MuPDF render
 
+def renders(p, name, dpi, tmp, ext="png"):
+    """Page 1 of `name` rendered in grey at `dpi` by poppler and MuPDF into `tmp`, as `ext` (png or
+    pgm): [(renderer, image path)]."""
+    subprocess.run(["pdftoppm", "-q", "-r", str(dpi), "-gray", "-f", "1", "-l", "1", "-singlefile"]
+                   + (["-png"] if ext == "png" else []) + [p.path(name), tmp + "/p"], check=True)
+    subprocess.run(["mutool", "draw", "-q", "-r", str(dpi), "-c", "gray", "-o", tmp + "/m." + ext, p.path(name), "1"],
+                   check=True)
+    return [("poppler", tmp + "/p." + ext), ("mupdf", tmp + "/m." + ext)]
+
+
 def ocr_texts(p, name, dpi=200):
     """{'poppler': text, 'mupdf': text}: Tesseract (eng, automatic layout) of page 1 rendered by each."""
     key = ("ocr", name, dpi)
@@ -238,11 +248,7 @@ def ocr_texts(p, name, dpi=200):
         return p.cache[key]
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run(["pdftoppm", "-q", "-r", str(dpi), "-gray", "-f", "1", "-l", "1", "-png", "-singlefile",
-                        p.path(name), tmp + "/p"], check=True)
-        subprocess.run(["mutool", "draw", "-q", "-r", str(dpi), "-c", "gray", "-o", tmp + "/m.png", p.path(name), "1"],
-                       check=True)
-        for tool, image in (("poppler", tmp + "/p.png"), ("mupdf", tmp + "/m.png")):
+        for tool, image in renders(p, name, dpi, tmp):
             r = subprocess.run(["tesseract", image, "-", "-l", "eng", "--psm", "3"], capture_output=True, timeout=300)
             text = r.stdout.decode("utf-8", "replace").replace("\u2019", "'").replace("\u2018", "'")
             out[tool] = text.translate(PLAIN_SIGNS)
@@ -283,11 +289,7 @@ def ocr_crops(p, name, rect, dpi, psm):
     from pgm import read_pgm
     read = []
     with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run(["pdftoppm", "-q", "-r", str(dpi), "-gray", "-f", "1", "-l", "1", "-singlefile", p.path(name),
-                        tmp + "/p"], check=True)
-        subprocess.run(["mutool", "draw", "-q", "-r", str(dpi), "-c", "gray", "-o", tmp + "/m.pgm", p.path(name), "1"],
-                       check=True)
-        for tool, image in (("poppler", tmp + "/p.pgm"), ("mupdf", tmp + "/m.pgm")):
+        for tool, image in renders(p, name, dpi, tmp, "pgm"):
             w, h, px = read_pgm(image)
             k, pad = dpi / 72, 40
             x0, x1, y0, y1 = int(rect[0] * k), int(rect[2] * k), int(h - rect[3] * k), int(h - rect[1] * k)

@@ -7,7 +7,7 @@
 #
 # LIBRARY: zlib libsodium libunistring freetype libpodofo pugixml qrencode icu (default: all,
 # in that order). Each file is downloaded once into DIR/src and checked against its SHA-256;
-# a library is rebuilt only when its sources or this script change. Results: DIR/prefix
+# a library is rebuilt only when its sources, its recipe or emcc change. Results: DIR/prefix
 # (include/, lib/, share/icu/nfkc.nrm), one log a library in DIR/logs, the seconds each took in
 # DIR/times.txt. DIR defaults to $PITH_WASM_DEPS, else ~/.cache/pith-wasm.
 # Needs: emscripten, cmake, curl, xz-utils, bzip2, autoconf, automake, libtool.

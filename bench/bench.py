@@ -16,13 +16,16 @@ RSS are shown, with the peer's time as a multiple of pith's. Usage:
 Without PDFs it uses a selection of ../shared/corpus plus one large file it builds from the
 corpus with qpdf (all of large/ concatenated); with --all, every PDF of the corpus (passwords
 from its MANIFEST.tsv), and the verify table ends with a count of the files where pith verify
-is faster than each peer.
+is faster than each peer. With --compare PITH, another build's `pith verify` is timed in the same
+rounds on the same stamped files (its own column, its state beside pith's), and the table ends
+with the median verify time of each build over the files and their ratio: the cost of a change.
 """
 import argparse
 import hashlib
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -116,6 +119,7 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--verify-only", action="store_true", help="leave out the stamping table")
     ap.add_argument("--all", action="store_true", help="every PDF of the corpus, and a count of where pith is faster")
+    ap.add_argument("--compare", metavar="PITH", help="another build's pith, whose verify is timed in the same rounds")
     ap.add_argument("pdfs", nargs="*")
     args = ap.parse_args()
     have = {tool: shutil.which(tool) for tool in ("exiftool", "qpdf", "pdfinfo", "pdfsig")}
@@ -168,8 +172,10 @@ def main():
             print(f"{f.name[:34]:34} {f.stat().st_size / 1e6:6.2f} | " + " | ".join(cells))
 
         print("\nVERIFY / READ METADATA (best of %d; pith: each file stamped with a record of its own title, signed)" % args.runs)
-        print(f"{'file':34} {'MB':>6} | {'pith verify':>20} | {'pdfinfo -meta':>20} | {'exiftool -XMP:all':>20} | {'pdfsig':>20} | state")
+        print(f"{'file':34} {'MB':>6} | {'pith verify':>20} | {'pdfinfo -meta':>20} | {'exiftool -XMP:all':>20} | {'pdfsig':>20} | state"
+              + (f" | {'--compare verify':>20} | its state" if args.compare else ""))
         slower = {"pdfinfo -meta": [], "exiftool -XMP:all": [], "pdfsig": []}
+        verify_times = {"pith": [], "compare": []}
         for f in files:
             stamped = work / "stamped.pdf"
             pw = passwords.get(f, "")
@@ -179,12 +185,12 @@ def main():
             # a first line that cannot bind a title is refused by stamp's check: verify still judges it
             if run(stamp, 1) is None and run(stamp + ["--no-title-check"], 1) is None:
                 stamped = f
-            state = subprocess.run([args.pith, "verify", str(stamped), "--allow-damaged", "--keyring", str(keyring), "--json", *pith_pw],
-                                   capture_output=True, text=True).stdout
-            state = json.loads(state)["state"] if state.startswith("{") else "unreadable"
+            state = verify_state(args.pith, stamped, keyring, pith_pw)
             # Every state is a result, and so is "unreadable" (exit 2): the peers' failures are timed too.
-            commands = {"pith": ([args.pith, "verify", str(stamped), "--allow-damaged", "--keyring", str(keyring), *pith_pw],
-                                 (0, 1, 2, 3, 4), None)}
+            verify = ["verify", str(stamped), "--allow-damaged", "--keyring", str(keyring), *pith_pw]
+            commands = {"pith": ([args.pith, *verify], (0, 1, 2, 3, 4), None)}
+            if args.compare:
+                commands["compare"] = ([args.compare, *verify], (0, 1, 2, 3, 4), None)
             if have["pdfinfo"]:
                 commands["pdfinfo -meta"] = (["pdfinfo", "-meta", *(["-upw", pw] if pw else []), str(stamped)], range(256), None)
             if have["exiftool"]:
@@ -198,11 +204,28 @@ def main():
                 if result and pith and result[0] <= pith[0]:
                     slower[tool].append(f"{f.parent.name}/{f.name} ({pith[0] * 1e3:.1f} vs {result[0] * 1e3:.1f} ms)")
             row = [cell(pith, None)] + [cell(result, pith) if have[tool.split()[0]] else "" for tool, result in peers.items()]
-            print(f"{f.name[:34]:34} {f.stat().st_size / 1e6:6.2f} | " + " | ".join(row) + " | " + state)
+            row.append(state)
+            if args.compare:
+                row += [cell(best.get("compare"), pith), verify_state(args.compare, stamped, keyring, pith_pw)]
+                if pith and best.get("compare"):  # both timed: the medians are of the same files
+                    verify_times["pith"].append(pith[0])
+                    verify_times["compare"].append(best["compare"][0])
+            print(f"{f.name[:34]:34} {f.stat().st_size / 1e6:6.2f} | " + " | ".join(row))
+        if args.compare and verify_times["pith"] and verify_times["compare"]:
+            mine, theirs = statistics.median(verify_times["pith"]), statistics.median(verify_times["compare"])
+            print(f"\nmedian pith verify over {len(verify_times['pith'])} files: {mine * 1e3:.1f} ms; --compare: "
+                  f"{theirs * 1e3:.1f} ms; pith / --compare {mine / theirs:.2f}")
         if args.all:
             for tool, files_slower in slower.items():
                 print(f"\npith verify is faster than {tool} on {len(files) - len(files_slower)} of {len(files)} files" +
                       (": not on " + ", ".join(files_slower) if files_slower else ""))
+
+
+def verify_state(pith, pdf, keyring, password_flags):
+    """The state `pith verify --json` gives `pdf`, or "unreadable"."""
+    out = subprocess.run([pith, "verify", str(pdf), "--allow-damaged", "--keyring", str(keyring), "--json", *password_flags],
+                         capture_output=True, text=True).stdout
+    return json.loads(out)["state"] if out.startswith("{") else "unreadable"
 
 
 sys.path.insert(0, str(ROOT / "tests" / "corpus"))

@@ -150,9 +150,24 @@ public:
         SplashOutputDev::restoreState(state);
     }
 
+    // A soft mask's group is drawn as in any render, so that the glyphs it lets through are the
+    // mask's as they are the page's (a white luminosity group lets everything through).
+    void beginTransparencyGroup(GfxState* state, const double* bbox, GfxColorSpace* space, bool isolated, bool knockout,
+                                bool for_soft_mask) override {
+        soft_mask_groups_.push_back(for_soft_mask);
+        SplashOutputDev::beginTransparencyGroup(state, bbox, space, isolated, knockout, for_soft_mask);
+    }
+    void endTransparencyGroup(GfxState* state) override {
+        if (!soft_mask_groups_.empty()) soft_mask_groups_.pop_back();
+        SplashOutputDev::endTransparencyGroup(state);
+    }
+
     // A mask paints glyphs only, opaque, black where it can: what Type 3 glyphs paint, and what
     // is painted through the clip of its glyphs, count as glyphs.
-    bool mask() const { return select_.kind == Selection::Only; }
+    bool mask() const {
+        return select_.kind == Selection::Only &&
+               std::find(soft_mask_groups_.begin(), soft_mask_groups_.end(), true) == soft_mask_groups_.end();
+    }
     bool paints() const { return !mask() || depth_ > 0 || clip_level_ >= 0; }
     void updateFillColor(GfxState* state) override {
         SplashOutputDev::updateFillColor(state);
@@ -254,6 +269,7 @@ private:
     int level_ = 0;           // graphics state nesting
     int clip_level_ = -1;     // level at which a selected glyph clip was set, or -1
     bool clip_pending_ = false;
+    std::vector<bool> soft_mask_groups_;  // the transparency groups open, each whether it draws a soft mask
 };
 
 // The page as a viewer shows it (CropBox, /Rotate, annotations viewers draw), RGB, white paper,

@@ -213,11 +213,12 @@ NUMBERS = [
 INVERT = "<< /FunctionType 2 /Domain [ 0 1 ] /C0 [ 1 ] /C1 [ 0 ] /N 1 >>"
 
 
-def mask(tr):
-    """Resources with /GX: a luminosity soft mask over a white group, its transfer function `tr`."""
+def mask(tr, grey=1):
+    """Resources with /GX: a luminosity soft mask over a group filled in `grey` (1: white, which
+    lets everything through; 0: black, which lets nothing through), its transfer function `tr`."""
     def res(d):
         group = d.add(stream("/Type /XObject /Subtype /Form /BBox [ 0 0 612 792 ] /Group << /S /Transparency /CS /DeviceGray >>",
-                             "1 g 0 0 612 792 re f\n"))
+                             "%g g 0 0 612 792 re f\n" % grey))
         t = (" /TR %d 0 R" % d.add(INVERT)) if tr == "invert" else " /TR /Identity"
         gs = d.add("<< /Type /ExtGState /SMask << /Type /Mask /S /Luminosity%s /G %d 0 R >> >>" % (t, group))
         return {"ExtGState": "/GX %d 0 R" % gs}
@@ -265,6 +266,17 @@ def build(b, a):
            "transparent; ignored: opaque) that covers it in white and draws B's title", ("invalid", "pith.title.not_title"),
            ("poppler", "ghostscript"),
            ("mupdf",))
+    b.stamp(ba.paper(title_ops=outlined(TITLE_B)), "A", REF_B_DRAWN)
+    b.add("viewers-softmask-black.pdf", b.stamp(ba.paper(title_ops=outlined(TITLE_B) + "q /GX gs\n" + title(TITLE_A) + "Q\n",
+                                                          hook=lambda d: {"res": mask("identity", grey=0)(d)}),
+                                                 "A", "viewers-softmask-black.pdf"),
+          "viewers-transparency", "paper B, its title drawn as outlines, and paper A's title as text under a luminosity soft "
+          "mask over a black group (/TR /Identity), which lets nothing through, stamped with A's record",
+          ("invalid", "pith.title.hidden"), "poppler, MuPDF and Ghostscript show B's title only (cairo draws A's over it)",
+          proof(**{t: REF_B_DRAWN for t in ("poppler", "mupdf", "ghostscript")}))
+    control(b, "control-viewers-softmask-identity.pdf", inside("/GX gs", res=mask("identity")),
+            "its title drawn under a luminosity soft mask over a white group whose /TR is /Identity (opaque everywhere)",
+            every)
     control(b, "control-viewers-softmask-none.pdf", inside("/GX gs", res=lambda d: {"ExtGState": "/GX %d 0 R" % d.add(
             "<< /Type /ExtGState /SMask /None /BM /Normal /ca 1 /CA 1 >>")}),
             "its title drawn under a graphics state resetting transparency (`/SMask /None /BM /Normal /ca 1 /CA 1`)", every)

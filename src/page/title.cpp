@@ -365,10 +365,12 @@ std::string quoted(const std::string& s) {
 // ================================================================ normalise
 
 // LaTeX prints its logo \LaTeXe as "LATEX 2ε": a title typed "LaTeX2e" reads as it is printed.
+// The text layer may part the ε from the 2 ("L A TEX 2 ε", the ε from a math font).
 std::string tex_logos(std::string s) {
     auto replace_all = [&](const std::string& from, const std::string& to) {
         for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
     };
+    replace_all("tex 2 \xCE\xB5", "tex 2e");
     replace_all("2\xCE\xB5", "2e");  // 2ε
     replace_all("latex 2e", "latex2e");
     return s;
@@ -600,6 +602,14 @@ std::vector<Part> parts_of(const std::vector<const visible::Word*>& words) {
         const bool glued = !w.line_end && i + 1 < words.size() && words[i + 1]->x0 - w.x1 < 0.12 * std::min(w.size, words[i + 1]->size);
         parts.back().joins_next = hyphenated || glued;
         for (std::size_t k = first; k < parts.size(); ++k) parts[k].mark = parts[k].mark || mark;
+    }
+    // \LaTeXe prints "LATEX 2ε", which normalise() reads "latex2e" (tex_logos()); the text layer
+    // may part the 2 from the logo, and the ε from the 2.
+    for (std::size_t k = 1; k < parts.size(); ++k) {
+        Part& before = parts[k - 1];
+        const std::string& b = before.chars;
+        if (parts[k].chars[0] == '2' && b.size() >= 3 && b.compare(b.size() - 3, 3, "tex") == 0) before.joins_next = true;
+        if (parts[k].chars == "\xCE\xB5" && before.joins_next && b == "2") parts[k].chars = "e";
     }
     return parts;
 }

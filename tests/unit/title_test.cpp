@@ -92,6 +92,11 @@ TEST_CASE("normalise: TeX's logo read as LaTeX prints it", "[title]") {
     CHECK(normalise("LaTeX 2e") == "latex2e");
     CHECK(compare("Typesetting with LaTeX2e", "", std::string("Typesetting with LATEX 2\xCE\xB5\nA. Author")).outcome == Outcome::Matches);
     CHECK(normalise("2\xCE\xB1") == "2\xCE\xB1");  // other Greek letters stay
+    // The text layer of latex/base/source2e.pdf: the logo in pieces, the ε apart from the 2.
+    const std::string pieces = "The L A TEX 2 \xCE\xB5 Sources\nJohannes Braams";
+    CHECK(compare("The LaTeX2\xCE\xB5 Sources", "", pieces).outcome == Outcome::Matches);
+    CHECK(compare("The LaTeX2e Sources", "", pieces).outcome == Outcome::Matches);
+    CHECK(compare("The LaTeX Sources", "", pieces).outcome == Outcome::Differs);
 }
 
 TEST_CASE("normalise: white space", "[title]") {
@@ -638,6 +643,20 @@ TEST_CASE("on_page: what the pixels are asked to read of formulas, logos and wor
     REQUIRE(words.read.size() == 6);
     CHECK(words.read[3].text == "LaTeX");
     CHECK(words.read[3].x1 == page.words[5].x1);
+    // \LaTeXe as latex/base/source2e.pdf's text layer gives it: L, A and TEX glued, a space, then
+    // 2 and ε glued (the ε from a math font). The record writes it LaTeX2e or LaTeX2ε.
+    page = laid_out(with({{"The L A TEX 2 \xCE\xB5 Sources", 100, 18}}, kBody));
+    const auto glue = [&](std::size_t k) {
+        const double w = page.words[k].x1 - page.words[k].x0;
+        page.words[k].x0 = page.words[k - 1].x1 - 1, page.words[k].x1 = page.words[k].x0 + w;
+    };
+    glue(2), glue(3);
+    page.words[4].x0 = page.words[3].x1 + 2.4, page.words[4].x1 = page.words[4].x0 + 8;
+    glue(5);
+    for (const std::string logo : {"The LaTeX2e Sources", "The LaTeX2\xCE\xB5 Sources"})
+        CHECK(pith::page::title::on_page(logo, pith::title_hash(logo), page).shown == Shown::AsTitle);
+    for (const std::string other : {"The LaTeX Sources", "The LaTeX2 Sources", "The LaTeX2\xCE\xB1 Sources"})
+        CHECK(pith::page::title::on_page(other, pith::title_hash(other), page).shown != Shown::AsTitle);
     // Words the text layer parts with a space stay parted.
     t = pith::page::title::on_page(kTitleA, pith::title_hash(kTitleA), laid_out(with({{kTitleA, 100, 18}}, kBody)));
     CHECK(t.joined_words.empty());

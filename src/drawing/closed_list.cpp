@@ -7,6 +7,8 @@
 #include <map>
 #include <set>
 #include <string_view>
+#include <tuple>
+#include <utility>
 
 #include "pdf/budget.hpp"
 #include "pdf/content.hpp"
@@ -152,6 +154,21 @@ bool state_entry_listed(const std::string& key, const Object& v) {
 
 // ---------------------------------------------------------------- the walk
 
+// The colour space fill or stroke paints in, by the numbers its colour takes (sc, scn): -1 where
+// the walk cannot tell (a space off the list is named apart). A pattern space takes a pattern's
+// name, after its base space's numbers when it has one.
+struct ColourSpace {
+    int numbers = 1;  // DeviceGray, a page's first
+    bool pattern = false;
+};
+struct Colours {
+    ColourSpace fill, stroke;
+};
+// The numbers each colour family takes (ISO 32000-1, 8.6); ICCBased, DeviceN and Pattern apart.
+const std::map<std::string, int, std::less<>> kFamilyNumbers = {
+    {"DeviceGray", 1}, {"CalGray", 1}, {"Indexed", 1}, {"Separation", 1},
+    {"DeviceRGB", 3},  {"CalRGB", 3},  {"Lab", 3},     {"DeviceCMYK", 4}};
+
 constexpr int kMaxDepth = 16;               // forms, patterns and glyph procedures within each other
 constexpr std::size_t kMaxObjects = 20000;  // objects a page's drawing reaches, each walked once
 
@@ -194,6 +211,10 @@ private:
     void graphics_state(const Object& value, int depth);
     void soft_mask(const Object& value, int depth);
     void colour_space(const Object& value, const Object* resources, int depth);
+    ColourSpace space_named(const std::string& name, const Object* resources);
+    ColourSpace space_of(const Object& value, int depth);
+    std::string colour_wrong(std::string_view op, const std::vector<Operand>& operands, std::size_t n,
+                             const Object* resources);
     void font(const Object& value, const Object* resources, int depth);
     void pattern(const Object& value, const Object* resources, int depth);
     void shading(const Object& value, const Object* resources, int depth);
@@ -223,7 +244,8 @@ private:
         std::string clip;          // W or W* given for the path the next painting ends
         bool glyphs = false;       // the open text object has shown a glyph
         int text_mode = 0;         // Tr, which q and Q save and restore
-        std::vector<int> saved;
+        Colours colours;           // likewise
+        std::vector<std::pair<int, Colours>> saved;
     };
 
     pdf::File& file_;
@@ -290,7 +312,9 @@ void Walk::content(const std::string& bytes, const Object* resources, bool glyph
     std::vector<Operand> operands;
     std::size_t n = 0;
     std::string_view op;
-    drawn_.push_back({false, "", false, drawn_.empty() ? 0 : drawn_.back().text_mode, {}});
+    // A page's content starts in DeviceGray; a form, a pattern or a glyph goes on from its caller.
+    drawn_.push_back({false, "", false, drawn_.empty() ? 0 : drawn_.back().text_mode,
+                      drawn_.empty() ? Colours{} : drawn_.back().colours, {}});
     try {
         for (;;) {
             if (n == operands.size()) operands.emplace_back();
@@ -335,9 +359,9 @@ void Walk::clips(std::string_view op, const std::vector<Operand>& operands, std:
         d.path = false;
         d.clip.clear();
     } else if (op == "q") {
-        d.saved.push_back(d.text_mode);
+        d.saved.emplace_back(d.text_mode, d.colours);
     } else if (op == "Q" && !d.saved.empty()) {
-        d.text_mode = d.saved.back();
+        std::tie(d.text_mode, d.colours) = d.saved.back();
         d.saved.pop_back();
     } else if (op == "Tr" && n > 0 && operands[n - 1].kind == Operand::Number) {
         d.text_mode = static_cast<int>(std::strtol(std::string(operands[n - 1].number_text).c_str(), nullptr, 10));
@@ -357,6 +381,10 @@ void Walk::operation(std::string_view op, const std::vector<Operand>& operands, 
         return;
     }
     if (std::string wrong = operands_wrong(op, operands, n); !wrong.empty()) {
+        note("content operator " + std::string(op) + " with " + wrong);
+        return;
+    }
+    if (std::string wrong = colour_wrong(op, operands, n, resources); !wrong.empty()) {
         note("content operator " + std::string(op) + " with " + wrong);
         return;
     }
@@ -385,6 +413,48 @@ void Walk::operation(std::string_view op, const std::vector<Operand>& operands, 
     } else if (op == "scn" || op == "SCN") {
         if (const Object* p = resource(resources, "Pattern", name)) pattern(*p, resources, depth);
     }
+}
+
+// Follows the colour spaces g, rg, k and cs set (and their stroking twins), and says what is wrong
+// with the colour sc, SC, scn or SCN gives for its space: poppler and cairo skip such an operator,
+// MuPDF and Ghostscript take the numbers they need, so type white in one is black in the other.
+std::string Walk::colour_wrong(std::string_view op, const std::vector<Operand>& operands, std::size_t n,
+                               const Object* resources) {
+    Colours& colours = drawn_.back().colours;
+    ColourSpace& space = op[0] >= 'A' && op[0] <= 'Z' ? colours.stroke : colours.fill;
+    if (op == "g" || op == "G") space = {1, false};
+    else if (op == "rg" || op == "RG") space = {3, false};
+    else if (op == "k" || op == "K") space = {4, false};
+    else if (op == "cs" || op == "CS") space = space_named(operands[0].bytes, resources);
+    if (!(op == "sc" || op == "SC" || op == "scn" || op == "SCN") || space.numbers < 0) return "";
+    const bool named = n > 0 && operands[n - 1].kind == Operand::Name;
+    const int numbers = static_cast<int>(n) - (named ? 1 : 0);
+    if (named != space.pattern)
+        return named ? "a pattern where its colour space takes numbers" : "numbers where its colour space takes a pattern";
+    if (numbers != space.numbers)
+        return std::to_string(numbers) + (numbers == 1 ? " number" : " numbers") + " (its colour space takes " +
+               std::to_string(space.numbers) + ")";
+    return "";
+}
+
+ColourSpace Walk::space_named(const std::string& name, const Object* resources) {
+    if (name == "Pattern") return {0, true};
+    if (const auto f = kFamilyNumbers.find(name); f != kFamilyNumbers.end()) return {f->second, false};
+    const Object* cs = resource(resources, "ColorSpace", name);
+    return cs ? space_of(*cs, 0) : ColourSpace{-1, false};
+}
+
+ColourSpace Walk::space_of(const Object& value, int depth) {
+    const Object& cs = file_.resolve(value);
+    const bool array = pdf::is_array(cs) && !pdf::array_of(cs).empty();
+    const std::string family = name_of(array ? &file_.resolve(pdf::array_of(cs)[0]) : &cs);
+    const Object* second = array && pdf::array_of(cs).size() > 1 ? &file_.resolve(pdf::array_of(cs)[1]) : nullptr;
+    if (family == "Pattern") return {second && depth < kMaxDepth ? space_of(pdf::array_of(cs)[1], depth + 1).numbers : 0, true};
+    if (const auto f = kFamilyNumbers.find(family); f != kFamilyNumbers.end()) return {f->second, false};
+    const Object* n = family == "ICCBased" && second && pdf::is_dictionary(*second) ? pdf::entry(file_, *second, "N") : nullptr;
+    if (n && pdf::is_integer(*n)) return {static_cast<int>(pdf::integer_of(*n)), false};
+    if (family == "DeviceN" && second && pdf::is_array(*second)) return {static_cast<int>(pdf::array_of(*second).size()), false};
+    return {-1, false};
 }
 
 void Walk::stream_content(const Object& value, const Object* resources, bool glyph_procedure, int depth) {

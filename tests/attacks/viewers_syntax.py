@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
-"""Attack classes `viewers-operands`, `viewers-matrix`, `viewers-geometry` and two more
-`viewers-transparency` files (viewers_syntax.py): one page the renderers draw differently,
-through the syntax of its operators, its matrices, its page boxes and a soft mask's backdrop.
+"""Attack classes `viewers-operands`, `viewers-matrix`, `viewers-geometry`, `viewers-colour` and two
+more `viewers-transparency` files (viewers_syntax.py): one page the renderers draw differently,
+through the syntax of its operators, its matrices, its page boxes, its colours' numbers and a soft
+mask's backdrop.
 
 As in viewers_draw.py, each page shows one title in poppler (pdftoppm, Splash: what pith reads)
 and another in a renderer a reader may use instead (pdftocairo as in Evince, MuPDF, Ghostscript):
@@ -13,6 +14,9 @@ and another in a renderer a reader may use instead (pdftocairo as in Evince, MuP
     the block, poppler, MuPDF and Ghostscript draw nothing under it);
   - geometry: a `/MediaBox` of five or six numbers, the page's own or inherited (poppler shows
     Letter, MuPDF the first four numbers: the upper half of a page holding two papers);
+  - colour: `sc` given more numbers than its colour space takes (poppler and cairo skip it and keep
+    the colour before, MuPDF and Ghostscript take the numbers they need): B's outlined title white
+    and A's black in one, the other way round in the other;
   - transparency: a luminosity soft mask whose backdrop (`/BC [1]`) has no group colour space
     (poppler drops it and the mask hides the block, MuPDF and Ghostscript take it and show it).
 Where B's title is drawn as filled outlines, the text layer holds A's title only and only the
@@ -168,6 +172,26 @@ def build_backdrop(b):
               ("poppler", "cairo"), ("mupdf", "ghostscript"), REF_B_DRAWN)
 
 
+REF_B_HIGH = "work/rr-paper-b-outlines-high.pdf"  # paper B's title as outlines 30 pt above the title line, stamped
+# (key, sets a colour black where its numbers are taken and white where they are skipped, the other way round)
+COLOURS = [("gray", "1 g 0 0 0 sc", "0 g 1 1 1 sc", "in DeviceGray, three numbers where it takes one"),
+           ("rgb", "/DeviceRGB cs 1 1 1 sc 0 0 0 0 sc", "/DeviceRGB cs 0 0 0 sc 1 1 1 1 sc",
+            "in DeviceRGB, four numbers where it takes three")]
+
+
+def build_colour(b):
+    high = "q 1 0 0 1 0 30 cm " + vd.outlined(TITLE_B) + "Q\n"
+    b.stamp(ba.paper(title_ops=high), "A", REF_B_HIGH)
+    for key, black_if_taken, white_if_taken, what in COLOURS:
+        assert "0 g\n" in high
+        ops = high.replace("0 g\n", black_if_taken + "\n", 1) + "q " + white_if_taken + "\n" + vd.title(TITLE_A) + "Q\n"
+        vd.attack(b, "viewers-colour-%s.pdf" % key, "viewers-colour", ba.paper(title_ops=ops),
+                  "paper B's title as filled outlines 30 pt above the title line, then paper A's title as text, each in a "
+                  "colour given by `sc` %s (poppler and cairo skip the operator and keep the colour before it: B "
+                  "white, A black; MuPDF and Ghostscript take the numbers they need: B black, A white)" % what,
+                  UNLISTED, ("poppler", "cairo"), ("mupdf", "ghostscript"), REF_B_HIGH)
+
+
 def build_controls(b):
     every = {t: REF_A for t in vd.TOOLS}
     vd.control(b, "control-viewers-operands.pdf",
@@ -191,4 +215,5 @@ def build(b, a):
     build_matrix(b)
     build_geometry(b)
     build_backdrop(b)
+    build_colour(b)
     build_controls(b)

@@ -146,6 +146,19 @@ UNLISTED = [
      lambda: page("BT /F1 12 Tf 8 Tr 72 500 Td (eight) Tj ET\n")),
     ("text-mode-not-integer", "content operator Tr with operand 1 of another kind",
      lambda: page("BT /F1 12 Tf 3.5 Tr 72 500 Td (half) Tj ET\n")),
+    # a colour's numbers other than its space takes: poppler and cairo skip the operator, MuPDF
+    # and Ghostscript take the numbers they need (white type in one, black in the other)
+    ("colour-numbers-too-many", "content operator sc with 4 numbers (its colour space takes 3)",
+     lambda: page("q /DeviceRGB cs 1 1 1 sc 0 0 0 0 sc 72 500 200 40 re f Q\n")),
+    ("colour-numbers-after-g", "content operator sc with 3 numbers (its colour space takes 1)",
+     lambda: page("q 1 g 0 0 0 sc 72 500 200 40 re f Q\n")),
+    ("colour-numbers-space-restored", "content operator SC with 1 number (its colour space takes 4)",
+     lambda: page("q /DeviceCMYK CS q 0 G Q 0 SC 72 500 200 40 re S Q\n")),
+    ("colour-numbers-of-a-named-space", "content operator scn with 3 numbers (its colour space takes 1)",
+     lambda: page("q /CS0 cs 0 0 0 scn 72 500 200 40 re f Q\n", colour_spaces=(
+         "/CS0 [/Separation /Spot /DeviceGray << /FunctionType 2 /Domain [0 1] /C0 [0] /C1 [1] /N 1 >>]"))),
+    ("colour-pattern-in-rgb", "content operator scn with a pattern where its colour space takes numbers",
+     lambda: page("q /DeviceRGB cs /P0 scn 72 500 200 40 re f Q\n")),
     # a matrix that cannot be inverted: cairo draws on with the matrix it had, the others nothing
     ("singular-cm", "a matrix that cannot be inverted (cm)", lambda: page("q 1 1 1 1 0 0 cm 72 500 200 40 re f Q\n")),
     ("singular-form-matrix", "a form whose /Matrix cannot be inverted",
@@ -209,6 +222,10 @@ LISTED = [
         colour_spaces="/CS0 [/Separation /Spot /DeviceGray << /FunctionType 2 /Domain [0 1] /C0 [0] /C1 [1] /N 1 >>]",
         xobjects="/X0 6 0 R", extra_objects=[stream(
             "/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Matrix [0 1 -1 0 612 0]", b"72 500 20 40 re f")])),
+    ("colour-numbers-as-their-spaces", lambda: page(
+        "q /DeviceRGB cs 0 0 1 sc /DeviceCMYK CS 0 0 0 1 SC /DeviceGray cs 0.5 sc q 1 0 0 rg Q 0.2 sc "
+        "/CS0 cs 0.7 scn 72 500 200 40 re B Q\n",
+        colour_spaces="/CS0 [/Separation /Spot /DeviceGray << /FunctionType 2 /Domain [0 1] /C0 [0] /C1 [1] /N 1 >>]")),
     ("boxes-inherited-and-turned", lambda: page(media="", page_keys="/CropBox [612 792 0 100] /Rotate -360")),
     ("soft-mask-backdrop-in-its-space", lambda: page(
         "q /G0 gs 72 500 200 40 re f Q\n", gstates="/G0 << /SMask << /S /Luminosity /BC [1] /G 6 0 R >> >>",

@@ -574,7 +574,8 @@ void split_trailing_mark(std::vector<Part>& parts) {
     mark.chars = to_utf8(from_code_points({cps.begin() + static_cast<std::ptrdiff_t>(keep), cps.end()}));
     mark.word_start = false;
     mark.mark = true;
-    parts.back().word_end = true;  // the title may end before its mark
+    parts.back().word_end = true;     // the title may end before its mark,
+    parts.back().joins_next = true;   // or go on into it (an ion's charge: "Ca2+")
     parts.push_back(mark);
 }
 
@@ -622,9 +623,18 @@ public:
     // One past the last part of a match of every unit beginning at part `p`, if any.
     std::optional<std::size_t> from(std::size_t u, std::size_t p) const {
         if (u == units_.size()) return p;
+        if (u == 0 || p >= parts_.size() || !parts_[p].mark) return here(u, p);
+        // Raised text between two of the title's words is a mark, not one of them, unless the
+        // record raises it too (the 14 of "\textsuperscript{14}C").
+        if (auto end = here(u, p)) return end;
+        while (p < parts_.size() && parts_[p].mark) ++p;
+        return here(u, p);
+    }
+
+private:
+    // One past the last part of a match of every unit from `u` on, unit `u` beginning at part `p`.
+    std::optional<std::size_t> here(std::size_t u, std::size_t p) const {
         const Unit& unit = units_[u];
-        if (u > 0)  // a mark between two of the title's words is not one of them
-            while (p < parts_.size() && parts_[p].mark) ++p;
         if (unit.kind == Unit::Kind::Unknown) {
             for (std::size_t n = 0; n <= kMaxUnknownWords && p + n <= parts_.size(); ++n)
                 if (n == 0 || parts_[p + n - 1].word_end)
@@ -646,7 +656,6 @@ public:
         return std::nullopt;
     }
 
-private:
     // A formula spelled from part `q` on, whatever the spacing; a raised part inside it may be its
     // superscript (σ², the A of the LaTeX logo) or a mark after it.
     std::optional<std::size_t> formula(std::size_t u, std::size_t q, const std::string& spelled) const {

@@ -679,3 +679,34 @@ TEST_CASE("on_page: a page that shows no text, or only pith's badge", "[title]")
     CHECK(shown(kTitleA, {}) == Shown::Unknown);
     CHECK(shown(kTitleA, {{"pith:YRUNQITD", 40, 8}}) == Shown::Unknown);
 }
+
+
+TEST_CASE("on_page: raised text the record raises too is the title's, not a mark", "[title]") {
+    using pith::page::title::Shown;
+    // article.cls, pdfLaTeX: "Ca\textsuperscript{2+} Transients, 2\textsuperscript{nd}-Order
+    // Effects and \textsuperscript{14}C Dating" as poppler gives its words.
+    pith::page::visible::Page page = laid_out(kBody);
+    struct W {
+        const char* text;
+        double x0, x1;
+        bool raised;
+    };
+    const W line[] = {{"Ca", 130.2, 149.6, false},   {"2+", 149.6, 164.6, true},      {"Transients,", 170.3, 245.6, false},
+                      {"2", 250.8, 258.7, false},    {"nd", 258.7, 271.7, true},      {"-Order", 272.2, 317.8, false},
+                      {"Effects", 323.0, 369.1, false}, {"and", 374.3, 399.8, false}, {"14", 405.0, 416.7, true},
+                      {"C", 417.2, 428.7, false},    {"Dating", 433.9, 481.0, false}};
+    std::vector<pith::page::visible::Word> words;
+    for (const W& w : line)
+        words.push_back({w.text, w.x0, w.raised ? 152.1 : 154.7, w.x1, w.raised ? 162.7 : 170.0, w.raised ? 10.0 : 14.3, false,
+                         true, "", 0});
+    words.back().line_end = true;
+    page.words.insert(page.words.begin(), words.begin(), words.end());
+    const auto shown_as = [&](const std::string& title) { return pith::page::title::on_page(title, pith::title_hash(title), page).shown; };
+    CHECK(shown_as("Ca\\textsuperscript{2+} Transients, 2\\textsuperscript{nd}-Order Effects and \\textsuperscript{14}C Dating") ==
+          Shown::AsTitle);
+    CHECK(shown_as("Ca2+ Transients, 2nd-Order Effects and 14C Dating") == Shown::AsTitle);
+    CHECK(shown_as("Ca\\textsuperscript{3+} Transients, 2\\textsuperscript{nd}-Order Effects and \\textsuperscript{14}C Dating") !=
+          Shown::AsTitle);
+    CHECK(shown_as("Ca\\textsuperscript{2+} Transients, 2\\textsuperscript{nd}-Order Effects and \\textsuperscript{13}C Dating") !=
+          Shown::AsTitle);
+}

@@ -430,7 +430,8 @@ std::string Walk::colour_wrong(std::string_view op, const std::vector<Operand>& 
     const bool named = n > 0 && operands[n - 1].kind == Operand::Name;
     const int numbers = static_cast<int>(n) - (named ? 1 : 0);
     if (named != space.pattern)
-        return named ? "a pattern where its colour space takes numbers" : "numbers where its colour space takes a pattern";
+        return named ? "a pattern where its colour space takes numbers"
+                     : "numbers where its colour space takes a pattern";
     if (numbers != space.numbers)
         return std::to_string(numbers) + (numbers == 1 ? " number" : " numbers") + " (its colour space takes " +
                std::to_string(space.numbers) + ")";
@@ -448,12 +449,18 @@ ColourSpace Walk::space_of(const Object& value, int depth) {
     const Object& cs = file_.resolve(value);
     const bool array = pdf::is_array(cs) && !pdf::array_of(cs).empty();
     const std::string family = name_of(array ? &file_.resolve(pdf::array_of(cs)[0]) : &cs);
-    const Object* second = array && pdf::array_of(cs).size() > 1 ? &file_.resolve(pdf::array_of(cs)[1]) : nullptr;
-    if (family == "Pattern") return {second && depth < kMaxDepth ? space_of(pdf::array_of(cs)[1], depth + 1).numbers : 0, true};
+    const bool has_second = array && pdf::array_of(cs).size() > 1;
+    const Object* second = has_second ? &file_.resolve(pdf::array_of(cs)[1]) : nullptr;
+    if (family == "Pattern") {
+        const bool base = second && depth < kMaxDepth;
+        return {base ? space_of(pdf::array_of(cs)[1], depth + 1).numbers : 0, true};
+    }
     if (const auto f = kFamilyNumbers.find(family); f != kFamilyNumbers.end()) return {f->second, false};
-    const Object* n = family == "ICCBased" && second && pdf::is_dictionary(*second) ? pdf::entry(file_, *second, "N") : nullptr;
-    if (n && pdf::is_integer(*n)) return {static_cast<int>(pdf::integer_of(*n)), false};
-    if (family == "DeviceN" && second && pdf::is_array(*second)) return {static_cast<int>(pdf::array_of(*second).size()), false};
+    const bool icc = family == "ICCBased" && second && pdf::is_dictionary(*second);
+    if (const Object* n = icc ? pdf::entry(file_, *second, "N") : nullptr; n && pdf::is_integer(*n))
+        return {static_cast<int>(pdf::integer_of(*n)), false};
+    if (family == "DeviceN" && second && pdf::is_array(*second))
+        return {static_cast<int>(pdf::array_of(*second).size()), false};
     return {-1, false};
 }
 

@@ -609,7 +609,8 @@ std::vector<Part> parts_of(const std::vector<const visible::Word*>& words) {
     for (std::size_t k = 1; k < parts.size(); ++k) {
         Part& before = parts[k - 1];
         const std::string& b = before.chars;
-        if (parts[k].chars[0] == '2' && b.size() >= 3 && b.compare(b.size() - 3, 3, "tex") == 0) before.joins_next = true;
+        const bool logo_before = b.size() >= 3 && b.compare(b.size() - 3, 3, "tex") == 0;
+        if (parts[k].chars[0] == '2' && logo_before) before.joins_next = true;
         if (parts[k].chars == "\xCE\xB5" && before.joins_next && b == "2") parts[k].chars = "e";
     }
     return parts;

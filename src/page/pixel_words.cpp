@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "page/pixel_words.hpp"
 
+#include "core/unicode.hpp"
 #include "page/title.hpp"
 
 #include <unicode/uchar.h>
@@ -18,12 +19,6 @@ UScriptCode script_of(UChar32 c) {
     UErrorCode status = U_ZERO_ERROR;
     const UScriptCode s = uscript_getScript(c, &status);
     return U_SUCCESS(status) ? s : USCRIPT_UNKNOWN;
-}
-
-// Scripts written without spaces between words (Hangul is spaced).
-bool spaceless(UScriptCode s) {
-    return s == USCRIPT_HAN || s == USCRIPT_HIRAGANA || s == USCRIPT_KATAKANA || s == USCRIPT_THAI ||
-           s == USCRIPT_LAO || s == USCRIPT_KHMER || s == USCRIPT_MYANMAR;
 }
 
 // Cyrillic and Greek letters (case folded) whose small or capital form looks like a Latin
@@ -54,7 +49,7 @@ std::string for_tokens(const std::string& text) {
 // OCR reads as a Latin letter or not at all.
 bool lone_letter(const std::u32string& word, char32_t c) {
     const UScriptCode s = script_of(static_cast<UChar32>(c));
-    if (s == USCRIPT_LATIN || s == USCRIPT_COMMON || s == USCRIPT_INHERITED || spaceless(s) ||
+    if (s == USCRIPT_LATIN || s == USCRIPT_COMMON || s == USCRIPT_INHERITED || written_without_spaces(s) ||
         !u_isalpha(static_cast<UChar32>(c)))
         return false;
     return std::count_if(word.begin(), word.end(), [&](char32_t d) {
@@ -65,7 +60,7 @@ bool lone_letter(const std::u32string& word, char32_t c) {
 }  // namespace
 
 bool spaceless(const std::u32string& token) {
-    return token.size() == 1 && spaceless(script_of(static_cast<UChar32>(token[0])));
+    return token.size() == 1 && written_without_spaces(token[0]);
 }
 
 std::vector<std::u32string> tokens_of(const std::string& text) {
@@ -80,7 +75,7 @@ std::vector<std::u32string> tokens_of(const std::string& text) {
                 continue;
             }
             if (lone_letter(word, c)) continue;
-            if (spaceless(script_of(static_cast<UChar32>(c)))) {
+            if (written_without_spaces(static_cast<char32_t>(c))) {
                 if (!token.empty()) out.push_back(token);
                 token.clear();
                 out.push_back(std::u32string(1, c));
@@ -111,7 +106,8 @@ std::vector<UScriptCode> scripts_of(const std::string& text) {
     std::vector<std::pair<UScriptCode, int>> word;  // letters of each script in the word
     auto flush = [&] {
         for (const auto& [script, letters] : word)
-            if ((letters >= 2 || spaceless(script)) && std::find(out.begin(), out.end(), script) == out.end())
+            if ((letters >= 2 || written_without_spaces(script)) &&
+                std::find(out.begin(), out.end(), script) == out.end())
                 out.push_back(script);
         word.clear();
     };

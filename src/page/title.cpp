@@ -579,6 +579,17 @@ void split_trailing_mark(std::vector<Part>& parts) {
     parts.push_back(mark);
 }
 
+// Two words that meet in a script written without spaces: on a line, where either side is in one
+// ("XDUTS 手册"); across a line break, where both are ("模板" at a line's end, "使用" starting the
+// next). The gap parts no words there.
+bool without_spaces_between(const std::string& word, const std::string& next, bool line_break) {
+    const std::vector<UChar32> a = code_points(from_utf8(word)), b = code_points(from_utf8(next));
+    if (a.empty() || b.empty()) return false;
+    const bool before = written_without_spaces(static_cast<char32_t>(a.back()));
+    const bool after = written_without_spaces(static_cast<char32_t>(b.front()));
+    return line_break ? before && after : before || after;
+}
+
 std::vector<Part> parts_of(const std::vector<const visible::Word*>& words) {
     std::vector<Part> parts;
     for (std::size_t i = 0; i < words.size(); ++i) {
@@ -600,7 +611,10 @@ std::vector<Part> parts_of(const std::vector<const visible::Word*>& words) {
         parts.back().word_end = true;
         const visible::Word& w = *words[i];
         const bool hyphenated = w.line_end && !n.empty() && n.back() == '-';
-        const bool glued = !w.line_end && i + 1 < words.size() && words[i + 1]->x0 - w.x1 < 0.12 * std::min(w.size, words[i + 1]->size);
+        const visible::Word* next = i + 1 < words.size() ? words[i + 1] : nullptr;
+        const bool glued = next && (w.line_end ? without_spaces_between(w.text, next->text, true)
+                                               : next->x0 - w.x1 < 0.12 * std::min(w.size, next->size) ||
+                                                     without_spaces_between(w.text, next->text, false));
         parts.back().joins_next = hyphenated || glued;
         for (std::size_t k = first; k < parts.size(); ++k) parts[k].mark = parts[k].mark || mark;
     }

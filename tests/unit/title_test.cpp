@@ -710,3 +710,16 @@ TEST_CASE("on_page: raised text the record raises too is the title's, not a mark
     CHECK(shown_as("Ca\\textsuperscript{2+} Transients, 2\\textsuperscript{nd}-Order Effects and \\textsuperscript{13}C Dating") !=
           Shown::AsTitle);
 }
+
+TEST_CASE("on_page: a gap where a script written without spaces meets another parts no words", "[title]") {
+    using pith::page::title::Shown;
+    // xduts.pdf: "XDUTS" and "手册" a space apart; thuthesis-example.pdf: the title's Han words
+    // broken over two lines.
+    CHECK(shown("XDUTS\xE6\x89\x8B\xE5\x86\x8C", with({{"XDUTS \xE6\x89\x8B\xE5\x86\x8C", 100, 18}}, kBody)) == Shown::AsTitle);
+    CHECK(shown("XDUTS\xE6\x89\x8B", with({{"XDUTS \xE6\x89\x8B\xE5\x86\x8C", 100, 18}}, kBody)) != Shown::AsTitle);
+    const std::string han = "\xE5\xAD\xA6\xE4\xBD\x8D\xE8\xAE\xBA\xE6\x96\x87\xE6\xA8\xA1\xE6\x9D\xBF";  // 学位论文模板
+    CHECK(shown(han + "\xE4\xBD\xBF\xE7\x94\xA8", with({{han, 100, 18}, {"\xE4\xBD\xBF\xE7\x94\xA8", 122, 18}}, kBody)) ==
+          Shown::AsTitle);  // 使用 on the next line
+    // Latin words are parted by a line break unless hyphenated.
+    CHECK(shown("Performance Modeling", with({{"Perfor", 100, 18}, {"mance Modeling", 122, 18}}, kBody)) != Shown::AsTitle);
+}

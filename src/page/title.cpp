@@ -456,7 +456,7 @@ bool is_mark(const std::vector<const visible::Word*>& words, std::size_t i) {
     const visible::Word& before = *words[i - 1];
     const double raised = (before.y0 + before.y1) / 2 - (w.y0 + w.y1) / 2;
     const std::string text = normalise(w.text);
-    if (w.x0 - before.x1 >= 0.3 * before.size || !mark_text(text)) return false;
+    if (w.x0 - before.x1 >= 0.6 * before.size || !mark_text(text)) return false;
     // A digit raised after a number is its power to a reader (10 raised 3 reads 1000), not a mark.
     const std::vector<UChar32> number = code_points(from_utf8(normalise(before.text)));
     const std::vector<UChar32> raised_chars = code_points(from_utf8(text));

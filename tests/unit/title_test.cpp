@@ -612,6 +612,15 @@ TEST_CASE("on_page: footnote and affiliation marks on the title", "[title]") {
     CHECK(shown(gpus, with({{"Training Language Models on 10 ^3 GPUs", 100, 18}}, kBody)) != Shown::AsTitle);
     CHECK(shown(gpus, with({{"Training Language Models on 10 GPUs ^3", 100, 18}}, kBody)) == Shown::AsTitle);
     CHECK(shown(gpus, with({{"Training Language Models on 10 ^∗ GPUs", 100, 18}}, kBody)) == Shown::AsTitle);
+    // A mark an interword space after the title (`program \thanks{...}`, latex/base/docstrip.pdf) is
+    // still a mark; further off it is text on the title's line.
+    for (const auto& [gap, as_title] : {std::pair{0.33, true}, std::pair{0.7, false}}) {
+        auto page = laid_out(with({{kTitleA + " ^\xE2\x88\x97", 100, 18}}, kBody));  // ∗
+        const std::size_t star = 7;
+        const double w = page.words[star].x1 - page.words[star].x0;
+        page.words[star].x0 = page.words[star - 1].x1 + gap * 18, page.words[star].x1 = page.words[star].x0 + w;
+        CHECK((pith::page::title::on_page(kTitleA, pith::title_hash(kTitleA), page).shown == Shown::AsTitle) == as_title);
+    }
 }
 
 TEST_CASE("on_page: what the pixels are asked to read of formulas, logos and words the text layer parts", "[title]") {

@@ -466,11 +466,22 @@ bool is_mark(const std::vector<const visible::Word*>& words, std::size_t i) {
     return (w.size <= 0.8 * before.size && raised > 0.1 * before.size) || (symbols_only(text) && raised > 0.25 * before.size);
 }
 
-// Whether the title's word `i` ends its line: nothing but marks follows it there.
+// Punctuation the text layer parts from the word it is set against ("LaTeX2ε" then "."): the
+// matching passes over punctuation, so it ends no word of the title.
+bool glued_punctuation(const std::vector<const visible::Word*>& words, std::size_t i) {
+    const visible::Word& w = *words[i];
+    const visible::Word& before = *words[i - 1];
+    const std::vector<UChar32> cps = code_points(from_utf8(w.text));
+    return !cps.empty() && std::all_of(cps.begin(), cps.end(), is_separator) && !before.line_end &&
+           w.x0 - before.x1 < 0.12 * std::min(w.size, before.size);
+}
+
+// Whether the title's word `i` ends its line: nothing but marks (or punctuation set against it)
+// follows it there.
 bool ends_line(const std::vector<const visible::Word*>& words, std::size_t i) {
     for (; i < words.size(); ++i) {
         if (words[i]->line_end || i + 1 == words.size()) return true;
-        if (!is_mark(words, i + 1)) return false;
+        if (!is_mark(words, i + 1) && !glued_punctuation(words, i + 1)) return false;
     }
     return true;
 }

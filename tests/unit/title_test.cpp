@@ -612,6 +612,14 @@ TEST_CASE("on_page: footnote and affiliation marks on the title", "[title]") {
     CHECK(shown(gpus, with({{"Training Language Models on 10 ^3 GPUs", 100, 18}}, kBody)) != Shown::AsTitle);
     CHECK(shown(gpus, with({{"Training Language Models on 10 GPUs ^3", 100, 18}}, kBody)) == Shown::AsTitle);
     CHECK(shown(gpus, with({{"Training Language Models on 10 ^∗ GPUs", 100, 18}}, kBody)) == Shown::AsTitle);
+    // Punctuation the text layer parts from the title's last word but the page sets against it
+    // (latex/base/tulm.pdf: "LaTeX2ε" then "." in another font) ends no word of the title.
+    for (const auto& [gap, as_title] : {std::pair{0.0, true}, std::pair{0.33, false}}) {
+        auto page = laid_out(with({{kTitleA + " .", 100, 18}}, kBody));
+        const double w = page.words[7].x1 - page.words[7].x0;
+        page.words[7].x0 = page.words[6].x1 + gap * 18, page.words[7].x1 = page.words[7].x0 + w;
+        CHECK((pith::page::title::on_page(kTitleA, pith::title_hash(kTitleA), page).shown == Shown::AsTitle) == as_title);
+    }
     // A mark an interword space after the title (`program \thanks{...}`, latex/base/docstrip.pdf) is
     // still a mark; further off it is text on the title's line.
     for (const auto& [gap, as_title] : {std::pair{0.33, true}, std::pair{0.7, false}}) {

@@ -12,6 +12,8 @@ Each is `invalid` (pith.changed.annotation). Proof: the renderers named draw the
 than the stamped paper without the revision (`r2c_region`), and the word's strokes are the
 appearance's only painting (`strokes_only`: no text, image or shading operator).
 """
+import subprocess
+
 import pdfedit
 
 import build_attacks as ba
@@ -93,35 +95,73 @@ FILES = [
 ]
 
 BODY = (72, 600)  # over the abstract's lines
-# Kept out of the default build (comments_open.py): comments pith accepts after the stamp today,
-# `trusted`, though they draw the word (issue 42, class 4: a comment's appearance must be what a
-# viewer draws from its own data, and its strokes must not read as words).
-OPEN = [
-    ("comments-open-ink-above-title.pdf", "Ink", ABOVE, "",
+# Comments on the list pith accepts after the stamp, whose appearance is not what a viewer draws
+# from their own data, or whose strokes read as a word (comment_drawing.hpp's rules).
+FILES += [
+    ("comments-ink-above-title.pdf", "Ink", ABOVE, "",
      "an Ink comment whose ink list and appearance spell RETRACTED above the title", "both",
      "poppler and MuPDF draw the word above the title"),
-    ("comments-open-ink-over-body.pdf", "Ink", BODY, "",
+    ("comments-ink-over-body.pdf", "Ink", BODY, "",
      "an Ink comment whose ink list and appearance spell RETRACTED over the abstract", "both",
      "poppler and MuPDF draw the word over the abstract"),
-    ("comments-open-ink-appearance.pdf", "Ink", ABOVE, "/InkList [ [ 72 735 73 735 ] ] /BS << /W 2 >>",
+    ("comments-ink-appearance.pdf", "Ink", ABOVE, "/InkList [ [ 72 735 73 735 ] ] /BS << /W 2 >>",
      "an Ink comment whose ink list is one short stroke and whose appearance spells RETRACTED above the title", "both",
      "poppler and MuPDF draw the appearance, the word, not the ink list"),
-    ("comments-open-highlight-above-title.pdf", "Highlight", ABOVE, "quads",
+    ("comments-highlight-above-title.pdf", "Highlight", ABOVE, "quads",
      "a Highlight above the title whose appearance strokes RETRACTED", "both",
      "poppler (and pdftocairo) redraw the highlight from its quad points, a box; MuPDF (and Ghostscript) draw the "
      "appearance, the word"),
-    ("comments-open-note-above-title.pdf", "Text", ABOVE, "/Name /Comment",
+    ("comments-note-above-title.pdf", "Text", ABOVE, "/Name /Comment",
      "a sticky note whose appearance strokes RETRACTED above the title (no icon)", "both",
      "poppler and MuPDF draw the word above the title"),
+    ("comments-popup-over-title.pdf", "Popup", OVER, "",
+     "a closed Popup over the title (where a note's window opens, as MuPDF places it) whose appearance strokes "
+     "RETRACTED", "poppler", "poppler draws the popup's appearance, the word over the title (MuPDF draws no pop-up)"),
+]
+
+# Honest comments saved by MuPDF (`mutool run`) on the abstract's lines (top-left coordinates,
+# as MuPDF's scripts take them): they must stay trusted.
+LINES = [(72, 155.17, 357.48, 164.17), (72, 167.67, 332.54, 176.67), (72, 192.67, 352.25, 201.67)]
+CONTROLS = [
+    ("control-comments-markup-mupdf.pdf", "an Underline, a StrikeOut and a Squiggly on three of the abstract's lines",
+     "".join("var a = page.createAnnotation('%s');\n"
+             "a.setQuadPoints([[%g, %g, %g, %g, %g, %g, %g, %g]]);\na.update();\n"
+             % (kind, x0, y0, x1, y0, x0, y1, x1, y1) for kind, (x0, y0, x1, y1) in zip(("Underline", "StrikeOut", "Squiggly"), LINES))),
+    ("control-comments-ink-mupdf.pdf", "Ink comments: a hand-drawn underline under the abstract's first line and a loop "
+     "around words of its fourth",
+     "var u = page.createAnnotation('Ink');\nu.setInkList([[[72, 166], [160, 166.6], [250, 165.6], [357, 166]]]);\n"
+     "u.setBorder(1.5);\nu.setColor([1, 0, 0]);\nu.update();\n"
+     "var pts = [];\nfor (var k = 0; k <= 36; k++) pts.push([112 + 44 * Math.cos(k * Math.PI / 18), "
+     "197 + 9 * Math.sin(k * Math.PI / 18)]);\n"
+     "var c = page.createAnnotation('Ink');\nc.setInkList([pts]);\nc.setBorder(2);\nc.update();\n"),
+    ("control-comments-note-mupdf.pdf", "a sticky note beside the abstract (MuPDF adds its closed pop-up at the page's top "
+     "left, over the title)",
+     "var n = page.createAnnotation('Text');\nn.setRect([400, 150, 418, 168]);\nn.setContents('see the appendix');\n"
+     "n.update();\n"),
 ]
 
 
-def build_open(b):
-    build(b, None, OPEN, "comments-open")
+def mupdf_saved(b, data, name, body):
+    """`data` with the comments `body` (a mutool script's lines on `page`) saved incrementally by MuPDF."""
+    src = b.write("work/mu-src-" + name, data)
+    script = b.write("work/mu-" + name + ".js", ("var doc = new PDFDocument(scriptArgs[0]);\nvar page = doc.loadPage(0);\n"
+                                                 + body + "doc.save(scriptArgs[1], 'incremental');\n").encode())
+    out = b.path("work/mu-out-" + name)
+    subprocess.run(["mutool", "run", script, src, out], check=True, capture_output=True)
+    with open(out, "rb") as f:
+        return f.read()
+
+
+def controls(b, base):
+    for name, what, body in CONTROLS:
+        b.add(name, mupdf_saved(b, base, name, body), "control", "honest A stamped, then " + what + ", saved by MuPDF",
+              None, "poppler and MuPDF draw the comments over the abstract, the title as stamped",
+              [["py", "r2c_region", [BASE, [66, 590, 420, 640], "both"]], ["text_has", ba.TITLE_A, "both"]], control=True)
 
 
 def build(b, a, files=FILES, cls="comments-drawn"):
     base = b.stamp(ba.paper(), "A", BASE)
+    controls(b, base)
     page = ba.show(b.path(BASE), ba.PAGE)
     n = int(pdfedit.trailer_entry(pdfedit.last_trailer(base)[1], "Size"))
     for name, subtype, at, extra, what, which, claim in files:

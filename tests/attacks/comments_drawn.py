@@ -7,11 +7,20 @@ RETRACTED in blue strokes, 22 pt high. Each is the honest stamped A plus one rev
   - a Highlight over the title whose appearance strokes the word (poppler and cairo redraw a
     highlight from its quad points, a box over the title; MuPDF and Ghostscript draw the word);
   - Circle, Line, Polygon and Caret annotations whose appearance strokes the word above the title,
-    clear of it and of the badge (none is a comment pith accepts after the stamp).
+    clear of it and of the badge (none is a comment pith accepts after the stamp);
+  - comments on the list pith accepts after the stamp, clear of the title, that are not what a
+    viewer draws from their own data or whose strokes read as the word (src/verify/
+    comment_drawing.cpp): an Ink comment spelling it above the title or over the abstract, an Ink
+    comment whose appearance is not its one short ink stroke, a Highlight above the title whose
+    appearance strokes the word or fills its box through a clip cut as the word, a sticky note
+    whose appearance is the word, a closed pop-up over the title whose appearance poppler draws.
 Each is `invalid` (pith.changed.annotation). Proof: the renderers named draw the area otherwise
 than the stamped paper without the revision (`r2c_region`), and the word's strokes are the
-appearance's only painting (`strokes_only`: no text, image or shading operator).
+appearance's only painting (`strokes_only`: no text, image or shading operator; the clipped
+highlight's painting is one box). Controls: comments MuPDF saves (`mutool run`) on the abstract's
+lines, `trusted`.
 """
+import math
 import subprocess
 
 import pdfedit
@@ -57,6 +66,23 @@ def word_annotation(subtype, at, extra=""):
     annot = ("<< /Type /Annot /Subtype /%s /Rect [ %g %g %g %g ] /F 4 /C [ 0 0 1 ] %s /AP << /N %%d 0 R >> >>"
              % (subtype, rect[0], rect[1], rect[2], rect[3], extra))
     return ap, annot, rect
+
+
+def clipped_highlight(at):
+    """(appearance, annotation with %d, rect): a Highlight whose quad is the word's box and whose
+    appearance fills that box through a clip cut as the word's strokes (each segment a thin
+    quadrilateral): MuPDF draws the word, poppler a box from the quad points."""
+    ap, annot, rect = word_annotation("Highlight", at, "quads")
+    parts = []
+    for line in strokes(*at):
+        for (x0, y0), (x1, y1) in zip(line, line[1:]):
+            n = math.hypot(x1 - x0, y1 - y0) or 1
+            ox, oy = -(y1 - y0) / n * 1.2, (x1 - x0) / n * 1.2
+            parts.append(" ".join("%g %g %s" % (x - rect[0], y - rect[1], op) for x, y, op in (
+                (x0 + ox, y0 + oy, "m"), (x1 + ox, y1 + oy, "l"), (x1 - ox, y1 - oy, "l"), (x0 - ox, y0 - oy, "l"))) + " h")
+    w, h = rect[2] - rect[0], rect[3] - rect[1]
+    ops = "\n".join(parts) + "\nW n\n0 0 1 rg 0 0 %g %g re f\n" % (w, h)
+    return stream("/Type /XObject /Subtype /Form /BBox [ 0 0 %g %g ]" % (w, h), ops), annot, rect
 
 
 def strokes_only(p, name, num):
@@ -171,3 +197,10 @@ def build(b, a, files=FILES, cls="comments-drawn"):
               ("invalid", "pith.changed.annotation"), claim,
               [["py", "r2c_region", [BASE, [int(v) for v in rect], which]], ["mod", "comments_drawn", "strokes_only", n],
                ["text_has", ba.TITLE_A, "both"]])
+    ap, annot, rect = clipped_highlight(ABOVE)
+    b.add("comments-highlight-clipped-above-title.pdf",
+          pdfedit.append_update(base, {n: ap, n + 1: annot % n, ba.PAGE: ba.with_annot(page, n + 1)}), cls,
+          "honest A stamped, then one appended revision that adds a Highlight above the title whose appearance fills "
+          "its quad's box through a clip cut as the word RETRACTED", ("invalid", "pith.changed.annotation"),
+          "poppler redraws the highlight from its quad points, a box; MuPDF draws the appearance, the word cut out of the "
+          "box", [["py", "r2c_region", [BASE, [int(v) for v in rect], "both"]], ["text_has", ba.TITLE_A, "both"]])

@@ -265,10 +265,9 @@ bool read_quads(const std::vector<double>& n, std::vector<Quad>& out) {
 // drawing needs: a highlight's rounded ends reach out by about half its height, a line has its
 // width), along most of its length, and as a highlight covering it, as a line thin across it.
 bool marks_quad(const std::string& subtype, const Painted& p, const Quad& q) {
-    pdf::Rect b{INFINITY, INFINITY, -INFINITY, -INFINITY};
     Polyline local;
     for (const Point& pt : p.points) local.push_back(q.local(pt));
-    b = box_of(local);
+    const pdf::Rect b = box_of(local);
     const double h = q.height(), reach = 0.5 * h + 2, slack = 2 + 0.1 * h + (p.stroked ? p.width / 2 : 0);
     if (b.llx < -reach || b.urx > q.length + reach || b.lly < q.v0 - slack || b.ury > q.v1 + slack) return false;
     if (b.width() < 0.6 * q.length) return false;

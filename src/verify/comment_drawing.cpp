@@ -261,6 +261,27 @@ bool read_quads(const std::vector<double>& n, std::vector<Quad>& out) {
     return true;
 }
 
+// A convex outline (its points, curve control points included, turning one way, once round):
+// the box, rounded or not, every viewer fills for a highlight. A filled letter's outline turns
+// both ways (E, T, F, K) or encloses a hole, another subpath.
+bool convex(const Polyline& points) {
+    Polyline p;
+    for (const Point& pt : points)
+        if (p.empty() || distance(p.back(), pt) > 1e-3) p.push_back(pt);
+    if (p.size() > 1 && distance(p.front(), p.back()) <= 1e-3) p.pop_back();
+    if (p.size() < 3) return true;
+    const double tolerance = 1e-3 * std::pow(std::max(box_of(p).width(), box_of(p).height()), 2);
+    int left = 0, right = 0;
+    double turned = 0;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        const Point a = p[i], b = p[(i + 1) % p.size()], c = p[(i + 2) % p.size()];
+        const double turn = cross(a, b, c);
+        left += turn > tolerance, right += turn < -tolerance;
+        turned += std::atan2(turn, (b.x - a.x) * (c.x - b.x) + (b.y - a.y) * (c.y - b.y));
+    }
+    return (left == 0 || right == 0) && std::abs(std::abs(turned) - 2 * 3.14159265358979323846) < 0.1;
+}
+
 // Whether `p` is a mark of `subtype` on quad `q`: inside it (with the tolerance every viewer's
 // drawing needs: a highlight's rounded ends reach out by about half its height, a line has its
 // width), along most of its length, and as a highlight covering it, as a line thin across it.
@@ -271,7 +292,8 @@ bool marks_quad(const std::string& subtype, const Painted& p, const Quad& q) {
     const double h = q.height(), reach = 0.5 * h + 2, slack = 2 + 0.1 * h + (p.stroked ? p.width / 2 : 0);
     if (b.llx < -reach || b.urx > q.length + reach || b.lly < q.v0 - slack || b.ury > q.v1 + slack) return false;
     if (b.width() < 0.6 * q.length) return false;
-    if (subtype == "Highlight") return !p.stroked && p.filled && b.height() >= 0.6 * h && p.segments <= 16;
+    if (subtype == "Highlight")
+        return !p.stroked && p.filled && b.height() >= 0.6 * h && p.segments <= 16 && convex(p.points);
     if (b.height() > 0.5 * h + p.width + 0.5) return false;
     // A line along the quad: its points go one way (an underline, a squiggle), or it is a thin bar.
     bool forward = true, backward = true;

@@ -9,7 +9,7 @@
 //  - the appearance uses only path, colour and graphics-state operators (no text, image,
 //    shading, pattern, form or clip), read here into the paths it paints, in page space; its
 //    graphics states set only line style, alpha, blend mode and overprint (no soft mask);
-//  - Highlight: one filled box per quad (rounded ends allowed), covering its quad;
+//  - Highlight: one filled convex box per quad (rounded ends allowed), covering its quad;
 //    Underline, StrikeOut, Squiggly: thin lines along a quad, across most of its length;
 //  - Ink: strokes only, each point on the ink list (within the stroke width and a tolerance);
 //    and each stroke of the ink list is a mark (a straight line or a closed loop) standing apart

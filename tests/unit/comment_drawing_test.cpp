@@ -58,6 +58,19 @@ TEST_CASE("a highlight fills one box a quad, covering it", "[comments]") {
     // the word stroked inside the quad's area: MuPDF draws the word, poppler a box
     const std::vector<double> word_quad = {70, 759, 280, 759, 70, 733, 280, 733};
     CHECK_FALSE(c::markup_rule("Highlight", on_page(kLetters), word_quad).empty());
+    // a filled letter E as large as the quad: MuPDF draws the E, poppler a box
+    CHECK_FALSE(c::markup_rule("Highlight",
+                               on_page("100 372 m 300 372 l 300 378 l 130 378 l 130 380 l 250 380 l 250 384 l 130 384 l "
+                                       "130 386 l 300 386 l 300 392 l 100 392 l h f"),
+                               kQuad)
+                    .empty());
+    // a star drawn across the quad: every turn one way, but twice round
+    std::string star;
+    for (int k = 0; k < 5; ++k) {
+        const double a = (90 + k * 144) * 3.14159265 / 180;
+        star += std::to_string(200 + 100 * std::cos(a)) + " " + std::to_string(382 + 10 * std::sin(a)) + (k ? " l " : " m ");
+    }
+    CHECK_FALSE(c::markup_rule("Highlight", on_page(star + "h f"), kQuad).empty());
     // a box half the quad's length, or a box elsewhere
     CHECK_FALSE(c::markup_rule("Highlight", on_page("1 1 0 rg 100 372 90 20 re f"), kQuad).empty());
     CHECK_FALSE(c::markup_rule("Highlight", on_page("1 1 0 rg 100 500 200 20 re f"), kQuad).empty());

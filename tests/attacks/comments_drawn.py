@@ -12,7 +12,8 @@ RETRACTED in blue strokes, 22 pt high. Each is the honest stamped A plus one rev
     viewer draws from their own data or whose strokes read as the word (src/verify/
     comment_drawing.cpp): an Ink comment spelling it above the title or over the abstract, an Ink
     comment whose appearance is not its one short ink stroke, a Highlight above the title whose
-    appearance strokes the word or fills its box through a clip cut as the word, a sticky note
+    appearance strokes the word, fills its box through a clip cut as the word, or fills letter
+    outlines each as large as its quad (EFFECT), a sticky note
     whose appearance is the word, a closed pop-up over the title whose appearance poppler draws.
 Each is `invalid` (pith.changed.annotation). Proof: the renderers named draw the area otherwise
 than the stamped paper without the revision (`r2c_region`), and the word's strokes are the
@@ -83,6 +84,31 @@ def clipped_highlight(at):
     w, h = rect[2] - rect[0], rect[3] - rect[1]
     ops = "\n".join(parts) + "\nW n\n0 0 1 rg 0 0 %g %g re f\n" % (w, h)
     return stream("/Type /XObject /Subtype /Form /BBox [ 0 0 %g %g ]" % (w, h), ops), annot, rect
+
+
+# Letters with no hole as outlines on the 6 x 10 grid, for a highlight that fills them.
+SOLID = {"E": [(0, 0), (6, 0), (6, 2), (2, 2), (2, 4), (5, 4), (5, 6), (2, 6), (2, 8), (6, 8), (6, 10), (0, 10)],
+         "F": [(0, 0), (2, 0), (2, 4), (5, 4), (5, 6), (2, 6), (2, 8), (6, 8), (6, 10), (0, 10)],
+         "C": [(0, 0), (6, 0), (6, 2), (2, 2), (2, 8), (6, 8), (6, 10), (0, 10)],
+         "T": [(2, 0), (4, 0), (4, 8), (6, 8), (6, 10), (0, 10), (0, 8), (2, 8)]}
+
+
+def letters_highlight(word, at, scale=2.2, gap=8):
+    """(appearance, annotation with %d, rect): a Highlight with one quad a letter, each letter's
+    box, whose appearance fills each letter's outline (one subpath as large as its quad): MuPDF
+    draws the letters, poppler a box a quad."""
+    x, y = at
+    cells = [[(x + (i * gap + px) * scale, y + py * scale) for px, py in SOLID[ch]] for i, ch in enumerate(word)]
+    rect = [x - 2, y - 2, x + ((len(word) - 1) * gap + 6) * scale + 2, y + 10 * scale + 2]
+    ops = "0 0 1 rg\n" + "".join(" ".join("%g %g %s" % (px - rect[0], py - rect[1], "l" if k else "m")
+                                           for k, (px, py) in enumerate(cell)) + " h f\n" for cell in cells)
+    boxes = [(min(px for px, _ in c), max(px for px, _ in c)) for c in cells]
+    top = y + 10 * scale
+    quads = " ".join("%g %g %g %g %g %g %g %g" % (x0, top, x1, top, x0, y, x1, y) for x0, x1 in boxes)
+    ap = stream("/Type /XObject /Subtype /Form /BBox [ 0 0 %g %g ]" % (rect[2] - rect[0], rect[3] - rect[1]), ops)
+    annot = ("<< /Type /Annot /Subtype /Highlight /Rect [ %g %g %g %g ] /F 4 /C [ 0 0 1 ] /QuadPoints [ %s ] "
+             "/AP << /N %%d 0 R >> >>" % (rect[0], rect[1], rect[2], rect[3], quads))
+    return ap, annot, rect
 
 
 def strokes_only(p, name, num):
@@ -197,6 +223,13 @@ def build(b, a, files=FILES, cls="comments-drawn"):
               ("invalid", "pith.changed.annotation"), claim,
               [["py", "r2c_region", [BASE, [int(v) for v in rect], which]], ["mod", "comments_drawn", "strokes_only", n],
                ["text_has", ba.TITLE_A, "both"]])
+    ap, annot, rect = letters_highlight("EFFECT", ABOVE)
+    b.add("comments-highlight-letters-above-title.pdf",
+          pdfedit.append_update(base, {n: ap, n + 1: annot % n, ba.PAGE: ba.with_annot(page, n + 1)}), cls,
+          "honest A stamped, then one appended revision that adds a Highlight above the title with one quad a letter, "
+          "whose appearance fills each letter's outline (EFFECT, as large as its quad)", ("invalid", "pith.changed.annotation"),
+          "poppler redraws the highlight from its quad points, a box a letter; MuPDF draws the appearance, the letters",
+          [["py", "r2c_region", [BASE, [int(v) for v in rect], "both"]], ["text_has", ba.TITLE_A, "both"]])
     ap, annot, rect = clipped_highlight(ABOVE)
     b.add("comments-highlight-clipped-above-title.pdf",
           pdfedit.append_update(base, {n: ap, n + 1: annot % n, ba.PAGE: ba.with_annot(page, n + 1)}), cls,

@@ -11,6 +11,7 @@
 #include "pdf/content.hpp"
 #include "pdf/objects.hpp"
 #include "sign/pdf_signature.hpp"
+#include "verify/comment_drawing.hpp"
 #include "verify/compare.hpp"
 #include "xmp/xmp.hpp"
 
@@ -151,6 +152,7 @@ struct Problems {
     std::vector<std::string> added;                           // allowed: comments, form values, signatures
     int markup = 0;                                           // how many of `added` are comments (DocMDP P=2)
     std::vector<Region> regions;                              // where what was judged stands: annotations, changed pages
+    std::map<int, std::vector<comments::Stroke>> ink;         // page -> the ink strokes of the comments judged there
     void add(Code code, const std::string& what) { by_code[code].push_back(what); }
     std::size_t count() const {
         std::size_t n = 0;
@@ -302,12 +304,125 @@ std::string field_name(pdf::File& doc, const Object& field) {
     return t && pdf::is_string(*t) ? "\"" + pdf::text_of(t) + "\"" : "(unnamed)";
 }
 
+// ---- What a comment draws (comment_drawing.hpp): its appearance against its own data
+
+// The numbers of array `o` (references resolved); false when it is no array of numbers.
+bool numbers_of(pdf::File& doc, const Object* o, std::vector<double>& out) {
+    out.clear();
+    if (!o || !pdf::is_array(doc.resolve(*o))) return false;
+    for (const auto& item : pdf::array_of(doc.resolve(*o))) {
+        const Object& v = doc.resolve(item);
+        if (!pdf::is_number(v)) return false;
+        out.push_back(pdf::number_value(v));
+    }
+    return true;
+}
+
+// The graphics states an appearance's own /Resources hold, against comments::ext_gstate_rule.
+std::string ext_gstates(pdf::File& doc, const Object& form) {
+    const Object* resources = pdf::find(form, "Resources");
+    const Object* states = resources ? pdf::dictionary_entry(doc, doc.resolve(*resources), "ExtGState") : nullptr;
+    if (!states) return "";
+    for (const auto& [name, state] : pdf::entries(*states)) {
+        const Object& gs = doc.resolve(*state);
+        if (!pdf::is_dictionary(gs)) continue;
+        std::vector<std::pair<std::string, std::string>> keys;
+        for (const auto& [key, value] : pdf::entries(gs)) keys.emplace_back(key, name_of(&doc.resolve(*value)));
+        if (std::string why = comments::ext_gstate_rule(keys); !why.empty()) return why;
+    }
+    return "";
+}
+
+// One appearance stream read into what it paints on the page; `box`: its /BBox through its /Matrix.
+comments::Drawing drawing_of(pdf::File& doc, const Ref& ref, const pdf::Rect& rect, pdf::Rect& box) {
+    const auto refused = [](std::string why) { return comments::Drawing{{}, std::move(why)}; };
+    const Object& form = doc.get(ref);
+    pdf::Rect bbox;
+    std::vector<double> m;
+    comments::Matrix matrix = comments::kIdentity, to_page;
+    if (!pdf::read_rect(doc, pdf::find(form, "BBox"), bbox)) return refused("no readable /BBox");
+    if (pdf::find(form, "Matrix") && (!numbers_of(doc, pdf::find(form, "Matrix"), m) || m.size() != 6))
+        return refused("a /Matrix that is not six numbers");
+    if (!m.empty()) std::copy(m.begin(), m.end(), matrix.begin());
+    box = comments::transformed_box(bbox, matrix);
+    if (!comments::appearance_to_page(bbox, matrix, rect, to_page)) return refused("an empty /BBox");
+    if (std::string why = ext_gstates(doc, form); !why.empty()) return refused(why);
+    try {
+        return comments::read_drawing(doc.stream_decoded(ref), to_page);
+    } catch (const Error& e) {
+        return refused(std::string("a stream that cannot be decoded (") + e.what() + ")");
+    }
+}
+
+// The /InkList's strokes, and the stroke width (/BS /W, else 1) viewers draw them at.
+bool ink_of(pdf::File& doc, const Dictionary& d, std::vector<comments::Polyline>& ink, double& width) {
+    const Object* list = doc.get_key(d, "InkList");
+    if (!list || !pdf::is_array(*list)) return false;
+    std::vector<double> n;
+    for (const auto& item : pdf::array_of(*list)) {
+        if (!numbers_of(doc, &item, n) || n.size() < 2 || n.size() % 2) return false;
+        ink.emplace_back();
+        for (std::size_t i = 0; i + 1 < n.size(); i += 2) ink.back().push_back({n[i], n[i + 1]});
+    }
+    const Object* bs = doc.get_key(d, "BS");
+    const Object* w = bs && pdf::is_dictionary(*bs) ? doc.get_key(pdf::dictionary_of(*bs), "W") : nullptr;
+    width = w && pdf::is_number(*w) ? std::abs(pdf::number_value(*w)) : 1.0;
+    return true;
+}
+
+// Why a comment's appearances are not what a viewer draws from its own data; "" when they are.
+std::string drawing_rule(pdf::File& doc, const Dictionary& d, const std::string& subtype, const pdf::Rect& rect) {
+    std::vector<double> quads;
+    std::vector<comments::Polyline> ink;
+    double width = 1;
+    const bool markup = subtype != "Text" && subtype != "Popup" && subtype != "Ink";
+    if (markup && !numbers_of(doc, doc.get_key(d, "QuadPoints"), quads)) return "whose /QuadPoints are not quads";
+    if (subtype == "Ink" && !ink_of(doc, d, ink, width)) return "whose /InkList is not a list of strokes";
+    if (std::string why = subtype == "Text" ? comments::note_rule(rect, nullptr) : ""; !why.empty()) return why;
+    for (const Ref& ref : appearance_streams(doc, d)) {
+        pdf::Rect box;
+        const comments::Drawing drawing = drawing_of(doc, ref, rect, box);
+        std::string why = subtype == "Popup" ? comments::popup_rule(drawing)
+                          : subtype == "Ink" ? comments::ink_appearance_rule(drawing, ink, width)
+                          : subtype == "Text" ? comments::note_rule(rect, &box)
+                                              : comments::markup_rule(subtype, drawing, quads);
+        if (subtype == "Text" && why.empty() && !drawing.refused.empty())
+            why = "whose appearance uses " + drawing.refused;
+        if (!why.empty()) return why;
+    }
+    return "";
+}
+
+// An Ink comment's strokes as marks on page `page`, apart from those judged there before.
+std::string ink_marks(pdf::File& doc, const Dictionary& d, int page, Problems& p) {
+    std::vector<comments::Polyline> ink;
+    double width = 1;
+    if (!ink_of(doc, d, ink, width)) return "whose /InkList is not a list of strokes";
+    std::vector<comments::Stroke>& earlier = p.ink[page];
+    std::string why = comments::ink_marks_rule(ink, width, earlier);
+    for (const auto& s : ink) earlier.push_back({s, width});
+    return why;
+}
+
 // The annotation flags that hide it on screen: Hidden, or NoView without Print.
 bool hidden(long long flags) { return (flags & 2) || ((flags & 32) && !(flags & 4)); }
 
 // Keys a reader's viewer changes on an annotation without changing what it shows.
 const std::initializer_list<const char*> kNoteKeys = {"M", "Contents", "T", "NM", "Open", "Popup", "RC", "CreationDate",
                                                       "Subj", "IRT", "State", "StateModel", "P"};
+
+// A pop-up that opens only when the reader asks (neither it nor its note is /Open): its /Rect is
+// where that window will open (MuPDF puts every note's at the top left, over most titles), not
+// what the page shows; what it paints is judged as a comment's drawing (popup_rule).
+bool closed_popup(pdf::File& doc, const Dictionary& d) {
+    if (name_of(doc.get_key(d, "Subtype")) != "Popup") return false;
+    const auto open = [&](const Dictionary& a) {  // /Open is false when absent; anything but a boolean may be true
+        const Object* v = doc.get_key(a, "Open");
+        return v && (!pdf::is_bool(*v) || pdf::bool_of(*v));
+    };
+    const Object* parent = doc.get_key(d, "Parent");
+    return !open(d) && !(parent && pdf::is_dictionary(*parent) && open(pdf::dictionary_of(*parent)));
+}
 
 // One annotation added or changed after the stamp (`old`: its baseline version, if any),
 // against the closed list of what may change: comments (highlight, underline, strike-out,
@@ -343,11 +458,16 @@ void annotation_rules(pdf::File& now, const Object& annot, const Object* old, in
     }
     if (hidden(flags)) return drawn.reset();
     for (const auto& area : keep_clear)
-        if (area.page == page && pdf::overlaps(rect, area.rect)) p.add(finding::pith_changed_annotation, where + " over " + area.what);
-    static const std::set<std::string> comments = {"Highlight", "Underline", "StrikeOut", "Squiggly", "Text", "Ink", "Popup"};
+        if (area.page == page && !closed_popup(now, d) && pdf::overlaps(rect, area.rect))
+            p.add(finding::pith_changed_annotation, where + " over " + area.what);
+    static const std::set<std::string> kComments = {"Highlight", "Underline", "StrikeOut", "Squiggly",
+                                                    "Text",      "Ink",       "Popup"};
     if (subtype == "Link") return p.add(finding::pith_changed_action, where + ": links may not be added after the stamp");
-    if (comments.count(subtype)) {
+    if (kComments.count(subtype)) {
         if (appearance_uses(now, d, kShowsText)) return p.add(finding::pith_changed_annotation, where + " whose appearance draws text or images");
+        std::string why = drawing_rule(now, d, subtype, rect);
+        if (why.empty() && subtype == "Ink") why = ink_marks(now, d, page, p);
+        if (!why.empty()) return p.add(finding::pith_changed_annotation, where + " " + why);
         ++p.markup;
         return p.added.push_back("a comment (" + where + ")");
     }

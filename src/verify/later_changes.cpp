@@ -807,6 +807,15 @@ int judge_docmdp(pdf::File& baseline, bool other_changes, Problems& p) {
     return docmdp;
 }
 
+// What the revisions after the stamp amount to, named as pyHanko's modification levels are: the
+// highest of document information (its LTA_UPDATES: dates, XMP, a document timestamp's data),
+// form filling (FORM_FILLING: field values and signatures) and comments (ANNOTATIONS).
+std::string modification_level(const Problems& p) {
+    if (p.markup > 0) return "comments (" + std::to_string(p.markup) + ", pyHanko's ANNOTATIONS)";
+    if (!p.added.empty()) return "form filling (pyHanko's FORM_FILLING)";
+    return "document information (pyHanko's LTA_UPDATES)";
+}
+
 void report_changes(const Problems& p, std::size_t count, int docmdp, Findings& f) {
     f.regions.insert(f.regions.end(), p.regions.begin(), p.regions.end());
     const std::string what = std::to_string(count) + " revision" + (count == 1 ? "" : "s") + " appended after the pith data";
@@ -814,7 +823,8 @@ void report_changes(const Problems& p, std::size_t count, int docmdp, Findings& 
         std::string list = p.added.empty() ? "document information only (dates and XMP properties, not the title, author or subject)"
                                            : "added after the stamp: " + joined(p.added);
         f.info(finding::pith_changes_after, what + " change only what may change after a stamp" +
-                                         (docmdp ? " (DocMDP P=" + std::to_string(docmdp) + ")" : std::string()) + "; " + list);
+                                         (docmdp ? " (DocMDP P=" + std::to_string(docmdp) + ")" : std::string()) +
+                                         "; modification level: " + modification_level(p) + "; " + list);
         return;
     }
     for (const auto& [code, items] : p.by_code) f.fail(code, "changed after stamping (" + what + "): " + joined(items));

@@ -575,6 +575,9 @@ def case_later_revision_ok(ctx):
     rc, report, err = ctx.verify(path)
     expect(ctx, "later-comment", rc, report, "trusted", failures=[], info_includes=["pith.changes.after"])
     check("pith.changes.none" not in codes(report, "success"), "changes.none with a later revision")
+    after = [f["explanation"] for f in report["informational"] if f["code"] == "pith.changes.after"]
+    check(after and "modification level: comments (1, pyHanko's ANNOTATIONS)" in after[0],
+          "the comment's revision not named by its modification level: %r" % after)
     # The same note laid over the badge covers it: not a reader's comment any more.
     badge_rect = re.search(r"/Rect \[ ([^\]]*) \]", pdfedit.show_object(src, int(annots.group(1)))).group(1)
     objects[note] = objects[note].replace("100 100 120 120", badge_rect)

@@ -406,6 +406,7 @@ std::string ink_marks(pdf::File& doc, const Dictionary& d, int page, Problems& p
 
 // The annotation flags that hide it on screen: Hidden, or NoView without Print.
 bool hidden(long long flags) { return (flags & 2) || ((flags & 32) && !(flags & 4)); }
+constexpr long long kToggleNoView = 256;
 
 // Keys a reader's viewer changes on an annotation without changing what it shows.
 const std::initializer_list<const char*> kNoteKeys = {"M", "Contents", "T", "NM", "Open", "Popup", "RC", "CreationDate",
@@ -456,6 +457,8 @@ void annotation_rules(pdf::File& now, const Object& annot, const Object* old, in
         if (of && pdf::is_integer(*of) && hidden(pdf::integer_of(*of)) && !hidden(flags))
             return p.add(finding::pith_changed_annotation, where + " hidden before the stamp and shown after it");
     }
+    // ToggleNoView turns NoView over when the pointer is on the annotation: hidden now, shown then.
+    if (flags & kToggleNoView) return p.add(finding::pith_changed_annotation, where + " that a viewer shows on hover (ToggleNoView)");
     if (hidden(flags)) return drawn.reset();
     for (const auto& area : keep_clear)
         if (area.page == page && !closed_popup(now, d) && pdf::overlaps(rect, area.rect))

@@ -584,6 +584,16 @@ def case_later_revision_ok(ctx):
     path = ctx.write("later-comment-over-badge.pdf", pdfedit.append_update(data, objects))
     rc, report, err = ctx.verify(path)
     expect(ctx, "later-comment-over-badge", rc, report, "invalid", failures=["pith.changed.annotation"])
+    # Hidden (NoView) but shown while the pointer is on it (ToggleNoView): not a comment that stays hidden.
+    objects[note] = objects[note].replace("/Subtype /Text", "/Subtype /Text /F 288").replace(badge_rect, "100 100 120 120")
+    path = ctx.write("later-comment-toggled.pdf", pdfedit.append_update(data, objects))
+    rc, report, err = ctx.verify(path)
+    expect(ctx, "later-comment-toggled", rc, report, "invalid", failures=["pith.changed.annotation"])
+    # Hidden (NoView) alone: it draws nothing, and stays so.
+    objects[note] = objects[note].replace("/F 288", "/F 32")
+    path = ctx.write("later-comment-hidden.pdf", pdfedit.append_update(data, objects))
+    rc, report, err = ctx.verify(path)
+    expect(ctx, "later-comment-hidden", rc, report, "trusted", failures=[])
 
 
 # ----------------------------------------------------------------------------------------------

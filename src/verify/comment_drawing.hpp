@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // What a comment added after the stamp draws, against what a viewer draws from the comment's
-// own data (issue 42, class 4). A comment is allowed after the stamp only when its appearance
+// own data. A comment is allowed after the stamp only when its appearance
 // is that drawing: poppler redraws a highlight from its quad points where MuPDF and
 // Ghostscript draw its appearance, so an appearance that is anything else shows one thing in
 // one viewer and another in the next. The rules are a closed list (doc/trust.md, "After the

@@ -5,6 +5,7 @@
 #include "page/pixels.hpp"
 
 #include "core/edit_distance.hpp"
+#include "page/logo_letters.hpp"
 #include "page/pixel_words.hpp"
 #include "page/signs.hpp"
 #include "page/title.hpp"
@@ -694,7 +695,7 @@ std::vector<std::u32string> readings_of(const visible::Word& w, bool formula, co
     // given), so that one pass's reading of a word is the same whatever else was read.
     std::map<int, std::vector<OcrWord>> there;
     for (const OcrWord& o : r.words)
-        if (o.pass != kPassBelow && over(o, w, 0)) there[o.pass].push_back(o);
+        if (o.pass != kPassBelow && o.pass != kPassLetters && over(o, w, 0)) there[o.pass].push_back(o);
     std::map<int, std::u32string> by_pass;
     for (auto& [pass, words] : there)
         for (const OcrWord& o : reading_order(std::move(words), std::max(1.0, w.y1 - w.y0)))
@@ -751,7 +752,7 @@ void require_glued_words(const TitleWords& title, const Reading& r, Judgement& j
         std::map<int, std::vector<std::u32string>> by_pass;
         std::map<int, std::string> read;  // as OCR gives it, for the finding
         for (const OcrWord& o : reading_order(r.words, std::max(1.0, w.y1 - w.y0))) {
-            if (o.pass == kPassBelow || !over(o, w, 0)) continue;
+            if (o.pass == kPassBelow || o.pass == kPassLetters || !over(o, w, 0)) continue;
             for (auto& token : tokens_of(o.text)) by_pass[o.pass].push_back(std::move(token));
             read[o.pass] += (read[o.pass].empty() ? "" : " ") + o.text;
         }
@@ -766,6 +767,26 @@ void require_glued_words(const TitleWords& title, const Reading& r, Judgement& j
                         "\" glued to a formula or a logo, but no reading of the pixels gives it exactly (OCR reads \"" +
                         (read.empty() ? "" : read.begin()->second) +
                         "\" there): a word beside a formula is confirmed as any other word";
+        return;
+    }
+}
+
+// Each TeX logo of the title (its read and unread words: a record may write it as TeX, \LaTeX{},
+// or as letters) confirmed by its pixels as logo_letters.hpp says: read whole exactly, or its
+// glyphs read one by one as its letters. A logo whose glyphs read other letters, or that nothing
+// reads, is not confirmed: the alignment's allowance for a logo's moved letters places it, never
+// confirms it.
+void require_logo_letters(const TitleWords& title, const Reading& r, Judgement& j) {
+    for (const LogoRun& run : logo_runs(title.all())) {
+        std::string read;
+        const Letters letters = logo_judgement(run, r, &read);
+        if (letters == Letters::Confirmed) continue;
+        j.verdict = Verdict::Unverified;
+        j.explanation = "the text layer shows the title with the logo \"" + run.text + "\", but " +
+                        (letters == Letters::Other ? "its glyphs read one by one give another letter (\"" + read + "\")"
+                         : read.empty()           ? "no reading of the pixels gives its letters"
+                                                  : "its glyphs read one by one do not give its letters (\"" + read + "\")") +
+                        ": a logo is confirmed only where the pixels show exactly its letters";
         return;
     }
 }
@@ -849,6 +870,7 @@ Judgement judge(const TitleWords& title, Reading r) {
     Judgement j = judge(title.read, without_left_out(title, r), title.page);
     if (j.verdict == Verdict::Agrees) require_signs_and_digits(title, r, j);
     if (j.verdict == Verdict::Agrees) require_glued_words(title, r, j);
+    if (j.verdict == Verdict::Agrees) require_logo_letters(title, r, j);
     if (const std::string between = j.verdict == Verdict::Agrees ? ink_between_words(title, r) : "";
         !between.empty()) {
         j.verdict = Verdict::Unverified;

@@ -139,7 +139,8 @@ Letters logo_judgement(const LogoRun& run, const Reading& r, std::string* read) 
     std::vector<const OcrWord*> glyphs;
     for (const OcrWord& o : r.words)
         if (o.pass == kPassLetters && inside(o, run)) glyphs.push_back(&o);
-    std::sort(glyphs.begin(), glyphs.end(), [](const OcrWord* a, const OcrWord* b) { return a->x0 + a->x1 < b->x0 + b->x1; });
+    const auto left_of = [](const OcrWord* a, const OcrWord* b) { return a->x0 + a->x1 < b->x0 + b->x1; };
+    std::sort(glyphs.begin(), glyphs.end(), left_of);
     std::vector<std::string> each;
     for (const OcrWord* o : glyphs) {
         each.push_back(o->text);
@@ -182,7 +183,8 @@ bool drawn_near(const std::vector<GlyphMask>& all, int c, int r) {
         for (int dr = -1; dr <= 1; ++dr)
             for (int dc = -1; dc <= 1; ++dc) {
                 const int nc = c + dc, nr = r + dr;
-                if (nc >= 0 && nr >= 0 && nc < g.ink.columns && nr < g.ink.rows && mask_at(g, nc, nr) > 0.1) return true;
+                const bool in = nc >= 0 && nr >= 0 && nc < g.ink.columns && nr < g.ink.rows;
+                if (in && mask_at(g, nc, nr) > 0.1) return true;
             }
     return false;
 }
@@ -199,8 +201,10 @@ bool shown_as_drawn(const GlyphMask& g, const Image& page, const std::vector<Gly
             if (mask_at(g, c, r) >= 0.75) ++core, shown += on_page >= 0.5;
         }
     const double scale = page.dpi / 72;
-    const int c0 = std::max(0, static_cast<int>((g.x0 - page.x0) * scale)), c1 = std::min(page.columns, static_cast<int>((g.x1 - page.x0) * scale) + 1);
-    const int r0 = std::max(0, static_cast<int>((g.y0 - page.y0) * scale)), r1 = std::min(page.rows, static_cast<int>((g.y1 - page.y0) * scale) + 1);
+    const int c0 = std::max(0, static_cast<int>((g.x0 - page.x0) * scale));
+    const int c1 = std::min(page.columns, static_cast<int>((g.x1 - page.x0) * scale) + 1);
+    const int r0 = std::max(0, static_cast<int>((g.y0 - page.y0) * scale));
+    const int r1 = std::min(page.rows, static_cast<int>((g.y1 - page.y0) * scale) + 1);
     for (int r = r0; r < r1; ++r)
         for (int c = c0; c < c1; ++c)
             if (ink[static_cast<std::size_t>(r) * page.columns + c] >= 0.5 && !drawn_near(all, c, r)) ++extra;
@@ -212,7 +216,8 @@ Image glyph_image(const GlyphMask& g) {
     int c0 = g.ink.columns, r0 = g.ink.rows, c1 = -1, r1 = -1;
     for (int r = 0; r < g.ink.rows; ++r)
         for (int c = 0; c < g.ink.columns; ++c)
-            if (mask_at(g, c, r) > 0.1) c0 = std::min(c0, c), r0 = std::min(r0, r), c1 = std::max(c1, c), r1 = std::max(r1, r);
+            if (mask_at(g, c, r) > 0.1)
+                c0 = std::min(c0, c), r0 = std::min(r0, r), c1 = std::max(c1, c), r1 = std::max(r1, r);
     Image out;
     out.dpi = g.ink.dpi;
     if (c1 < c0) return out;
@@ -222,7 +227,8 @@ Image glyph_image(const GlyphMask& g) {
     for (int r = r0; r <= r1; ++r)
         for (int c = c0; c <= c1; ++c)
             std::copy_n(g.ink.rgb.begin() + (static_cast<std::ptrdiff_t>(r) * g.ink.columns + c) * 3, 3,
-                        out.rgb.begin() + (static_cast<std::ptrdiff_t>(r - r0 + margin) * out.columns + c - c0 + margin) * 3);
+                        out.rgb.begin() +
+                            (static_cast<std::ptrdiff_t>(r - r0 + margin) * out.columns + c - c0 + margin) * 3);
     return out;
 }
 

@@ -782,10 +782,11 @@ void require_logo_letters(const TitleWords& title, const Reading& r, Judgement& 
         const Letters letters = logo_judgement(run, r, &read);
         if (letters == Letters::Confirmed) continue;
         j.verdict = Verdict::Unverified;
-        j.explanation = "the text layer shows the title with the logo \"" + run.text + "\", but " +
-                        (letters == Letters::Other ? "its glyphs read one by one give another letter (\"" + read + "\")"
-                         : read.empty()           ? "no reading of the pixels gives its letters"
-                                                  : "its glyphs read one by one do not give its letters (\"" + read + "\")") +
+        const std::string glyphs = "its glyphs read one by one ";
+        const std::string why = letters == Letters::Other ? glyphs + "give another letter (\"" + read + "\")"
+                                : read.empty()            ? "no reading of the pixels gives its letters"
+                                                          : glyphs + "do not give its letters (\"" + read + "\")";
+        j.explanation = "the text layer shows the title with the logo \"" + run.text + "\", but " + why +
                         ": a logo is confirmed only where the pixels show exactly its letters";
         return;
     }

@@ -591,7 +591,8 @@ void on_glyph(void* context, const PithGlyphMask* m) {
     g.ink.columns = m->columns, g.ink.rows = m->rows, g.ink.dpi = m->dpi, g.ink.x0 = m->px0, g.ink.y0 = m->py0;
     g.ink.rgb.resize(static_cast<std::size_t>(m->columns) * m->rows * 3);
     for (std::size_t i = 0; i < static_cast<std::size_t>(m->columns) * m->rows; ++i)
-        std::fill_n(g.ink.rgb.begin() + static_cast<std::ptrdiff_t>(3 * i), 3, static_cast<unsigned char>(255 - m->ink[i]));
+        std::fill_n(g.ink.rgb.begin() + static_cast<std::ptrdiff_t>(3 * i), 3,
+                    static_cast<unsigned char>(255 - m->ink[i]));
     static_cast<std::vector<GlyphMask>*>(context)->push_back(std::move(g));
 }
 

@@ -742,10 +742,12 @@ int glyph_masks(const char* pdf, std::size_t size, int index, const char* passwo
     const double dpi = std::clamp(region.dpi, 1.0, 600.0), scale = dpi / 72;
     double width, height;
     displayed_size(*opened, index + 1, &width, &height);
-    const int c0 = std::clamp(static_cast<int>(std::floor(region.x0 * scale)), 0, static_cast<int>(std::ceil(width * scale)));
-    const int r0 = std::clamp(static_cast<int>(std::floor(region.y0 * scale)), 0, static_cast<int>(std::ceil(height * scale)));
-    const int c1 = std::clamp(static_cast<int>(std::ceil(region.x1 * scale)), c0, static_cast<int>(std::ceil(width * scale)));
-    const int r1 = std::clamp(static_cast<int>(std::ceil(region.y1 * scale)), r0, static_cast<int>(std::ceil(height * scale)));
+    // The slice in device pixels, clipped to the page, as render_slice() cuts the page's own.
+    const int right = static_cast<int>(std::ceil(width * scale)), bottom = static_cast<int>(std::ceil(height * scale));
+    const int c0 = std::clamp(static_cast<int>(std::floor(region.x0 * scale)), 0, right);
+    const int r0 = std::clamp(static_cast<int>(std::floor(region.y0 * scale)), 0, bottom);
+    const int c1 = std::clamp(static_cast<int>(std::ceil(region.x1 * scale)), c0, right);
+    const int r1 = std::clamp(static_cast<int>(std::ceil(region.y1 * scale)), r0, bottom);
     if (c1 <= c0 || r1 <= r0 || (c1 - c0) * static_cast<double>(r1 - r0) > kMaxPixels) return 1;
     for (std::size_t g = 0; g < glyphs.size() && Clock::now() <= deadline; ++g) {
         SplashColor white = {255, 255, 255};
@@ -760,8 +762,8 @@ int glyph_masks(const char* pdf, std::size_t size, int index, const char* passwo
         std::vector<unsigned char> ink(static_cast<std::size_t>(c1 - c0) * (r1 - r0));
         for (int y = 0; y < r1 - r0; ++y) {
             const unsigned char* p = bitmap->getDataPtr() + static_cast<std::ptrdiff_t>(y) * bitmap->getRowSize();
-            for (int x = 0; x < c1 - c0; ++x)
-                ink[static_cast<std::size_t>(y) * (c1 - c0) + x] = 255 - std::min({p[3 * x], p[3 * x + 1], p[3 * x + 2]});
+            unsigned char* row = ink.data() + static_cast<std::size_t>(y) * (c1 - c0);
+            for (int x = 0; x < c1 - c0; ++x) row[x] = 255 - std::min({p[3 * x], p[3 * x + 1], p[3 * x + 2]});
         }
         const LogoGlyph& l = glyphs[g];
         const PithGlyphMask m{l.text.data(), l.text.size(), l.x0, l.y0, l.x1, l.y1, c1 - c0, r1 - r0, ink.data(),

@@ -865,9 +865,7 @@ Reading without_left_out(const TitleWords& title, Reading r) {
     return r;
 }
 
-}  // namespace
-
-Judgement judge(const TitleWords& title, Reading r) {
+Judgement judge_words(const TitleWords& title, const Reading& r) {
     Judgement j = judge(title.read, without_left_out(title, r), title.page);
     if (j.verdict == Verdict::Agrees) require_signs_and_digits(title, r, j);
     if (j.verdict == Verdict::Agrees) require_glued_words(title, r, j);
@@ -879,6 +877,48 @@ Judgement judge(const TitleWords& title, Reading r) {
                         between + " where the text layer has no word (OCR may read letters as punctuation)";
     }
     return j;
+}
+
+// The title with the words of each logo its glyphs confirm letter by letter (logo_letters.hpp)
+// set aside as a formula's are (TitleWords::unread): OCR's reading of the line ("X#fRX" for
+// XeTeX, "ETRX" for LaTeX) is then no word to align, and the logo is confirmed. The title as it
+// is when no logo is so confirmed, or when nothing else would be left to read.
+TitleWords set_aside_logos(const TitleWords& title, const Reading& r) {
+    std::vector<LogoRun> confirmed;
+    for (const LogoRun& run : logo_runs(title.all()))
+        if (logo_judgement(run, r) == Letters::Confirmed) confirmed.push_back(run);
+    TitleWords out = title;
+    out.read.clear();
+    for (const visible::Word& w : title.read) {
+        const double cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2;
+        const bool logo = std::any_of(confirmed.begin(), confirmed.end(), [&](const LogoRun& l) {
+            return cx >= l.x0 && cx <= l.x1 && cy >= l.y0 && cy <= l.y1;
+        });
+        (logo ? out.unread : out.read).push_back(w);
+    }
+    return out.read.empty() ? title : out;
+}
+
+}  // namespace
+
+// The title's words judged as they are, and, where that does not agree, with the logos their
+// letters confirm set aside (set_aside_logos()): a logo OCR of the line cannot place ("X#fRX")
+// is confirmed by its letters alone, every other word as before.
+Judgement judge(const TitleWords& title, Reading r) {
+    const Judgement j = judge_words(title, r);
+    if (j.verdict == Verdict::Agrees) return j;
+    const TitleWords aside = set_aside_logos(title, r);
+    if (aside.read.size() == title.read.size()) return j;
+    Judgement k = judge_words(aside, r);
+    if (k.verdict != Verdict::Agrees) return j;
+    std::string logos;
+    for (const visible::Word& w : title.read) {
+        const auto same = [&](const visible::Word& a) { return a.x0 == w.x0 && a.y0 == w.y0; };
+        if (std::none_of(aside.read.begin(), aside.read.end(), same))
+            logos += (logos.empty() ? "\"" : " \"") + w.text + "\"";
+    }
+    k.explanation += "; its logo " + logos + " read letter by letter";
+    return k;
 }
 
 std::vector<bool> to_read_alone(const TitleWords& title, const Reading& r) {

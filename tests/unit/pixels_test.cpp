@@ -183,6 +183,16 @@ TEST_CASE("pixels: the record's formulas are not read from pixels, its logos let
     CHECK(other.verdict == Verdict::Unverified);
     CHECK(other.explanation.find("another letter (\"L A T a X\")") != std::string::npos);
     CHECK(pith::page::pixels::judge(words, letters({"W", "o", "r", "d"})).verdict == Verdict::Unverified);
+    // A record that writes the logo as letters ("LaTeX"): the text layer's pieces are one word to
+    // read, OCR's "ETRX" does not place it, its letters confirm it.
+    pith::page::pixels::TitleWords plain;
+    plain.read = {line[0], line[1], line[4], line[5], line[6], line[7], line[8]};
+    plain.read[1].text = "LATEX", plain.read[1].x1 = line[3].x1;
+    CHECK(pith::page::pixels::judge(plain, reading_of(line, read)).verdict == Verdict::Unverified);
+    const pith::page::pixels::Judgement placed = pith::page::pixels::judge(plain, letters({"L", "A", "T", "E", "X"}));
+    CHECK(placed.verdict == Verdict::Agrees);
+    CHECK(placed.explanation.find("its logo \"LATEX\" read letter by letter") != std::string::npos);
+    CHECK(pith::page::pixels::judge(plain, letters({"L", "A", "T", "a", "X"})).verdict == Verdict::Unverified);
     // Read as words of the title, the same reading is no confirmation.
     CHECK(pith::page::pixels::judge(line, reading_of(line, read)).verdict != Verdict::Agrees);
     // Another word where a text word stands is still another word.

@@ -80,8 +80,8 @@ std::optional<bool> reads_as(char32_t letter, const std::string& read) {
     const std::vector<std::u32string> want = tokens_of(utf8(std::u32string(1, letter)));
     std::u32string got;
     for (const auto& t : tokens_of(read)) got += t;
+    if (want.empty()) return got.empty();  // a mark: read as no letter, or as nothing (OCR drops a colon)
     if (read.find_first_not_of(" \t\n") == std::string::npos) return std::nullopt;
-    if (want.empty()) return got.empty();
     return !got.empty() && got.find_first_not_of(want.front()) == std::u32string::npos;
 }
 
@@ -96,10 +96,24 @@ std::vector<LogoRun> logo_runs(const std::vector<visible::Word>& words) {
     return out;
 }
 
+std::vector<bool> in_logo(const std::u32string& letters) {
+    std::vector<bool> out(letters.size(), false);
+    for (std::size_t start = 0; start < letters.size();) {
+        std::size_t end = start;
+        while (end < letters.size() && u_isalnum(static_cast<UChar32>(letters[end]))) ++end;
+        if (letters.substr(start, end - start).find(U"tex") != std::u32string::npos)
+            for (std::size_t i = start; i < end; ++i) out[i] = true;
+        start = std::max(end, start + 1);
+    }
+    return out;
+}
+
 Letters logo_letters(const std::u32string& letters, const std::vector<std::string>& read) {
     if (read.size() != letters.size()) return Letters::Unread;
+    const std::vector<bool> logo = in_logo(letters);
     bool unread = false;
     for (std::size_t i = 0; i < letters.size(); ++i) {
+        if (!logo[i]) continue;  // a text word glued to the logo: read as every word (TitleWords::glued)
         const std::optional<bool> same = reads_as(letters[i], read[i]);
         if (same && !*same) return Letters::Other;  // a glyph that reads another letter: not the logo
         unread = unread || !same;

@@ -33,8 +33,12 @@ struct LogoRun {
 std::vector<LogoRun> logo_runs(const std::vector<visible::Word>& words);
 
 // What the glyphs of a logo read one by one (`read`: each glyph's reading, left to right) say of
-// its `letters`: each glyph its letter (tokens_of()'s folds: case, 0/o, 1/i/l; a punctuation
+// its `letters` (those in_logo()): each glyph its letter (tokens_of()'s folds: case, 0/o, 1/i/l; a punctuation
 // mark's glyph no letter or digit), or not.
+// Which of a logo's letters are the logo's own: those of its pieces between punctuation marks
+// that hold "tex" ("LaTeX" of "LaTeX-Beamer", "TeX" of "Non-TeX"); the text words glued to it are
+// read as every word is (pixel_judgement.cpp: TitleWords::glued).
+std::vector<bool> in_logo(const std::u32string& letters);
 enum class Letters {
     Confirmed,  // as many glyphs as letters, each read as its letter
     Unread,     // no glyph read, or a count the letters do not have (touching glyphs, a dropped one)

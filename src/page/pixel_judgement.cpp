@@ -881,8 +881,21 @@ Judgement judge_words(const TitleWords& title, const Reading& r) {
 
 // The title with the words of each logo its glyphs confirm letter by letter (logo_letters.hpp)
 // set aside as a formula's are (TitleWords::unread): OCR's reading of the line ("X#fRX" for
-// XeTeX, "ETRX" for LaTeX) is then no word to align, and the logo is confirmed. The title as it
-// is when no logo is so confirmed, or when nothing else would be left to read.
+// XeTeX, "ETRX" for LaTeX) is then no word to align, and the logo is confirmed. A text word glued
+// to it ("Beamer" of "LaTeX-Beamer") is read as a formula's are (TitleWords::glued). The title
+// as it is when no logo is so confirmed, or when nothing else would be left to read.
+// The text words of a word with a logo in it, the logo left out ("Beamer" of "LaTeX-Beamer").
+std::string glued_to_logo(const std::string& text) {
+    std::u32string letters;
+    each_char(text, [&](UChar32 c) { letters += static_cast<char32_t>(u_tolower(c)); });
+    const std::vector<bool> logo = in_logo(letters);
+    std::u32string rest;
+    for (std::size_t i = 0; i < letters.size(); ++i) rest += logo[i] ? U' ' : letters[i];
+    std::string out;
+    for (const auto& token : tokens_of(utf8(rest))) out += (out.empty() ? "" : " ") + utf8(token);
+    return out;
+}
+
 TitleWords set_aside_logos(const TitleWords& title, const Reading& r) {
     std::vector<LogoRun> confirmed;
     for (const LogoRun& run : logo_runs(title.all()))
@@ -895,6 +908,10 @@ TitleWords set_aside_logos(const TitleWords& title, const Reading& r) {
             return cx >= l.x0 && cx <= l.x1 && cy >= l.y0 && cy <= l.y1;
         });
         (logo ? out.unread : out.read).push_back(w);
+        if (const std::string words = glued_to_logo(w.text); logo && !words.empty()) {
+            out.glued.push_back(w);
+            out.glued.back().text = words;
+        }
     }
     return out.read.empty() ? title : out;
 }

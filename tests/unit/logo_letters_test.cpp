@@ -80,9 +80,16 @@ TEST_CASE("logo letters: each glyph read alone must be its letter", "[logo]") {
     CHECK(logo_letters(U"latex", {"L", "A", "T", "", "X"}) == Letters::Unread);
     CHECK(logo_letters(U"latex", {"W", "o", "r", "d"}) == Letters::Unread);
     CHECK(logo_letters(U"latex", {}) == Letters::Unread);
-    // A punctuation mark glued to the logo ("Non-TeX"): its glyph reads as no letter.
+    // A text word glued to the logo ("Non-TeX", "LaTeX-Beamer") is read as every word is
+    // (TitleWords::glued), not here: only the logo's own letters are compared.
+    CHECK(pith::page::pixels::in_logo(U"non-tex") == std::vector<bool>{false, false, false, false, true, true, true});
+    CHECK(pith::page::pixels::in_logo(U"latex:") == std::vector<bool>{true, true, true, true, true, false});
     CHECK(logo_letters(U"non-tex", {"N", "o", "n", "-", "T", "E", "X"}) == Letters::Confirmed);
-    CHECK(logo_letters(U"non-tex", {"N", "o", "n", "a", "T", "E", "X"}) == Letters::Other);
+    CHECK(logo_letters(U"non-tex", {"N", "o", "n", "a", "T", "E", "X"}) == Letters::Confirmed);
+    CHECK(logo_letters(U"non-tex", {"N", "o", "n", "-", "T", "a", "X"}) == Letters::Other);
+    CHECK(logo_letters(U"non-tex", {"N", "o", "n", "-", "T", "E"}) == Letters::Unread);  // a glyph short
+    // A punctuation mark in the logo's place reads as no letter, or as nothing (OCR drops a colon).
+    CHECK(logo_letters(U"latex:", {"L", "A", "T", "E", "X", ""}) == Letters::Confirmed);
     // tokens_of()'s folds, as every word is compared: 0/o, 1/i/l.
     CHECK(logo_letters(U"bibtex", {"B", "l", "b", "T", "E", "X"}) == Letters::Confirmed);
 }

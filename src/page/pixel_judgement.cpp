@@ -884,7 +884,8 @@ Judgement judge_words(const TitleWords& title, const Reading& r) {
 // XeTeX, "ETRX" for LaTeX) is then no word to align, and the logo is confirmed. A text word glued
 // to it ("Beamer" of "LaTeX-Beamer") is read as a formula's are (TitleWords::glued). The title
 // as it is when no logo is so confirmed, or when nothing else would be left to read.
-// The text words of a word with a logo in it, the logo left out ("Beamer" of "LaTeX-Beamer").
+// The text words of a word with a logo in it, the logo left out ("Beamer" of "LaTeX-Beamer"),
+// those that must be shown (a lone letter, the s of "LaTeX's", changes no title: must_show()).
 std::string glued_to_logo(const std::string& text) {
     std::u32string letters;
     each_char(text, [&](UChar32 c) { letters += static_cast<char32_t>(u_tolower(c)); });
@@ -892,7 +893,8 @@ std::string glued_to_logo(const std::string& text) {
     std::u32string rest;
     for (std::size_t i = 0; i < letters.size(); ++i) rest += logo[i] ? U' ' : letters[i];
     std::string out;
-    for (const auto& token : tokens_of(utf8(rest))) out += (out.empty() ? "" : " ") + utf8(token);
+    for (const auto& token : tokens_of(utf8(rest)))
+        if (must_show(token)) out += (out.empty() ? "" : " ") + utf8(token);
     return out;
 }
 

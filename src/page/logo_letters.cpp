@@ -100,7 +100,11 @@ std::vector<bool> in_logo(const std::u32string& letters) {
     std::vector<bool> out(letters.size(), false);
     for (std::size_t start = 0; start < letters.size();) {
         std::size_t end = start;
-        while (end < letters.size() && u_isalnum(static_cast<UChar32>(letters[end]))) ++end;
+        // A character of a script written without spaces is a word of its own, never the logo's.
+        const auto part = [&](char32_t c) {
+            return u_isalnum(static_cast<UChar32>(c)) && !spaceless(std::u32string(1, c));
+        };
+        while (end < letters.size() && part(letters[end])) ++end;
         if (letters.substr(start, end - start).find(U"tex") != std::u32string::npos)
             for (std::size_t i = start; i < end; ++i) out[i] = true;
         start = std::max(end, start + 1);

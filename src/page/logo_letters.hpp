@@ -36,7 +36,8 @@ std::vector<LogoRun> logo_runs(const std::vector<visible::Word>& words);
 // its `letters` (those in_logo()): each glyph its letter (tokens_of()'s folds: case, 0/o, 1/i/l; a punctuation
 // mark's glyph no letter or digit), or not.
 // Which of a logo's letters are the logo's own: those of its pieces between punctuation marks
-// that hold "tex" ("LaTeX" of "LaTeX-Beamer", "TeX" of "Non-TeX"); the text words glued to it are
+// (and characters of scripts written without spaces: "LaTeX模板") that hold "tex" ("LaTeX" of
+// "LaTeX-Beamer", "TeX" of "Non-TeX"); the text words glued to it are
 // read as every word is (pixel_judgement.cpp: TitleWords::glued).
 std::vector<bool> in_logo(const std::u32string& letters);
 enum class Letters {

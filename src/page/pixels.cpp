@@ -674,7 +674,10 @@ Reading read(std::string_view pdf, int index, const std::string& password, const
     }
     if (!first.get()) return r;
     if (rest) read_rest(below, tall, engines[0], r);
-    if (title && r.read) read_logo_letters(pdf, index, password, engines[0], *title, r);
+    // A logo's letters are Latin: read by the Latin engine (the child's first), where a title in
+    // another script's engine reads a T as 工.
+    const std::string latin = preload(kLatin).empty() ? kLatin : engines[0];
+    if (title && r.read) read_logo_letters(pdf, index, password, latin, *title, r);
     if (!r.read || (title && judge(*title, r).verdict == Verdict::Agrees)) return r;
     if (!pass(0, PITH_OCR_AUTO)) return r;
     for (std::size_t k = 1; k < engines.size(); ++k)

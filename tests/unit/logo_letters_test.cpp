@@ -84,6 +84,8 @@ TEST_CASE("logo letters: each glyph read alone must be its letter", "[logo]") {
     // (TitleWords::glued), not here: only the logo's own letters are compared.
     CHECK(pith::page::pixels::in_logo(U"non-tex") == std::vector<bool>{false, false, false, false, true, true, true});
     CHECK(pith::page::pixels::in_logo(U"latex:") == std::vector<bool>{true, true, true, true, true, false});
+    const std::vector<bool> han = {true, true, true, true, true, false, false};
+    CHECK(pith::page::pixels::in_logo(U"latex\u6a21\u677f") == han);
     CHECK(logo_letters(U"non-tex", {"N", "o", "n", "-", "T", "E", "X"}) == Letters::Confirmed);
     CHECK(logo_letters(U"non-tex", {"N", "o", "n", "a", "T", "E", "X"}) == Letters::Confirmed);
     CHECK(logo_letters(U"non-tex", {"N", "o", "n", "-", "T", "a", "X"}) == Letters::Other);

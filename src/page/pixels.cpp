@@ -599,13 +599,16 @@ void on_glyph(void* context, const PithGlyphMask* m) {
 // The glyphs of each logo of the title that no reading of the title block gives whole
 // (logo_letters.hpp), each drawn alone by poppler over the logo's box at kLetterPixels to its
 // type size and read alone where the page shows it as drawn (shown_as_drawn()); a glyph the logo
-// mirrors (XeTeX's E) is read mirrored back.
-void read_logo_letters(std::string_view pdf, int index, const std::string& password, const std::string& engine,
+// mirrors (XeTeX's E) is read mirrored back. A logo's letters are Latin: read by the Latin engine
+// (started once a logo needs it), where a title in another script's engine reads a T as 工;
+// `engine`, the title's, where the Latin one does not start.
+void read_logo_letters(std::string_view pdf, int index, const std::string& password, std::string engine,
                        const TitleWords& title, Reading& r) {
     const trace::Span span("ocr/logo_letters");
     static const auto masks = reinterpret_cast<PithGlyphMasksFn>(poppler_module::symbol(PITH_GLYPH_MASKS_SYMBOL));
     for (const LogoRun& run : logo_runs(title.all())) {
         if (logo_judgement(run, r) == Letters::Confirmed) continue;
+        if (engine != kLatin && preload(kLatin).empty()) engine = kLatin;
         const double dpi = std::clamp(kLetterPixels / std::max(1.0, run.size) * 72, kMinDpi, kMaxCloserDpi);
         const double pad = 0.15 * (run.y1 - run.y0);
         const PithRegion region{run.x0 - pad, run.y0 - pad, run.x1 + pad, run.y1 + pad, dpi};
@@ -674,10 +677,7 @@ Reading read(std::string_view pdf, int index, const std::string& password, const
     }
     if (!first.get()) return r;
     if (rest) read_rest(below, tall, engines[0], r);
-    // A logo's letters are Latin: read by the Latin engine (the child's first), where a title in
-    // another script's engine reads a T as 工.
-    const std::string latin = preload(kLatin).empty() ? kLatin : engines[0];
-    if (title && r.read) read_logo_letters(pdf, index, password, latin, *title, r);
+    if (title && r.read) read_logo_letters(pdf, index, password, engines[0], *title, r);
     if (!r.read || (title && judge(*title, r).verdict == Verdict::Agrees)) return r;
     if (!pass(0, PITH_OCR_AUTO)) return r;
     for (std::size_t k = 1; k < engines.size(); ++k)

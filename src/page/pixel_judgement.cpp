@@ -865,6 +865,8 @@ Reading without_left_out(const TitleWords& title, Reading r) {
     return r;
 }
 
+// The words to read judged (judge() on them), then each rule on what the alignment does not
+// weigh: signs and digits, words glued to a formula or a logo, logos, ink between words.
 Judgement judge_words(const TitleWords& title, const Reading& r) {
     Judgement j = judge(title.read, without_left_out(title, r), title.page);
     if (j.verdict == Verdict::Agrees) require_signs_and_digits(title, r, j);
@@ -879,11 +881,6 @@ Judgement judge_words(const TitleWords& title, const Reading& r) {
     return j;
 }
 
-// The title with the words of each logo its glyphs confirm letter by letter (logo_letters.hpp)
-// set aside as a formula's are (TitleWords::unread): OCR's reading of the line ("X#fRX" for
-// XeTeX, "ETRX" for LaTeX) is then no word to align, and the logo is confirmed. A text word glued
-// to it ("Beamer" of "LaTeX-Beamer") is read as a formula's are (TitleWords::glued). The title
-// as it is when no logo is so confirmed, or when nothing else would be left to read.
 // The text words of a word with a logo in it, the logo left out ("Beamer" of "LaTeX-Beamer"),
 // those that must be shown (a lone letter, the s of "LaTeX's", changes no title: must_show()).
 std::string glued_to_logo(const std::string& text) {
@@ -898,6 +895,11 @@ std::string glued_to_logo(const std::string& text) {
     return out;
 }
 
+// The title with the words of each logo its glyphs confirm letter by letter (logo_letters.hpp)
+// set aside as a formula's are (TitleWords::unread): OCR's reading of the line ("X#fRX" for
+// XeTeX, "ETRX" for LaTeX) is then no word to align, and the logo is confirmed. A text word glued
+// to it ("Beamer" of "LaTeX-Beamer") is read as a formula's are (TitleWords::glued). The title
+// as it is when no logo is so confirmed, or when nothing else would be left to read.
 TitleWords set_aside_logos(const TitleWords& title, const Reading& r) {
     std::vector<LogoRun> confirmed;
     for (const LogoRun& run : logo_runs(title.all()))

@@ -27,10 +27,12 @@ typedef int (*PithOcrInitFn)(const char* languages);
 // Reads the RGB image (rows * columns * 3, row 0 at the top) at `dpi` with the engine of
 // `languages` and calls word for each word. `layout`: PITH_OCR_SPARSE finds text wherever it
 // stands, PITH_OCR_AUTO analyses the page's layout first (Tesseract's page segmentation modes 11
-// and 3). Returns 1 when it read, 0 when that engine is not ready (pith_ocr_init_v2 failed or was
-// not called for these languages) or the image is empty.
+// and 3), PITH_OCR_CHAR reads the image as one character (mode 10: a logo's glyph cut alone).
+// Returns 1 when it read, 0 when that engine is not ready (pith_ocr_init_v2 failed or was not
+// called for these languages) or the image is empty.
 #define PITH_OCR_SPARSE 0
 #define PITH_OCR_AUTO 1
+#define PITH_OCR_CHAR 2
 typedef int (*PithOcrFn)(const char* languages, const unsigned char* rgb, int columns, int rows, int dpi, int layout,
                          void (*word)(void*, const PithOcrWord*), void* context);
 

@@ -95,13 +95,16 @@ extern "C" __attribute__((visibility("default"))) int pith_ocr_v2(const char* la
     tesseract::TessBaseAPI* api = engine_for(languages);
     if (!api || !rgb || columns <= 0 || rows <= 0) return 0;
     try {
-        api->SetPageSegMode(layout == PITH_OCR_AUTO ? tesseract::PSM_AUTO : tesseract::PSM_SPARSE_TEXT);
+        api->SetPageSegMode(layout == PITH_OCR_AUTO   ? tesseract::PSM_AUTO
+                            : layout == PITH_OCR_CHAR ? tesseract::PSM_SINGLE_CHAR
+                                                      : tesseract::PSM_SPARSE_TEXT);
         // Two ways to tell ink from paper, one per pass (the better reading stands): Sauvola's
         // local threshold for sparse text reads a title across grounds of several shades (over a
         // picture or a tinted band), where one global threshold turns the darker grounds black
         // and the letters on them with them; Otsu's global one for the page's layout reads a
         // title that touches the line below, which Sauvola's breaks up.
-        api->SetVariable("thresholding_method", layout == PITH_OCR_AUTO ? "0" : "2");
+        // A glyph cut alone is black on white: Otsu's threshold, as for the page's layout.
+        api->SetVariable("thresholding_method", layout == PITH_OCR_SPARSE ? "2" : "0");
         api->SetImage(rgb, columns, rows, 3, columns * 3);
         api->SetSourceResolution(dpi);
         if (!recognize(api, word, context)) return 0;

@@ -5,6 +5,7 @@
 #include "page/pixels.hpp"
 
 #include "core/edit_distance.hpp"
+#include "page/logo_letters.hpp"
 #include "page/pixel_words.hpp"
 #include "page/signs.hpp"
 #include "page/title.hpp"
@@ -694,7 +695,7 @@ std::vector<std::u32string> readings_of(const visible::Word& w, bool formula, co
     // given), so that one pass's reading of a word is the same whatever else was read.
     std::map<int, std::vector<OcrWord>> there;
     for (const OcrWord& o : r.words)
-        if (o.pass != kPassBelow && over(o, w, 0)) there[o.pass].push_back(o);
+        if (o.pass != kPassBelow && o.pass != kPassLetters && over(o, w, 0)) there[o.pass].push_back(o);
     std::map<int, std::u32string> by_pass;
     for (auto& [pass, words] : there)
         for (const OcrWord& o : reading_order(std::move(words), std::max(1.0, w.y1 - w.y0)))
@@ -751,7 +752,7 @@ void require_glued_words(const TitleWords& title, const Reading& r, Judgement& j
         std::map<int, std::vector<std::u32string>> by_pass;
         std::map<int, std::string> read;  // as OCR gives it, for the finding
         for (const OcrWord& o : reading_order(r.words, std::max(1.0, w.y1 - w.y0))) {
-            if (o.pass == kPassBelow || !over(o, w, 0)) continue;
+            if (o.pass == kPassBelow || o.pass == kPassLetters || !over(o, w, 0)) continue;
             for (auto& token : tokens_of(o.text)) by_pass[o.pass].push_back(std::move(token));
             read[o.pass] += (read[o.pass].empty() ? "" : " ") + o.text;
         }
@@ -766,6 +767,27 @@ void require_glued_words(const TitleWords& title, const Reading& r, Judgement& j
                         "\" glued to a formula or a logo, but no reading of the pixels gives it exactly (OCR reads \"" +
                         (read.empty() ? "" : read.begin()->second) +
                         "\" there): a word beside a formula is confirmed as any other word";
+        return;
+    }
+}
+
+// Each TeX logo of the title (its read and unread words: a record may write it as TeX, \LaTeX{},
+// or as letters) confirmed by its pixels as logo_letters.hpp says: read whole exactly, or its
+// glyphs read one by one as its letters. A logo whose glyphs read other letters, or that nothing
+// reads, is not confirmed: the alignment's allowance for a logo's moved letters places it, never
+// confirms it.
+void require_logo_letters(const TitleWords& title, const Reading& r, Judgement& j) {
+    for (const LogoRun& run : logo_runs(title.all())) {
+        std::string read;
+        const Letters letters = logo_judgement(run, r, &read);
+        if (letters == Letters::Confirmed) continue;
+        j.verdict = Verdict::Unverified;
+        const std::string glyphs = "its glyphs read one by one ";
+        const std::string why = letters == Letters::Other ? glyphs + "give another letter (\"" + read + "\")"
+                                : read.empty()            ? "no reading of the pixels gives its letters"
+                                                          : glyphs + "do not give its letters (\"" + read + "\")";
+        j.explanation = "the text layer shows the title with the logo \"" + run.text + "\", but " + why +
+                        ": a logo is confirmed only where the pixels show exactly its letters";
         return;
     }
 }
@@ -843,12 +865,13 @@ Reading without_left_out(const TitleWords& title, Reading r) {
     return r;
 }
 
-}  // namespace
-
-Judgement judge(const TitleWords& title, Reading r) {
+// The words to read judged (judge() on them), then each rule on what the alignment does not
+// weigh: signs and digits, words glued to a formula or a logo, logos, ink between words.
+Judgement judge_words(const TitleWords& title, const Reading& r) {
     Judgement j = judge(title.read, without_left_out(title, r), title.page);
     if (j.verdict == Verdict::Agrees) require_signs_and_digits(title, r, j);
     if (j.verdict == Verdict::Agrees) require_glued_words(title, r, j);
+    if (j.verdict == Verdict::Agrees) require_logo_letters(title, r, j);
     if (const std::string between = j.verdict == Verdict::Agrees ? ink_between_words(title, r) : "";
         !between.empty()) {
         j.verdict = Verdict::Unverified;
@@ -856,6 +879,67 @@ Judgement judge(const TitleWords& title, Reading r) {
                         between + " where the text layer has no word (OCR may read letters as punctuation)";
     }
     return j;
+}
+
+// The text words of a word with a logo in it, the logo left out ("Beamer" of "LaTeX-Beamer"),
+// those that must be shown (a lone letter, the s of "LaTeX's", changes no title: must_show()).
+std::string glued_to_logo(const std::string& text) {
+    std::u32string letters;
+    each_char(text, [&](UChar32 c) { letters += static_cast<char32_t>(u_tolower(c)); });
+    const std::vector<bool> logo = in_logo(letters);
+    std::u32string rest;
+    for (std::size_t i = 0; i < letters.size(); ++i) rest += logo[i] ? U' ' : letters[i];
+    std::string out;
+    for (const auto& token : tokens_of(utf8(rest)))
+        if (must_show(token)) out += (out.empty() ? "" : " ") + utf8(token);
+    return out;
+}
+
+// The title with the words of each logo its glyphs confirm letter by letter (logo_letters.hpp)
+// set aside as a formula's are (TitleWords::unread): OCR's reading of the line ("X#fRX" for
+// XeTeX, "ETRX" for LaTeX) is then no word to align, and the logo is confirmed. A text word glued
+// to it ("Beamer" of "LaTeX-Beamer") is read as a formula's are (TitleWords::glued). The title
+// as it is when no logo is so confirmed, or when nothing else would be left to read.
+TitleWords set_aside_logos(const TitleWords& title, const Reading& r) {
+    std::vector<LogoRun> confirmed;
+    for (const LogoRun& run : logo_runs(title.all()))
+        if (logo_judgement(run, r) == Letters::Confirmed) confirmed.push_back(run);
+    TitleWords out = title;
+    out.read.clear();
+    for (const visible::Word& w : title.read) {
+        const double cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2;
+        const bool logo = std::any_of(confirmed.begin(), confirmed.end(), [&](const LogoRun& l) {
+            return cx >= l.x0 && cx <= l.x1 && cy >= l.y0 && cy <= l.y1;
+        });
+        (logo ? out.unread : out.read).push_back(w);
+        if (const std::string words = glued_to_logo(w.text); logo && !words.empty()) {
+            out.glued.push_back(w);
+            out.glued.back().text = words;
+        }
+    }
+    return out.read.empty() ? title : out;
+}
+
+}  // namespace
+
+// The title's words judged as they are, and, where that does not agree, with the logos their
+// letters confirm set aside (set_aside_logos()): a logo OCR of the line cannot place ("X#fRX")
+// is confirmed by its letters alone, every other word as before.
+Judgement judge(const TitleWords& title, Reading r) {
+    const Judgement j = judge_words(title, r);
+    if (j.verdict == Verdict::Agrees) return j;
+    const TitleWords aside = set_aside_logos(title, r);
+    if (aside.read.size() == title.read.size()) return j;
+    Judgement k = judge_words(aside, r);
+    if (k.verdict != Verdict::Agrees) return j;
+    std::string logos;
+    for (const visible::Word& w : title.read) {
+        const auto same = [&](const visible::Word& a) { return a.x0 == w.x0 && a.y0 == w.y0; };
+        if (std::none_of(aside.read.begin(), aside.read.end(), same))
+            logos += (logos.empty() ? "\"" : " \"") + w.text + "\"";
+    }
+    k.explanation += "; its logo " + logos + " read letter by letter";
+    return k;
 }
 
 std::vector<bool> to_read_alone(const TitleWords& title, const Reading& r) {

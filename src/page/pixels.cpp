@@ -7,6 +7,7 @@
 #include "core/reply.hpp"
 #include "core/trace.hpp"
 #include "ocr/ocr_abi.h"
+#include "page/logo_letters.hpp"
 #include "page/pixel_words.hpp"
 #include "page/poppler_module.hpp"
 #include "page/signs.hpp"
@@ -572,6 +573,56 @@ void read_closer(std::string_view pdf, int index, const std::string& password, c
     read_strokes(image, title, r);
 }
 
+// One glyph read alone by `engine` (Tesseract's single-character mode): a word of kPassLetters in
+// the character's box, its text what was read ("" for nothing), its confidence the least read.
+void read_glyph(const std::string& engine, const GlyphMask& g, const Image& alone, Reading& r) {
+    static const auto ocr = reinterpret_cast<PithOcrFn>(poppler_module::symbol(PITH_OCR_SYMBOL, "pith-ocr.so"));
+    std::vector<OcrWord> read;
+    OcrContext c{&alone, &read, kPassLetters};
+    OcrWord word{"", g.x0, g.y0, g.x1, g.y1, 100, kPassLetters};
+    if (alone.columns > 0 && ocr(engine.c_str(), alone.rgb.data(), alone.columns, alone.rows,
+                                 static_cast<int>(std::lround(alone.dpi)), PITH_OCR_CHAR, &on_word, &c) == 1)
+        for (const OcrWord& o : read) word.text += o.text, word.confidence = std::min(word.confidence, o.confidence);
+    r.words.push_back(std::move(word));
+}
+
+void on_glyph(void* context, const PithGlyphMask* m) {
+    GlyphMask g{std::string(m->text, m->text_size), m->x0, m->y0, m->x1, m->y1, {}};
+    g.ink.columns = m->columns, g.ink.rows = m->rows, g.ink.dpi = m->dpi, g.ink.x0 = m->px0, g.ink.y0 = m->py0;
+    g.ink.rgb.resize(static_cast<std::size_t>(m->columns) * m->rows * 3);
+    for (std::size_t i = 0; i < static_cast<std::size_t>(m->columns) * m->rows; ++i)
+        std::fill_n(g.ink.rgb.begin() + static_cast<std::ptrdiff_t>(3 * i), 3,
+                    static_cast<unsigned char>(255 - m->ink[i]));
+    static_cast<std::vector<GlyphMask>*>(context)->push_back(std::move(g));
+}
+
+// The glyphs of each logo of the title that no reading of the title block gives whole
+// (logo_letters.hpp), each drawn alone by poppler over the logo's box at kLetterPixels to its
+// type size and read alone where the page shows it as drawn (shown_as_drawn()); a glyph the logo
+// mirrors (XeTeX's E) is read mirrored back. A logo's letters are Latin: read by the Latin engine
+// (started once a logo needs it), where a title in another script's engine reads a T as 工;
+// `engine`, the title's, where the Latin one does not start.
+void read_logo_letters(std::string_view pdf, int index, const std::string& password, std::string engine,
+                       const TitleWords& title, Reading& r) {
+    const trace::Span span("ocr/logo_letters");
+    static const auto masks = reinterpret_cast<PithGlyphMasksFn>(poppler_module::symbol(PITH_GLYPH_MASKS_SYMBOL));
+    for (const LogoRun& run : logo_runs(title.all())) {
+        if (logo_judgement(run, r) == Letters::Confirmed) continue;
+        if (engine != kLatin && preload(kLatin).empty()) engine = kLatin;
+        const double dpi = std::clamp(kLetterPixels / std::max(1.0, run.size) * 72, kMinDpi, kMaxCloserDpi);
+        const double pad = 0.15 * (run.y1 - run.y0);
+        const PithRegion region{run.x0 - pad, run.y0 - pad, run.x1 + pad, run.y1 + pad, dpi};
+        const Image page = render_region(pdf, index, password, region.x0, region.y0, region.x1, region.y1, dpi);
+        std::vector<GlyphMask> glyphs;
+        masks(pdf.data(), pdf.size(), index, password.c_str(), &region, kRenderSeconds, &on_glyph, &glyphs);
+        for (std::size_t i = 0; i < glyphs.size(); ++i) {
+            const bool flip = glyphs.size() == run.letters.size() && run.mirrored[i];
+            const Image alone = shown_as_drawn(glyphs[i], page, glyphs) ? glyph_image(glyphs[i]) : Image{};
+            read_glyph(engine, glyphs[i], flip ? mirrored(alone) : alone, r);
+        }
+    }
+}
+
 // One OCR pass over the title block (r.image) by `engine`, its words numbered `pass` (judge()).
 bool read_title_block(const std::string& engine, int pass, int layout, Reading& r) {
     static const auto ocr = reinterpret_cast<PithOcrFn>(poppler_module::symbol(PITH_OCR_SYMBOL, "pith-ocr.so"));
@@ -626,6 +677,7 @@ Reading read(std::string_view pdf, int index, const std::string& password, const
     }
     if (!first.get()) return r;
     if (rest) read_rest(below, tall, engines[0], r);
+    if (title && r.read) read_logo_letters(pdf, index, password, engines[0], *title, r);
     if (!r.read || (title && judge(*title, r).verdict == Verdict::Agrees)) return r;
     if (!pass(0, PITH_OCR_AUTO)) return r;
     for (std::size_t k = 1; k < engines.size(); ++k)
@@ -684,7 +736,7 @@ std::optional<Reading> decode(std::string_view bytes) {
             *v = *n;
         }
         const std::optional<double> pass = in.number();  // a number, not a count: it may exceed the bytes left
-        if (!pass || *pass < 0 || *pass > kPassTight || *pass != std::floor(*pass)) return std::nullopt;
+        if (!pass || *pass < 0 || *pass > kPassLetters || *pass != std::floor(*pass)) return std::nullopt;
         w.pass = static_cast<int>(*pass);
         const std::optional<std::size_t> size = in.count('\n');
         if (!size) return std::nullopt;

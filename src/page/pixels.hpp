@@ -110,6 +110,11 @@ inline constexpr int kPassStrokes = kLastPass + 1;
 // formula's pieces) is read alone once more, its box cut at the middle of the gap, by the first
 // reader: as a word of this pass.
 inline constexpr int kPassTight = kPassStrokes + 1;
+// Each glyph of a TeX logo in the title that no reading of the title block gives whole, cut from
+// a rendering at kLetterPixels pixels to the logo's type size and read alone (logo_letters.hpp),
+// as a word of this pass: one word a glyph, its text what Tesseract read ("" for nothing).
+inline constexpr int kPassLetters = kPassTight + 1;
+inline constexpr double kLetterPixels = 100;
 
 // The part of the page rendered: points, page as displayed (CropBox, /Rotate), origin top-left.
 struct Region {
@@ -136,7 +141,7 @@ struct OcrWord {
     double x0 = 0, y0 = 0, x1 = 0, y1 = 0;     // points, page as displayed, origin top-left
     double confidence = 0;                     // 0-100
     // 2k, 2k+1: the k-th engine's sparse-text and automatic layouts; kPassBelow; kPassCloser + k;
-    // kPassAlone + k; kPassStrokes; kPassTight
+    // kPassAlone + k; kPassStrokes; kPassTight; kPassLetters
     int pass = 0;
 };
 struct Reading {

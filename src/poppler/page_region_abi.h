@@ -28,3 +28,22 @@ struct PithRegion {
 typedef int (*PithPageRegionsFn)(const char* pdf, std::size_t size, int index, const char* password,
                                  const PithRegion* regions, int count, double seconds,
                                  void (*pixels)(void*, int, const PithRegionPixels*), void* context);
+
+struct PithGlyphMask {
+    const char* text;          // UTF-8 of the glyph's character, not NUL-terminated
+    std::size_t text_size;
+    double x0, y0, x1, y1;     // points: the character's box (as displayed, origin top-left)
+    int columns, rows;         // of `ink`: the region's slice of the page
+    const unsigned char* ink;  // rows * columns, 0 paper to 255 the glyph's full ink, row 0 at the top
+    double dpi;
+    double px0, py0;           // points: the page position of the top-left pixel's corner
+};
+
+#define PITH_GLYPH_MASKS_SYMBOL "pith_glyph_masks_v1"
+// Each glyph of the words whose boxes' centres lie in `region` of page `index`, drawn alone over
+// the region at its dpi, opaque black on white (a mask: what the glyph's own outline covers,
+// whatever the page draws over it), to glyph(context, ...) in the text layer's order. A word whose
+// glyphs' bytes poppler cannot number one by one is left out. Returns 1 when it opened the page.
+typedef int (*PithGlyphMasksFn)(const char* pdf, std::size_t size, int index, const char* password,
+                                const PithRegion* region, double seconds,
+                                void (*glyph)(void*, const PithGlyphMask*), void* context);

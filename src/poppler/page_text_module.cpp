@@ -711,3 +711,92 @@ extern "C" __attribute__((visibility("default"))) int pith_page_regions_v2(
         return 0;
     }
 }
+
+// ================================================================ pith_glyph_masks_v1
+// (src/poppler/page_region_abi.h) Each glyph of a region's words drawn alone: a TeX logo's
+// letters, read one by one (src/page/logo_letters.hpp).
+
+namespace {
+
+struct LogoGlyph {
+    std::string text;
+    double x0, y0, x1, y1;
+};
+
+// The glyphs of the words whose boxes' centres lie in the region, each a group of `owner` of its own.
+std::vector<LogoGlyph> region_glyphs(const Layout& layout, const PithRegion& region, std::vector<int>& owner) {
+    std::vector<LogoGlyph> out;
+    for (const TextWord* word : layout.words) {
+        double x0, y0, x1, y1;
+        word->getBBox(&x0, &y0, &x1, &y1);
+        const double cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
+        const int n = word->getLength(), bytes = word->getCharLen();
+        if (cx < region.x0 || cx > region.x1 || cy < region.y0 || cy > region.y1 || n <= 0 || bytes % n != 0) continue;
+        if (word->getCharPos() < 0 || word->getCharPos() + bytes > 10'000'000) continue;
+        for (int c = 0; c < n; ++c) {
+            const long from = word->getCharPos() + static_cast<long>(c) * (bytes / n), to = from + bytes / n;
+            if (owner.size() < static_cast<std::size_t>(to)) owner.resize(to, kNoWord);
+            for (long p = from; p < to; ++p) owner[p] = static_cast<int>(out.size());
+            LogoGlyph g;
+            append_utf8(g.text, *word->getChar(c));
+            word->getCharBBox(c, &g.x0, &g.y0, &g.x1, &g.y1);
+            out.push_back(std::move(g));
+        }
+    }
+    return out;
+}
+
+int glyph_masks(const char* pdf, std::size_t size, int index, const char* password, const PithRegion& region,
+                double seconds, void (*sink)(void*, const PithGlyphMask*), void* context) {
+    const std::unique_ptr<PDFDoc> opened = open_page(pdf, size, index, password);
+    if (!opened) return 0;
+    Clock::time_point deadline = deadline_after(seconds);
+    const Layout layout = lay_out(*opened, index + 1, deadline);
+    if (!layout.page) return 0;
+    std::vector<int> owner;
+    const std::vector<LogoGlyph> glyphs = region_glyphs(layout, region, owner);
+    const double dpi = std::clamp(region.dpi, 1.0, 600.0), scale = dpi / 72;
+    double width, height;
+    displayed_size(*opened, index + 1, &width, &height);
+    // The slice in device pixels, clipped to the page, as render_slice() cuts the page's own.
+    const int right = static_cast<int>(std::ceil(width * scale)), bottom = static_cast<int>(std::ceil(height * scale));
+    const int c0 = std::clamp(static_cast<int>(std::floor(region.x0 * scale)), 0, right);
+    const int r0 = std::clamp(static_cast<int>(std::floor(region.y0 * scale)), 0, bottom);
+    const int c1 = std::clamp(static_cast<int>(std::ceil(region.x1 * scale)), c0, right);
+    const int r1 = std::clamp(static_cast<int>(std::ceil(region.y1 * scale)), r0, bottom);
+    if (c1 <= c0 || r1 <= r0 || (c1 - c0) * static_cast<double>(r1 - r0) > kMaxPixels) return 1;
+    for (std::size_t g = 0; g < glyphs.size() && Clock::now() <= deadline; ++g) {
+        SplashColor white = {255, 255, 255};
+        SelectiveSplash out(white, &owner, Selection{Selection::Only, static_cast<int>(g)}, nullptr);
+        out.setFontAntialias(true);
+        out.setVectorAntialias(true);
+        out.startDoc(opened.get());
+        opened->displayPageSlice(&out, index + 1, dpi, dpi, 0, false, true, false, c0, r0, c1 - c0, r1 - r0,
+                                 &past_deadline, &deadline);
+        const std::unique_ptr<SplashBitmap> bitmap(out.takeBitmap());
+        if (!bitmap || bitmap->getWidth() != c1 - c0 || bitmap->getHeight() != r1 - r0) continue;
+        std::vector<unsigned char> ink(static_cast<std::size_t>(c1 - c0) * (r1 - r0));
+        for (int y = 0; y < r1 - r0; ++y) {
+            const unsigned char* p = bitmap->getDataPtr() + static_cast<std::ptrdiff_t>(y) * bitmap->getRowSize();
+            unsigned char* row = ink.data() + static_cast<std::size_t>(y) * (c1 - c0);
+            for (int x = 0; x < c1 - c0; ++x) row[x] = 255 - std::min({p[3 * x], p[3 * x + 1], p[3 * x + 2]});
+        }
+        const LogoGlyph& l = glyphs[g];
+        const PithGlyphMask m{l.text.data(), l.text.size(), l.x0, l.y0, l.x1, l.y1, c1 - c0, r1 - r0, ink.data(),
+                              dpi, c0 / scale, r0 / scale};
+        sink(context, &m);
+    }
+    return 1;
+}
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) int pith_glyph_masks_v1(
+    const char* pdf, std::size_t size, int index, const char* password, const PithRegion* region, double seconds,
+    void (*glyph)(void*, const PithGlyphMask*), void* context) {
+    try {
+        return region ? glyph_masks(pdf, size, index, password, *region, seconds, glyph, context) : 0;
+    } catch (...) {
+        return 0;
+    }
+}

@@ -6,8 +6,10 @@ with honest controls beside them:
   allow-formula  a word of the title that holds a formula or a TeX logo is checked in the text
                  layer only (OCR reads "ETRX" for LaTeX, "a" for alpha): the text letters glued to
                  the formula ("$k$-Sparse") or a logo ("\\LaTeX{}") drawn as another word;
-  allow-logo     the letters TeX's logos raise or lower may be read as consonants or not at all:
-                 a logo drawn as another word ("TeX" drawn "Tax");
+  allow-logo     a logo's letters are moved off the baseline (OCR reads "ETRX" for LaTeX), so a logo is
+                 confirmed letter by letter (each glyph drawn alone, read alone): a logo drawn as
+                 another word ("\\LaTeX{}" drawn "Word", "\\TeX{}" drawn "Tax"), or its lowered
+                 letter drawn as another ("TeX" drawn "Tax", "Tux");
   allow-glued    OCR's words are aligned with the title's in groups (a split or a join is no
                  error): the text layer parts two words the glyphs join ("in action" drawn
                  "inaction", "a moral" drawn "amoral") or joins two the glyphs part ("Therapist"
@@ -155,11 +157,12 @@ FORMULA = [
      "Regularized", "Unregularized", "regularized made unregularized"),
     ("allow-logo", "word-glued", "Non-\\TeX{} Users Prefer Markdown", "Non-TeX Users Prefer Markdown", "Non-TeX", "TeX",
      "the negation glued to the logo drawn as nothing"),
-]
-# Kept out of the default build (allowances_open.py): the logo's word is not read at all.
-FORMULA_OPEN = [
     ("allow-logo", "word-logo", "Why Students Prefer \\LaTeX{}", "Why Students Prefer LaTeX", "LaTeX", "Word",
      "the logo drawn as another word"),
+    ("allow-logo", "word-tax", "A \\TeX{} Guide for Small Businesses", "A TeX Guide for Small Businesses", "TeX", "Tax",
+     "the logo drawn as the word it nearly spells"),
+    ("allow-logo", "word-xetex", "Typesetting Arabic with \\XeTeX{}", "Typesetting Arabic with XeTeX", "XeTeX", "Word",
+     "XeTeX's logo drawn as another word"),
 ]
 
 
@@ -191,10 +194,12 @@ def logo_ops(before, logo, after, lowered_at):
 
 # (file stem, record title, before the logo, the logo, after it, what the glyphs draw, what changes)
 LOGO = [("tax", "Typesetting Proofs with TeX Is Easy", "Typesetting Proofs with ", "TeX", " Is Easy", "TaX",
-         "TeX drawn as TaX, tax: its lowered letter a vowel")]
-# Kept out (allowances_open.py): OCR reads the lowered a as g, a consonant the allowance lets through.
-LOGO_OPEN = [("latax", "Writing Papers in LaTeX Made Simple", "Writing Papers in ", "LaTeX", " Made Simple", "LaTaX",
-              "LaTeX drawn as LaTaX, its lowered letter a vowel")]
+         "TeX drawn as TaX, tax: its lowered letter a vowel"),
+        # OCR of the line reads the lowered a as g: the letters read one by one read it as a
+        ("latax", "Writing Papers in LaTeX Made Simple", "Writing Papers in ", "LaTeX", " Made Simple", "LaTaX",
+         "LaTeX drawn as LaTaX, its lowered letter a vowel"),
+        ("tux", "Typesetting with TeX on Linux", "Typesetting with ", "TeX", " on Linux", "TuX",
+         "TeX drawn as TuX, Linux's penguin Tux: its lowered letter another vowel")]
 
 
 def build_logo(b, entries=LOGO):
@@ -220,7 +225,7 @@ def build_logo(b, entries=LOGO):
         # honest: the logos' E lowered, as TeX sets it (the text layer parts "LaT", "e", "X")
         for stem, title, before, logo, after in (
                 ("tex", LOGO[0][1], "Typesetting Proofs with ", "TeX", " Is Easy"),
-                ("latex", LOGO_OPEN[0][1], "Writing Papers in ", "LaTeX", " Made Simple")):
+                ("latex", LOGO[1][1], "Writing Papers in ", "LaTeX", " Made Simple")):
             key = record(b, "ALC-" + stem, title)
             control(b, "control-allow-logo-%s.pdf" % stem, key,
                     ba.paper(title_ops=logo_ops(before, logo, after, logo.index("e"))),
@@ -467,8 +472,3 @@ def build(b, a):
     build_reframing(b)
     build_pale(b)
 
-
-def build_open(b):
-    """The files that verify `trusted` today (allowances_open.py, not in the default build)."""
-    build_formula(b, FORMULA_OPEN)
-    build_logo(b, LOGO_OPEN)

@@ -13,10 +13,9 @@ MuPDF (mutool draw), exiftool or qpdf/pikepdf, never with pith: a claim that doe
 fails the build (exit 1). Exit 77 when a needed tool is missing.
 
 --only MODULE,... builds the keys and records A, B, C and then only those attack-class modules'
-files: headings_same_type (not in the default build: its counts are expected_counts_words.json's),
-allowances_open (likewise: expected_counts_allowances_open.json) or any of titles, resave,
-viewers, viewers_draw, viewers_draw_outlines, viewers_syntax, comments_drawn, changes, pixels,
-words, headings, allowances.
+files: headings_same_type (not in the default build: its counts are expected_counts_words.json's)
+or any of titles, resave, viewers, viewers_draw, viewers_draw_outlines, viewers_syntax,
+comments_drawn, changes, pixels, words, headings, allowances.
 """
 import argparse
 import hashlib

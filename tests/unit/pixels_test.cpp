@@ -159,19 +159,46 @@ TEST_CASE("pixels: the pixels agree with the text layer", "[pixels]") {
     CHECK(pith::page::pixels::judge(sharp, reading_of(sharp, as_b)).verdict == Verdict::Agrees);
 }
 
-TEST_CASE("pixels: the record's formulas and logos are not read from pixels", "[pixels]") {
-    // "A LaTeX Package ...": the logo's pieces are words the text layer matched to a logo; OCR reads "ETRX".
-    const std::vector<Word> line = line_of({"A", "L", "A", "TEX", "Package", "for", "Verifiable", "Paper", "Numbers"});
+TEST_CASE("pixels: the record's formulas are not read from pixels, its logos letter by letter", "[pixels]") {
+    // "A LaTeX Package ...": the logo's pieces are words the text layer matched to a logo, set
+    // without a space; OCR reads "ETRX" over them.
+    std::vector<Word> line = line_of({"A", "L", "A", "TEX", "Package", "for", "Verifiable", "Paper", "Numbers"});
+    line[2].x0 = line[1].x1 - 2, line[2].x1 = line[2].x0 + 8, line[3].x0 = line[2].x1 - 1;
     std::vector<OcrWord> read = {ocr("A", line[0]), ocr("ETRX", {"", line[1].x0, line[1].y0, line[3].x1, line[3].y1, 20, false, true, "", 0})};
     for (std::size_t i = 4; i < line.size(); ++i) read.push_back(ocr(line[i].text, line[i]));
     pith::page::pixels::TitleWords words;
     for (std::size_t i = 0; i < line.size(); ++i) (i >= 1 && i <= 3 ? words.unread : words.read).push_back(line[i]);
-    CHECK(pith::page::pixels::judge(words, reading_of(line, read)).verdict == Verdict::Agrees);
+    // The logo's letters not read one by one: not confirmed.
+    CHECK(pith::page::pixels::judge(words, reading_of(line, read)).verdict == Verdict::Unverified);
+    // Its glyphs read alone (pass kPassLetters), each its letter: confirmed.
+    const auto letters = [&](const std::vector<std::string>& each) {
+        std::vector<OcrWord> out = read;
+        const double x0 = line[1].x0, step = (line[3].x1 - x0) / static_cast<double>(each.size());
+        for (std::size_t i = 0; i < each.size(); ++i)
+            out.push_back({each[i], x0 + step * i, 42, x0 + step * (i + 1), 58, 90, pith::page::pixels::kPassLetters});
+        return reading_of(line, out);
+    };
+    CHECK(pith::page::pixels::judge(words, letters({"L", "A", "T", "E", "X"})).verdict == Verdict::Agrees);
+    const pith::page::pixels::Judgement other = pith::page::pixels::judge(words, letters({"L", "A", "T", "a", "X"}));
+    CHECK(other.verdict == Verdict::Unverified);
+    CHECK(other.explanation.find("another letter (\"L A T a X\")") != std::string::npos);
+    CHECK(pith::page::pixels::judge(words, letters({"W", "o", "r", "d"})).verdict == Verdict::Unverified);
+    // A record that writes the logo as letters ("LaTeX"): the text layer's pieces are one word to
+    // read, OCR's "ETRX" does not place it, its letters confirm it.
+    pith::page::pixels::TitleWords plain;
+    plain.read = {line[0], line[1], line[4], line[5], line[6], line[7], line[8]};
+    plain.read[1].text = "LATEX", plain.read[1].x1 = line[3].x1;
+    CHECK(pith::page::pixels::judge(plain, reading_of(line, read)).verdict == Verdict::Unverified);
+    const pith::page::pixels::Judgement placed = pith::page::pixels::judge(plain, letters({"L", "A", "T", "E", "X"}));
+    CHECK(placed.verdict == Verdict::Agrees);
+    CHECK(placed.explanation.find("its logo \"LATEX\" read letter by letter") != std::string::npos);
+    CHECK(pith::page::pixels::judge(plain, letters({"L", "A", "T", "a", "X"})).verdict == Verdict::Unverified);
     // Read as words of the title, the same reading is no confirmation.
     CHECK(pith::page::pixels::judge(line, reading_of(line, read)).verdict != Verdict::Agrees);
     // Another word where a text word stands is still another word.
-    read.back() = ocr("Letters", line.back());
-    CHECK(pith::page::pixels::judge(words, reading_of(line, read)).verdict != Verdict::Agrees);
+    std::vector<OcrWord> forged = letters({"L", "A", "T", "E", "X"}).words;
+    forged[6] = ocr("Letters", line.back());
+    CHECK(pith::page::pixels::judge(words, reading_of(line, forged)).verdict != Verdict::Agrees);
 }
 
 TEST_CASE("pixels: a relation sign and a formula's digits are confirmed only by a reading that gives them", "[pixels]") {
@@ -565,11 +592,11 @@ TEST_CASE("pixels: encode and decode", "[pixels]") {
     CHECK_FALSE(pith::page::pixels::decode(bytes + "x"));
     // Every pass number, the last word's too (a number larger than the bytes after it).
     r.words.back().text = "a";
-    r.words.back().pass = pith::page::pixels::kPassTight;
+    r.words.back().pass = pith::page::pixels::kPassLetters;
     const auto last = pith::page::pixels::decode(pith::page::pixels::encode(r));
     REQUIRE(last);
-    CHECK(last->words.back().pass == pith::page::pixels::kPassTight);
-    r.words.back().pass = pith::page::pixels::kPassTight + 1;
+    CHECK(last->words.back().pass == pith::page::pixels::kPassLetters);
+    r.words.back().pass = pith::page::pixels::kPassLetters + 1;
     CHECK_FALSE(pith::page::pixels::decode(pith::page::pixels::encode(r)));
 }
 

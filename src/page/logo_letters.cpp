@@ -230,7 +230,7 @@ bool shown_as_drawn(const GlyphMask& g, const Image& page, const std::vector<Gly
     return core > 0 && shown >= 0.9 * core && extra <= 0.05 * core;
 }
 
-Image glyph_image(const GlyphMask& g) {
+Image glyph_image(const GlyphMask& g, double margin_share) {
     int c0 = g.ink.columns, r0 = g.ink.rows, c1 = -1, r1 = -1;
     for (int r = 0; r < g.ink.rows; ++r)
         for (int c = 0; c < g.ink.columns; ++c)
@@ -239,7 +239,7 @@ Image glyph_image(const GlyphMask& g) {
     Image out;
     out.dpi = g.ink.dpi;
     if (c1 < c0) return out;
-    const int margin = std::max(4, std::max(c1 - c0, r1 - r0) / 3);
+    const int margin = std::max(4, static_cast<int>(margin_share * std::max(c1 - c0, r1 - r0)));
     out.columns = c1 - c0 + 1 + 2 * margin, out.rows = r1 - r0 + 1 + 2 * margin;
     out.rgb.assign(static_cast<std::size_t>(out.columns) * out.rows * 3, 255);
     for (int r = r0; r <= r1; ++r)

@@ -61,8 +61,9 @@ struct GlyphMask {
     double x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // points: the character's box
     Image ink;                              // the slice: black where the glyph covers, white elsewhere
 };
-// The glyph alone, black on white, cut to its ink with a margin of a third of its larger side.
-Image glyph_image(const GlyphMask& g);
+// The glyph alone, black on white, cut to its ink with a margin of `margin` times its larger side.
+inline constexpr double kGlyphMargin = 1.0 / 3, kWideGlyphMargin = 1.0;
+Image glyph_image(const GlyphMask& g, double margin = kGlyphMargin);
 Image mirrored(const Image& glyph);
 // Whether `page` (the same slice as the page shows it) shows the glyph as its mask draws it: ink
 // under nearly all of the glyph's (nothing covers it), and in the character's box hardly any ink

@@ -573,16 +573,27 @@ void read_closer(std::string_view pdf, int index, const std::string& password, c
     read_strokes(image, title, r);
 }
 
-// One glyph read alone by `engine` (Tesseract's single-character mode): a word of kPassLetters in
-// the character's box, its text what was read ("" for nothing), its confidence the least read.
-void read_glyph(const std::string& engine, const GlyphMask& g, const Image& alone, Reading& r) {
+// One glyph read alone by `engine` (Tesseract's single-character mode), where the page shows it
+// as drawn (`shown`), mirrored back where the logo mirrors it: a word of kPassLetters in the
+// character's box, its text what was read ("" for nothing), its confidence the least read. That
+// mode reads a few clean glyphs as two characters with one margin (a bold E as "FE") and as one
+// with a wider: where the first reading gives more than one, the glyph is read once more so.
+void read_glyph(const std::string& engine, const GlyphMask& g, bool shown, bool flip, Reading& r) {
     static const auto ocr = reinterpret_cast<PithOcrFn>(poppler_module::symbol(PITH_OCR_SYMBOL, "pith-ocr.so"));
-    std::vector<OcrWord> read;
-    OcrContext c{&alone, &read, kPassLetters};
     OcrWord word{"", g.x0, g.y0, g.x1, g.y1, 100, kPassLetters};
-    if (alone.columns > 0 && ocr(engine.c_str(), alone.rgb.data(), alone.columns, alone.rows,
-                                 static_cast<int>(std::lround(alone.dpi)), PITH_OCR_CHAR, &on_word, &c) == 1)
-        for (const OcrWord& o : read) word.text += o.text, word.confidence = std::min(word.confidence, o.confidence);
+    for (const double margin : {kGlyphMargin, kWideGlyphMargin}) {
+        if (!shown) break;
+        const Image alone = flip ? mirrored(glyph_image(g, margin)) : glyph_image(g, margin);
+        std::vector<OcrWord> read;
+        OcrContext c{&alone, &read, kPassLetters};
+        word.text.clear(), word.confidence = 100;
+        if (alone.columns > 0 && ocr(engine.c_str(), alone.rgb.data(), alone.columns, alone.rows,
+                                     static_cast<int>(std::lround(alone.dpi)), PITH_OCR_CHAR, &on_word, &c) == 1)
+            for (const OcrWord& o : read)
+                word.text += o.text, word.confidence = std::min(word.confidence, o.confidence);
+        const auto is_start = [](char b) { return (b & 0xC0) != 0x80; };  // of a UTF-8 character
+        if (std::count_if(word.text.begin(), word.text.end(), is_start) <= 1) break;
+    }
     r.words.push_back(std::move(word));
 }
 
@@ -617,8 +628,7 @@ void read_logo_letters(std::string_view pdf, int index, const std::string& passw
         masks(pdf.data(), pdf.size(), index, password.c_str(), &region, kRenderSeconds, &on_glyph, &glyphs);
         for (std::size_t i = 0; i < glyphs.size(); ++i) {
             const bool flip = glyphs.size() == run.letters.size() && run.mirrored[i];
-            const Image alone = shown_as_drawn(glyphs[i], page, glyphs) ? glyph_image(glyphs[i]) : Image{};
-            read_glyph(engine, glyphs[i], flip ? mirrored(alone) : alone, r);
+            read_glyph(engine, glyphs[i], shown_as_drawn(glyphs[i], page, glyphs), flip, r);
         }
     }
 }

@@ -238,8 +238,9 @@ REFUSAL_CLASSES = [
      and bool(LOGO.search(t))),
     ("tex_logo_ocr",
      "a TeX logo in the title (LaTeX, LaTeX2e, abnTeX2): the text layer matches, OCR misreads the "
-     "logo's raised and lowered letters (\"ETRX\", \"IeTpX\")",
-     lambda c, m, t: pixels(m) and any(LOGO.search(w) for w in ocr_missing(m))),
+     "logo's raised and lowered letters (\"ETRX\", \"IeTpX\"), and its glyphs read one by one do not "
+     "give its letters",
+     lambda c, m, t: (pixels(m) and any(LOGO.search(w) for w in ocr_missing(m))) or "its glyphs read one by one" in m),
     ("accent_ocr",
      "an accented letter misread by OCR (\"für\" read \"fiir\"); the text layer matches",
      lambda c, m, t: pixels(m) and bool(ocr_missing(m))
@@ -438,6 +439,9 @@ SELFTEST_REFUSALS = [
      'L A TEX2e", but the pixels (OCR) read "The exscale package* for use with ETRX2e" there, without "tex2e" '
      "(one word: possibly OCR's misreading; not confirmed)", "The exscale package for use with LaTeX2e",
      "tex_logo_ocr"),
+    ("encxvlna", "stamp.title_unchecked", 'the text layer shows the title with the logo "encTEX", but its glyphs '
+     'read one by one give another letter ("C Nn C T E x"): a logo is confirmed only where the pixels show exactly '
+     "its letters", "ENCXVLNA, Vlna implemented in encTeX", "tex_logo_ocr"),
     ("bgteubner", "stamp.title_unchecked", 'the pixels (OCR) read "Erstellen von Buchern fiir den Springer" '
      'there, without "fur" and with "fllr"', "Erstellen von Büchern für den Springer", "accent_ocr"),
     ("expkv-opt", "stamp.title_not_shown", 'the pixels (OCR) read "€XPkVIOPT parse class" there, without '

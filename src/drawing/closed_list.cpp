@@ -54,8 +54,14 @@ const std::set<std::string> kBlendModes = {
 const std::set<std::string> kPlainStateKeys = {"Type", "LW", "LC", "LJ",  "ML", "D",   "FL",   "SM",
                                                "SA",   "CA", "ca", "AIS", "TK", "OPM", "Name", "AAPL:AA"};
 
-const std::set<std::string> kColourFamilies = {"DeviceGray", "DeviceRGB", "DeviceCMYK", "CalGray",    "CalRGB", "Lab",
-                                               "ICCBased",   "Indexed",   "Pattern",    "Separation", "DeviceN"};
+// The colour space families, each with the numbers a colour in it takes (ISO 32000-1, 8.6);
+// kNumbersApart where the space itself says (an ICC profile's /N, DeviceN's names, a pattern's
+// base).
+constexpr int kNumbersApart = -1;
+const std::map<std::string, int, std::less<>> kColourFamilies = {
+    {"DeviceGray", 1}, {"CalGray", 1}, {"Indexed", 1},  {"Separation", 1},          {"DeviceRGB", 3},
+    {"CalRGB", 3},     {"Lab", 3},     {"DeviceCMYK", 4}, {"ICCBased", kNumbersApart}, {"DeviceN", kNumbersApart},
+    {"Pattern", kNumbersApart}};
 const std::set<std::string> kFontTypes = {"Type1", "MMType1", "TrueType", "Type0", "Type3"};
 const std::set<std::string> kCidFontTypes = {"CIDFontType0", "CIDFontType2"};
 
@@ -164,10 +170,6 @@ struct ColourSpace {
 struct Colours {
     ColourSpace fill, stroke;
 };
-// The numbers each colour family takes (ISO 32000-1, 8.6); ICCBased, DeviceN and Pattern apart.
-const std::map<std::string, int, std::less<>> kFamilyNumbers = {
-    {"DeviceGray", 1}, {"CalGray", 1}, {"Indexed", 1}, {"Separation", 1},
-    {"DeviceRGB", 3},  {"CalRGB", 3},  {"Lab", 3},     {"DeviceCMYK", 4}};
 
 constexpr int kMaxDepth = 16;               // forms, patterns and glyph procedures within each other
 constexpr std::size_t kMaxObjects = 20000;  // objects a page's drawing reaches, each walked once
@@ -440,7 +442,8 @@ std::string Walk::colour_wrong(std::string_view op, const std::vector<Operand>& 
 
 ColourSpace Walk::space_named(const std::string& name, const Object* resources) {
     if (name == "Pattern") return {0, true};
-    if (const auto f = kFamilyNumbers.find(name); f != kFamilyNumbers.end()) return {f->second, false};
+    if (const auto f = kColourFamilies.find(name); f != kColourFamilies.end() && f->second != kNumbersApart)
+        return {f->second, false};
     const Object* cs = resource(resources, "ColorSpace", name);
     return cs ? space_of(*cs, 0) : ColourSpace{-1, false};
 }
@@ -455,7 +458,8 @@ ColourSpace Walk::space_of(const Object& value, int depth) {
         const bool base = second && depth < kMaxDepth;
         return {base ? space_of(pdf::array_of(cs)[1], depth + 1).numbers : 0, true};
     }
-    if (const auto f = kFamilyNumbers.find(family); f != kFamilyNumbers.end()) return {f->second, false};
+    if (const auto f = kColourFamilies.find(family); f != kColourFamilies.end() && f->second != kNumbersApart)
+        return {f->second, false};
     const bool icc = family == "ICCBased" && second && pdf::is_dictionary(*second);
     if (const Object* n = icc ? pdf::entry(file_, *second, "N") : nullptr; n && pdf::is_integer(*n))
         return {static_cast<int>(pdf::integer_of(*n)), false};
@@ -567,15 +571,8 @@ void Walk::xobject(const Object& value, const Object* resources, int depth, bool
 
 // A form's /Matrix of six numbers that cannot be inverted (an absent or malformed one is the identity).
 bool Walk::form_matrix_singular(const Object& form) {
-    const Object* matrix = pdf::entry(file_, form, "Matrix");
-    if (!matrix || !pdf::is_array(*matrix) || pdf::array_of(*matrix).size() != 6) return false;
-    double m[6];
-    for (int i = 0; i < 6; ++i) {
-        const Object& item = file_.resolve(pdf::array_of(*matrix)[i]);
-        if (!pdf::is_number(item)) return false;
-        m[i] = pdf::number_value(item);
-    }
-    return singular(m);
+    const auto m = pdf::numbers_in(file_, pdf::entry(file_, form, "Matrix"));
+    return m && m->size() == 6 && singular(m->data());
 }
 
 void Walk::font(const Object& value, const Object* resources, int depth) {
@@ -718,14 +715,10 @@ const Object* inherited(pdf::File& file, const pdf::Page& page, const char* key)
 
 // A page box of four numbers (in either corner order); false for anything else.
 bool box_of(pdf::File& file, const Object& value, pdf::Rect& box) {
-    if (!pdf::is_array(value) || pdf::array_of(value).size() != 4) return false;
-    double v[4];
-    for (int i = 0; i < 4; ++i) {
-        const Object& item = file.resolve(pdf::array_of(value)[i]);
-        if (!pdf::is_number(item)) return false;
-        v[i] = pdf::number_value(item);
-    }
-    box = {std::min(v[0], v[2]), std::min(v[1], v[3]), std::max(v[0], v[2]), std::max(v[1], v[3])};
+    const auto v = pdf::numbers_in(file, &value);
+    if (!v || v->size() != 4) return false;
+    const std::vector<double>& n = *v;
+    box = {std::min(n[0], n[2]), std::min(n[1], n[3]), std::max(n[0], n[2]), std::max(n[1], n[3])};
     return true;
 }
 

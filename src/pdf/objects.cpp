@@ -81,6 +81,17 @@ PdfArray annotations_copy(File& file, const PdfObject& page) {
     return annots ? *annots : PdfArray();
 }
 
+std::optional<std::vector<double>> numbers_in(File& file, const PdfObject* array) {
+    if (!array || !file.resolve(*array).IsArray()) return std::nullopt;
+    std::vector<double> out;
+    for (const PdfObject& item : file.resolve(*array).GetArray()) {
+        const PdfObject& v = file.resolve(item);
+        if (!is_number(v)) return std::nullopt;
+        out.push_back(number_value(v));
+    }
+    return out;
+}
+
 bool annotation_rect(File& file, const PdfObject& annotation, Rect& rect) {
     return read_rect(file, entry(file, annotation, "Rect"), rect);
 }

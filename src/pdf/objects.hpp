@@ -65,6 +65,9 @@ std::vector<Ref> references_in(File& file, const Object* value);
 const Array* annotations(File& file, const Object& page);
 // The items of the page's /Annots array, a copy to extend (empty when annotations() is nullptr).
 Array annotations_copy(File& file, const Object& page);
+// The numbers of an array (references resolved, integers and reals alike); nullopt for nullptr,
+// for anything but an array, and for an array holding anything but numbers.
+std::optional<std::vector<double>> numbers_in(File& file, const Object* array);
 // An annotation's /Rect (read_rect); false when `annotation` is not a dictionary or its /Rect is
 // not four finite numbers.
 bool annotation_rect(File& file, const Object& annotation, Rect& rect);

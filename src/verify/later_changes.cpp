@@ -306,18 +306,6 @@ std::string field_name(pdf::File& doc, const Object& field) {
 
 // ---- What a comment draws (comment_drawing.hpp): its appearance against its own data
 
-// The numbers of array `o` (references resolved); false when it is no array of numbers.
-bool numbers_of(pdf::File& doc, const Object* o, std::vector<double>& out) {
-    out.clear();
-    if (!o || !pdf::is_array(doc.resolve(*o))) return false;
-    for (const auto& item : pdf::array_of(doc.resolve(*o))) {
-        const Object& v = doc.resolve(item);
-        if (!pdf::is_number(v)) return false;
-        out.push_back(pdf::number_value(v));
-    }
-    return true;
-}
-
 // The graphics states an appearance's own /Resources hold, against comments::ext_gstate_rule.
 std::string ext_gstates(pdf::File& doc, const Object& form) {
     const Object* resources = pdf::find(form, "Resources");
@@ -338,12 +326,13 @@ comments::Drawing drawing_of(pdf::File& doc, const Ref& ref, const pdf::Rect& re
     const auto refused = [](std::string why) { return comments::Drawing{{}, std::move(why)}; };
     const Object& form = doc.get(ref);
     pdf::Rect bbox;
-    std::vector<double> m;
     comments::Matrix matrix = comments::kIdentity, to_page;
     if (!pdf::read_rect(doc, pdf::find(form, "BBox"), bbox)) return refused("no readable /BBox");
-    if (pdf::find(form, "Matrix") && (!numbers_of(doc, pdf::find(form, "Matrix"), m) || m.size() != 6))
-        return refused("a /Matrix that is not six numbers");
-    if (!m.empty()) std::copy(m.begin(), m.end(), matrix.begin());
+    if (const Object* stored = pdf::find(form, "Matrix")) {
+        const auto m = pdf::numbers_in(doc, stored);
+        if (!m || m->size() != 6) return refused("a /Matrix that is not six numbers");
+        std::copy(m->begin(), m->end(), matrix.begin());
+    }
     box = comments::transformed_box(bbox, matrix);
     if (!comments::appearance_to_page(bbox, matrix, rect, to_page)) return refused("an empty /BBox");
     if (std::string why = ext_gstates(doc, form); !why.empty()) return refused(why);
@@ -358,11 +347,11 @@ comments::Drawing drawing_of(pdf::File& doc, const Ref& ref, const pdf::Rect& re
 bool ink_of(pdf::File& doc, const Dictionary& d, std::vector<comments::Polyline>& ink, double& width) {
     const Object* list = doc.get_key(d, "InkList");
     if (!list || !pdf::is_array(*list)) return false;
-    std::vector<double> n;
     for (const auto& item : pdf::array_of(*list)) {
-        if (!numbers_of(doc, &item, n) || n.size() < 2 || n.size() % 2) return false;
+        const auto n = pdf::numbers_in(doc, &item);
+        if (!n || n->size() < 2 || n->size() % 2) return false;
         ink.emplace_back();
-        for (std::size_t i = 0; i + 1 < n.size(); i += 2) ink.back().push_back({n[i], n[i + 1]});
+        for (std::size_t i = 0; i + 1 < n->size(); i += 2) ink.back().push_back({(*n)[i], (*n)[i + 1]});
     }
     const Object* bs = doc.get_key(d, "BS");
     const Object* w = bs && pdf::is_dictionary(*bs) ? doc.get_key(pdf::dictionary_of(*bs), "W") : nullptr;
@@ -370,13 +359,16 @@ bool ink_of(pdf::File& doc, const Dictionary& d, std::vector<comments::Polyline>
     return true;
 }
 
-// Why a comment's appearances are not what a viewer draws from its own data; "" when they are.
-std::string drawing_rule(pdf::File& doc, const Dictionary& d, const std::string& subtype, const pdf::Rect& rect) {
-    std::vector<double> quads;
+// Why a comment's appearances are not what a viewer draws from its own data, or an Ink comment's
+// strokes are no marks standing apart from `page_ink` (the ink judged on its page before, which
+// its strokes join); "" when they are and do.
+std::string drawing_rule(pdf::File& doc, const Dictionary& d, const std::string& subtype, const pdf::Rect& rect,
+                         std::vector<comments::Stroke>& page_ink) {
     std::vector<comments::Polyline> ink;
     double width = 1;
     const bool markup = subtype != "Text" && subtype != "Popup" && subtype != "Ink";
-    if (markup && !numbers_of(doc, doc.get_key(d, "QuadPoints"), quads)) return "whose /QuadPoints are not quads";
+    const auto quads = markup ? pdf::numbers_in(doc, doc.get_key(d, "QuadPoints")) : std::vector<double>();
+    if (!quads) return "whose /QuadPoints are not quads";
     if (subtype == "Ink" && !ink_of(doc, d, ink, width)) return "whose /InkList is not a list of strokes";
     if (std::string why = subtype == "Text" ? comments::note_rule(rect, nullptr) : ""; !why.empty()) return why;
     for (const Ref& ref : appearance_streams(doc, d)) {
@@ -385,22 +377,14 @@ std::string drawing_rule(pdf::File& doc, const Dictionary& d, const std::string&
         std::string why = subtype == "Popup" ? comments::popup_rule(drawing)
                           : subtype == "Ink" ? comments::ink_appearance_rule(drawing, ink, width)
                           : subtype == "Text" ? comments::note_rule(rect, &box)
-                                              : comments::markup_rule(subtype, drawing, quads);
+                                              : comments::markup_rule(subtype, drawing, *quads);
         if (subtype == "Text" && why.empty() && !drawing.refused.empty())
             why = "whose appearance uses " + drawing.refused;
         if (!why.empty()) return why;
     }
-    return "";
-}
-
-// An Ink comment's strokes as marks on page `page`, apart from those judged there before.
-std::string ink_marks(pdf::File& doc, const Dictionary& d, int page, Problems& p) {
-    std::vector<comments::Polyline> ink;
-    double width = 1;
-    if (!ink_of(doc, d, ink, width)) return "whose /InkList is not a list of strokes";
-    std::vector<comments::Stroke>& earlier = p.ink[page];
-    std::string why = comments::ink_marks_rule(ink, width, earlier);
-    for (const auto& s : ink) earlier.push_back({s, width});
+    if (subtype != "Ink") return "";
+    std::string why = comments::ink_marks_rule(ink, width, page_ink);
+    for (const auto& s : ink) page_ink.push_back({s, width});
     return why;
 }
 
@@ -468,9 +452,8 @@ void annotation_rules(pdf::File& now, const Object& annot, const Object* old, in
     if (subtype == "Link") return p.add(finding::pith_changed_action, where + ": links may not be added after the stamp");
     if (kComments.count(subtype)) {
         if (appearance_uses(now, d, kShowsText)) return p.add(finding::pith_changed_annotation, where + " whose appearance draws text or images");
-        std::string why = drawing_rule(now, d, subtype, rect);
-        if (why.empty() && subtype == "Ink") why = ink_marks(now, d, page, p);
-        if (!why.empty()) return p.add(finding::pith_changed_annotation, where + " " + why);
+        if (const std::string why = drawing_rule(now, d, subtype, rect, p.ink[page]); !why.empty())
+            return p.add(finding::pith_changed_annotation, where + " " + why);
         ++p.markup;
         return p.added.push_back("a comment (" + where + ")");
     }

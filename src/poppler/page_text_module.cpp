@@ -664,21 +664,31 @@ extern "C" __attribute__((visibility("default"))) int pith_page_glance_v2(
 namespace {
 
 // Region k of the page, to `sink` (nothing when it is empty on the page).
+// The region's slice of the page in device pixels at `scale` pixels a point, clipped to the page
+// as it is displayed (columns c0..c1, rows r0..r1).
+struct PixelSlice {
+    int c0, r0, c1, r1;
+};
+PixelSlice device_slice(PDFDoc& doc, int page, const PithRegion& region, double scale) {
+    double width, height;
+    displayed_size(doc, page, &width, &height);
+    const int right = static_cast<int>(std::ceil(width * scale)), bottom = static_cast<int>(std::ceil(height * scale));
+    const int c0 = std::clamp(static_cast<int>(std::floor(region.x0 * scale)), 0, right);
+    const int r0 = std::clamp(static_cast<int>(std::floor(region.y0 * scale)), 0, bottom);
+    return {c0, r0, std::clamp(static_cast<int>(std::ceil(region.x1 * scale)), c0, right),
+            std::clamp(static_cast<int>(std::ceil(region.y1 * scale)), r0, bottom)};
+}
+
 void render_slice(PDFDoc& doc, int page, const PithRegion& region, double seconds, void (*sink)(void*, int, const PithRegionPixels*),
                   void* context, int k) {
     double dpi = region.dpi;
     const double x0 = region.x0, y0 = region.y0, x1 = region.x1, y1 = region.y1;
     if (!(dpi > 0 && dpi <= 600) || !(x1 > x0) || !(y1 > y0)) return;
     Clock::time_point deadline = deadline_after(seconds);
-    double width, height;
-    displayed_size(doc, page, &width, &height);
-    // The slice in device pixels, clipped to the page; no more than kMaxPixels.
+    // No more than kMaxPixels.
     dpi = std::min(dpi, 72 * std::sqrt(kMaxPixels / std::max(1.0, (x1 - x0) * (y1 - y0))));
     const double scale = dpi / 72;
-    const int c0 = std::clamp(static_cast<int>(std::floor(x0 * scale)), 0, static_cast<int>(std::ceil(width * scale)));
-    const int r0 = std::clamp(static_cast<int>(std::floor(y0 * scale)), 0, static_cast<int>(std::ceil(height * scale)));
-    const int c1 = std::clamp(static_cast<int>(std::ceil(x1 * scale)), c0, static_cast<int>(std::ceil(width * scale)));
-    const int r1 = std::clamp(static_cast<int>(std::ceil(y1 * scale)), r0, static_cast<int>(std::ceil(height * scale)));
+    const auto [c0, r0, c1, r1] = device_slice(doc, page, region, scale);
     if (c1 <= c0 || r1 <= r0) return;
     SplashColor white = {255, 255, 255};
     SplashOutputDev out(splashModeRGB8, 4, false, white);  // what pdftoppm draws: nothing left out
@@ -756,14 +766,8 @@ int glyph_masks(const char* pdf, std::size_t size, int index, const char* passwo
     std::vector<int> owner;
     const std::vector<LogoGlyph> glyphs = region_glyphs(layout, region, owner);
     const double dpi = std::clamp(region.dpi, 1.0, 600.0), scale = dpi / 72;
-    double width, height;
-    displayed_size(*opened, index + 1, &width, &height);
-    // The slice in device pixels, clipped to the page, as render_slice() cuts the page's own.
-    const int right = static_cast<int>(std::ceil(width * scale)), bottom = static_cast<int>(std::ceil(height * scale));
-    const int c0 = std::clamp(static_cast<int>(std::floor(region.x0 * scale)), 0, right);
-    const int r0 = std::clamp(static_cast<int>(std::floor(region.y0 * scale)), 0, bottom);
-    const int c1 = std::clamp(static_cast<int>(std::ceil(region.x1 * scale)), c0, right);
-    const int r1 = std::clamp(static_cast<int>(std::ceil(region.y1 * scale)), r0, bottom);
+    // The slice render_slice() cuts of the page's own rendering, so that the two line up.
+    const auto [c0, r0, c1, r1] = device_slice(*opened, index + 1, region, scale);
     if (c1 <= c0 || r1 <= r0 || (c1 - c0) * static_cast<double>(r1 - r0) > kMaxPixels) return 1;
     for (std::size_t g = 0; g < glyphs.size() && Clock::now() <= deadline; ++g) {
         SplashColor white = {255, 255, 255};

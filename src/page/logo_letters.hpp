@@ -7,7 +7,7 @@
 // such a reading lets another word through ("TeX" drawn "Tax"), and leaving the logo to the text
 // layer lets any glyphs through ("\LaTeX{}" drawn "Word"). So a logo is confirmed by its pixels
 // only when they show exactly its letters: a reading of the whole word that gives it exactly, or
-// each of its glyphs, cut from a closer rendering, read alone (Tesseract's single-character
+// each of its glyphs, drawn alone by poppler at a closer resolution, read alone (Tesseract's single-character
 // mode) as its letter, up to case (TeX sets the A of LaTeX as a small capital), the mirrored E of
 // XeTeX read mirrored back. pixels.cpp reads the glyphs (words of kPassLetters); judge() weighs
 // them with logo_letters() (pixel_judgement.cpp's require_logo_letters()).
@@ -32,14 +32,14 @@ struct LogoRun {
 };
 std::vector<LogoRun> logo_runs(const std::vector<visible::Word>& words);
 
-// What the glyphs of a logo read one by one (`read`: each glyph's reading, left to right) say of
-// its `letters` (those in_logo()): each glyph its letter (tokens_of()'s folds: case, 0/o, 1/i/l; a punctuation
-// mark's glyph no letter or digit), or not.
 // Which of a logo's letters are the logo's own: those of its pieces between punctuation marks
 // (and characters of scripts written without spaces: "LaTeX模板") that hold "tex" ("LaTeX" of
 // "LaTeX-Beamer", "TeX" of "Non-TeX"); the text words glued to it are
 // read as every word is (pixel_judgement.cpp: TitleWords::glued).
 std::vector<bool> in_logo(const std::u32string& letters);
+// What the glyphs of a logo read one by one (`read`: each glyph's reading, left to right) say of
+// its `letters` (those in_logo()): each glyph its letter (tokens_of()'s folds: case, 0/o, 1/i/l; a punctuation
+// mark's glyph no letter or digit), or not.
 enum class Letters {
     Confirmed,  // as many glyphs as letters, each read as its letter
     Unread,     // no glyph read, or a count the letters do not have (touching glyphs, a dropped one)

@@ -581,8 +581,7 @@ void read_closer(std::string_view pdf, int index, const std::string& password, c
 void read_glyph(const std::string& engine, const GlyphMask& g, bool shown, bool flip, Reading& r) {
     static const auto ocr = reinterpret_cast<PithOcrFn>(poppler_module::symbol(PITH_OCR_SYMBOL, "pith-ocr.so"));
     OcrWord word{"", g.x0, g.y0, g.x1, g.y1, 100, kPassLetters};
-    for (const double margin : {kGlyphMargin, kWideGlyphMargin}) {
-        if (!shown) break;
+    const auto read_with = [&](double margin) {
         const Image alone = flip ? mirrored(glyph_image(g, margin)) : glyph_image(g, margin);
         std::vector<OcrWord> read;
         OcrContext c{&alone, &read, kPassLetters};
@@ -591,9 +590,11 @@ void read_glyph(const std::string& engine, const GlyphMask& g, bool shown, bool 
                                      static_cast<int>(std::lround(alone.dpi)), PITH_OCR_CHAR, &on_word, &c) == 1)
             for (const OcrWord& o : read)
                 word.text += o.text, word.confidence = std::min(word.confidence, o.confidence);
-        const auto is_start = [](char b) { return (b & 0xC0) != 0x80; };  // of a UTF-8 character
-        if (std::count_if(word.text.begin(), word.text.end(), is_start) <= 1) break;
-    }
+        int characters = 0;
+        each_char(word.text, [&](UChar32) { ++characters; });
+        return characters;
+    };
+    if (shown && read_with(kGlyphMargin) > 1) read_with(kWideGlyphMargin);
     r.words.push_back(std::move(word));
 }
 

@@ -110,9 +110,10 @@ inline constexpr int kPassStrokes = kLastPass + 1;
 // formula's pieces) is read alone once more, its box cut at the middle of the gap, by the first
 // reader: as a word of this pass.
 inline constexpr int kPassTight = kPassStrokes + 1;
-// Each glyph of a TeX logo in the title that no reading of the title block gives whole, cut from
-// a rendering at kLetterPixels pixels to the logo's type size and read alone (logo_letters.hpp),
-// as a word of this pass: one word a glyph, its text what Tesseract read ("" for nothing).
+// Each glyph of a TeX logo in the title that no reading of the title block gives whole, drawn
+// alone by poppler at kLetterPixels pixels to the logo's type size and read alone
+// (logo_letters.hpp), as a word of this pass: one word a glyph, its text what Tesseract read
+// ("" for nothing).
 inline constexpr int kPassLetters = kPassTight + 1;
 inline constexpr double kLetterPixels = 100;
 
